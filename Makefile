@@ -1,0 +1,35 @@
+# make demo   - run the companion with simulated hardware (headless-capable)
+# make test   - run every test (installs what the tests need on a fresh machine)
+# make bench  - write measured figures to docs/BENCHMARKS.md
+# make lint   - ruff + mypy
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: demo test bench lint sysdeps clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+sysdeps:
+	@bash scripts/ensure-sysdeps
+
+demo: $(STAMP) sysdeps
+	$(VENV)/bin/companion demo
+
+test: $(STAMP) sysdeps
+	$(PY) -m pytest
+
+bench: $(STAMP) sysdeps
+	$(PY) -m companion.bench
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check companion vision tests
+	$(VENV)/bin/ruff format --check companion vision tests
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache
