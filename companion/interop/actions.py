@@ -1,0 +1,57 @@
+"""The action stream of an 18xx.games export, with ``undo``/``redo`` resolved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+Action = dict[str, Any]
+
+
+class ExportError(ValueError):
+    """An 18xx.games export that cannot be read."""
+
+
+def effective_actions(actions: list[Action]) -> list[Action]:
+    """The actions that take effect, in order.
+
+    ``undo`` cancels the last action that took effect (or, with ``action_id``,
+    every action after that id; ``0`` means all of them); ``redo`` restores
+    what the most recent undo cancelled, as long as no other action came in
+    between.  Messages are never undone.  The ``undo``/``redo`` entries
+    themselves never take effect.
+    """
+    slots: list[Action | None] = [None] * len(actions)
+    undone: list[list[tuple[int, Action]]] = []
+    for index, action in enumerate(actions):
+        kind = action.get("type")
+        if kind == "undo":
+            target = action.get("action_id")
+            if target is None:
+                start = next(
+                    (i for i in range(index - 1, -1, -1) if slots[i] and slots[i]["type"] != "message"),  # type: ignore[index]
+                    0,
+                )
+            elif target == 0:
+                start = 0
+            else:
+                pos = next((i for i, a in enumerate(actions) if a.get("id") == target), None)
+                if pos is None:
+                    raise ExportError(f"undo {action.get('id')} targets unknown action id {target}")
+                start = pos + 1
+            cancelled: list[tuple[int, Action]] = []
+            for i in range(start, index):
+                kept = slots[i]
+                if kept is not None and kept["type"] != "message":
+                    cancelled.append((i, kept))
+                    slots[i] = None
+            undone.append(cancelled)
+        elif kind == "redo":
+            if not undone:
+                raise ExportError(f"redo {action.get('id')} has nothing to redo")
+            for i, kept in undone.pop():
+                slots[i] = kept
+        else:
+            if kind != "message":
+                undone.clear()
+            slots[index] = action
+    return [a for a in slots if a is not None]
