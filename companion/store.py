@@ -1,0 +1,496 @@
+"""Crash-safe game store: an append-only SQLite log of every action of every game.
+
+One database file per device holds many games.  Every ``append`` is its own
+committed, fsynced transaction (WAL journal, ``synchronous=FULL``) before the
+call returns, so an action that a player has been told about survives a crash
+or a pulled plug.  The log is never rewritten: undo and redo are appended as
+``{"type": "undo"}`` / ``{"type": "redo"}`` records in the 18xx.games format
+and resolved on reading (``effective_actions``).  See ``docs/STORE.md``.
+
+The same file also holds the NFC tag registry (``companion.table.tags``); this
+module owns the schema of both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from companion.interop.actions import ExportError, effective_actions
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "GameRecord",
+    "LoggedAction",
+    "Store",
+    "StoreError",
+    "connect",
+    "default_path",
+]
+
+Action = dict[str, Any]
+GameStatus = Literal["active", "finished", "abandoned"]
+STATUSES: tuple[GameStatus, ...] = ("active", "finished", "abandoned")
+
+#: ``PRAGMA application_id`` of a companion database: the bytes "18XX".
+APPLICATION_ID = 0x31385858
+#: ``PRAGMA user_version`` this build writes and understands.
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE games (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    title          TEXT    NOT NULL,
+    players        TEXT    NOT NULL,
+    optional_rules TEXT    NOT NULL,
+    seed           INTEGER NOT NULL,
+    created_at     REAL    NOT NULL,
+    updated_at     REAL    NOT NULL,
+    status         TEXT    NOT NULL CHECK (status IN ('active', 'finished', 'abandoned'))
+);
+CREATE TABLE actions (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    action     TEXT    NOT NULL,
+    created_at REAL    NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE snapshots (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seq     INTEGER NOT NULL,
+    key     TEXT    NOT NULL,
+    state   TEXT    NOT NULL,
+    PRIMARY KEY (game_id, key, seq)
+) WITHOUT ROWID;
+CREATE TABLE tags (
+    uid         TEXT PRIMARY KEY,
+    title       TEXT NOT NULL,
+    item        TEXT NOT NULL,
+    enrolled_at REAL NOT NULL,
+    UNIQUE (title, item)
+);
+"""
+_TABLES = {"games", "actions", "snapshots", "tags"}
+
+
+class StoreError(Exception):
+    """The database cannot be used as asked; the message says what is wrong and what to do."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One saved game, as listed for "resume a saved game"."""
+
+    id: int
+    title: str
+    players: list[str]
+    optional_rules: list[str]
+    seed: int
+    created_at: float
+    updated_at: float
+    status: GameStatus
+    action_count: int
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One row of the log: the action and when it was recorded."""
+
+    seq: int
+    action: Action
+    created_at: float
+
+
+def default_path() -> Path:
+    """The device database: ``$COMPANION_DB``, else ``$XDG_DATA_HOME/companion/companion.db``."""
+    env = os.environ.get("COMPANION_DB")
+    if env:
+        return Path(env)
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "companion" / "companion.db"
+
+
+def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """Open (creating if needed) a companion database and check its schema.
+
+    Raises ``StoreError`` naming the file if it is not SQLite, is another
+    program's database, or was written by a newer schema.
+    """
+    file = Path(path)
+    if file.is_dir():
+        raise StoreError(
+            f"{file} is a directory; give the path of a database file (e.g. {file}/companion.db)"
+        )
+    if not file.parent.exists():
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for database {file}: {exc}") from exc
+    try:
+        conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=False, timeout=10.0)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open database {file}: {exc}") from exc
+    try:
+        _prepare(conn, file)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _prepare(conn: sqlite3.Connection, file: Path) -> None:
+    try:
+        conn.execute("PRAGMA busy_timeout = 10000")
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(
+            f"{file} is not a companion database ({exc}); move it aside or pass another --db path"
+        ) from exc
+    user_tables = {t for t in tables if not t.startswith("sqlite_")}
+    if app_id == 0 and version == 0 and not user_tables:
+        _create_schema(conn, file)
+    elif app_id != APPLICATION_ID:
+        raise StoreError(
+            f"{file} is an SQLite database of another program (application_id {app_id:#x}, "
+            f"tables: {', '.join(sorted(user_tables)) or 'none'}); "
+            "it was not changed; pass another --db path"
+        )
+    elif version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{file} has store schema version {version}, newer than this companion understands "
+            f"(up to {SCHEMA_VERSION}); upgrade companion to open it"
+        )
+    elif version < 1 or not _TABLES.issubset(user_tables):
+        raise StoreError(
+            f"{file} is a damaged companion database (schema version {version}, tables: "
+            f"{', '.join(sorted(user_tables)) or 'none'}); restore it from a backup or pass another --db path"
+        )
+    try:
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot use database {file}: {exc}") from exc
+    if str(mode).lower() != "wal":
+        raise StoreError(f"{file} cannot use the WAL journal (got {mode!r}); put it on a local file system")
+
+
+def _create_schema(conn: sqlite3.Connection, file: Path) -> None:
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        # Re-check inside the write lock: another process may have created it meanwhile.
+        if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise StoreError(f"cannot create the companion schema in {file}: {exc}") from exc
+
+
+def _dumps(value: object, what: str) -> str:
+    try:
+        return json.dumps(value, allow_nan=False, separators=(",", ":"), sort_keys=False)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"{what} is not plain JSON ({exc}); nothing was stored") from exc
+
+
+class Store:
+    """The action log of every game on this device.  Use ``Store.open(path)``."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], float] = time.time) -> None:
+        self._conn = conn
+        self.path = path
+        self._clock = clock
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Store:
+        """Open or create the database at ``path``."""
+        return cls(connect(path), Path(path), clock)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One committed write transaction; rolls back on any error."""
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise StoreError(f"cannot commit to {self.path}: {exc}; nothing was stored") from exc
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"cannot read {self.path}: {exc}") from exc
+
+    # -- games -----------------------------------------------------------------
+
+    def create_game(
+        self, title: str, players: list[str], optional_rules: list[str] | None = None, seed: int = 0
+    ) -> int:
+        """Record a new game and return its id."""
+        if not isinstance(title, str) or not title:
+            raise StoreError("a game needs a title (e.g. '1870'); nothing was stored")
+        if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
+            raise StoreError(
+                f"players must be a non-empty list of names, got {players!r}; nothing was stored"
+            )
+        if len(set(players)) != len(players):
+            raise StoreError(f"player names must differ, got {players!r}; nothing was stored")
+        rules = list(optional_rules or [])
+        if not all(isinstance(r, str) for r in rules):
+            raise StoreError(f"optional rules must be names, got {rules!r}; nothing was stored")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise StoreError(f"seed must be an integer, got {seed!r}; nothing was stored")
+        now = self._clock()
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO games (title, players, optional_rules, seed, created_at, updated_at, status)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'active')",
+                (title, json.dumps(players), json.dumps(rules), seed, now, now),
+            )
+            game_id = cur.lastrowid
+        assert game_id is not None
+        return game_id
+
+    def games(self, status: GameStatus | None = None) -> list[GameRecord]:
+        """Every game, most recently played first (optionally only those with ``status``)."""
+        sql = (
+            "SELECT g.id, g.title, g.players, g.optional_rules, g.seed, g.created_at, g.updated_at, g.status,"
+            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g"
+        )
+        params: tuple[Any, ...] = ()
+        if status is not None:
+            self._check_status(status)
+            sql += " WHERE g.status = ?"
+            params = (status,)
+        rows = self._read(sql + " ORDER BY g.updated_at DESC, g.id DESC", params)
+        return [self._record(row) for row in rows]
+
+    def game(self, game_id: int) -> GameRecord:
+        """One game; ``StoreError`` if there is no such game."""
+        rows = self._read(
+            "SELECT g.id, g.title, g.players, g.optional_rules, g.seed, g.created_at, g.updated_at, g.status,"
+            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g WHERE g.id = ?",
+            (game_id,),
+        )
+        if not rows:
+            raise StoreError(f"there is no game {game_id} in {self.path}; list the saved games to pick one")
+        return self._record(rows[0])
+
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
+        game_id = row[0]
+        try:
+            players = json.loads(row[2])
+            rules = json.loads(row[3])
+        except (TypeError, ValueError) as exc:
+            raise StoreError(
+                f"game {game_id} in {self.path} has a corrupt players/rules entry: {exc}"
+            ) from exc
+        return GameRecord(
+            id=game_id,
+            title=row[1],
+            players=players,
+            optional_rules=rules,
+            seed=row[4],
+            created_at=row[5],
+            updated_at=row[6],
+            status=row[7],
+            action_count=row[8],
+        )
+
+    @staticmethod
+    def _check_status(status: str) -> None:
+        if status not in STATUSES:
+            raise StoreError(f"unknown game status {status!r}; use one of {', '.join(STATUSES)}")
+
+    def set_status(self, game_id: int, status: GameStatus) -> None:
+        """Mark a game active, finished or abandoned."""
+        self._check_status(status)
+        with self._write() as conn:
+            cur = conn.execute(
+                "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self._clock(), game_id)
+            )
+            if cur.rowcount != 1:
+                raise StoreError(f"there is no game {game_id} in {self.path}; nothing was changed")
+
+    # -- the log ---------------------------------------------------------------
+
+    def append(self, game_id: int, action: Action) -> int:
+        """Append one action and return its sequence number (1, 2, ...).
+
+        When this returns, the action is committed and fsynced.  The stored
+        action carries ``"id": seq`` (as in 18xx.games exports); an action
+        that already has an ``id`` must have exactly that one.
+        """
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str) or not action["type"]:
+            raise StoreError(f"an action is a dict with a 'type', got {action!r}; nothing was stored")
+        now = self._clock()
+        with self._write() as conn:
+            status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+            if status is None:
+                raise StoreError(f"there is no game {game_id} in {self.path}; nothing was stored")
+            if status[0] != "active":
+                raise StoreError(f"game {game_id} is {status[0]}; reopen it before adding actions")
+            last = conn.execute("SELECT max(seq) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
+            seq = (last or 0) + 1
+            if "id" in action and action["id"] != seq:
+                raise StoreError(
+                    f"action has id {action['id']!r} but the next action of game {game_id} is {seq}; "
+                    "nothing was stored"
+                )
+            text = _dumps({**action, "id": seq} if "id" not in action else action, "the action")
+            conn.execute(
+                "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, text, now),
+            )
+            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+        return seq
+
+    def log(self, game_id: int) -> list[LoggedAction]:
+        """Every logged action of a game with its sequence number, undo/redo records included."""
+        self.game(game_id)
+        rows = self._read(
+            "SELECT seq, action, created_at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        out: list[LoggedAction] = []
+        for expected, (seq, text, created_at) in enumerate(rows, start=1):
+            if seq != expected:
+                raise StoreError(
+                    f"game {game_id} in {self.path} is missing action {expected} (next stored is {seq}); "
+                    "restore the database from a backup"
+                )
+            try:
+                action = json.loads(text)
+            except (TypeError, ValueError) as exc:
+                raise StoreError(
+                    f"game {game_id}, action {seq} in {self.path} is corrupt ({exc}); "
+                    "restore the database from a backup"
+                ) from exc
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise StoreError(
+                    f"game {game_id}, action {seq} in {self.path} is not an action object; "
+                    "restore the database from a backup"
+                )
+            out.append(LoggedAction(seq, action, created_at))
+        return out
+
+    def actions(self, game_id: int) -> list[Action]:
+        """The raw log of a game in order, undo/redo records included."""
+        return [entry.action for entry in self.log(game_id)]
+
+    def effective_actions(self, game_id: int) -> list[Action]:
+        """The actions that take effect (undo/redo resolved): what the engine replays."""
+        try:
+            return effective_actions(self.actions(game_id))
+        except ExportError as exc:
+            raise StoreError(f"game {game_id} in {self.path} has an inconsistent undo/redo: {exc}") from exc
+
+    def undo(self, game_id: int, **fields: Any) -> int:
+        """Append an undo record cancelling the last action that took effect; returns its seq.
+
+        ``fields`` (e.g. ``entity``, ``entity_type``, ``action_id``) are stored
+        in the record as 18xx.games does.  ``StoreError`` when nothing is left to undo.
+        """
+        with self._lock:
+            current = [a for a in self.effective_actions(game_id) if a.get("type") != "message"]
+            if not current:
+                raise StoreError(f"game {game_id} has no action to undo")
+            record = {"type": "undo", **fields}
+            try:
+                effective_actions(self.actions(game_id) + [record])
+            except ExportError as exc:
+                raise StoreError(f"cannot undo in game {game_id}: {exc}; nothing was stored") from exc
+            return self.append(game_id, record)
+
+    def redo(self, game_id: int, **fields: Any) -> int:
+        """Append a redo record restoring what the last undo cancelled; returns its seq."""
+        with self._lock:
+            record = {"type": "redo", **fields}
+            try:
+                effective_actions(self.actions(game_id) + [record])
+            except ExportError as exc:
+                raise StoreError(f"game {game_id} has nothing to redo; nothing was stored") from exc
+            return self.append(game_id, record)
+
+    # -- snapshots: an optional cache ------------------------------------------
+
+    def save_snapshot(self, game_id: int, seq: int, key: str, state: object) -> None:
+        """Cache a state reached after the first ``seq`` logged actions.
+
+        ``key`` names what produced it (e.g. the engine version) so a changed
+        engine never reuses an old snapshot.  The log is append-only, so a
+        snapshot at ``seq`` stays valid for as long as the game exists.
+        """
+        count = self.game(game_id).action_count
+        if not 0 <= seq <= count:
+            raise StoreError(f"game {game_id} has {count} actions; cannot snapshot after action {seq}")
+        text = _dumps(state, "the snapshot")
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, seq, key, state) VALUES (?, ?, ?, ?)",
+                (game_id, seq, key, text),
+            )
+
+    def latest_snapshot(self, game_id: int, key: str) -> tuple[int, Any] | None:
+        """The newest readable snapshot for ``key`` as ``(seq, state)``, or ``None``."""
+        rows = self._read(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND key = ? ORDER BY seq DESC",
+            (game_id, key),
+        )
+        for seq, text in rows:
+            try:
+                return cast(int, seq), json.loads(text)
+            except (TypeError, ValueError):
+                continue  # a cache entry that cannot be read is simply not used
+        return None
+
+    # -- maintenance -----------------------------------------------------------
+
+    def check(self) -> list[str]:
+        """Problems found by SQLite's integrity check and by reading every game's log (empty if none)."""
+        problems = [str(r[0]) for r in self._read("PRAGMA integrity_check") if str(r[0]).lower() != "ok"]
+        for record_id in [r[0] for r in self._read("SELECT id FROM games ORDER BY id")]:
+            try:
+                self.log(record_id)
+            except StoreError as exc:
+                problems.append(str(exc))
+        return problems
