@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from companion.config import default_data_dir
 from companion.interop.actions import ExportError, effective_actions
 
 __all__ = [
@@ -111,12 +112,12 @@ class LoggedAction:
 
 
 def default_path() -> Path:
-    """The device database: ``$COMPANION_DB``, else ``$XDG_DATA_HOME/companion/companion.db``."""
+    """The device database: ``$COMPANION_DB``, else the configuration default
+    (``$XDG_DATA_HOME/companion/companion.sqlite3``, see ``companion.config``)."""
     env = os.environ.get("COMPANION_DB")
     if env:
         return Path(env)
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "companion" / "companion.db"
+    return default_data_dir() / "companion.sqlite3"
 
 
 def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:

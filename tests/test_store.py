@@ -257,4 +257,4 @@ def test_default_path_honours_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert default_path() == tmp_path / "x.db"
     monkeypatch.delenv("COMPANION_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert default_path() == tmp_path / "companion" / "companion.db"
+    assert default_path() == tmp_path / "companion" / "companion.sqlite3"
