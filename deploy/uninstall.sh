@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Remove the 18xx table companion installed by deploy/install.sh.
+#
+#     sudo deploy/uninstall.sh [--purge] [--dry-run] [--root DIR]
+#
+# Stops and disables the service and the backup timer, removes the units, the
+# udev rule, the journald limits and /opt/companion (program and venv).
+# Keeps the game database and backups (/var/lib/companion), the configuration
+# (/etc/companion) and the 'companion' user, unless --purge is given.
+#   --dry-run   print every command that would change the system, change nothing
+#   --root DIR  remove files under DIR instead of / (for tests; see install.sh)
+set -euo pipefail
+
+root=""
+dry_run=0
+purge=0
+
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --root) [ $# -ge 2 ] || { echo "uninstall.sh: --root needs a directory" >&2; exit 2; }
+            root=$(cd "$2" && pwd); shift 2 ;;
+    --root=*) root=$(cd "${1#--root=}" && pwd); shift ;;
+    --dry-run) dry_run=1; shift ;;
+    --purge) purge=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "uninstall.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+run() {
+  if [ "$dry_run" -eq 1 ]; then
+    printf '+'; printf ' %q' "$@"; printf '\n'
+  else
+    "$@"
+  fi
+}
+step() { printf '==> %s\n' "$*"; }
+
+if [ "$(id -u)" -ne 0 ] && [ -z "$root" ] && [ "$dry_run" -eq 0 ]; then
+  echo "uninstall.sh must run as root: sudo $0 $*" >&2
+  exit 1
+fi
+
+step "stopping and disabling the service and the backup timer"
+# (each may already be gone: that is fine)
+run systemctl disable --now companion.service companion-backup.timer || true
+run systemctl stop companion-backup.service || true
+
+step "removing units, udev rule, journald limits, program"
+run rm -f "$root/etc/systemd/system/companion.service" \
+  "$root/etc/systemd/system/companion-backup.service" \
+  "$root/etc/systemd/system/companion-backup.timer" \
+  "$root/etc/udev/rules.d/99-companion-reader.rules" \
+  "$root/etc/systemd/journald.conf.d/companion.conf"
+run rm -rf "$root/opt/companion"
+run systemctl daemon-reload
+run systemctl reset-failed companion.service companion-backup.service || true
+run udevadm control --reload-rules
+
+if [ "$purge" -eq 1 ]; then
+  step "purging configuration, game database, backups and the companion user"
+  run rm -rf "$root/etc/companion" "$root/var/lib/companion"
+  if getent passwd companion >/dev/null; then
+    run userdel companion
+  fi
+else
+  step "kept: $root/etc/companion (configuration), $root/var/lib/companion (game database and backups), user companion"
+  echo "remove them too with: sudo $0 --purge"
+fi
