@@ -1,0 +1,144 @@
+"""``companion nfc monitor``: print every tag event from the reader as one JSON object per line."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.hardware.events import TagEvent, TagRemoved, TagSource
+from companion.hardware.protocol import (
+    CommandReply,
+    DeviceError,
+    DeviceHello,
+    Heartbeat,
+    StatusEvent,
+)
+from companion.hardware.reader import (
+    PICO_PID,
+    PICO_VID,
+    SCRIPT_HELP,
+    ScriptError,
+    SerialReader,
+    SimulatedReader,
+    find_reader_port,
+)
+
+
+def register(subparsers: Any) -> None:
+    nfc = subparsers.add_parser("nfc", help="NFC reader tools", description="NFC reader tools")
+    sub = nfc.add_subparsers(dest="nfc_command", metavar="SUBCOMMAND")
+    nfc.set_defaults(func=lambda args: _no_subcommand(nfc))
+    mon = sub.add_parser(
+        "monitor",
+        help="print tag events as JSON lines",
+        description="Print one JSON object per tag event on stdout; problems go to stderr. "
+        "Without --port or --simulate the reader board is looked for by USB id "
+        f"{PICO_VID:04X}:{PICO_PID:04X}.",
+        epilog=SCRIPT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    src = mon.add_mutually_exclusive_group()
+    src.add_argument("--port", metavar="DEV", help="serial device of the reader board, e.g. /dev/ttyACM0")
+    src.add_argument(
+        "--simulate",
+        nargs="?",
+        const="-",
+        metavar="SCRIPT",
+        help="simulated reader playing SCRIPT (default: read script lines from stdin)",
+    )
+    mon.add_argument(
+        "--all", action="store_true", help="also print hello, heartbeat, device errors and replies"
+    )
+    mon.add_argument("--speed", type=float, default=1.0, help="simulated reader: speed factor for waits")
+    mon.add_argument(
+        "--wait", action="store_true", help="wait for the board to be plugged in instead of failing"
+    )
+    mon.set_defaults(func=monitor)
+
+
+def _no_subcommand(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def event_json(item: TagEvent | TagRemoved | StatusEvent) -> dict[str, Any]:
+    """The JSON object printed for one event."""
+    if isinstance(item, TagEvent):
+        return {"event": "tag", "reader": item.reader, "uid": item.uid, "time": _now()}
+    if isinstance(item, TagRemoved):
+        return {"event": "removed", "reader": item.reader, "uid": item.uid, "time": _now()}
+    names = {DeviceHello: "hello", Heartbeat: "heartbeat", DeviceError: "device_error", CommandReply: "reply"}
+    data = asdict(item)
+    data["boot"] = f"{item.boot:08X}"
+    if isinstance(item, Heartbeat):
+        data["tags"] = list(item.tags)
+    return {"event": names[type(item)], **data, "time": _now()}
+
+
+def _emit(out: TextIO, item: TagEvent | TagRemoved | StatusEvent) -> None:
+    out.write(json.dumps(event_json(item)) + "\n")
+    out.flush()
+
+
+def monitor(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+    out = sys.stdout
+    source: TagSource
+    serial_reader: SerialReader | None = None
+    if args.speed <= 0:
+        print("error: --speed must be positive", file=sys.stderr)
+        return 2
+    if args.simulate is not None:
+        if args.simulate == "-":
+            source = SimulatedReader.from_stream(sys.stdin, speed=args.speed)
+        else:
+            try:
+                path = Path(args.simulate)
+                if not path.is_file():
+                    raise OSError("no such script file")
+                source = SimulatedReader.from_script(path, speed=args.speed)
+            except (OSError, ScriptError) as exc:
+                print(f"error: {args.simulate}: {exc}", file=sys.stderr)
+                return 2
+    else:
+        port = args.port
+        if port is None and not args.wait and find_reader_port() is None:
+            print(
+                f"error: no reader board found (USB {PICO_VID:04X}:{PICO_PID:04X}); "
+                "plug it in, or pass --port DEV, --wait or --simulate",
+                file=sys.stderr,
+            )
+            return 1
+        serial_reader = SerialReader(port, on_status=(lambda s: _emit(out, s)) if args.all else None)
+        source = serial_reader
+    try:
+        for event in source.events():
+            _emit(out, event)
+    except KeyboardInterrupt:
+        pass
+    except BrokenPipeError:
+        # stdout went away (e.g. piped into head): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        source.close()
+    if serial_reader is not None:
+        stats = serial_reader.stats
+        print(
+            f"reader: {stats.taps} taps, {stats.removals} removals, {stats.lines} lines, "
+            f"{stats.corrupt} rejected, {stats.duplicates} repeated, {stats.missing} missing, "
+            f"{stats.connects} connects",
+            file=sys.stderr,
+        )
+    return 0
