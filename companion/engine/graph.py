@@ -1,0 +1,269 @@
+"""The map as a graph of tile paths.
+
+Two views of the same board:
+
+* :func:`connectivity` — what a corporation's tokens reach (flood fill over paths; a city whose
+  slots are all taken by other corporations can be reached but not passed).  Used for tile lay
+  and token legality.
+* :func:`board_graph` — the *node graph* used by routes: every revenue node (city, town,
+  offboard) and, between pairs of nodes, every *chain*: a sequence of paths with no node in
+  between, described by the physical hex edges it crosses (the track resources that two trains
+  of one corporation may not share) and the hexes of its paths (the 18xx.games
+  ``connections`` format).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from companion.engine.tiles import NODE, PathSpec, is_node
+
+if TYPE_CHECKING:
+    from companion.engine.map import GameMap
+
+__all__ = ["Chain", "BoardGraph", "Connectivity", "board_graph", "connectivity", "hexes_connected"]
+
+Node = tuple[str, int]  # (hex id, node index on its tile)
+
+
+@dataclass
+class Connectivity:
+    """What a corporation reaches: nodes, hexes with reached track, and hex → edges reached."""
+
+    nodes: set[Node] = field(default_factory=set)
+    reachable_hexes: set[str] = field(default_factory=set)
+    hex_edges: dict[str, set[int]] = field(default_factory=dict)
+    paths: set[tuple[str, int]] = field(default_factory=set)
+
+
+def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
+    st = game_map.state[hex_id]
+    return st.spec.paths_at(st.rotation)
+
+
+def connectivity(game_map: GameMap, corp: str) -> Connectivity:
+    """Flood fill from every token of ``corp`` (cached until the map changes)."""
+    key = f"conn:{corp}"
+    cached = game_map._graph_cache.get(key)
+    if isinstance(cached, Connectivity):
+        return cached
+    conn = Connectivity()
+    queue: deque[tuple[str, int]] = deque()
+    expanded: set[Node] = set()
+
+    def expand_node(node: Node) -> None:
+        if node in expanded:
+            return
+        expanded.add(node)
+        hex_id, n = node
+        for i, p in enumerate(_tile_paths(game_map, hex_id)):
+            if NODE + n in (p.a, p.b):
+                queue.append((hex_id, i))
+
+    for hex_id, n in game_map.tokens_of(corp):
+        conn.nodes.add((hex_id, n))
+        edges = conn.hex_edges.setdefault(hex_id, set())
+        edges.update(game_map.hexes[hex_id].neighbors)
+        expand_node((hex_id, n))
+    while queue:
+        hex_id, i = queue.popleft()
+        if (hex_id, i) in conn.paths:
+            continue
+        conn.paths.add((hex_id, i))
+        conn.reachable_hexes.add(hex_id)
+        st = game_map.state[hex_id]
+        path = _tile_paths(game_map, hex_id)[i]
+        info = game_map.hexes[hex_id]
+        for e in path.edges:
+            conn.hex_edges.setdefault(hex_id, set()).add(e)
+            nb = info.neighbors.get(e)
+            if nb is None:
+                continue
+            inv = (e + 3) % 6
+            conn.hex_edges.setdefault(nb, set()).add(inv)
+            for j, q in enumerate(_tile_paths(game_map, nb)):
+                if inv in (q.a, q.b):
+                    queue.append((nb, j))
+        for n in path.nodes:
+            node = (hex_id, n)
+            conn.nodes.add(node)
+            if path.terminal:
+                continue
+            if st.spec.nodes[n].is_city and st.blocks(n, corp):
+                continue
+            expand_node(node)
+    game_map._graph_cache[key] = conn
+    return conn
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Track between two nodes with no node in between."""
+
+    a: Node
+    b: Node
+    #: ids of the physical edges crossed and of intra-hex node-to-node paths used
+    resources: frozenset[int]
+    #: the hex of every path, from a to b (18xx.games ``connections`` entry)
+    hexes: tuple[str, ...]
+    #: the first / last path is a terminal (tapered) path
+    terminal_a: bool
+    terminal_b: bool
+
+    def reversed(self) -> Chain:
+        return Chain(self.b, self.a, self.resources, self.hexes[::-1], self.terminal_b, self.terminal_a)
+
+
+@dataclass
+class BoardGraph:
+    """Nodes and chains of the whole board (independent of any corporation)."""
+
+    nodes: list[Node]
+    #: node → chains starting there
+    chains: dict[Node, list[Chain]]
+    resource_count: int
+
+
+def board_graph(game_map: GameMap) -> BoardGraph:
+    """All chains between nodes on the board (cached until the map changes)."""
+    cached = game_map._graph_cache.get("board")
+    if isinstance(cached, BoardGraph):
+        return cached
+    edge_ids: dict[tuple[str, int], int] = {}
+    counter = [0]
+
+    def edge_id(hex_id: str, e: int, nb: str) -> int:
+        key = (hex_id, e)
+        if key not in edge_ids:
+            edge_ids[key] = counter[0]
+            edge_ids[(nb, (e + 3) % 6)] = counter[0]
+            counter[0] += 1
+        return edge_ids[key]
+
+    intra: dict[tuple[str, int], int] = {}
+    paths_by_hex = {h: _tile_paths(game_map, h) for h in game_map.state}
+    nodes: list[Node] = []
+    chains: dict[Node, list[Chain]] = {}
+    for hex_id, st in game_map.state.items():
+        for n, spec in enumerate(st.spec.nodes):
+            if spec.is_stop:
+                nodes.append((hex_id, n))
+    for start in nodes:
+        out: list[Chain] = []
+        hex_id, n = start
+        for i, p in enumerate(paths_by_hex[hex_id]):
+            if NODE + n not in (p.a, p.b):
+                continue
+            other = p.b if p.a == NODE + n else p.a
+            if is_node(other):
+                if (hex_id, i) not in intra:
+                    intra[(hex_id, i)] = -1 - len(intra)
+                target = (hex_id, other - NODE)
+                if target != start:
+                    out.append(
+                        Chain(
+                            start, target, frozenset({intra[(hex_id, i)]}), (hex_id,), p.terminal, p.terminal
+                        )
+                    )
+                continue
+            _walk(game_map, paths_by_hex, start, p.terminal, other, [hex_id], set(), out, edge_id)
+        chains[start] = out
+    # intra-hex resource ids become positive after the edge ids
+    base = counter[0]
+    fixed: dict[Node, list[Chain]] = {}
+    for node, lst in chains.items():
+        fixed[node] = [
+            Chain(
+                c.a,
+                c.b,
+                frozenset(r if r >= 0 else base + (-1 - r) for r in c.resources),
+                c.hexes,
+                c.terminal_a,
+                c.terminal_b,
+            )
+            for c in lst
+        ]
+    graph = BoardGraph(nodes, fixed, base + len(intra))
+    game_map._graph_cache["board"] = graph
+    return graph
+
+
+def _walk(
+    game_map: GameMap,
+    paths_by_hex: dict[str, tuple[PathSpec, ...]],
+    start: Node,
+    start_terminal: bool,
+    edge: int,
+    hexes: list[str],
+    used: set[int],
+    out: list[Chain],
+    edge_id: object,
+) -> None:
+    """Depth-first: leave hexes[-1] by ``edge``; record every chain that reaches a node."""
+    hex_id = hexes[-1]
+    nb = game_map.hexes[hex_id].neighbors.get(edge)
+    if nb is None:
+        return
+    eid: int = edge_id(hex_id, edge, nb)  # type: ignore[operator]
+    if eid in used:
+        return
+    inv = (edge + 3) % 6
+    used.add(eid)
+    hexes.append(nb)
+    for q in paths_by_hex[nb]:
+        if q.a == inv:
+            other = q.b
+        elif q.b == inv:
+            other = q.a
+        else:
+            continue
+        if is_node(other):
+            target = (nb, other - NODE)
+            if target != start:
+                out.append(Chain(start, target, frozenset(used), tuple(hexes), start_terminal, q.terminal))
+        else:
+            _walk(game_map, paths_by_hex, start, start_terminal, other, hexes, used, out, edge_id)
+    hexes.pop()
+    used.discard(eid)
+
+
+def hexes_connected(
+    game_map: GameMap, corp: str, hex_a: str, hex_b: str, max_stops: int | None = None
+) -> bool:
+    """Is there a route-like walk from a node of ``hex_a`` to a node of ``hex_b``?
+
+    Passing through a city fully tokened by other corporations is not allowed (it may be an
+    end).  ``max_stops`` limits the number of nodes on the walk (1870 destination check: the
+    walk must fit the corporation's longest train).
+    """
+    graph = board_graph(game_map)
+    starts = [n for n in graph.nodes if n[0] == hex_a]
+    targets = {n for n in graph.nodes if n[0] == hex_b}
+    if not starts or not targets:
+        return False
+    limit = max_stops if max_stops is not None else len(graph.nodes)
+    # breadth-first over nodes: fewest stops first
+    best: dict[Node, int] = {}
+    queue: deque[tuple[Node, int]] = deque((s, 1) for s in starts)
+    for s in starts:
+        best[s] = 1
+    while queue:
+        node, count = queue.popleft()
+        if node in targets:
+            return True
+        if count >= limit:
+            continue
+        st = game_map.state[node[0]]
+        if node not in starts and st.spec.nodes[node[1]].is_city and st.blocks(node[1], corp):
+            continue
+        for chain in graph.chains.get(node, []):
+            if chain.terminal_a and node not in starts:
+                continue
+            nxt = chain.b
+            if best.get(nxt, limit + 1) <= count + 1:
+                continue
+            best[nxt] = count + 1
+            queue.append((nxt, count + 1))
+    return False

@@ -1,0 +1,914 @@
+"""The map model of the rules engine: hexes, tiles, tokens and assignments.
+
+The map owns what is on the board.  The engine core owns money and corporations and tells
+the map the few facts it needs through :class:`MapRules` (e.g. whether the 1870
+Mississippi River Bridge Company still blocks the river).  Every mutating method checks
+first and raises :class:`MapError` with the reason, changing nothing, when the change is
+illegal.  See ``docs/MAP.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from companion.engine.tiles import (
+    COLORS,
+    TileSpec,
+    is_node,
+    tile_spec,
+    title_tile_specs,
+)
+
+__all__ = [
+    "GameMap",
+    "HexInfo",
+    "HexState",
+    "MapError",
+    "MapRules",
+    "Phase",
+    "SimplePhase",
+    "SpecialLay",
+    "CorporationInfo",
+    "parse_hex_id",
+    "neighbor_coords",
+]
+
+
+class MapError(ValueError):
+    """An illegal map change or route; the message says what was wrong."""
+
+
+class Phase(Protocol):
+    """What the map needs to know about the current phase."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tiles(self) -> Sequence[str]: ...
+
+
+@dataclass(frozen=True)
+class SimplePhase:
+    name: str
+    tiles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MapRules:
+    """Facts owned by the engine core that change what the map allows.
+
+    ``river_blocked``: 1870's Mississippi River Bridge Company is still owned by a player
+    (not closed, not sold to a corporation): no track may cross a water partition.
+    ``connection_runs``: corporations currently running their 1870 connection run (at least
+    one train must run between home and destination).
+    """
+
+    river_blocked: bool = False
+    connection_runs: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class SpecialLay:
+    """A tile lay granted by a special ability (e.g. 1870's MRBC ``tile_lay``).
+
+    ``check_connection=False`` skips the rule that new track must connect to the
+    corporation's network.  ``reachable_or_home`` requires the hex to hold track reachable
+    from one of the corporation's tokens, or to be its home hex (18xx.games ``reachable``).
+    ``hexes``/``tiles`` restrict where and what may be laid; ``discount`` is subtracted from
+    the terrain cost (never below zero); ``free`` makes the lay cost nothing.
+    """
+
+    check_connection: bool = True
+    reachable_or_home: bool = False
+    hexes: frozenset[str] | None = None
+    tiles: frozenset[str] | None = None
+    discount: int = 0
+    free: bool = False
+
+    @classmethod
+    def from_ability(cls, ability: dict[str, Any]) -> SpecialLay:
+        """From a ``tile_lay`` ability of the title JSON."""
+        hexes = ability.get("hexes") or None
+        tiles = ability.get("tiles") or None
+        reachable = bool(ability.get("reachable"))
+        return cls(
+            check_connection=not reachable,
+            reachable_or_home=reachable,
+            hexes=frozenset(hexes) if hexes else None,
+            tiles=frozenset(tiles) if tiles else None,
+            discount=int(ability.get("discount", 0)),
+            free=bool(ability.get("free", False)),
+        )
+
+
+@dataclass(frozen=True)
+class CorporationInfo:
+    sym: str
+    home: str | None
+    home_city: int | None
+    destination: str | None
+
+
+_HEX_RE = re.compile(r"^([A-Z]+)(\d+)$")
+
+
+def parse_hex_id(hex_id: str) -> tuple[int, int]:
+    """``"B11"`` → (letter index, number); letters A..Z then AA..AZ."""
+    m = _HEX_RE.match(hex_id)
+    if not m:
+        raise MapError(f"{hex_id!r} is not a hex id (letters then a number, e.g. B11)")
+    letters, number = m.groups()
+    index = 0
+    for ch in letters:
+        index = index * 26 + (ord(ch) - ord("A") + 1)
+    return index - 1, int(number)
+
+
+def _hex_name(letter: int, number: int) -> str:
+    letter += 1
+    chars = ""
+    while letter:
+        letter, rem = divmod(letter - 1, 26)
+        chars = chr(ord("A") + rem) + chars
+    return f"{chars}{number}"
+
+
+# (d_letter, d_number) for edges 0..5
+_POINTY = ((1, -1), (0, -2), (-1, -1), (-1, 1), (0, 2), (1, 1))
+_FLAT = ((0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1))
+
+
+def neighbor_coords(hex_id: str, edge: int, layout: str) -> str | None:
+    """The id of the hex across ``edge`` (it may not exist on the map)."""
+    letter, number = parse_hex_id(hex_id)
+    table = _POINTY if layout == "pointy" else _FLAT
+    dl, dn = table[edge]
+    if layout == "pointy":
+        nl, nn = letter + dl, number + dn
+    else:
+        # flat: the letter is the column (x), the number the row
+        nl, nn = letter + dl, number + dn
+    if nl < 0 or nn < 0:
+        return None
+    return _hex_name(nl, nn)
+
+
+@dataclass(frozen=True)
+class HexInfo:
+    """The unchanging facts of a hex."""
+
+    id: str
+    color: str
+    preprinted: TileSpec
+    #: edge → neighbouring hex id (edges across impassable borders are left out)
+    neighbors: dict[int, str]
+    impassable: frozenset[int]
+    location_name: str | None = None
+
+    def invert(self, edge: int) -> int:
+        return (edge + 3) % 6
+
+
+@dataclass
+class HexState:
+    """What is on a hex now: its tile (at a rotation) and the tokens in its cities."""
+
+    tile: str  # tile instance id, e.g. "57-0"; a preprinted hex's own tile is "<hex>-0"
+    spec: TileSpec
+    rotation: int = 0
+    #: node index → token slots (corporation sym or None)
+    tokens: dict[int, list[str | None]] = field(default_factory=dict)
+    #: node index → reservation per slot (corporation sym or None)
+    reservations: dict[int, list[str | None]] = field(default_factory=dict)
+    #: node index → tokens placed outside the slots (1870 destination tokens)
+    extra_tokens: dict[int, list[str]] = field(default_factory=dict)
+    future_label: tuple[str, str] | None = None
+    #: the hex's own printed tile (named "<hex>-0") is still there
+    preprinted: bool = False
+
+    def copy(self) -> HexState:
+        return HexState(
+            self.tile,
+            self.spec,
+            self.rotation,
+            {k: list(v) for k, v in self.tokens.items()},
+            {k: list(v) for k, v in self.reservations.items()},
+            {k: list(v) for k, v in self.extra_tokens.items()},
+            self.future_label,
+            self.preprinted,
+        )
+
+    def tokened_by(self, node: int, corp: str) -> bool:
+        return corp in (self.tokens.get(node) or ()) or corp in (self.extra_tokens.get(node) or ())
+
+    def blocks(self, node: int, corp: str) -> bool:
+        """A city whose slots are all taken by others blocks passage for ``corp``."""
+        slots = self.tokens.get(node)
+        if not slots or self.tokened_by(node, corp):
+            return False
+        return all(t is not None for t in slots)
+
+    def corporations(self) -> set[str]:
+        out: set[str] = set()
+        for slots in self.tokens.values():
+            out.update(t for t in slots if t)
+        for extra in self.extra_tokens.values():
+            out.update(extra)
+        return out
+
+
+_TILE_NAME_RE = re.compile(r"^(?P<id>[0-9A-Za-z]+?)-(?P<n>\d+)$")
+
+# 1870: after a brown tile is laid on these hexes, the gray upgrade needs this label.
+_AFTER_BROWN_FUTURE_LABEL = {"1870": {"B11": ("K", "gray"), "C18": ("L", "gray")}}
+
+
+class GameMap:
+    """The board of one game.  Build it with :meth:`for_title`."""
+
+    def __init__(
+        self,
+        title: str,
+        layout: str,
+        hexes: dict[str, HexInfo],
+        supply: dict[str, tuple[TileSpec, int | None]],
+        corporations: dict[str, CorporationInfo],
+        removed_tiles: frozenset[str] = frozenset(),
+    ) -> None:
+        self.title = title
+        self.layout = layout
+        self.hexes = hexes
+        self.supply = supply
+        self.corporations = corporations
+        self.removed_tiles = removed_tiles
+        self.state: dict[str, HexState] = {}
+        #: laid tile instance id → hex id
+        self.laid: dict[str, str] = {}
+        #: hex id → {marker: owner ("" when none)}
+        self.hex_assignments: dict[str, dict[str, str]] = {}
+        #: corporation → markers on its charter (e.g. "SCC", "GSC", "GSCᶜ")
+        self.corp_assignments: dict[str, set[str]] = {}
+        #: corporations whose destination bonus was forfeited (1870 "Charter" choice)
+        self.forfeited_destinations: set[str] = set()
+        self.rules = MapRules()
+        self._graph_cache: dict[str, Any] = {}
+        for hex_id, info in hexes.items():
+            spec = info.preprinted
+            st = HexState(f"{hex_id}-0", spec, 0, future_label=spec.future_label, preprinted=True)
+            for i, node_spec in enumerate(spec.nodes):
+                if node_spec.is_city:
+                    st.tokens[i] = [None] * node_spec.slots
+                    st.reservations[i] = [None] * node_spec.slots
+            self.state[hex_id] = st
+        for corp in corporations.values():
+            if corp.home and corp.home in self.state:
+                st = self.state[corp.home]
+                cities = st.spec.city_indices
+                if cities:
+                    node = cities[corp.home_city or 0] if (corp.home_city or 0) < len(cities) else cities[0]
+                    res = st.reservations[node]
+                    free = [i for i, r in enumerate(res) if r is None]
+                    if free:
+                        res[free[0]] = corp.sym
+                    else:
+                        res.append(corp.sym)
+                        st.tokens[node].append(None)
+            if corp.destination:
+                self.hex_assignments.setdefault(corp.destination, {})[corp.sym] = corp.sym
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def for_title(cls, title_data: dict[str, Any], optional_rules: Iterable[str] = ()) -> GameMap:
+        """Build the starting map of a title from its data (``companion.data.load_title``)."""
+        rules = frozenset(optional_rules)
+        m = title_data["map"]
+        layout = m.get("layout", "pointy")
+        names: dict[str, str] = m.get("location_names", {})
+        specs: dict[str, TileSpec] = {}
+        colors: dict[str, str] = {}
+        for color, hexes in m["hexes"].items():
+            for hex_id, code in hexes.items():
+                specs[hex_id] = tile_spec(f"{hex_id}-0", color, code)
+                colors[hex_id] = color
+        infos: dict[str, HexInfo] = {}
+        for hex_id, spec in specs.items():
+            impassable = {b.edge for b in spec.borders if b.type == "impassable"}
+            neighbors: dict[int, str] = {}
+            for edge in range(6):
+                other = neighbor_coords(hex_id, edge, layout)
+                if other is None or other not in specs or edge in impassable:
+                    continue
+                # an impassable border may be written on either side
+                if any(b.edge == (edge + 3) % 6 and b.type == "impassable" for b in specs[other].borders):
+                    continue
+                neighbors[edge] = other
+            infos[hex_id] = HexInfo(
+                hex_id, colors[hex_id], spec, neighbors, frozenset(impassable), names.get(hex_id)
+            )
+        corporations: dict[str, CorporationInfo] = {}
+        for corp in title_data.get("corporations", []):
+            destination = None
+            for ability in corp.get("abilities", []):
+                if ability.get("type") == "assign_hexes" and ability.get("hexes"):
+                    destination = ability["hexes"][0]
+                    break
+            coords = corp.get("coordinates")
+            home = coords[0] if isinstance(coords, list) else coords
+            city = corp.get("city")
+            corporations[corp["sym"]] = CorporationInfo(
+                corp["sym"], home, int(city) if city is not None else None, destination
+            )
+        removed: frozenset[str] = frozenset()
+        title = str(title_data.get("title", ""))
+        if title == "1870" and ({"original_rules", "original_tiles"} & rules):
+            removed = frozenset(title_data.get("constants", {}).get("OPTION_TILES_REMOVE_ORIGINAL_GAME", []))
+        if title != "1870":
+            # destinations are an 1870 rule; other titles' assign_hexes abilities mean other things
+            corporations = {k: replace(v, destination=None) for k, v in corporations.items()}
+        return cls(title, layout, infos, title_tile_specs(m["tiles"]), corporations, removed)
+
+    def copy(self) -> GameMap:
+        """An independent copy (static data is shared)."""
+        other = GameMap.__new__(GameMap)
+        other.title = self.title
+        other.layout = self.layout
+        other.hexes = self.hexes
+        other.supply = self.supply
+        other.corporations = self.corporations
+        other.removed_tiles = self.removed_tiles
+        other.state = {k: v.copy() for k, v in self.state.items()}
+        other.laid = dict(self.laid)
+        other.hex_assignments = {k: dict(v) for k, v in self.hex_assignments.items()}
+        other.corp_assignments = {k: set(v) for k, v in self.corp_assignments.items()}
+        other.forfeited_destinations = set(self.forfeited_destinations)
+        other.rules = self.rules
+        other._graph_cache = {}
+        return other
+
+    def set_rules(self, rules: MapRules) -> None:
+        self.rules = rules
+        self._graph_cache.clear()
+
+    def _changed(self) -> None:
+        self._graph_cache.clear()
+
+    # ------------------------------------------------------------------ queries
+    def hex(self, hex_id: str) -> HexInfo:
+        info = self.hexes.get(hex_id)
+        if info is None:
+            raise MapError(f"there is no hex {hex_id} on the {self.title} map")
+        return info
+
+    def tile_on(self, hex_id: str) -> HexState:
+        self.hex(hex_id)
+        return self.state[hex_id]
+
+    def labels(self, hex_id: str) -> str | None:
+        return self.state[hex_id].spec.label
+
+    def node_revenue(self, hex_id: str, node: int, phase: Phase) -> int:
+        return self.state[hex_id].spec.nodes[node].revenue_for(phase.tiles)
+
+    def available_tiles(self, tile_id: str) -> list[str]:
+        """Instance ids of a tile id that are not on the map (``None`` count: the next few)."""
+        if tile_id not in self.supply:
+            return []
+        _, count = self.supply[tile_id]
+        limit = count if count is not None else len([t for t in self.laid if t.startswith(f"{tile_id}-")]) + 1
+        out = []
+        for n in range(limit):
+            name = f"{tile_id}-{n}"
+            if name not in self.laid and name not in self.removed_tiles:
+                out.append(name)
+        return out
+
+    def tokens_of(self, corp: str) -> list[tuple[str, int]]:
+        """(hex, node) of every token of a corporation on the map."""
+        out = []
+        for hex_id, st in self.state.items():
+            for node, slots in st.tokens.items():
+                if corp in slots or corp in st.extra_tokens.get(node, ()):
+                    out.append((hex_id, node))
+            for node, extra in st.extra_tokens.items():
+                if corp in extra and corp not in (st.tokens.get(node) or ()) and (hex_id, node) not in out:
+                    out.append((hex_id, node))
+        return out
+
+    def home_hex(self, corp: str) -> str | None:
+        return self._corp(corp).home
+
+    def destination_hex(self, corp: str) -> str | None:
+        """The destination of a corporation (``None`` once the bonus was forfeited)."""
+        info = self.corporations.get(corp)
+        if info is None or corp in self.forfeited_destinations:
+            return None
+        return info.destination
+
+    def destination_reached(self, corp: str) -> bool:
+        """1870: the destination token is on the map (the bonus applies)."""
+        dest = self.destination_hex(corp)
+        return dest is not None and corp not in self.hex_assignments.get(dest, {})
+
+    def _corp(self, corp: str) -> CorporationInfo:
+        info = self.corporations.get(corp)
+        if info is None:
+            raise MapError(f"unknown corporation {corp!r}")
+        return info
+
+    # ------------------------------------------------------------------ tile lays
+    def _parse_tile_name(self, tile_name: str) -> tuple[str, TileSpec]:
+        m = _TILE_NAME_RE.match(tile_name)
+        if not m or m.group("id") not in self.supply:
+            raise MapError(
+                f"{tile_name!r} is not a tile of {self.title} (expected '<tile id>-<n>', e.g. '57-0')"
+            )
+        tile_id, n = m.group("id"), int(m.group("n"))
+        spec, count = self.supply[tile_id]
+        if count is not None and n >= count:
+            raise MapError(f"{self.title} has only {count} of tile {tile_id}; {tile_name} does not exist")
+        if tile_name in self.removed_tiles:
+            raise MapError(f"tile {tile_name} is not used with the chosen optional rules")
+        return tile_id, spec
+
+    def validate_lay(
+        self,
+        corp: str,
+        hex_id: str,
+        tile_name: str,
+        rotation: int,
+        phase: Phase,
+        *,
+        special: SpecialLay | None = None,
+    ) -> int:
+        """Check a tile lay; return its cost or raise :class:`MapError`.  Changes nothing."""
+        info = self.hex(hex_id)
+        old = self.state[hex_id]
+        tile_id, new = self._parse_tile_name(tile_name)
+        if tile_name in self.laid:
+            raise MapError(f"tile {tile_name} is already on the map at {self.laid[tile_name]}")
+        if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+            raise MapError(f"rotation must be 0..5, not {rotation!r}")
+        if special is not None:
+            if special.hexes is not None and hex_id not in special.hexes:
+                raise MapError(f"this ability may lay tiles only on {', '.join(sorted(special.hexes))}")
+            if special.tiles is not None and tile_id not in special.tiles:
+                raise MapError(f"this ability may lay only tiles {', '.join(sorted(special.tiles))}")
+        self._check_upgrade(info, old, new, tile_id, rotation, phase)
+        self._check_rotation(corp, info, old, new, rotation, special)
+        if special is not None and special.free:
+            return 0
+        cost = old.spec.upgrade_cost if old.preprinted else 0
+        if special is not None:
+            cost = max(0, cost - special.discount)
+        return cost
+
+    def _check_upgrade(
+        self, info: HexInfo, old: HexState, new: TileSpec, tile_id: str, rotation: int, phase: Phase
+    ) -> None:
+        hex_id = info.id
+        old_color = old.spec.color
+        if old_color not in COLORS[:-1]:
+            raise MapError(f"{hex_id} is a {old_color} hex; no tile can be laid there")
+        if new.color not in COLORS or COLORS.index(new.color) != COLORS.index(old_color) + 1:
+            want = COLORS[COLORS.index(old_color) + 1]
+            raise MapError(
+                f"{hex_id} has a {old_color} tile; it can only take a {want} tile, not {new.color}"
+            )
+        if new.color not in tuple(phase.tiles):
+            raise MapError(f"{new.color} tiles are not available in phase {phase.name}")
+        # labels
+        future = old.future_label
+        if future is not None and new.color == future[1]:
+            if new.label != future[0]:
+                raise MapError(f"{hex_id} needs a tile labelled {future[0]} in {future[1]}")
+        elif old.spec.label != new.label:
+            if old.spec.label:
+                raise MapError(f"{hex_id} is labelled {old.spec.label}; tile {tile_id} is not")
+            raise MapError(f"tile {tile_id} is labelled {new.label}; it cannot be laid on {hex_id}")
+        # cities and towns
+        if old.spec.town_count != new.town_count:
+            raise MapError(f"{hex_id} has {old.spec.town_count} town(s); tile {tile_id} has {new.town_count}")
+        if not old.spec.label and old.spec.city_count != new.city_count:
+            raise MapError(
+                f"{hex_id} has {old.spec.city_count} city(ies); tile {tile_id} has {new.city_count}"
+            )
+        if old.spec.label and old.spec.city_count and not new.city_count:
+            raise MapError(f"a labelled city on {hex_id} cannot be replaced by a tile without a city")
+        # old track kept (exact rotation)
+        new_paths = new.paths_at(rotation)
+        for path in old.spec.paths_at(old.rotation):
+            if not any(self._path_within(old.spec, path, new, np) for np in new_paths):
+                raise MapError(
+                    f"tile {tile_id} at rotation {rotation} does not keep the existing track on {hex_id}"
+                    f" (edges {', '.join(map(str, path.edges))})"
+                )
+        if old.spec.city_count > 1 and new.city_count > 1:
+            old_ct = old.spec.node_edges_at(old.rotation)
+            new_ct = new.node_edges_at(rotation)
+            for edges in old_ct.values():
+                if edges and sum(1 for n in new_ct.values() if edges <= n) != 1:
+                    raise MapError(
+                        f"tile {tile_id} at rotation {rotation} does not keep the cities of {hex_id}"
+                    )
+
+    @staticmethod
+    def _path_within(old_spec: TileSpec, old: Any, new_spec: TileSpec, new: Any) -> bool:
+        def kinds(spec: TileSpec, path: Any) -> list[tuple[str, int]]:
+            out = []
+            for end in (path.a, path.b):
+                if is_node(end):
+                    out.append(("node:" + spec.nodes[end - 100].kind, -1))
+                else:
+                    out.append(("edge", end))
+            return sorted(out)
+
+        old_ends = kinds(old_spec, old)
+        new_ends = kinds(new_spec, new)
+        return all(e in new_ends for e in old_ends)
+
+    def _check_rotation(
+        self,
+        corp: str,
+        info: HexInfo,
+        old: HexState,
+        new: TileSpec,
+        rotation: int,
+        special: SpecialLay | None,
+    ) -> None:
+        hex_id = info.id
+        exits = new.exits_at(rotation)
+        for edge in sorted(exits):
+            if edge in info.impassable:
+                raise MapError(
+                    f"tile at rotation {rotation} runs track into an impassable border ({hex_id} edge {edge})"
+                )
+            if edge not in info.neighbors:
+                raise MapError(
+                    f"tile at rotation {rotation} runs track off the map at edge {edge} of {hex_id}"
+                )
+        if self.rules.river_blocked:
+            for part in info.preprinted.partitions:
+                if part.type != "water":
+                    continue
+                for path in new.paths_at(rotation):
+                    if not part.allows(path.edges):
+                        raise MapError(
+                            f"track on {hex_id} would cross the Mississippi; not allowed while the"
+                            " Mississippi River Bridge Company is owned by a player"
+                        )
+        from companion.engine.graph import connectivity
+
+        conn = connectivity(self, corp)
+        home = self.corporations[corp].home if corp in self.corporations else None
+        if (
+            special is not None
+            and special.reachable_or_home
+            and hex_id != home
+            and hex_id not in conn.reachable_hexes
+        ):
+            raise MapError(f"{hex_id} is not reachable from a {corp} token (and is not its home)")
+        check = special is None or special.check_connection
+        if check:
+            reach = conn.hex_edges.get(hex_id, set())
+            if not (exits & reach):
+                raise MapError(f"new track on {hex_id} is not connected to a {corp} token")
+
+    def lay_tile(
+        self,
+        corp: str,
+        hex_id: str,
+        tile_name: str,
+        rotation: int,
+        phase: Phase,
+        *,
+        special: SpecialLay | None = None,
+        check: bool = True,
+    ) -> int:
+        """Lay (or upgrade to) a tile; return the cost to pay.  ``check=False`` trusts the caller."""
+        if check:
+            cost = self.validate_lay(corp, hex_id, tile_name, rotation, phase, special=special)
+        else:
+            self.hex(hex_id)
+            _, _spec = self._parse_tile_name(tile_name)
+            if tile_name in self.laid:
+                raise MapError(f"tile {tile_name} is already on the map at {self.laid[tile_name]}")
+            old_state = self.state[hex_id]
+            cost = old_state.spec.upgrade_cost if old_state.preprinted else 0
+        _, new = self._parse_tile_name(tile_name)
+        old = self.state[hex_id]
+        st = HexState(tile_name, new, rotation)
+        for i, node in enumerate(new.nodes):
+            if node.is_city:
+                st.tokens[i] = [None] * node.slots
+                st.reservations[i] = [None] * node.slots
+        self._carry_tokens(old, st, rotation)
+        # future label: stays until the hex reaches that colour
+        if old.future_label is not None and old.future_label[1] != new.color:
+            st.future_label = old.future_label
+        after = _AFTER_BROWN_FUTURE_LABEL.get(self.title, {}).get(hex_id)
+        if after is not None and new.color == "brown":
+            st.future_label = after
+        if not old.preprinted:
+            self.laid.pop(old.tile, None)
+        self.laid[tile_name] = hex_id
+        self.state[hex_id] = st
+        self._changed()
+        return cost
+
+    def _carry_tokens(self, old: HexState, new: HexState, rotation: int) -> None:
+        old_cities = old.spec.city_indices
+        new_cities = new.spec.city_indices
+        if not old_cities:
+            return
+        if not new_cities:
+            if any(any(s) for s in old.tokens.values()) or any(old.extra_tokens.values()):
+                raise MapError("the new tile has no city for the tokens on the hex")
+            return
+        mapping: dict[int, int] = {}
+        if len(old_cities) == 1:
+            mapping[old_cities[0]] = new_cities[0]
+        else:
+            old_ct = old.spec.node_edges_at(old.rotation)
+            new_ct = new.spec.node_edges_at(rotation)
+            for i, oc in enumerate(old_cities):
+                match = [
+                    nc for nc in new_cities if old_ct.get(oc) and old_ct[oc] <= new_ct.get(nc, frozenset())
+                ]
+                mapping[oc] = match[0] if match else new_cities[min(i, len(new_cities) - 1)]
+        for oc, nc in mapping.items():
+            res = [r for r in old.reservations.get(oc, []) if r]
+            slots = new.tokens[nc]
+            reservations = new.reservations[nc]
+            for i, r in enumerate(res):
+                if i < len(reservations):
+                    reservations[i] = r
+                else:
+                    reservations.append(r)
+                    slots.append(None)
+            for token in old.tokens.get(oc, []):
+                if token is None:
+                    continue
+                slot = self._get_slot(slots, reservations, token)
+                if slot is None:
+                    slots.append(token)
+                    reservations.append(None)
+                else:
+                    slots[slot] = token
+            new.extra_tokens.setdefault(nc, []).extend(old.extra_tokens.get(oc, []))
+
+    @staticmethod
+    def _get_slot(slots: list[str | None], reservations: list[str | None], corp: str) -> int | None:
+        for i, r in enumerate(reservations):
+            if r == corp and i < len(slots) and slots[i] is None:
+                return i
+        for i, t in enumerate(slots):
+            if t is None and (i >= len(reservations) or reservations[i] is None):
+                return i
+        return None
+
+    def legal_rotations(
+        self, corp: str, hex_id: str, tile_name: str, phase: Phase, *, special: SpecialLay | None = None
+    ) -> list[int]:
+        out = []
+        for r in range(6):
+            try:
+                self.validate_lay(corp, hex_id, tile_name, r, phase, special=special)
+            except MapError:
+                continue
+            out.append(r)
+        return out
+
+    def legal_lays(
+        self, corp: str, phase: Phase, *, special: SpecialLay | None = None
+    ) -> list[tuple[str, str, int, int]]:
+        """Every legal (hex, tile instance, rotation, cost) for a corporation now."""
+        from companion.engine.graph import connectivity
+
+        conn = connectivity(self, corp)
+        candidates: Iterable[str]
+        if special is not None and not special.check_connection:
+            candidates = special.hexes if special.hexes is not None else self.hexes
+        else:
+            candidates = [h for h in conn.hex_edges if h in self.hexes]
+        out: list[tuple[str, str, int, int]] = []
+        for hex_id in sorted(candidates):
+            old = self.state[hex_id]
+            if old.spec.color not in COLORS[:-1]:
+                continue
+            for tile_id, (spec, _count) in self.supply.items():
+                if spec.color not in tuple(phase.tiles):
+                    continue
+                names = self.available_tiles(tile_id)
+                if not names:
+                    continue
+                for r in range(6):
+                    try:
+                        cost = self.validate_lay(corp, hex_id, names[0], r, phase, special=special)
+                    except MapError:
+                        continue
+                    out.append((hex_id, names[0], r, cost))
+        return out
+
+    # ------------------------------------------------------------------ tokens
+    def city(self, city_ref: str) -> tuple[str, int]:
+        """``"57-1-0"`` (tile instance id + city index) or ``"B9-0-0"`` → (hex, node index)."""
+        tile, sep, idx = city_ref.rpartition("-")
+        if not sep or not idx.isdigit():
+            raise MapError(f"{city_ref!r} is not a city reference ('<tile>-<n>-<city>', e.g. '57-1-0')")
+        hex_id = self.laid.get(tile)
+        if hex_id is None:
+            base = tile[:-2] if tile.endswith("-0") else None
+            if base and base in self.state and self.state[base].preprinted:
+                hex_id = base
+        if hex_id is None:
+            raise MapError(f"tile {tile} of city {city_ref} is not on the map")
+        cities = self.state[hex_id].spec.city_indices
+        if int(idx) >= len(cities):
+            raise MapError(f"tile {tile} on {hex_id} has no city {idx}")
+        return hex_id, cities[int(idx)]
+
+    def city_ref(self, hex_id: str, node: int) -> str:
+        st = self.state[hex_id]
+        return f"{st.tile}-{st.spec.city_indices.index(node)}"
+
+    def validate_token(
+        self, corp: str, city_ref: str, slot: int | None = None, *, home: bool = False
+    ) -> tuple[str, int, int]:
+        """Check a token placement; return (hex, node, slot) or raise :class:`MapError`."""
+        self._corp(corp)
+        hex_id, node = self.city(city_ref)
+        st = self.state[hex_id]
+        if any(st.tokened_by(n, corp) for n in st.tokens):
+            raise MapError(f"{corp} already has a token on {hex_id}")
+        slots = st.tokens[node]
+        reservations = st.reservations[node]
+        if slot is None:
+            found = self._get_slot(slots, reservations, corp)
+            if found is None:
+                raise MapError(f"no free token slot for {corp} in {city_ref} on {hex_id}")
+            slot = found
+        if not 0 <= slot < len(slots):
+            raise MapError(f"{city_ref} on {hex_id} has no slot {slot}")
+        if slots[slot] is not None:
+            raise MapError(f"slot {slot} of {city_ref} on {hex_id} already holds a {slots[slot]} token")
+        res = reservations[slot] if slot < len(reservations) else None
+        if res is not None and res != corp:
+            raise MapError(f"slot {slot} of {city_ref} on {hex_id} is reserved for {res}")
+        if not home:
+            from companion.engine.graph import connectivity
+
+            if (hex_id, node) not in connectivity(self, corp).nodes:
+                raise MapError(f"{city_ref} on {hex_id} is not reachable from a {corp} token")
+        return hex_id, node, slot
+
+    def place_token(self, corp: str, city_ref: str, slot: int | None = None, *, home: bool = False) -> None:
+        """Place a station token (``home=True`` skips the reachability check)."""
+        hex_id, node, slot = self.validate_token(corp, city_ref, slot, home=home)
+        st = self.state[hex_id]
+        st.tokens[node][slot] = corp
+        res = st.reservations[node]
+        for i, r in enumerate(res):
+            if r == corp:
+                res[i] = None
+        self._changed()
+
+    def place_home_token(self, corp: str) -> str:
+        """Place a corporation's home token in its reserved slot; return the city reference."""
+        info = self._corp(corp)
+        if not info.home:
+            raise MapError(f"{corp} has no home hex")
+        if self.tokens_of(corp):
+            raise MapError(f"{corp} already has a token on the map")
+        st = self.state[info.home]
+        cities = st.spec.city_indices
+        if not cities:
+            raise MapError(f"{info.home} has no city for the {corp} home token")
+        node = next((n for n in cities if corp in st.reservations[n]), cities[0])
+        ref = self.city_ref(info.home, node)
+        self.place_token(corp, ref, None, home=True)
+        return ref
+
+    def remove_token(self, corp: str, hex_id: str) -> None:
+        st = self.tile_on(hex_id)
+        found = False
+        for slots in st.tokens.values():
+            for i, t in enumerate(slots):
+                if t == corp:
+                    slots[i] = None
+                    found = True
+        for extra in st.extra_tokens.values():
+            while corp in extra:
+                extra.remove(corp)
+                found = True
+        if not found:
+            raise MapError(f"{corp} has no token on {hex_id}")
+        self._changed()
+
+    def close_corporation(self, corp: str) -> None:
+        """A corporation closes: its tokens and reservations leave the map."""
+        self._corp(corp)
+        for st in self.state.values():
+            for node, slots in st.tokens.items():
+                for i, t in enumerate(slots):
+                    if t == corp:
+                        slots[i] = None
+                res = st.reservations.get(node, [])
+                for i, r in enumerate(res):
+                    if r == corp:
+                        res[i] = None
+            for extra in st.extra_tokens.values():
+                while corp in extra:
+                    extra.remove(corp)
+        self.corp_assignments.pop(corp, None)
+        self._changed()
+
+    # ------------------------------------------------------------------ assignments (1870)
+    def assign(self, hex_id: str, marker: str, owner: str = "") -> None:
+        """Put a marker (e.g. ``"SCC"``, ``"GSC"``) on a hex."""
+        self.hex(hex_id)
+        markers = self.hex_assignments.setdefault(hex_id, {})
+        if marker in markers:
+            raise MapError(f"{hex_id} already has the {marker} marker")
+        markers[marker] = owner
+        self._changed()
+
+    def remove_assignment(self, marker: str) -> list[str]:
+        """Remove a marker from every hex and charter; return the hexes it was on."""
+        hexes = [h for h, m in self.hex_assignments.items() if marker in m]
+        for h in hexes:
+            del self.hex_assignments[h][marker]
+        for markers in self.corp_assignments.values():
+            markers.discard(marker)
+        self._changed()
+        return hexes
+
+    def assign_corporation(self, corp: str, marker: str) -> None:
+        """Put a marker on a corporation's charter (bought SCC, GSC...)."""
+        self._corp(corp)
+        self.corp_assignments.setdefault(corp, set()).add(marker)
+
+    def assigned(self, hex_id: str, marker: str) -> bool:
+        return marker in self.hex_assignments.get(hex_id, {})
+
+    def close_port(self, hex_id: str, corp: str) -> None:
+        """1870 GSC used again on its hex: the open port becomes the closed port of ``corp``."""
+        if not self.assigned(hex_id, "GSC"):
+            raise MapError(f"the open port is not on {hex_id}")
+        del self.hex_assignments[hex_id]["GSC"]
+        self.hex_assignments[hex_id]["GSCᶜ"] = corp
+        markers = self.corp_assignments.setdefault(corp, set())
+        markers.discard("GSC")
+        markers.add("GSCᶜ")
+        self._changed()
+
+    def reach_destination(self, corp: str, *, station_wars: bool = False) -> None:
+        """1870 'Map' choice: the destination marker is replaced by a token in the destination city."""
+        dest = self.corporations[corp].destination if corp in self.corporations else None
+        if dest is None or corp not in self.hex_assignments.get(dest, {}):
+            raise MapError(f"{corp} has no destination marker on the map")
+        st = self.state[dest]
+        cities = st.spec.city_indices
+        if not cities:
+            raise MapError(f"{dest} has no city for the destination token")
+        if st.tokened_by(cities[0], corp):
+            raise MapError(f"{corp} already has a token on {dest}")
+        del self.hex_assignments[dest][corp]
+        node = cities[0]
+        if station_wars:
+            slot = self._get_slot(st.tokens[node], st.reservations[node], corp)
+            if slot is None:
+                st.tokens[node].append(corp)
+                st.reservations[node].append(None)
+            else:
+                st.tokens[node][slot] = corp
+        else:
+            st.extra_tokens.setdefault(node, []).append(corp)
+        self._changed()
+
+    def forfeit_destination(self, corp: str) -> None:
+        """1870 'Charter' choice: the marker leaves the map and the bonus is lost."""
+        dest = self.corporations[corp].destination if corp in self.corporations else None
+        if dest is None:
+            raise MapError(f"{corp} has no destination")
+        self.hex_assignments.get(dest, {}).pop(corp, None)
+        self.forfeited_destinations.add(corp)
+        self._changed()
+
+    # ------------------------------------------------------------------ graph questions
+    def connected(self, corp: str, hex_a: str, hex_b: str, max_stops: int | None = None) -> bool:
+        """Is there track between a city/town of ``hex_a`` and one of ``hex_b`` usable by ``corp``?"""
+        from companion.engine.graph import hexes_connected
+
+        return hexes_connected(self, corp, hex_a, hex_b, max_stops)
+
+    def route_revenue(
+        self, corp: str, trains: Sequence[Any], routes: Sequence[dict[str, Any]], phase: Phase
+    ) -> list[int]:
+        """Check the routes of one run (fixture format) and return the revenue of each."""
+        from companion.engine.routes import check_run
+
+        return [r.revenue for r in check_run(self, corp, trains, routes, phase)]
