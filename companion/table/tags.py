@@ -36,11 +36,14 @@ __all__ = [
     "ImportResult",
     "Item",
     "ItemKind",
+    "SheetLayout",
     "TagError",
     "TagRegistry",
+    "combine_pages",
     "find_item",
     "items_for_title",
     "normalize_uid",
+    "sticker_sheet",
 ]
 
 #: How many cards to make for a train type the title has in unlimited supply (1870's 12-trains).
@@ -373,10 +376,12 @@ class TagRegistry:
         title: str,
         kinds: Iterable[ItemKind | str] | None = None,
         unlimited_copies: int = DEFAULT_UNLIMITED_COPIES,
+        optional_rules: Iterable[str] = (),
     ) -> list[Item]:
         """The cards of ``title`` that have no tag yet, in enrollment order."""
         have = {r[0] for r in self._rows("SELECT item FROM tags WHERE title = ?", (title,))}
-        return [item for item in items_for_title(title, kinds, unlimited_copies) if item.id not in have]
+        items = items_for_title(title, kinds, unlimited_copies, optional_rules)
+        return [item for item in items if item.id not in have]
 
     # -- CSV -------------------------------------------------------------------
 
@@ -459,3 +464,221 @@ class TagRegistry:
                 [(uid, item.title, item.id, now) for uid, item in fresh],
             )
         return ImportResult(added=len(fresh), unchanged=len(wanted) - len(fresh))
+
+
+# --------------------------------------------------------------------------- the sticker sheet
+
+A4 = (210.0, 297.0)
+_MARGIN = 10.0
+_COLUMNS = 5
+_CELL_H = 36.0
+_HEADER_H = 12.0
+_GUIDE_H = 46.0
+_FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """Physical sizes in millimetres."""
+
+    card: tuple[float, float] = (88.0, 63.0)
+    """Card size, used for the placement guide (landscape, width x height)."""
+    sticker: float = 25.0
+    """Diameter of the round NFC sticker, and of the printed label that covers it."""
+
+
+def _esc(text: str) -> str:
+    from xml.sax.saxutils import escape
+
+    return escape(text, {'"': "&quot;"})
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _cell(item: Item, x: float, y: float, w: float, layout: SheetLayout) -> str:
+    r = layout.sticker / 2
+    cx, cy = x + w / 2, y + 3 + r
+    parts = [
+        f'<g class="item" id="item-{_esc(item.title)}-{_esc(item.id)}" data-title="{_esc(item.title)}" '
+        f'data-kind="{item.kind.value}" data-item="{_esc(item.id)}">',
+        f"<title>{_esc(item.label)}</title>",
+    ]
+    # crop marks at the cell corners
+    for px, dx in ((x, 1), (x + w, -1)):
+        for py, dy in ((y, 1), (y + _CELL_H, -1)):
+            parts.append(
+                f'<path class="crop" d="M{px:.2f},{py + 3 * dy:.2f} V{py:.2f} H{px + 3 * dx:.2f}" '
+                'fill="none" stroke="#999" stroke-width="0.15"/>'
+            )
+    # the label sticker: filled disc, cut along the dashed circle
+    parts.append(
+        f'<circle class="label" cx="{cx:.2f}" cy="{cy:.2f}" r="{r - 0.6:.2f}" fill="{item.color}" '
+        'stroke="#444" stroke-width="0.2"/>'
+    )
+    parts.append(
+        f'<circle class="cut" cx="{cx:.2f}" cy="{cy:.2f}" r="{r:.2f}" fill="none" stroke="#000" '
+        'stroke-width="0.2" stroke-dasharray="1,0.8"/>'
+    )
+    sizes = (4.2, 3.2, 2.6)
+    total = sum(sizes[: len(item.sticker)]) + 0.8 * (len(item.sticker) - 1)
+    ty = cy - total / 2
+    for line, size in zip(item.sticker, sizes, strict=False):
+        ty += size
+        weight = "bold" if size == sizes[0] else "normal"
+        parts.append(
+            f'<text x="{cx:.2f}" y="{ty - 0.4:.2f}" font-size="{size}" font-weight="{weight}" '
+            f'text-anchor="middle" fill="{item.text_color}">{_esc(line)}</text>'
+        )
+        ty += 0.8
+    # where it goes: a thumbnail of the card's back with the sticker in the centre
+    tw, th = 7.0, 7.0 * layout.card[1] / layout.card[0]
+    tx, tyy = x + 1.0, y + 1.0
+    parts.append(
+        f'<rect class="placement" x="{tx:.2f}" y="{tyy:.2f}" width="{tw:.2f}" height="{th:.2f}" rx="0.6" '
+        'fill="#fff" stroke="#666" stroke-width="0.15"/>'
+    )
+    parts.append(
+        f'<circle cx="{tx + tw / 2:.2f}" cy="{tyy + th / 2:.2f}" '
+        f'r="{th * layout.sticker / layout.card[1] / 2:.2f}" fill="#666"/>'
+    )
+    parts.append(
+        f'<text x="{tx + tw / 2:.2f}" y="{tyy + th + 2:.2f}" font-size="1.6" text-anchor="middle" '
+        'fill="#666">back</text>'
+    )
+    # the human label and the id under the sticker
+    ly = cy + r + 2.6
+    for line in _wrap(item.label, 30)[:2]:
+        parts.append(
+            f'<text class="name" x="{cx:.2f}" y="{ly:.2f}" font-size="2.2" text-anchor="middle">'
+            f"{_esc(line)}</text>"
+        )
+        ly += 2.6
+    parts.append(
+        f'<text class="id" x="{x + w - 1.5:.2f}" y="{y + 3.2:.2f}" font-size="1.8" text-anchor="end" '
+        f'font-family="DejaVu Sans Mono, monospace" fill="#444">{_esc(item.id)}</text>'
+    )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _guide(title: str, x: float, y: float, layout: SheetLayout, count: int) -> str:
+    cw, ch = layout.card
+    scale = min(1.0, (_GUIDE_H - 9) / ch, 60 / cw)
+    w, h = cw * scale, ch * scale
+    r = layout.sticker / 2 * scale
+    steps = [
+        f"1. Print at 100 % (no fit-to-page) on A4. {count} cards of {title} follow, in enrollment order.",
+        "2. Cut out each round label along its dashed circle.",
+        f"3. Stick a {layout.sticker:g} mm round NFC tag (NTAG213/215) in the centre of the BACK of the card "
+        "named under the label, then the label over the tag, so the card face stays untouched. "
+        "The small card in each cell's corner shows the same place.",
+        f"4. Enroll the tags in the same order: companion tags enroll --title {title}",
+    ]
+    parts = ['<g class="guide">']
+    parts.append(
+        f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" rx="2" fill="#fafafa" '
+        'stroke="#333" stroke-width="0.3"/>'
+    )
+    parts.append(
+        f'<circle cx="{x + w / 2:.2f}" cy="{y + h / 2:.2f}" r="{r:.2f}" fill="#ddd" stroke="#000" '
+        'stroke-width="0.25" stroke-dasharray="1,0.8"/>'
+    )
+    parts.append(
+        f'<line x1="{x + w / 2:.2f}" y1="{y:.2f}" x2="{x + w / 2:.2f}" y2="{y + h:.2f}" '
+        'stroke="#aaa" stroke-width="0.15"/>'
+    )
+    parts.append(
+        f'<line x1="{x:.2f}" y1="{y + h / 2:.2f}" x2="{x + w:.2f}" y2="{y + h / 2:.2f}" '
+        'stroke="#aaa" stroke-width="0.15"/>'
+    )
+    parts.append(
+        f'<text x="{x + w / 2:.2f}" y="{y + h + 4:.2f}" font-size="2.6" text-anchor="middle">'
+        f"back of a card ({cw:g} x {ch:g} mm{'' if scale == 1 else f', drawn at {scale:.0%}'})</text>"
+    )
+    tx = x + w + 8
+    chars = int((A4[0] - _MARGIN - tx) / 1.6)
+    ty = y + 4.0
+    for step in steps:
+        for line in _wrap(step, chars):
+            parts.append(f'<text x="{tx:.2f}" y="{ty:.2f}" font-size="2.9">{_esc(line)}</text>')
+            ty += 4.0
+        ty += 1.2
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def sticker_sheet(items: list[Item], layout: SheetLayout = SheetLayout()) -> list[str]:
+    """A4 pages (SVG documents, millimetre units) with a cut-out label and placement guide per item.
+
+    Page 1 starts with the placement guide.  Items keep their enrollment order.
+    """
+    if not items:
+        raise TagError("no cards to put on a sticker sheet")
+    if not 10 <= layout.sticker <= 30:
+        raise TagError(f"sticker diameter {layout.sticker:g} mm does not fit the sheet (10 to 30 mm)")
+    if min(layout.card) <= layout.sticker:
+        raise TagError(
+            f"a {layout.card[0]:g} x {layout.card[1]:g} mm card cannot hold a {layout.sticker:g} mm sticker"
+        )
+    page_w, page_h = A4
+    cell_w = (page_w - 2 * _MARGIN) / _COLUMNS
+    title = items[0].title
+    pages_items: list[list[Item]] = []
+    rest = list(items)
+    first = True
+    while rest:
+        top = _MARGIN + _HEADER_H + (_GUIDE_H if first else 0)
+        rows = int((page_h - _MARGIN - top) // _CELL_H)
+        pages_items.append(rest[: rows * _COLUMNS])
+        rest = rest[rows * _COLUMNS :]
+        first = False
+    pages: list[str] = []
+    for number, page in enumerate(pages_items, start=1):
+        body = [
+            f'<text x="{_MARGIN}" y="{_MARGIN + 5}" font-size="5" font-weight="bold">'
+            f"{_esc(title)} NFC sticker sheet</text>",
+            f'<text x="{page_w - _MARGIN}" y="{_MARGIN + 5}" font-size="3" text-anchor="end">'
+            f"page {number} of {len(pages_items)}</text>",
+        ]
+        top = _MARGIN + _HEADER_H
+        if number == 1:
+            body.append(_guide(title, _MARGIN, top - 2, layout, len(items)))
+            top += _GUIDE_H
+        for n, item in enumerate(page):
+            row, col = divmod(n, _COLUMNS)
+            body.append(_cell(item, _MARGIN + col * cell_w, top + row * _CELL_H, cell_w, layout))
+        pages.append(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{page_w:g}mm" height="{page_h:g}mm" '
+            f'viewBox="0 0 {page_w:g} {page_h:g}" font-family="{_FONT}" data-page="{number}">\n'
+            f"<title>{_esc(title)} NFC sticker sheet, page {number} of {len(pages_items)}</title>\n"
+            f'<rect width="{page_w:g}" height="{page_h:g}" fill="#fff"/>\n' + "\n".join(body) + "\n</svg>\n"
+        )
+    return pages
+
+
+def combine_pages(pages: list[str]) -> str:
+    """All pages in one SVG document, stacked top to bottom (for viewing; print the single pages)."""
+    page_w, page_h = A4
+    inner = []
+    for n, page in enumerate(pages):
+        body = page.split("\n", 1)[1]  # drop the XML declaration
+        body = body.replace("<svg ", f'<svg y="{n * page_h:g}" ', 1)
+        body = re.sub(
+            r' width="[^"]*mm" height="[^"]*mm"', f' width="{page_w:g}" height="{page_h:g}"', body, count=1
+        )
+        inner.append(body)
+    total = page_h * len(pages)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{page_w:g}mm" height="{total:g}mm" '
+        f'viewBox="0 0 {page_w:g} {total:g}" data-pages="{len(pages)}">\n' + "".join(inner) + "</svg>\n"
+    )
