@@ -1,0 +1,889 @@
+"""1870: Railroading across the Trans Mississippi.
+
+What 1870 changes in the shared mechanics: price protection (a sale's price
+drop waits until the president declines to buy the certificates back),
+corporations redeeming and reissuing their own shares, destination
+connection runs, the Mississippi River Bridge Company, the cattle and port
+tokens, half dividends, and the $400 finish option.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token
+from companion.engine.errors import GameError
+from companion.engine.game import Game
+from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, SpecialLay
+from companion.engine.operating import (
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    OperatingRound,
+    OperatorStep,
+    Route,
+    Token as TokenStep,
+    Track,
+)
+from companion.engine.rounds import ActionDict, Entity, Round, Step
+from companion.engine.stock import (
+    AuctionRound,
+    BuySellParShares,
+    CompanyPendingPar,
+    StockRound,
+    WaterfallAuction,
+)
+
+RIVER_CORPORATIONS = ("SSW", "MP")
+ASSIGNMENT_MARKERS = ("GSC", "GSCᶜ", "SCC")
+
+
+class Market1870:
+    """1870's market: the top row's 'up' moves right then down; red cells are soft ledges."""
+
+
+class Game1870(Game):
+    title = "1870"
+    MUST_SELL_IN_BLOCKS = True
+    TILE_LAYS: list[dict[str, Any]] = [
+        {"lay": True, "upgrade": True, "cost": 0, "cannot_reuse_same_hex": True},
+        {"lay": "not_if_upgraded", "upgrade": False, "cost": 0},
+    ]
+
+    # -- construction -----------------------------------------------------------------------------------
+    def phase_data(self) -> list[dict[str, Any]]:
+        if "diesels" in self.optional_rules:
+            return list(self.data["constants"]["DIESEL_VARIANT_PHASES"])
+        return list(self.data["phases"])
+
+    def train_data(self) -> list[dict[str, Any]]:
+        if "diesels" in self.optional_rules:
+            return list(self.data["constants"]["DIESEL_VARIANT_TRAINS"])
+        return list(self.data["trains"])
+
+    def make_market(self) -> Any:
+        from companion.engine.market import StockMarket
+
+        rows = [list(r) for r in self.data["market"]]
+        if "finish_on_400" in self.optional_rules:
+            rows[0][-1] = "400e"
+        return _Market1870(rows)
+
+    def setup(self) -> None:
+        self.map = GameMap.for_title(self.data, self.optional_rules)
+        self.sell_queue: list[tuple[list[Share], Player | None, Holder]] = []
+        self.reissued: set[str] = set()
+        self.connection_done: set[str] = set()
+        self.river_company.max_price = self.river_company.value
+        self.sync_map_rules()
+
+    def game_end_check_values(self) -> dict[str, str]:
+        out = {"bankrupt": "immediate", "bank": "full_or"}
+        if "finish_on_400" in self.optional_rules:
+            out["stock_market"] = "immediate"
+        return out
+
+    @property
+    def river_company(self) -> Company:
+        return self.company("MRBC")
+
+    def initial_round(self) -> Round:
+        return AuctionRound(self, [CompanyPendingPar, WaterfallAuction])
+
+    def stock_round(self) -> Round:
+        return StockRound(self, [DiscardTrain, BuySellParShares1870, PriceProtection])
+
+    def operating_round(self, round_num: int) -> Round:
+        return OperatingRound(
+            self,
+            [
+                ConnectionToken,
+                ConnectionRoute,
+                ConnectionDividend,
+                CheckConnection,
+                BuyCompany1870,
+                Assign,
+                SpecialTrack,
+                Track1870,
+                TokenStep,
+                Route,
+                Dividend1870,
+                DiscardTrain,
+                BuyTrain1870,
+                (BuyCompany1870, {"blocks": True}),
+                PriceProtection,
+                CheckConnection,
+            ],
+            round_num,
+        )
+
+    # -- map ----------------------------------------------------------------------------------------------
+    def map_phase(self) -> SimplePhase:
+        return SimplePhase(self.phase.name, tuple(self.phase.tiles))
+
+    def sync_map_rules(self) -> None:
+        river = self.river_company
+        blocked = not river.closed and isinstance(river.owner, Player | type(None))
+        runs = (
+            frozenset(c.sym for c in getattr(self.round, "connection_runs", {}) or {})
+            if hasattr(self, "round")
+            else frozenset()
+        )
+        self.map.set_rules(MapRules(river_blocked=blocked, connection_runs=runs))
+
+    def tile_lays(self) -> list[dict[str, Any]]:
+        return self.TILE_LAYS
+
+    def lay_tile_for(
+        self,
+        step: Track,
+        corp: Corporation,
+        entity: Any,
+        action: ActionDict,
+        special: SpecialLay | None = None,
+        extra_cost: int = 0,
+        count_lay: bool = True,
+    ) -> None:
+        hex_id = str(action["hex"])
+        tile_name = str(action["tile"])
+        rotation = int(action["rotation"])
+        rnd: OperatingRound = step.ornd
+        self.sync_map_rules()
+        old = self.map.tile_on(hex_id)
+        upgrade = not old.preprinted or old.spec.color != "white"
+        new_color = self.tile_color(tile_name)
+        if count_lay:
+            lay = step.tile_lay()
+            if lay is None:
+                raise GameError(f"{corp.name} has no tile lay left")
+            if upgrade and not lay.get("upgrade"):
+                raise GameError(f"{corp.name} cannot upgrade now")
+            if new_color == "yellow" and not lay.get("lay"):
+                raise GameError(f"{corp.name} cannot lay a yellow tile now")
+            if lay.get("cannot_reuse_same_hex") and hex_id in rnd.laid_hexes:
+                raise GameError(f"{hex_id} was already laid this turn")
+        if hex_id == rnd.river_special_tile_lay:
+            raise GameError("Cannot upgrade the tile in the same turn")
+        try:
+            cost = self.map.lay_tile(corp.sym, hex_id, tile_name, rotation, self.map_phase(), special=special)
+        except MapError as err:
+            raise GameError(str(err)) from None
+        cost = max(0, cost + extra_cost)
+        if cost > corp.cash:
+            raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${cost} for {hex_id}")
+        if cost:
+            corp.spend(cost, self.bank)
+        self.log.append(
+            f"{corp.name} lays tile #{tile_name} with rotation {rotation} on {hex_id}"
+            + (f" for ${cost}" if cost else "")
+        )
+        if count_lay:
+            if upgrade:
+                rnd.upgraded_track = True
+            rnd.num_laid_track += 1
+        rnd.laid_hexes.append(hex_id)
+
+    def tile_color(self, tile_name: str) -> str:
+        tile_id = tile_name.rpartition("-")[0] or tile_name
+        entry = self.map.supply.get(tile_id)
+        if entry is None:
+            raise GameError(f"unknown tile {tile_name!r}")
+        return str(entry[0].color)
+
+    def token_spots(self, corp: Corporation) -> list[str]:
+        from companion.engine.graph import connectivity
+
+        spots: list[str] = []
+        for hex_id, node in sorted(connectivity(self.map, corp.sym).nodes):
+            st = self.map.state[hex_id]
+            if node not in st.tokens:
+                continue
+            ref = self.map.city_ref(hex_id, node)
+            try:
+                self.map.validate_token(corp.sym, ref)
+            except MapError:
+                continue
+            spots.append(ref)
+        return spots
+
+    def place_home_token(self, corp: Corporation) -> None:
+        if any(t.used for t in corp.tokens):
+            return
+        token = corp.next_token()
+        if token is None:
+            return
+        try:
+            ref = self.map.place_home_token(corp.sym)
+        except MapError as err:
+            raise GameError(str(err)) from None
+        token.used = True
+        self.log.append(f"{corp.name} places its home token on {ref}")
+
+    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
+        from companion.engine.routes import trains_from_names
+
+        if not routes:
+            raise GameError(f"{corp.name} must run at least one train")
+        names = [self.train(r["train"]) for r in routes]
+        for t in names:
+            if t.owner is not corp:
+                raise GameError(f"{corp.name} does not own train {t.id}")
+        if len({r["train"] for r in routes}) != len(routes):
+            raise GameError("a train may run only one route")
+        self.sync_map_rules()
+        spec = trains_from_names(self.data, [t.id for t in names], self.optional_rules)
+        try:
+            values = self.map.route_revenue(corp.sym, spec, routes, self.map_phase())
+        except MapError as err:
+            raise GameError(str(err)) from None
+        for r, v in zip(routes, values, strict=True):
+            claimed = r.get("revenue")
+            if claimed is not None and int(claimed) != v:
+                raise GameError(f"the route of train {r['train']} is worth ${v}, not ${claimed}")
+        return sum(values)
+
+    # -- money ---------------------------------------------------------------------------------------------
+    def pay_dividend(self, corp: Corporation, revenue: int, payout: dict[str, Any], kind: str) -> None:
+        withheld = int(payout["corporation"])
+        if withheld > 0:
+            self.bank.spend(withheld, corp)
+            self.log.append(f"{corp.name} withholds ${withheld}")
+        per_share = float(payout["per_share"])
+        if per_share > 0:
+            self.log.append(f"{corp.name} pays ${per_share:g} per share")
+            for holder in [*self.players, *self.corporations]:
+                n = holder.num_shares_of(corp) if holder is not corp else corp.num_shares_of(corp)
+                if holder is not corp and isinstance(holder, Corporation):
+                    n = holder.num_shares_of(corp)
+                amount = _ceil(n * per_share)
+                if amount:
+                    self.bank.spend(amount, holder)
+        elif withheld == 0:
+            self.log.append(f"{corp.name} does not run")
+        move = payout.get("move")
+        if move and corp.share_price is not None:
+            before = corp.share_price.price
+            getattr(self.market, f"move_{move}")(corp)
+            if corp.share_price.price != before:
+                self.log.append(
+                    f"{corp.name}'s share price moves from ${before} to ${corp.share_price.price}"
+                )
+
+    def after_operating_turn(self, corp: Corporation | None) -> None:
+        if corp is not None:
+            corp.operated = True
+
+    # -- companies ------------------------------------------------------------------------------------------
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        if self.phase.name == "1":
+            # as 18xx.games: in phase 1 the two river corporations are offered the bridge company
+            return [self.river_company] if corp.sym in RIVER_CORPORATIONS else []
+        if "can_buy_companies" not in self.phase.status:
+            return []
+        return [
+            c
+            for c in self.companies
+            if isinstance(c.owner, Player) and not c.closed and c.ability("no_buy") is None
+        ]
+
+    def company_min_price(self, company: Company) -> int:
+        return (company.value + 1) // 2
+
+    def company_max_price(self, company: Company) -> int:
+        return company.max_price if company.max_price is not None else company.value * 2
+
+    def after_company_sold_to_corporation(self, corp: Corporation, company: Company) -> None:
+        ability = company.ability("assign_corporation")
+        if ability is not None:
+            self.map.assign_corporation(corp.sym, company.sym)
+        self.sync_map_rules()
+
+    def close_companies_on_event(self, corp: Corporation, event: str) -> None:
+        pass
+
+    def close_company(self, company: Company) -> None:
+        super().close_company(company)
+        self.sync_map_rules()
+
+    def event_companies_buyable(self) -> None:
+        self.river_company.max_price = 2 * self.river_company.value
+
+    def event_close_companies(self) -> None:
+        super().event_close_companies()
+        self.sync_map_rules()
+
+    def event_remove_tokens(self) -> None:
+        for marker in ASSIGNMENT_MARKERS:
+            hexes = self.map.remove_assignment(marker)
+            if hexes:
+                self.log.append(f"-- Event: the {marker} token is removed from {', '.join(hexes)} --")
+
+    # -- trains ------------------------------------------------------------------------------------------------
+    def train_price(self, train: Any) -> int:
+        return int(train.price)
+
+    # -- shares ------------------------------------------------------------------------------------------------
+    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share]) -> None:
+        corp = shares[0].corporation
+        if corp.ipoed:
+            self.sell_queue.append((list(shares), corp.owner, seller))
+        self.sell_shares(seller, shares)
+
+    def num_certs(self, player: Player, price_protecting: bool = False) -> int:
+        count = 0
+        for s in player.shares:
+            corp = s.corporation
+            if corp.share_price is not None and not corp.share_price.counts_for_limit:
+                continue
+            if not price_protecting and any(
+                b[0][0].corporation is corp
+                and not self.market.find_relative(corp, ["down"] * len(b[0])).counts_for_limit
+                for b in self.sell_queue
+            ):
+                continue
+            count += 1
+        return count + len(player.companies)
+
+    def sold_out(self, corp: Corporation) -> bool:
+        reserved = sum(s.percent for s in corp.shares_of(corp) if not s.buyable)
+        return sum(p.percent_of(corp) for p in self.players) + reserved == 100
+
+    def can_sell_extra(self, step: Any, player: Player, shares: list[Share]) -> bool:
+        corp = shares[0].corporation
+        return step.holding_ok(corp, player, -sum(s.percent for s in shares))
+
+    def can_ebuy_sell_extra(self, player: Player, shares: list[Share]) -> bool:
+        corp = shares[0].corporation
+        pct = sum(s.percent for s in shares)
+        sp = corp.share_price
+        if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
+            return True
+        return player.percent_of(corp) - pct <= 60
+
+    def sale_bundles(self, player: Player, corp: Corporation) -> list[list[Share]]:
+        if not corp.ipoed:
+            return []
+        shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
+        return [shares[:i] for i in range(1, len(shares) + 1)]
+
+    def holds_over_limit_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
+        sp = corp.share_price
+        if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
+            return True
+        return player.percent_of(corp) + extra <= 60
+
+    def issue_par(self, corp: Corporation) -> Any:
+        row = [c for c in self.market.grid[0] if c is not None]
+        if "original_rules" in self.optional_rules or "max_reissue_200" in self.optional_rules:
+            row = [c for c in row if c.price <= 200]
+        assert corp.share_price is not None and corp.par_price is not None
+        target = 0.75 * corp.share_price.price + 1
+        best = min(row, key=lambda c: abs(target - c.price))
+        return best if best.price > corp.par_price.price else corp.par_price
+
+
+def _ceil(value: float) -> int:
+    whole = int(value)
+    return whole + (1 if value > whole else 0)
+
+
+class _Market1870(__import__("companion.engine.market", fromlist=["StockMarket"]).StockMarket):  # type: ignore[misc]
+    def up(self, rc: tuple[int, int]) -> tuple[int, int]:
+        r, c = rc
+        if r > 0:
+            return super().up(rc)
+        if c + 1 >= len(self.grid[r]):
+            return rc
+        return self.down(self.right(rc))
+
+    def right(self, rc: tuple[int, int]) -> tuple[int, int]:
+        if self.right_ledge(rc):
+            return self.up(rc)
+        r, c = rc
+        if c + 1 >= len(self.grid[r]):
+            return self.up(rc)
+        return (r, c + 1)
+
+    def right_ledge(self, rc: tuple[int, int]) -> bool:
+        r, c = rc
+        if c + 1 == len(self.grid[r]):
+            return True
+        here, nxt = self.cell(r, c), self.cell(r, c + 1)
+        return (
+            here is not None
+            and not here.is_("ignore_one_sale")
+            and nxt is not None
+            and nxt.is_("ignore_one_sale")
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Stock round steps
+# ---------------------------------------------------------------------------------------------------------
+class BuySellParShares1870(BuySellParShares):
+    """Adds the corporation's own turn actions: redeem a share (buy) and reissue (sell)."""
+
+    def actions(self, entity: Entity) -> list[str]:
+        acts = self.srnd.current_actions
+        if acts and acts[-1].get("entity_type") == "corporation":
+            return []
+        current = self.current_entity()
+        if isinstance(entity, Corporation):
+            if entity.owner is not current or current is None:
+                return []
+            out = []
+            if not acts and entity.operated and entity.num_shares_of(entity) < 4 and self.redeemable(entity):
+                out.append("buy_shares")
+            own = entity.shares_of(entity)
+            if own and not any(s.buyable for s in own):
+                out.append("sell_shares")
+            return out
+        return super().actions(entity)
+
+    def redeem_cash(self, corp: Corporation) -> int:
+        return self.srnd.redeem_cash.get(corp, corp.cash)
+
+    def redeemable(self, corp: Corporation) -> list[list[Share]]:
+        if corp.share_price is None or corp.share_price.price > self.redeem_cash(corp):
+            return []
+        pool = self.game.pool.shares_of(corp)
+        if pool:
+            return [[pool[0]]]
+        holders = {p: p.percent_of(corp) for p in self.game.players if p.percent_of(corp) > 0}
+        others = [v for p, v in holders.items() if p is not corp.owner]
+        top = max(others) if others else 0
+        out: list[list[Share]] = []
+        for p, v in holders.items():
+            if p is corp.owner and v == top:
+                continue
+            plain = [s for s in p.shares_of(corp) if not s.president]
+            if plain:
+                out.append([plain[0]])
+        return out
+
+    def process_buy_shares(self, action: ActionDict) -> None:
+        entity = self.game.entity_of(action)
+        if not isinstance(entity, Corporation):
+            super().process_buy_shares(action)
+            return
+        shares = self.shares_from(action)
+        if shares[0].corporation is not entity or "buy_shares" not in self.actions(entity):
+            raise GameError(f"{entity.name} cannot buy back that certificate now")
+        if not any(b[0] is shares[0] for b in self.redeemable(entity)):
+            raise GameError(f"{entity.name} cannot buy back {shares[0].id}")
+        price = shares[0].price
+        if entity.cash < price:
+            raise GameError(f"{entity.name} has ${entity.cash} and cannot pay ${price}")
+        owner = shares[0].owner
+        receiver = self.game.bank if owner is self.game.pool else owner
+        self.game.log.append(f"{entity.name} buys back a share from {owner.name} for ${price}")
+        self.game.transfer_shares(shares, entity, spender=entity, receiver=receiver, price=price)
+        shares[0].buyable = False
+        self.srnd.redeem_cash[entity] = 0
+        self.track(action, entity)
+
+    def process_sell_shares(self, action: ActionDict) -> None:
+        entity = self.game.entity_of(action)
+        if not isinstance(entity, Corporation):
+            super().process_sell_shares(action)
+            return
+        shares = self.shares_from(action)
+        if "sell_shares" not in self.actions(entity) or any(s.owner is not entity for s in shares):
+            raise GameError(f"{entity.name} cannot reissue those shares now")
+        game: Game1870 = self.game  # type: ignore[assignment]
+        new_par = game.issue_par(entity)
+        assert entity.par_price is not None
+        if new_par.price > entity.par_price.price:
+            entity.par_price = new_par
+        entity.capitalization = "incremental"
+        game.reissued.add(entity.sym)
+        for s in shares:
+            s.buyable = True
+        self.game.log.append(f"{entity.name} reissues {len(shares)} share(s) at ${entity.par_price.price}")
+        self.track(action, entity)
+
+
+class PriceProtection(BuySellParShares):
+    """After a sale the president may buy the sold certificates at the old price; otherwise the price drops."""
+
+    description = "Price protect shares"
+
+    @property
+    def gm(self) -> Game1870:
+        return self.game  # type: ignore[return-value]
+
+    def setup(self) -> None:
+        pass
+
+    def active_entities(self) -> list[Entity]:
+        q = self.gm.sell_queue
+        return [q[0][1]] if q and q[0][1] is not None else []
+
+    def actions(self, entity: Entity) -> list[str]:
+        if not isinstance(entity, Player) or entity is not self.current_entity():
+            return []
+        return ["buy_shares", "pass"] if self.can_protect(entity) else []
+
+    def can_protect(self, player: Player) -> bool:
+        q = self.gm.sell_queue
+        if not q:
+            return False
+        shares, _, seller = q[0]
+        corp = shares[0].corporation
+        if not all(s.buyable for s in shares):
+            return False
+        if corp.share_price is not None and corp.share_price.counts_for_limit:
+            if self.gm.num_certs(player, price_protecting=True) + len(shares) > self.gm.cert_limit():
+                return False
+        if "original_rules" in self.gm.optional_rules or "can_protect_if_sold" in self.gm.optional_rules:
+            permitted = seller is not player
+        else:
+            sold = getattr(self.round, "players_sold", {}).get(player, {}).get(corp)
+            permitted = not sold
+        price = sum(s.price for s in shares)
+        return player.cash >= price and permitted
+
+    def skip(self) -> None:
+        while self.gm.sell_queue:
+            _, president, _ = self.gm.sell_queue[0]
+            if president is not None and self.can_protect(president):
+                break
+            self.drop_price(forced=True)
+
+    def process_buy_shares(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        if not self.can_protect(player):
+            raise GameError(f"{player.name} cannot price protect now")
+        shares, _, _ = self.gm.sell_queue.pop(0)
+        if sorted(action.get("shares") or []) != sorted(s.id for s in shares):
+            self.gm.sell_queue.insert(0, (shares, player, shares[0].owner))
+            raise GameError("price protection buys exactly the certificates just sold")
+        price = sum(s.price for s in shares)
+        corp = shares[0].corporation
+        self.game.transfer_shares(shares, player, spender=player, receiver=self.game.bank, price=price)
+        rnd = self.round
+        if rnd.entities and isinstance(rnd.entities[rnd.entity_index], Player):
+            player.passed = False
+            rnd.goto_entity(player)
+            self.track(action, corp)
+        self.game.log.append(
+            f"{player.name} price protects {len(shares)} share(s) of {corp.name} for ${price}"
+        )
+
+    def process_pass(self, action: ActionDict) -> None:
+        self.drop_price(forced=False)
+
+    def drop_price(self, forced: bool) -> None:
+        shares, _, _ = self.gm.sell_queue.pop(0)
+        corp = shares[0].corporation
+        market = self.game.market
+        ledge = False
+        for _ in shares:
+            if ledge:
+                market.move_down(corp)
+                ledge = False
+            assert corp.share_price is not None
+            r, c = corp.share_price.coordinates
+            below = market.cell(r + 1, c)
+            if (
+                not corp.share_price.is_("ignore_one_sale")
+                and below is not None
+                and below.is_("ignore_one_sale")
+            ):
+                ledge = True
+            else:
+                market.move_down(corp)
+        self.game.log.append(
+            f"{corp.owner.name if corp.owner else 'nobody'} {'cannot' if forced else 'does not'} price protect "
+            f"{corp.name}: share price ${corp.share_price.price if corp.share_price else 0}"
+        )
+        if isinstance(self.round, OperatingRound):
+            self.round.recalculate_order()
+
+    def track(self, action: ActionDict, corp: Corporation | None) -> None:
+        if isinstance(self.round, StockRound):
+            super().track(action, corp)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Operating round steps
+# ---------------------------------------------------------------------------------------------------------
+class BuyCompany1870(BuyCompany):
+    def can_buy_company(self, corp: Corporation) -> bool:
+        if self.game.phase.name == "1":
+            return (
+                bool(self.game.purchasable_companies(corp))
+                and self.game.company_min_price(self.game.river_company) <= corp.cash
+            )
+        return super().can_buy_company(corp)
+
+
+class Assign(OperatorStep):
+    """Place the cattle (SCC) or port (GSC) token of a company the operating corporation owns."""
+
+    description = "Place a company token"
+    blocks_default = False
+
+    def actions(self, entity: Entity) -> list[str]:
+        if not isinstance(entity, Company) or entity.closed:
+            return []
+        operator = self.ornd.current_operator
+        if entity.owner is not operator or operator is None:
+            return []
+        ability = entity.ability("assign_hexes")
+        if ability is None or int(ability.get("count", 1)) <= 0:
+            return []
+        return ["assign"]
+
+    def process_assign(self, action: ActionDict) -> None:
+        company = self.game.entity_of(action)
+        ability = company.ability("assign_hexes")
+        if ability is None or "assign" not in self.actions(company):
+            raise GameError(f"{company.name} cannot place its token now")
+        hex_id = str(action["target"])
+        if hex_id not in ability.get("hexes", []):
+            raise GameError(f"{company.name}'s token cannot go on {hex_id}")
+        game: Game1870 = self.game  # type: ignore[assignment]
+        corp = company.owner
+        try:
+            if company.sym == "GSC" and game.map.assigned(hex_id, "GSC"):
+                game.map.close_port(hex_id, corp.sym)
+                game.close_company(company)
+                game.log.append("The port is now closed")
+            else:
+                placed = [h for h, m in game.map.hex_assignments.items() if company.sym in m]
+                if company.sym == "GSC" and placed and hex_id not in placed:
+                    raise GameError(f"the port is on {placed[0]}; it can only be closed there")
+                game.map.assign(hex_id, company.sym, corp.sym)
+                game.log.append(f"{company.name} places its token on {hex_id}")
+        except MapError as err:
+            raise GameError(str(err)) from None
+        ability["count"] = int(ability.get("count", 1)) - 1
+
+
+class SpecialTrack(OperatorStep):
+    """The MRBC's extra tile lay on a Mississippi hex ($40 off; free beside a river corporation's first run)."""
+
+    description = "Lay track for a private company"
+    blocks_default = False
+
+    def actions(self, entity: Entity) -> list[str]:
+        if not isinstance(entity, Company) or entity.closed:
+            return []
+        operator = self.ornd.current_operator
+        if entity.owner is not operator or operator is None:
+            return []
+        ability = entity.ability("tile_lay")
+        if ability is None or int(ability.get("count", 1)) <= 0:
+            return []
+        if ability.get("owner_type") == "corporation" and not isinstance(entity.owner, Corporation):
+            return []
+        if ability.get("when") == "track" and not isinstance(self.round.active_step(), Track):
+            return []
+        return ["lay_tile"]
+
+    def process_lay_tile(self, action: ActionDict) -> None:
+        company = self.game.entity_of(action)
+        if "lay_tile" not in self.actions(company):
+            raise GameError(f"{company.name} cannot lay a tile now")
+        ability = company.ability("tile_lay")
+        assert ability is not None
+        corp: Corporation = company.owner
+        game: Game1870 = self.game  # type: ignore[assignment]
+        hex_id = str(action["hex"])
+        home = corp.sym in RIVER_CORPORATIONS and not corp.operated and game.map.home_hex(corp.sym) == hex_id
+        extra = -20 if (corp.sym == "SSW" and home) else 0
+        track = next(s for s in self.round.steps if isinstance(s, Track))
+        game.lay_tile_for(
+            track,
+            corp,
+            company,
+            action,
+            special=SpecialLay.from_ability(ability),
+            extra_cost=extra,
+            count_lay=False,
+        )
+        ability["count"] = int(ability.get("count", 1)) - 1
+        if not home:
+            self.ornd.num_laid_track += 1
+
+
+class Track1870(Track):
+    pass
+
+
+class Dividend1870(Dividend):
+    KINDS = ("payout", "half", "withhold")
+
+    def share_price_change(self, corp: Corporation, paid: int, revenue: int) -> str | None:
+        if paid == 0:
+            return "left"
+        if paid == revenue:
+            return "right"
+        return None
+
+
+class BuyTrain1870(BuyTrain):
+    pass
+
+
+# -- destination connection runs ------------------------------------------------------------------------------
+class ConnectionStep(OperatorStep):
+    def active(self) -> bool:
+        return bool(self.ornd.connection_runs) and not self.passed
+
+    def active_entities(self) -> list[Entity]:
+        runs = self.ornd.connection_runs
+        return list(runs)[:1]
+
+
+class ConnectionToken(ConnectionStep):
+    description = "Return the destination token"
+
+    def actions(self, entity: Entity) -> list[str]:
+        return ["choose"] if entity is self.current_entity() else []
+
+    def choices(self, corp: Corporation) -> list[str]:
+        game: Game1870 = self.game  # type: ignore[assignment]
+        dest = self.ornd.connection_runs[corp]
+        st = game.map.tile_on(dest)
+        cities = st.spec.city_indices
+        if cities and st.tokened_by(cities[0], corp.sym):
+            return ["Charter"]
+        return ["Map", "Charter"]
+
+    def process_choose(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        choice = action.get("choice")
+        if choice not in self.choices(corp):
+            raise GameError(f"{corp.name} may choose {' or '.join(self.choices(corp))}, not {choice!r}")
+        game: Game1870 = self.game  # type: ignore[assignment]
+        token = Token(100)
+        corp.tokens.append(token)
+        try:
+            if choice == "Map":
+                station_wars = bool(
+                    {"original_rules", "station_wars"} & game.optional_rules
+                ) and corp.sym in (
+                    "GMO",
+                    "MP",
+                    "SP",
+                    "SSW",
+                    "TP",
+                )
+                game.map.reach_destination(corp.sym, station_wars=station_wars)
+                token.used = True
+                game.log.append(f"{corp.name} places its destination token on the map with bonus")
+            else:
+                game.map.forfeit_destination(corp.sym)
+                game.log.append(
+                    f"{corp.name} puts its destination token on the charter, forfeiting the bonus"
+                )
+        except MapError as err:
+            raise GameError(str(err)) from None
+        for t in corp.trains:
+            t.operated = False
+        self.pass_()
+
+
+class ConnectionRoute(ConnectionStep, Route):
+    description = "Run the connection route"
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        return ["run_routes"]
+
+    def process_run_routes(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        game: Game1870 = self.game  # type: ignore[assignment]
+        routes = list(action.get("routes") or [])
+        game.sync_map_rules()
+        revenue = game.check_routes(corp, routes, list(corp.trains))
+        self.ornd.routes = routes
+        self.ornd.revenue = revenue
+        self.game.log.append(f"{corp.name} runs its connection route for ${revenue}")
+        self.pass_()
+
+
+class ConnectionDividend(ConnectionStep, Dividend1870):
+    description = "Pay or withhold the connection dividend"
+    KINDS = ("payout", "withhold")
+
+    def actions(self, entity: Entity) -> list[str]:
+        return ["dividend"] if entity is self.current_entity() else []
+
+    def total_revenue(self) -> int:
+        return self.ornd.revenue
+
+    def share_price_change(self, corp: Corporation, paid: int, revenue: int) -> str | None:
+        return "right" if paid > 0 else None
+
+    def process_dividend(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        kind = action.get("kind")
+        revenue = self.ornd.revenue
+        options = self.options(corp, revenue)
+        if kind not in options:
+            raise GameError(f"{corp.name} may {', '.join(options)}, not {kind!r}")
+        self.ornd.routes = []
+        self.game.pay_dividend(corp, revenue, options[kind], str(kind))
+        self.ornd.connection_runs.pop(corp)
+        self.game.connection_done.add(corp.sym)  # type: ignore[attr-defined]
+        for step in self.round.steps:
+            if isinstance(step, ConnectionStep):
+                step.unpass()
+        self.ornd.recalculate_order()
+
+
+class CheckConnection(OperatorStep):
+    """Finds corporations whose home now connects to their destination: they get a connection run."""
+
+    description = "Check for new connection runs"
+
+    def actions(self, entity: Entity) -> list[str]:
+        return ["destination_connection"]
+
+    def auto_actions(self, entity: Entity) -> list[ActionDict]:
+        if self.game.finished:
+            return []
+        rnd = self.ornd
+        passed_first = any(isinstance(s, CheckConnection) and s.passed for s in rnd.steps)
+        corps: list[Corporation] = []
+        if rnd.entity_index == 0 or passed_first:
+            corps = [c for c in rnd.entities if self.destination(c)]
+        current = rnd.current_operator
+        if current in corps and corps.index(current) > 0:
+            corps = [current] + [c for c in corps if c is not current]
+        operator = rnd.current_operator or (rnd.entities[rnd.entity_index] if rnd.entities else None)
+        return [
+            {
+                "type": "destination_connection",
+                "entity": operator.sym if operator else "",
+                "entity_type": "corporation",
+                "corporations": [c.sym for c in corps],
+            }
+        ]
+
+    def destination(self, corp: Corporation) -> bool:
+        game: Game1870 = self.game  # type: ignore[assignment]
+        dest = game.map.destination_hex(corp.sym)
+        home = game.map.home_hex(corp.sym)
+        if dest is None or home is None or corp.sym not in game.map.hex_assignments.get(dest, {}):
+            return False
+        if not corp.trains:
+            return False
+        max_stops = max(t.distance for t in corp.trains)
+        return game.map.connected(corp.sym, home, dest, max_stops)
+
+    def process_destination_connection(self, action: ActionDict) -> None:
+        game: Game1870 = self.game  # type: ignore[assignment]
+        for sym in action.get("corporations") or []:
+            corp = game.corporation(sym)
+            dest = game.map.destination_hex(sym)
+            if dest is None:
+                raise GameError(f"{sym} has no destination")
+            game.log.append(f"-- {corp.name} can connect to its destination --")
+            self.ornd.connection_runs[corp] = dest
+        self.pass_()

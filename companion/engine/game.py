@@ -1,0 +1,700 @@
+"""The game: state, shared 18xx mechanics, and the action API a table needs.
+
+A game is created from a title, players, optional rules and a seed, and is
+changed only through :meth:`Game.apply`.  Undo is "replay all but the last".
+The engine does no I/O: title data is passed in as a dict.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.entities import (
+    Bank,
+    Company,
+    Corporation,
+    Holder,
+    Player,
+    Share,
+    SharePool,
+    Token,
+    Train,
+)
+from companion.engine.errors import GameError, GameOver
+from companion.engine.market import StockMarket
+from companion.engine.rounds import ActionDict, Round
+
+GAME_END_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
+
+
+@dataclass
+class Phase:
+    name: str
+    train_limit: int
+    tiles: list[str]
+    operating_rounds: int
+    status: list[str]
+    on: str | None = None
+
+
+@dataclass
+class MoneyMove:
+    """A change in someone's cash, for previews: ``who`` is a player id, a corporation sym or ``"bank"``."""
+
+    who: Any
+    before: int
+    after: int
+
+
+@dataclass
+class Preview:
+    """What an action would do, computed on a copy of the game."""
+
+    money: list[MoneyMove] = field(default_factory=list)
+    share_prices: dict[str, tuple[int, int]] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+
+
+class Game:
+    """Shared 18xx mechanics.  A title subclasses it and supplies rounds and overrides."""
+
+    title = "base"
+    BANKRUPTCY_ENDS_GAME = True
+    MUST_SELL_IN_BLOCKS = False
+    MARKET_SHARE_LIMIT = 50
+    SELL_AFTER_FIRST_SR = True
+    GAME_END_CHECK: dict[str, str] = {"bankrupt": "immediate", "bank": "full_or"}
+
+    def __init__(
+        self,
+        data: dict[str, Any],
+        players: list[tuple[Any, str]],
+        optional_rules: frozenset[str] | set[str] | list[str] = frozenset(),
+        seed: int = 0,
+    ) -> None:
+        n = len(players)
+        lo, hi = data["meta"]["player_range"]
+        if not lo <= n <= hi:
+            raise GameError(f"{data['title']} is for {lo}-{hi} players, not {n}")
+        self.data = data
+        self.seed = seed
+        self.optional_rules = frozenset(optional_rules)
+        self.log: list[str] = []
+        self.actions: list[ActionDict] = []
+        self.finished = False
+        self.game_end_reason: str | None = None
+        self.game_end_trigger: tuple[str, str] | None = None
+        self.turn = 1
+        self.bank = Bank(cash=int(data["bank_cash"]))
+        self.pool = SharePool()
+        self.players = [Player(id=pid, name=name) for pid, name in players]
+        for p in self.players:
+            self.bank.spend(int(data["starting_cash"][str(n)]), p)
+        self.market = self.make_market()
+        self.phases = [self.make_phase(p) for p in self.phase_data()]
+        self.phase_index = 0
+        self.companies = [self.make_company(c) for c in data["companies"]]
+        self.corporations = [self.make_corporation(c) for c in data["corporations"]]
+        self.depot: list[Train] = []
+        self.discarded: list[Train] = []
+        self.all_trains: list[Train] = []
+        for spec in self.train_data():
+            count = 30 if spec["num"] == "unlimited" else int(spec["num"])
+            for i in range(count):
+                train = Train(
+                    id=f"{spec['name']}-{i}",
+                    name=spec["name"],
+                    distance=int(spec["distance"]),
+                    price=int(spec["price"]),
+                    rusts_on=spec.get("rusts_on"),
+                    discount=spec.get("discount"),
+                    events=list(spec.get("events", [])) if i == 0 else [],
+                )
+                self.depot.append(train)
+                self.all_trains.append(train)
+        self.unlimited_trains = {s["name"] for s in self.train_data() if s["num"] == "unlimited"}
+        self.available_on = {s["name"]: s["available_on"] for s in self.train_data() if "available_on" in s}
+        self.operating_rounds = 1
+        self.setup()
+        self.round: Round = self.initial_round()
+        self.round.setup()
+
+    # -- construction hooks ----------------------------------------------------------------------------------
+    def make_market(self) -> StockMarket:
+        return StockMarket(self.data["market"])
+
+    def phase_data(self) -> list[dict[str, Any]]:
+        return list(self.data["phases"])
+
+    def train_data(self) -> list[dict[str, Any]]:
+        return list(self.data["trains"])
+
+    def make_phase(self, p: dict[str, Any]) -> Phase:
+        return Phase(
+            name=p["name"],
+            train_limit=int(p["train_limit"]),
+            tiles=list(p["tiles"]),
+            operating_rounds=int(p["operating_rounds"]),
+            status=list(p.get("status", [])),
+            on=p.get("on"),
+        )
+
+    def make_company(self, c: dict[str, Any]) -> Company:
+        return Company(
+            sym=c["sym"],
+            name=c["name"],
+            value=int(c["value"]),
+            revenue=int(c["revenue"]),
+            abilities=[dict(a) for a in c.get("abilities", [])],
+        )
+
+    def make_corporation(self, c: dict[str, Any]) -> Corporation:
+        corp = Corporation(
+            sym=c["sym"],
+            name=c["name"],
+            token_costs=[int(t) for t in c["tokens"]],
+            tokens=[Token(int(t)) for t in c["tokens"]],
+            float_percent=int(c.get("float_percent", 60)),
+            coordinates=c["coordinates"],
+            color=c.get("color", "#888888"),
+            abilities=[dict(a) for a in c.get("abilities", [])],
+        )
+        percents = [20] + [10] * 8
+        for i, pct in enumerate(percents):
+            share = Share(corporation=corp, index=i, percent=pct, president=(i == 0), owner=corp)
+            corp.shares.append(share)
+            corp.all_shares.append(share)
+        return corp
+
+    def setup(self) -> None:
+        """Title-specific setup after the entities exist."""
+
+    def initial_round(self) -> Round:
+        raise NotImplementedError
+
+    def stock_round(self) -> Round:
+        raise NotImplementedError
+
+    def operating_round(self, round_num: int) -> Round:
+        raise NotImplementedError
+
+    # -- lookups -----------------------------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self.phases[self.phase_index]
+
+    def player(self, pid: Any) -> Player:
+        for p in self.players:
+            if p.id == pid or str(p.id) == str(pid):
+                return p
+        raise GameError(f"unknown player {pid!r}")
+
+    def corporation(self, sym: str) -> Corporation:
+        for c in self.corporations:
+            if c.sym == sym:
+                return c
+        raise GameError(f"unknown corporation {sym!r}")
+
+    def company(self, sym: str) -> Company:
+        for c in self.companies:
+            if c.sym == sym:
+                return c
+        raise GameError(f"unknown private company {sym!r}")
+
+    def share(self, share_id: str) -> Share:
+        sym, _, idx = share_id.rpartition("_")
+        corp = self.corporation(sym)
+        try:
+            return corp.all_shares[int(idx)]
+        except (ValueError, IndexError):
+            raise GameError(f"unknown certificate {share_id!r}") from None
+
+    def train(self, train_id: str) -> Train:
+        for t in self.all_trains:
+            if t.id == train_id:
+                return t
+        raise GameError(f"unknown train {train_id!r}")
+
+    def entity_of(self, action: ActionDict) -> Any:
+        kind = action.get("entity_type")
+        ent = action.get("entity")
+        if kind == "player":
+            return self.player(ent)
+        if kind == "corporation":
+            return self.corporation(str(ent))
+        if kind == "company":
+            return self.company(str(ent))
+        raise GameError(f"action has an unknown entity type {kind!r}")
+
+    # -- the API a table needs -----------------------------------------------------------------------------
+    def current_entity(self) -> Any:
+        return self.round.current_entity()
+
+    def legal_action_types(self, entity: Any = None) -> list[str]:
+        if self.finished:
+            return []
+        entity = entity if entity is not None else self.current_entity()
+        if entity is None:
+            return []
+        return self.round.actions_for(entity)
+
+    def apply(self, action: ActionDict) -> list[str]:
+        """Apply one action; raise :class:`GameError` with the reason (state unchanged) if illegal.
+
+        Returns the log lines the action produced.
+        """
+        trial = copy.deepcopy(self)
+        lines = trial._process(action)
+        self.__dict__.update(trial.__dict__)
+        return lines
+
+    def preview(self, action: ActionDict) -> Preview:
+        """What ``action`` would do (money moves, share price moves) without doing it."""
+        trial = copy.deepcopy(self)
+        lines = trial._process(action)
+        out = Preview(log=lines)
+        before = self.cash_table()
+        after = trial.cash_table()
+        for key, cash in after.items():
+            if before.get(key) != cash:
+                out.money.append(MoneyMove(key, before.get(key, 0), cash))
+        for mine, theirs in zip(self.corporations, trial.corporations, strict=True):
+            a = mine.share_price.price if mine.share_price else 0
+            b = theirs.share_price.price if theirs.share_price else 0
+            if a != b:
+                out.share_prices[mine.sym] = (a, b)
+        return out
+
+    def cash_table(self) -> dict[Any, int]:
+        table: dict[Any, int] = {"bank": self.bank.cash}
+        for p in self.players:
+            table[p.id] = p.cash
+        for c in self.corporations:
+            table[c.sym] = c.cash
+        return table
+
+    def _process(self, action: ActionDict, *, auto: bool = True) -> list[str]:
+        start = len(self.log)
+        if self.finished and action.get("type") != "message":
+            raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
+        self.process_single(action)
+        self.actions.append(action)
+        recorded = action.get("auto_actions")
+        if recorded is not None:
+            for sub in recorded:
+                self.process_single(sub)
+        elif auto:
+            for _ in range(50):
+                subs = self.round.auto_actions() if not self.finished else []
+                if not subs:
+                    break
+                for sub in subs:
+                    self.process_single(sub)
+        return self.log[start:]
+
+    def process_single(self, action: ActionDict) -> None:
+        kind = action.get("type")
+        if not isinstance(kind, str):
+            raise GameError("an action needs a type")
+        if kind == "message" or kind.startswith("program_"):
+            return
+        if kind == "end_game":
+            self.end_game("manually_ended")
+            return
+        entity = self.entity_of(action)
+        self.round.process(action, entity)
+        self.after_action()
+
+    def after_action(self) -> None:
+        trigger = self.game_end_check()
+        timing = trigger[1] if trigger else None
+        if trigger and timing == "immediate":
+            self.end_game(trigger[0])
+        guard = 0
+        while not self.finished and self.round.finished():
+            guard += 1
+            if guard > 20:
+                raise GameError("internal error: rounds do not advance")
+            for e in self.round.entities:
+                if hasattr(e, "passed"):
+                    e.passed = False
+            if trigger and self.end_now(timing):
+                self.end_game(trigger[0])
+            elif self.turn >= 100:
+                self.end_game("dnf")
+            else:
+                self.next_round()
+
+    # -- rounds --------------------------------------------------------------------------------------------
+    def next_round(self) -> None:
+        from companion.engine.operating import OperatingRound
+        from companion.engine.stock import StockRound
+
+        current = self.round
+        if isinstance(current, StockRound):
+            self.operating_rounds = self.phase.operating_rounds
+            self.reorder_players()
+            self.round = self.operating_round(1)
+        elif isinstance(current, OperatingRound):
+            if current.round_num < self.operating_rounds:
+                self.round = self.operating_round(current.round_num + 1)
+            else:
+                self.turn += 1
+                self.round = self.stock_round()
+        else:
+            self.reorder_players()
+            self.round = self.stock_round()
+        self.round.setup()
+
+    def reorder_players(self) -> None:
+        active = [p for p in self.players if not p.bankrupt]
+        if not active:
+            return
+        idx = self.round.entity_index % len(active)
+        player = active[idx]
+        i = self.players.index(player)
+        self.players = self.players[i:] + self.players[:i]
+        self.log.append(f"{self.players[0].name} has priority deal")
+
+    def end_now(self, timing: str | None) -> bool:
+        from companion.engine.operating import OperatingRound
+
+        if timing is None:
+            return False
+        if timing in ("immediate", "current_round"):
+            return True
+        if not isinstance(self.round, OperatingRound):
+            return False
+        if timing == "current_or":
+            return True
+        return self.round.round_num == self.operating_rounds
+
+    def game_end_check(self) -> tuple[str, str] | None:
+        for reason, timing in self.game_end_check_values().items():
+            if not self.game_end_condition(reason):
+                continue
+            if self.game_end_trigger and GAME_END_PRIORITY.index(timing) >= GAME_END_PRIORITY.index(
+                self.game_end_trigger[1]
+            ):
+                continue
+            self.game_end_trigger = (reason, timing)
+        return self.game_end_trigger
+
+    def game_end_check_values(self) -> dict[str, str]:
+        return dict(self.GAME_END_CHECK)
+
+    def game_end_condition(self, reason: str) -> bool:
+        if reason == "bank":
+            return self.bank.broken
+        if reason == "bankrupt":
+            return any(p.bankrupt for p in self.players)
+        if reason == "stock_market":
+            return self.market.max_reached
+        return False
+
+    def end_game(self, reason: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.game_end_reason = reason
+        scores = ", ".join(f"{p.name} (${v})" for p, v in ((p, self.player_value(p)) for p in self.players))
+        self.log.append(f"-- Game over: {scores} --")
+
+    # -- scores --------------------------------------------------------------------------------------------
+    def player_value(self, player: Player) -> int:
+        shares = sum(s.price for s in player.shares if s.corporation.ipoed)
+        return player.cash + shares + sum(c.value for c in player.companies)
+
+    def result(self) -> dict[Any, int]:
+        return {p.id: self.player_value(p) for p in self.players}
+
+    # -- certificates ----------------------------------------------------------------------------------------
+    def num_certs(self, player: Player) -> int:
+        count = 0
+        for s in player.shares:
+            corp = s.corporation
+            if corp.share_price is not None and not corp.share_price.counts_for_limit:
+                continue
+            count += 1
+        return count + len(player.companies)
+
+    def cert_limit(self) -> int:
+        table = self.data["cert_limit"][str(len(self.players))]
+        if isinstance(table, dict):
+            open_corps = len([c for c in self.corporations if not c.closed])
+            keys = sorted(int(k) for k in table)
+            key = next((k for k in keys if k >= open_corps), keys[-1])
+            return int(table[str(key)])
+        return int(table)
+
+    def operating_order(self) -> list[Corporation]:
+        floated = [c for c in self.corporations if c.floated and not c.closed]
+
+        def key(c: Corporation) -> tuple[int, int, int, int, str]:
+            sp = c.share_price
+            assert sp is not None
+            return (-sp.price, -sp.col, sp.row, sp.corporations.index(c), c.name)
+
+        return sorted(floated, key=key)
+
+    def transfer_shares(
+        self,
+        shares: list[Share],
+        to: Holder,
+        *,
+        spender: Holder | None = None,
+        receiver: Holder | None = None,
+        price: int = 0,
+        allow_president_change: bool = True,
+    ) -> None:
+        """Move certificates (one corporation) and pay for them; hand over the presidency if it changes."""
+        corp = shares[0].corporation
+        owner = shares[0].owner
+        previous_president = corp.owner
+        if spender is not None and receiver is not None and price > 0:
+            spender.spend(price, receiver)
+        for s in shares:
+            s.owner.shares.remove(s)
+            to.shares.append(s)
+            s.owner = to
+        if not allow_president_change:
+            return
+        holders = {p: p.percent_of(corp) for p in self.players}
+        top = max(holders.values()) if holders else 0
+        majority = [p for p, v in holders.items() if v == top and v > 0]
+        if previous_president in majority:
+            return
+        president: Player | None = None
+        if previous_president is None:
+            president = next((p for p in majority if p is corp.president_share.owner), None)
+        if president is None:
+            candidates = [p for p in majority if p.percent_of(corp) >= corp.president_share.percent]
+            if candidates:
+                president = min(candidates, key=lambda p: self.player_distance(previous_president, p))
+        if president is None:
+            return
+        corp.owner = president
+        self.log.append(f"{president.name} becomes the president of {corp.name}")
+        bundle_has_president = any(s.president for s in shares)
+        if to is president and previous_president is owner and bundle_has_president:
+            return
+        if owner is president or previous_president is None:
+            return
+        pres_share = corp.president_share
+        if isinstance(owner, Player) and isinstance(to, Player) and bundle_has_president:
+            swap_to: Holder = to
+        else:
+            dest = self.pool
+            swap_to = (
+                previous_president if previous_president.percent_of(corp) >= pres_share.percent else dest
+            )
+        # the new president hands over plain certificates worth the president's certificate
+        needed = pres_share.percent // corp.share_percent
+        plain = [s for s in president.shares if s.corporation is corp and not s.president][:needed]
+        for s in plain:
+            president.shares.remove(s)
+            swap_to.shares.append(s)
+            s.owner = swap_to
+        pres_share.owner.shares.remove(pres_share)
+        president.shares.append(pres_share)
+        pres_share.owner = president
+
+    def player_distance(self, a: Player | None, b: Player) -> int:
+        if a is None:
+            return 0
+        order = self.players
+        ia, ib = order.index(a), order.index(b)
+        return ib - ia if ia < ib else ib - (ia - len(order))
+
+    def float_corporation(self, corp: Corporation) -> None:
+        corp.floated = True
+        self.log.append(f"{corp.name} floats")
+        if corp.capitalization in ("incremental", "none"):
+            return
+        assert corp.par_price is not None
+        self.bank.spend(corp.par_price.price * corp.total_shares, corp)
+        self.log.append(f"{corp.name} receives ${corp.cash}")
+
+    def check_float(self, corp: Corporation) -> None:
+        if corp.floated:
+            return
+        if corp.percent_of(corp) <= 100 - corp.float_percent:
+            self.float_corporation(corp)
+
+    def buy_shares(
+        self, buyer: Holder, shares: list[Share], *, price: int | None = None, free: bool = False
+    ) -> None:
+        corp = shares[0].corporation
+        owner = shares[0].owner
+        if any(s.president for s in shares) or isinstance(corp.owner, Player):
+            corp.ipoed = True
+        cost = 0 if free else (price if price is not None else sum(s.price for s in shares))
+        if owner is corp and corp.capitalization != "incremental":
+            receiver: Holder = self.bank
+        elif isinstance(owner, SharePool):
+            receiver = self.bank
+        else:
+            receiver = owner
+        spender = self.bank if buyer is self.pool else buyer
+        verb = "redeems" if buyer is corp else "buys"
+        pct = sum(s.percent for s in shares)
+        self.log.append(f"{buyer.name} {verb} a {pct}% share of {corp.name} for ${cost}")
+        self.transfer_shares(shares, buyer, spender=spender, receiver=receiver, price=cost)
+        self.check_float(corp)
+
+    # -- companies -------------------------------------------------------------------------------------------
+    def payout_companies(self) -> None:
+        owned = [c for c in self.companies if c.owner is not None and not c.closed]
+
+        def key(c: Company) -> tuple[Any, ...]:
+            if isinstance(c.owner, Player):
+                return ((0, self.players.index(c.owner)), c.revenue, c.name)
+            return ((1, c.owner.sym if c.owner else ""), c.revenue, c.name)
+
+        for company in sorted(owned, key=key):
+            if company.revenue and company.owner is not None:
+                self.bank.spend(company.revenue, company.owner)
+                self.log.append(f"{company.owner.name} collects ${company.revenue} from {company.name}")
+
+    def close_company(self, company: Company) -> None:
+        if company.closed:
+            return
+        company.closed = True
+        if company.owner is not None:
+            company.owner.companies.remove(company)
+        company.owner = None
+        self.log.append(f"{company.name} closes")
+
+    # -- trains and phases ----------------------------------------------------------------------------------
+    def depot_trains(self) -> list[Train]:
+        """The trains for sale from the bank: the next new train and every discarded one."""
+        upcoming = [t for t in self.depot if t not in self.discarded]
+        out: list[Train] = []
+        if upcoming:
+            first = upcoming[0]
+            out.append(first)
+            for name, on in self.available_on.items():
+                if self.phase_available(on):
+                    extra = next((t for t in upcoming if t.name == name), None)
+                    if extra is not None and extra not in out:
+                        out.append(extra)
+        return out + list(self.discarded)
+
+    def phase_available(self, name: str) -> bool:
+        idx = next((i for i, p in enumerate(self.phases) if p.name == name), None)
+        return idx is not None and idx <= self.phase_index
+
+    def train_limit(self, corp: Corporation) -> int:
+        return self.phase.train_limit
+
+    def buy_train(self, corp: Corporation, train: Train, price: int) -> None:
+        seller: Holder = self.bank if train.owner is None else train.owner
+        corp.spend(price, seller)
+        if train.owner is None:
+            self.depot.remove(train)
+            if train in self.discarded:
+                self.discarded.remove(train)
+        else:
+            train.owner.trains.remove(train)
+        train.owner = corp
+        corp.trains.append(train)
+        self.on_train_bought(train)
+
+    def on_train_bought(self, train: Train) -> None:
+        """Advance the phase, rust trains and fire events when a train first appears."""
+        for i, p in enumerate(self.phases):
+            if i > self.phase_index and p.on == train.name:
+                self.phase_index = i
+                self.log.append(f"-- Phase {p.name} (train limit {p.train_limit}) --")
+                self.on_phase_change()
+        for t in self.all_trains:
+            if not t.rusted and t.rusts_on == train.name and t.owner is not None:
+                self.rust(t)
+            elif not t.rusted and t.rusts_on == train.name and t in self.discarded:
+                self.discarded.remove(t)
+                t.rusted = True
+        for event in train.events:
+            self.trigger_event(event["type"])
+        train.events = []
+
+    def rust(self, train: Train) -> None:
+        train.rusted = True
+        if train.owner is not None:
+            train.owner.trains.remove(train)
+            self.log.append(f"{train.owner.name}'s {train.name} train rusts")
+        train.owner = None
+
+    def on_phase_change(self) -> None:
+        pass
+
+    def trigger_event(self, kind: str) -> None:
+        handler = getattr(self, f"event_{kind}", None)
+        if handler is not None:
+            handler()
+
+    def event_close_companies(self) -> None:
+        self.log.append("-- Event: private companies close --")
+        for company in self.companies:
+            if not company.closed and company.owner is not None:
+                self.close_company(company)
+            elif not company.closed:
+                company.closed = True
+
+    def crowded_corporations(self) -> list[Corporation]:
+        return [c for c in self.corporations if len(c.trains) > self.train_limit(c)]
+
+    def discard_train(self, train: Train) -> None:
+        assert train.owner is not None
+        train.owner.trains.remove(train)
+        train.owner = None
+        self.discarded.append(train)
+        self.depot.append(train)
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not corp.trains and bool(self.depot_trains())
+
+    # -- stock round hooks ---------------------------------------------------------------------------------
+    def after_buy_company(self, player: Player, company: Company) -> None:
+        ability = company.ability("shares")
+        if ability is None:
+            return
+        share = self.share(str(ability["shares"]))
+        if share.president:
+            self.round.companies_pending_par.append(company)  # type: ignore[attr-defined]
+        else:
+            self.buy_shares(player, [share], free=True)
+
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        return not corp.ipoed and not corp.closed
+
+    def sellable_turn(self) -> bool:
+        from companion.engine.stock import StockRound
+
+        if not self.SELL_AFTER_FIRST_SR:
+            return True
+        return self.turn > 1 or not isinstance(self.round, StockRound)
+
+    def can_sell_extra(self, step: Any, player: Player, shares: list[Share]) -> bool:
+        return True
+
+    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share]) -> None:
+        corp = shares[0].corporation
+        self.sell_shares(seller, shares)
+        for _ in shares:
+            self.market.move_down(corp)
+
+    def sell_shares(self, seller: Holder, shares: list[Share]) -> None:
+        corp = shares[0].corporation
+        price = sum(s.price for s in shares)
+        pct = sum(s.percent for s in shares)
+        self.log.append(f"{seller.name} sells {pct}% of {corp.name} and receives ${price}")
+        self.transfer_shares(shares, self.pool, spender=self.bank, receiver=seller, price=price)
+
+    def sold_out(self, corp: Corporation) -> bool:
+        return sum(p.percent_of(corp) for p in self.players) == 100
+
+    # -- state queries for the UI -----------------------------------------------------------------------------
+    def priority_deal(self) -> Player:
+        return self.players[0]

@@ -1,0 +1,449 @@
+"""The operating round: corporations in share-price order lay track, place tokens, run, pay, buy trains."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.entities import Company, Corporation, Player, Share, Train
+from companion.engine.errors import GameError
+from companion.engine.map import MapError, SimplePhase, SpecialLay
+from companion.engine.rounds import ActionDict, Entity, Round, Step
+
+if TYPE_CHECKING:
+    pass
+
+
+class OperatingRound(Round):
+    name = "Operating Round"
+    short = "OR"
+
+    def __init__(self, game: Any, step_classes: list[Any], round_num: int = 1) -> None:
+        self.current_operator: Corporation | None = None
+        self.num_laid_track = 0
+        self.upgraded_track = False
+        self.laid_hexes: list[str] = []
+        self.tokened = False
+        self.routes: list[dict[str, Any]] = []
+        self.revenue = 0
+        self.extra_revenue = 0
+        self.corporations_sold: list[Corporation] = []
+        self.river_special_tile_lay: str | None = None
+        self.connection_runs: dict[Corporation, str] = {}
+        super().__init__(game, step_classes, round_num)
+
+    def select_entities(self) -> list[Entity]:
+        return list(self.game.operating_order())
+
+    def setup(self) -> None:
+        self.game.payout_companies()
+        for corp in self.entities:
+            for train in corp.trains:
+                train.operated = False
+        if any(not self.skip_entity(e) for e in self.entities):
+            self.start_operating()
+
+    def skip_entity(self, entity: Corporation) -> bool:
+        return entity.closed
+
+    def finished(self) -> bool:
+        return self.active_step() is None or not any(not self.skip_entity(e) for e in self.entities)
+
+    def reset_turn(self) -> None:
+        self.num_laid_track = 0
+        self.upgraded_track = False
+        self.laid_hexes = []
+        self.tokened = False
+        self.routes = []
+        self.revenue = 0
+        self.corporations_sold = []
+        self.river_special_tile_lay = None
+
+    def start_operating(self) -> None:
+        if not self.entities:
+            return
+        entity = self.entities[self.entity_index]
+        if self.skip_entity(entity):
+            self.next_entity()
+            return
+        self.current_operator = entity
+        self.reset_turn()
+        self.game.log.append(f"{entity.owner.name if entity.owner else '-'} operates {entity.name}")
+        self.game.place_home_token(entity)
+        self.skip_steps()
+        if self.finished():
+            self.game.after_operating_turn(entity)
+            self.next_entity()
+
+    def after_process(self, action: ActionDict, entity: Entity) -> None:
+        if action["type"] == "message":
+            return
+        if self.active_step() is not None:
+            return
+        self.game.after_operating_turn(self.current_operator)
+        if not self.game.finished:
+            self.next_entity()
+
+    def next_entity(self) -> None:
+        if self.entity_index >= len(self.entities) - 1:
+            return
+        self.entity_index += 1
+        if self.skip_entity(self.entities[self.entity_index]):
+            self.next_entity()
+            return
+        for step in self.steps:
+            step.unpass()
+        for step in self.steps:
+            step.setup()
+        self.start_operating()
+
+    def recalculate_order(self) -> None:
+        done = self.entities[: self.entity_index + 1]
+        rest = set(self.entities[self.entity_index + 1 :])
+        self.entities = done + [c for c in self.game.operating_order() if c in rest]
+
+
+class OperatorStep(Step):
+    """A step acted on by the operating corporation."""
+
+    @property
+    def ornd(self) -> OperatingRound:
+        return self.round  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------------------------------------
+class BuyCompany(OperatorStep):
+    """The operating corporation buys a private company from a player."""
+
+    description = "Buy private companies"
+    blocks_default = False
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is self.current_entity() and self.can_buy_company(entity):
+            return ["buy_company"] if not self.blocks() else ["buy_company", "pass"]
+        return []
+
+    def can_buy_company(self, corp: Corporation) -> bool:
+        companies = self.game.purchasable_companies(corp)
+        return (
+            "can_buy_companies" in self.game.phase.status
+            and bool(companies)
+            and min(self.game.company_min_price(c) for c in companies) <= corp.cash
+        )
+
+    def process_buy_company(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        company = self.game.company(action["company"])
+        price = int(action["price"])
+        if company not in self.game.purchasable_companies(corp) or not isinstance(company.owner, Player):
+            raise GameError(f"{corp.name} cannot buy {company.name} now")
+        lo, hi = self.game.company_min_price(company), self.game.company_max_price(company)
+        if not lo <= price <= hi:
+            raise GameError(f"{company.name} costs between ${lo} and ${hi}, not ${price}")
+        if price > corp.cash:
+            raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${price}")
+        seller = company.owner
+        assert isinstance(seller, Player)
+        corp.spend(price, seller)
+        seller.companies.remove(company)
+        company.owner = corp
+        corp.companies.append(company)
+        self.game.log.append(f"{corp.name} buys {company.name} from {seller.name} for ${price}")
+        self.game.after_company_sold_to_corporation(corp, company)
+
+
+class Track(OperatorStep):
+    description = "Lay track"
+    # 1870: one lay or upgrade; a second yellow lay if the first was not an upgrade.
+
+    def tile_lay(self) -> dict[str, Any] | None:
+        lays = self.game.tile_lays()
+        idx = self.ornd.num_laid_track
+        if idx >= len(lays):
+            return None
+        lay = dict(lays[idx])
+        if lay.get("lay") == "not_if_upgraded":
+            lay["lay"] = not self.ornd.upgraded_track
+        if lay.get("upgrade") == "not_if_upgraded":
+            lay["upgrade"] = not self.ornd.upgraded_track
+        return lay
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        lay = self.tile_lay()
+        if not lay or not (lay.get("lay") or lay.get("upgrade")):
+            return []
+        if not any(t.used for t in entity.tokens):
+            return []
+        return ["lay_tile", "pass"]
+
+    def process_lay_tile(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        self.game.lay_tile_for(self, corp, corp, action)
+        if not self.actions(corp):
+            self.pass_()
+
+
+class Token(OperatorStep):
+    description = "Place a token"
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        token = entity.next_token()
+        if token is None or self.ornd.tokened or token.price > entity.cash:
+            return []
+        if not self.game.token_spots(entity):
+            return []
+        return ["place_token", "pass"]
+
+    def process_place_token(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        token = corp.next_token()
+        if token is None:
+            raise GameError(f"{corp.name} has no tokens left")
+        if token.price > corp.cash:
+            raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${token.price} for a token")
+        try:
+            self.game.map.place_token(corp.sym, str(action["city"]), action.get("slot"))
+        except MapError as err:
+            raise GameError(str(err)) from None
+        token.used = True
+        if token.price:
+            corp.spend(token.price, self.game.bank)
+        self.game.log.append(f"{corp.name} places a token on {action['city']} for ${token.price}")
+        self.ornd.tokened = True
+        self.pass_()
+
+
+class Route(OperatorStep):
+    description = "Run routes"
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        if not self.runnable_trains(entity):
+            return []
+        return ["run_routes"]
+
+    def runnable_trains(self, corp: Corporation) -> list[Train]:
+        return list(corp.trains)
+
+    def process_run_routes(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        routes = list(action.get("routes") or [])
+        revenue = self.game.check_routes(corp, routes, self.runnable_trains(corp))
+        self.ornd.routes = routes
+        self.ornd.revenue = revenue
+        self.ornd.extra_revenue = int(action.get("extra_revenue") or 0)
+        for r in routes:
+            self.game.train(r["train"]).operated = True
+        self.game.log.append(f"{corp.name} runs for ${revenue}")
+        self.pass_()
+
+
+class Dividend(OperatorStep):
+    description = "Pay or withhold dividends"
+    KINDS = ("payout", "withhold")
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        if self.total_revenue() == 0:
+            return []
+        return ["dividend"]
+
+    def skip(self) -> None:
+        corp = self.current_entity()
+        if isinstance(corp, Corporation):
+            self.process_dividend(
+                {"type": "dividend", "entity": corp.sym, "entity_type": "corporation", "kind": "withhold"}
+            )
+        else:
+            self.pass_()
+
+    def total_revenue(self) -> int:
+        return self.ornd.revenue + self.ornd.extra_revenue
+
+    def options(self, corp: Corporation, revenue: int) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for kind in self.KINDS:
+            if kind == "withhold":
+                payout = {"corporation": revenue, "per_share": 0.0}
+            elif kind == "payout":
+                payout = {"corporation": 0, "per_share": revenue / corp.total_shares}
+            else:  # half
+                withheld = (revenue // 2 // corp.total_shares) * corp.total_shares
+                payout = {"corporation": withheld, "per_share": (revenue - withheld) / corp.total_shares}
+            payout["move"] = self.share_price_change(corp, revenue - payout["corporation"], revenue)
+            out[kind] = payout
+        return out
+
+    def share_price_change(self, corp: Corporation, paid: int, revenue: int) -> str | None:
+        return "right" if paid > 0 else "left"
+
+    def process_dividend(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        kind = action.get("kind")
+        revenue = self.total_revenue()
+        options = self.options(corp, revenue)
+        if kind not in options:
+            raise GameError(f"{corp.name} may {', '.join(options)}, not {kind!r}")
+        payout = options[kind]
+        self.game.close_companies_on_event(corp, "ran_train")
+        for t in corp.trains:
+            t.operated = True
+        self.ornd.routes = []
+        self.ornd.extra_revenue = 0
+        self.game.pay_dividend(corp, revenue, payout, kind)
+        self.pass_()
+
+
+class DiscardTrain(Step):
+    description = "Discard trains over the limit"
+
+    def active(self) -> bool:
+        return bool(self.game.crowded_corporations())
+
+    def active_entities(self) -> list[Entity]:
+        crowded = self.game.crowded_corporations()
+        return crowded[:1]
+
+    def actions(self, entity: Entity) -> list[str]:
+        return ["discard_train"] if entity in self.game.crowded_corporations()[:1] else []
+
+    def process_discard_train(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        train = self.game.train(action["train"])
+        if train.owner is not corp:
+            raise GameError(f"{corp.name} does not own the {train.name} train")
+        self.game.discard_train(train)
+        self.game.log.append(f"{corp.name} discards a {train.name} train")
+
+
+class BuyTrain(OperatorStep):
+    description = "Buy trains"
+
+    def setup(self) -> None:
+        self.corporations_sold: list[Corporation] = []
+
+    def room(self, corp: Corporation) -> bool:
+        return len(corp.trains) < self.game.train_limit(corp)
+
+    def must_buy(self, corp: Corporation) -> bool:
+        return self.game.must_buy_train(corp)
+
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        return self.must_buy(corp)
+
+    def min_depot_price(self) -> int | None:
+        prices = [self.game.train_price(t) for t in self.game.depot_trains()]
+        return min(prices) if prices else None
+
+    def can_buy_train(self, corp: Corporation) -> bool:
+        price = self.min_depot_price()
+        can_depot = self.room(corp) and price is not None and corp.cash >= price
+        can_other = self.room(corp) and corp.cash > 0 and bool(self.other_trains(corp))
+        return can_depot or can_other
+
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        return [t for c in self.game.corporations if c is not corp and not c.closed for t in c.trains]
+
+    def actions(self, entity: Entity) -> list[str]:
+        current = self.current_entity()
+        if not isinstance(current, Corporation):
+            return []
+        if isinstance(entity, Player) and entity is current.owner and self.president_may_contribute(current):
+            if self.must_buy(current) and entity is not current:
+                return ["sell_shares"] if self.can_ebuy_sell_any(entity, current) else []
+        if entity is not current:
+            return []
+        if self.must_buy(current):
+            return ["sell_shares", "buy_train"]
+        if self.can_buy_train(current):
+            return ["buy_train", "pass"]
+        return []
+
+    def needed_cash(self) -> int:
+        return self.min_depot_price() or 0
+
+    def can_ebuy_sell_any(self, player: Player, corp: Corporation) -> bool:
+        if player.cash + corp.cash >= self.needed_cash():
+            return False
+        return any(
+            self.can_ebuy_sell(player, corp, bundle)
+            for c in self.game.corporations
+            for bundle in self.game.sale_bundles(player, c)
+        )
+
+    def can_ebuy_sell(self, player: Player, operator: Corporation, shares: list[Share]) -> bool:
+        corp = shares[0].corporation
+        if any(s.owner is not player for s in shares):
+            return False
+        if self.game.MUST_SELL_IN_BLOCKS and corp in self.corporations_sold:
+            return False
+        pct = sum(s.percent for s in shares)
+        if self.game.pool.percent_of(corp) + pct > self.game.MARKET_SHARE_LIMIT:
+            return False
+        if any(s.president for s in shares):
+            others = max((p.percent_of(corp) for p in self.game.players if p is not player), default=0)
+            if others < corp.president_share.percent:
+                return False
+        if corp is operator and corp.owner is player:
+            remaining = player.percent_of(corp) - pct
+            others = max((p.percent_of(corp) for p in self.game.players if p is not player), default=0)
+            if remaining < others:
+                return False
+        # only as much as is needed: the bundle minus its cheapest certificate must not be enough
+        needed = self.needed_cash() - (player.cash + operator.cash)
+        smaller = sum(s.price for s in shares) - min(s.price for s in shares)
+        return smaller < needed and self.game.can_ebuy_sell_extra(player, shares)
+
+    def process_sell_shares(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        corp = self.current_entity()
+        shares = [self.game.share(i) for i in action.get("shares") or []]
+        if not shares or not self.can_ebuy_sell(player, corp, shares):
+            raise GameError(f"{player.name} cannot sell {', '.join(action.get('shares') or [])} now")
+        self.game.sell_shares_and_change_price(player, shares)
+        self.corporations_sold.append(shares[0].corporation)
+        self.ornd.recalculate_order()
+
+    def process_buy_train(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        train = self.game.train(action["train"])
+        price = int(action["price"])
+        if train.rusted:
+            raise GameError(f"the {train.name} train has rusted")
+        if train.owner is corp:
+            raise GameError("a corporation cannot buy a train from itself")
+        if not self.room(corp):
+            raise GameError(f"{corp.name} is at its train limit of {self.game.train_limit(corp)}")
+        if train.owner is None:
+            if train not in self.game.depot_trains():
+                raise GameError(f"the {train.name} train is not for sale yet")
+            face = self.game.train_price(train)
+            if price != face:
+                raise GameError(f"the {train.name} train costs ${face}, not ${price}")
+        else:
+            if price < 1 or price > corp.cash:
+                raise GameError(f"{corp.name} may pay between $1 and ${corp.cash} for that train")
+        remaining = price - corp.cash
+        if remaining > 0:
+            president = corp.owner
+            if not self.president_may_contribute(corp) or president is None or train.owner is not None:
+                raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${price}")
+            cheapest = self.min_depot_price()
+            if cheapest is not None and price > cheapest:
+                raise GameError(
+                    f"with the president's help {corp.name} must buy the cheapest train (${cheapest})"
+                )
+            if president.cash < remaining:
+                raise GameError(f"{president.name} has ${president.cash} and cannot contribute ${remaining}")
+            president.spend(remaining, corp)
+            self.game.log.append(f"{president.name} contributes ${remaining}")
+        source = "the bank" if train.owner is None else train.owner.name
+        self.game.log.append(f"{corp.name} buys a {train.name} train for ${price} from {source}")
+        self.game.buy_train(corp, train, price)
+        if not self.can_buy_train(corp):
+            self.pass_()

@@ -1,0 +1,209 @@
+"""Rounds as pipelines of steps.
+
+A round owns the entities that act in it (players or corporations) and an
+ordered list of steps.  Each step says which action types it accepts from an
+entity right now; the first active step that *blocks* is the one a ``pass``
+applies to.  Titles compose rounds from shared steps and override a few.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.errors import GameError
+
+if TYPE_CHECKING:
+    from companion.engine.game import Game
+
+Entity = Any  # Player | Corporation | Company
+ActionDict = dict[str, Any]
+
+
+class Step:
+    """One phase of a round's work (auction, buy shares, lay track, ...)."""
+
+    description = "step"
+    blocks_default = True
+
+    def __init__(self, game: Game, round_: Round, *, blocks: bool | None = None) -> None:
+        self.game = game
+        self.round = round_
+        self.passed = False
+        self.acted = False
+        self._blocks = self.blocks_default if blocks is None else blocks
+
+    # -- what the step accepts -------------------------------------------------------------------------
+    def actions(self, entity: Entity) -> list[str]:
+        return []
+
+    def active(self) -> bool:
+        return not self.passed
+
+    def blocks(self) -> bool:
+        return self._blocks
+
+    def active_entities(self) -> list[Entity]:
+        entities = self.round.entities
+        if not entities:
+            return []
+        return [entities[self.round.entity_index]]
+
+    def current_entity(self) -> Entity | None:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def current_actions(self) -> list[str]:
+        entity = self.current_entity()
+        if entity is None or getattr(entity, "closed", False):
+            return []
+        return self.actions(entity)
+
+    def blocking(self) -> bool:
+        return self.blocks() and bool(self.current_actions())
+
+    # -- lifecycle ----------------------------------------------------------------------------------------
+    def setup(self) -> None:
+        """Called when a new entity starts its turn."""
+
+    def pass_(self) -> None:
+        self.passed = True
+
+    def unpass(self) -> None:
+        self.passed = False
+        self.acted = False
+
+    def skip(self) -> None:
+        self.pass_()
+
+    def auto_actions(self, entity: Entity) -> list[ActionDict]:
+        return []
+
+    def process(self, action: ActionDict) -> None:
+        handler: Callable[[ActionDict], None] | None = getattr(self, f"process_{action['type']}", None)
+        if handler is None:
+            raise GameError(f"{self.description} cannot process {action['type']}")
+        handler(action)
+
+    def process_pass(self, action: ActionDict) -> None:
+        self.pass_()
+
+
+class Round:
+    """Base round: entities in order, an entity index and a step pipeline."""
+
+    name = "Round"
+    short = "R"
+
+    def __init__(self, game: Game, step_classes: list[Any], round_num: int = 1) -> None:
+        self.game = game
+        self.round_num = round_num
+        self.entity_index = 0
+        self.entities: list[Entity] = self.select_entities()
+        self.last_to_act: Any = None
+        self.pass_order: list[Any] = []
+        self.steps: list[Step] = []
+        for spec in step_classes:
+            cls, opts = spec if isinstance(spec, tuple) else (spec, {})
+            self.steps.append(cls(game, self, **opts))
+        for step in self.steps:
+            step.setup()
+
+    def select_entities(self) -> list[Entity]:
+        return []
+
+    def setup(self) -> None:
+        pass
+
+    # -- queries -----------------------------------------------------------------------------------------
+    def active_step(self, entity: Entity | None = None) -> Step | None:
+        if entity is not None:
+            for step in self.steps:
+                is_company = getattr(entity, "is_company", False)
+                if step.active() and (is_company or step.blocking()) and step.actions(entity):
+                    return step
+            return None
+        return next((s for s in self.steps if s.active() and s.blocking()), None)
+
+    def active_entities(self) -> list[Entity]:
+        step = self.active_step()
+        return step.active_entities() if step else []
+
+    def current_entity(self) -> Entity | None:
+        ents = self.active_entities()
+        return ents[0] if ents else None
+
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def actions_for(self, entity: Entity) -> list[str]:
+        out: list[str] = []
+        for step in self.steps:
+            if not step.active():
+                continue
+            for a in step.actions(entity):
+                if a not in out:
+                    out.append(a)
+            if step.blocking():
+                break
+        return out
+
+    def step_for(self, entity: Entity, action_type: str) -> Step | None:
+        for step in self.steps:
+            if not step.active():
+                continue
+            if action_type in step.actions(entity):
+                return step
+            if step.blocking():
+                break
+        return None
+
+    # -- processing ---------------------------------------------------------------------------------------
+    def process(self, action: ActionDict, entity: Entity) -> None:
+        kind = action["type"]
+        chosen: Step | None = None
+        for step in self.steps:
+            if not step.active():
+                continue
+            accepts = kind in step.actions(entity)
+            blocking = step.blocking()
+            if blocking and not accepts:
+                raise GameError(
+                    f"{entity_name(entity)} cannot {kind.replace('_', ' ')} now: {step.description}"
+                )
+            if blocking or accepts:
+                chosen = step
+                break
+        if chosen is None:
+            raise GameError(f"{entity_name(entity)} cannot {kind.replace('_', ' ')} now")
+        chosen.acted = True
+        chosen.process(action)
+        self.skip_steps()
+        self.after_process(action, entity)
+
+    def skip_steps(self) -> None:
+        for step in self.steps:
+            current = self.entities[self.entity_index] if self.entities else None
+            if not step.active() or not step.blocks() or getattr(current, "closed", False):
+                continue
+            if step.blocking():
+                break
+            step.skip()
+
+    def after_process(self, action: ActionDict, entity: Entity) -> None:
+        pass
+
+    def auto_actions(self) -> list[ActionDict]:
+        entity = self.current_entity()
+        step = self.active_step(entity) if entity is not None else None
+        return step.auto_actions(entity) if step else []
+
+    def next_entity_index(self) -> None:
+        self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+    def goto_entity(self, entity: Entity) -> None:
+        self.entity_index = self.entities.index(entity)
+
+
+def entity_name(entity: Entity) -> str:
+    return str(getattr(entity, "name", entity))

@@ -1,0 +1,543 @@
+"""The private company auction and the stock round (1830-family rules with title hooks)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.entities import Company, Corporation, Player, Share, SharePool
+from companion.engine.errors import GameError
+from companion.engine.rounds import ActionDict, Entity, Round, Step
+
+if TYPE_CHECKING:
+    from companion.engine.market import Cell
+
+MIN_BID_INCREMENT = 5
+
+
+def parse_par(game: Any, value: Any) -> Cell:
+    """A par price as 18xx.games writes it (``"100,0,6"`` = price, row, column) or a plain price."""
+    text = str(value)
+    parts = text.split(",")
+    try:
+        if len(parts) == 3:
+            price, row, col = (int(p) for p in parts)
+            cell = game.market.cell(row, col)
+            if cell is None or cell.price != price or not cell.can_par:
+                raise GameError(f"${price} at row {row}, column {col} is not a par price")
+            return cell  # type: ignore[no-any-return]
+        cell = game.market.find_par(int(text))
+    except ValueError:
+        raise GameError(f"{text!r} is not a par price") from None
+    if cell is None:
+        prices = ", ".join(f"${c.price}" for c in game.market.par_prices())
+        raise GameError(f"${text} is not a par price; par prices are {prices}")
+    return cell  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Auction of private companies
+# ---------------------------------------------------------------------------------------------------------
+class AuctionRound(Round):
+    name = "Auction"
+    short = "ISR"
+
+    def select_entities(self) -> list[Entity]:
+        return list(self.game.players)
+
+    def __init__(self, game: Any, step_classes: list[Any]) -> None:
+        self.companies_pending_par: list[Company] = []
+        super().__init__(game, step_classes)
+
+
+class CompanyPendingPar(Step):
+    """A company that comes with a president's certificate: its buyer sets the par price now."""
+
+    description = "Choose the par price"
+
+    def active(self) -> bool:
+        return bool(self.round.companies_pending_par)  # type: ignore[attr-defined]
+
+    def active_entities(self) -> list[Entity]:
+        pending = self.round.companies_pending_par  # type: ignore[attr-defined]
+        return [pending[0].owner] if pending and pending[0].owner is not None else []
+
+    def actions(self, entity: Entity) -> list[str]:
+        return ["par"] if entity is self.current_entity() else []
+
+    def process_par(self, action: ActionDict) -> None:
+        company: Company = self.round.companies_pending_par[0]  # type: ignore[attr-defined]
+        corp = self.game.corporation(action["corporation"])
+        ability = company.ability("shares")
+        assert ability is not None
+        if corp.sym != str(ability["shares"]).rpartition("_")[0]:
+            raise GameError(f"{company.name} comes with {corp.sym}'s president's certificate, not {corp.sym}")
+        cell = parse_par(self.game, action["share_price"])
+        player = self.game.entity_of(action)
+        self.game.market.set_par(corp, cell)
+        self.game.log.append(f"{player.name} pars {corp.name} at ${cell.price}")
+        self.game.buy_shares(player, [corp.president_share], free=True)
+        self.round.companies_pending_par.pop(0)  # type: ignore[attr-defined]
+        self.game.close_company(company)
+
+
+class WaterfallAuction(Step):
+    """1830-style: buy the cheapest private at its price, or bid on a dearer one; bids resolve in order."""
+
+    description = "Bid on private companies"
+
+    def setup(self) -> None:
+        if hasattr(self, "companies"):
+            return
+        self.companies: list[Company] = sorted(
+            [c for c in self.game.companies if c.owner is None and not c.closed], key=lambda c: c.value
+        )
+        self.cheapest = self.companies[0] if self.companies else None
+        self.bids: dict[Company, list[tuple[Player, int]]] = {}
+        self.auctioning: Company | None = None
+
+    # -- queries ------------------------------------------------------------------------------------------
+    def _auction_bids(self) -> list[tuple[Player, int]] | None:
+        if self.auctioning is None:
+            return None
+        bids = self.bids.get(self.auctioning, [])
+        return bids if len(bids) > 1 else None
+
+    def active_entities(self) -> list[Entity]:
+        bids = self._auction_bids()
+        if bids:
+            return [min(bids, key=lambda b: b[1])[0]]
+        return super().active_entities()
+
+    def actions(self, entity: Entity) -> list[str]:
+        if not self.companies:
+            return []
+        bids = self._auction_bids()
+        if bids:
+            return ["bid", "pass"] if min(bids, key=lambda b: b[1])[0] is entity else []
+        return ["bid", "pass"] if entity is super().current_entity() else []
+
+    def may_purchase(self, company: Company) -> bool:
+        return self._auction_bids() is None and bool(self.companies) and company is self.companies[0]
+
+    def min_bid(self, company: Company) -> int:
+        if self.may_purchase(company):
+            return company.min_bid
+        bids = self.bids.get(company, [])
+        high = max((p for _, p in bids), default=None)
+        return (high if high is not None else company.min_bid) + MIN_BID_INCREMENT
+
+    def committed(self, player: Player) -> int:
+        return sum(p for bids in self.bids.values() for who, p in bids if who is player)
+
+    def max_bid(self, player: Player, company: Company) -> int:
+        current = next((p for who, p in self.bids.get(company, []) if who is player), 0)
+        return player.cash - self.committed(player) + current
+
+    # -- processing -----------------------------------------------------------------------------------------
+    def process_pass(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        if self._auction_bids():
+            assert self.auctioning is not None
+            self.game.log.append(f"{player.name} passes on {self.auctioning.name}")
+            self.bids[self.auctioning] = [b for b in self.bids[self.auctioning] if b[0] is not player]
+            self.resolve_bids()
+            return
+        self.game.log.append(f"{player.name} passes bidding")
+        player.passed = True
+        if all(p.passed for p in self.round.entities):
+            self.all_passed()
+        self.round.next_entity_index()
+
+    def process_bid(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        company = self.game.company(action["company"])
+        if company not in self.companies:
+            raise GameError(f"{company.name} is not for sale")
+        price = int(action["price"])
+        player.passed = False
+        if self._auction_bids():
+            if company is not self.auctioning:
+                raise GameError(f"{self.auctioning.name if self.auctioning else ''} is being auctioned")
+            self.add_bid(player, company, price)
+        else:
+            if self.may_purchase(company):
+                if price != company.min_bid:
+                    raise GameError(f"{company.name} costs ${company.min_bid}, not ${price}")
+                self.round.last_to_act = player
+                self.buy_company(player, company, price)
+                self.resolve_bids()
+            else:
+                self.add_bid(player, company, price)
+            self.round.next_entity_index()
+
+    def add_bid(self, player: Player, company: Company, price: int) -> None:
+        minimum = self.min_bid(company)
+        if price < minimum:
+            raise GameError(f"the minimum bid for {company.name} is ${minimum}")
+        most = self.max_bid(player, company)
+        if price > most:
+            raise GameError(f"{player.name} cannot afford a bid of ${price}; the most is ${most}")
+        bids = [b for b in self.bids.get(company, []) if b[0] is not player]
+        bids.append((player, price))
+        self.bids[company] = bids
+        self.game.log.append(f"{player.name} bids ${price} for {company.name}")
+
+    def resolve_bids(self) -> None:
+        while self.companies:
+            if not self.resolve_company(self.companies[0]):
+                break
+
+    def resolve_company(self, company: Company) -> bool:
+        self.auctioning = None
+        bids = self.bids.get(company, [])
+        if len(bids) == 1:
+            player, price = bids[0]
+            del self.bids[company]
+            self.buy_company(player, company, price)
+            return True
+        if len(bids) > 1:
+            self.auctioning = company
+        return False
+
+    def all_passed(self) -> None:
+        if self.cheapest is not None and self.cheapest in self.companies:
+            self.increase_discount(self.cheapest, 5)
+        else:
+            self.game.payout_companies()
+        for p in self.round.entities:
+            p.passed = False
+
+    def increase_discount(self, company: Company, amount: int) -> None:
+        company.discount += amount
+        self.game.log.append(f"{company.name}'s price drops to ${company.min_bid}")
+        if company.min_bid > 0:
+            return
+        self.round.next_entity_index()
+        self.buy_company(self.round.entities[self.round.entity_index], company, 0)
+        self.resolve_bids()
+
+    def buy_company(self, player: Player, company: Company, price: int) -> None:
+        available = self.max_bid(player, company)
+        if available < price:
+            raise GameError(f"{player.name} has ${available} available and cannot spend ${price}")
+        company.owner = player
+        player.companies.append(company)
+        if price > 0:
+            player.spend(price, self.game.bank)
+        self.companies.remove(company)
+        self.game.log.append(f"{player.name} buys {company.name} for ${price}")
+        self.game.after_buy_company(player, company)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Stock round
+# ---------------------------------------------------------------------------------------------------------
+class StockRound(Round):
+    name = "Stock Round"
+    short = "SR"
+
+    def __init__(self, game: Any, step_classes: list[Any]) -> None:
+        self.players_sold: dict[Player, dict[Corporation, str]] = {}
+        self.current_actions: list[ActionDict] = []
+        self.bought_from_ipo = False
+        self.redeem_cash: dict[Corporation, int] = {}
+        super().__init__(game, step_classes)
+
+    def select_entities(self) -> list[Entity]:
+        return [p for p in self.game.players if not p.bankrupt]
+
+    def setup(self) -> None:
+        for p in self.entities:
+            p.passed = False
+        self.skip_steps()
+        if self.active_step() is None:
+            self.next_entity()
+
+    def finished(self) -> bool:
+        return bool(self.game.finished) or all(p.passed for p in self.entities)
+
+    def after_process(self, action: ActionDict, entity: Entity) -> None:
+        if self.active_step() is not None:
+            return
+        self.next_entity()
+
+    def next_entity(self) -> None:
+        for _ in range(4 * len(self.entities) + 4):
+            if self.finished():
+                self.next_entity_index()
+                self.finish_round()
+                return
+            self.next_entity_index()
+            for step in self.steps:
+                step.unpass()
+            for step in self.steps:
+                step.setup()
+            self.skip_steps()
+            if self.active_step() is not None:
+                return
+
+    def finish_round(self) -> None:
+        game = self.game
+        floated = [c for c in game.corporations if c.floated and not c.closed and c.share_price is not None]
+        for corp in sorted(floated, key=game.operating_order().index):
+            if game.sold_out(corp):
+                before = corp.share_price
+                game.market.move_up(corp)
+                if corp.share_price is not before:
+                    game.log.append(
+                        f"{corp.name} is sold out: share price rises to ${corp.share_price.price}"
+                    )
+
+    def sold(self, player: Player, corp: Corporation) -> str | None:
+        return self.players_sold.get(player, {}).get(corp)
+
+
+class BuySellParShares(Step):
+    """A player's stock round turn: sell (in blocks), buy one certificate (several in the brown zone), par."""
+
+    description = "Buy or sell shares"
+    PURCHASES = ("buy_shares", "par", "buy_company")
+
+    def setup(self) -> None:
+        rnd: StockRound = self.round  # type: ignore[assignment]
+        for corps in rnd.players_sold.values():
+            for corp in corps:
+                corps[corp] = "prev"
+        rnd.current_actions = []
+        rnd.bought_from_ipo = False
+
+    @property
+    def srnd(self) -> StockRound:
+        return self.round  # type: ignore[return-value]
+
+    def bought(self) -> bool:
+        return any(a["type"] in self.PURCHASES for a in self.srnd.current_actions)
+
+    # -- what a player may do -------------------------------------------------------------------------
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity():
+            return []
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        out = []
+        if self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.can_par_any(entity):
+            out.append("par")
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def must_sell(self, player: Player) -> bool:
+        if not self.can_sell_any(player):
+            return False
+        return self.game.num_certs(player) > self.game.cert_limit()
+
+    def holding_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
+        if player is corp:
+            return True
+        sp = corp.share_price
+        if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
+            return True
+        return player.percent_of(corp) + extra <= 60
+
+    def can_gain(self, player: Player, shares: list[Share]) -> bool:
+        corp = shares[0].corporation
+        pct = sum(s.percent for s in shares)
+        if not self.holding_ok(corp, player, pct):
+            return False
+        counts = corp.share_price.counts_for_limit if corp.share_price else True
+        return not counts or self.game.num_certs(player) < self.game.cert_limit()
+
+    def can_buy_multiple(self, corp: Corporation, owner: Any) -> bool:
+        if not isinstance(owner, SharePool) or self.srnd.bought_from_ipo:
+            return False
+        sp = corp.share_price
+        acts = self.srnd.current_actions
+        return (
+            sp is not None
+            and sp.is_("multiple_buy")
+            and not any(a["type"] == "par" for a in acts)
+            and not any(a["type"] == "buy_shares" and a["_corp"] is not corp for a in acts)
+        )
+
+    def can_buy(self, player: Player, shares: list[Share]) -> bool:
+        if not shares or not all(s.buyable for s in shares):
+            return False
+        owner = shares[0].owner
+        if owner is player or len({s.owner for s in shares}) != 1:
+            return False
+        corp = shares[0].corporation
+        if not corp.ipoed and owner is corp:
+            return False
+        if isinstance(owner, Player):
+            return False
+        price = sum(s.price for s in shares)
+        return (
+            player.cash >= price
+            and not self.srnd.sold(player, corp)
+            and (self.can_buy_multiple(corp, owner) or not self.bought())
+            and self.can_gain(player, shares)
+        )
+
+    def can_buy_any(self, player: Player) -> bool:
+        for corp in self.game.corporations:
+            if not corp.ipoed or corp.closed:
+                continue
+            for source in (corp.shares_of(corp), self.game.pool.shares_of(corp)):
+                cheapest = sorted((s for s in source if s.buyable), key=lambda s: s.percent)[:1]
+                if cheapest and self.can_buy(player, cheapest):
+                    return True
+        return False
+
+    def can_par_any(self, player: Player) -> bool:
+        if self.bought():
+            return False
+        cheapest = min((c.price for c in self.game.market.par_prices()), default=None)
+        if cheapest is None:
+            return False
+        for corp in self.game.corporations:
+            if corp.ipoed or corp.closed or not self.game.can_par(corp, player):
+                continue
+            if player.cash >= 2 * cheapest and self.game.num_certs(player) < self.game.cert_limit():
+                return True
+        return False
+
+    def sale_bundles(self, player: Player, corp: Corporation) -> list[list[Share]]:
+        if not corp.ipoed:
+            return []
+        shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
+        out: list[list[Share]] = []
+        for i in range(1, len(shares) + 1):
+            out.append(shares[:i])
+        return out
+
+    def can_sell(self, player: Player, shares: list[Share]) -> bool:
+        if not shares or any(s.owner is not player for s in shares):
+            return False
+        corp = shares[0].corporation
+        if not self.game.sellable_turn():
+            return False
+        if self.game.MUST_SELL_IN_BLOCKS and self.srnd.sold(player, corp) == "now":
+            return False
+        acts = self.srnd.current_actions
+        kinds = {("buy" if a["type"] in self.PURCHASES else a["type"]) for a in acts}
+        if len(kinds) == 2 and acts and acts[-1]["type"] in self.PURCHASES:
+            return False
+        pct = sum(s.percent for s in shares)
+        if self.game.pool.percent_of(corp) + pct > self.game.MARKET_SHARE_LIMIT:
+            return False
+        if any(s.president for s in shares):
+            others = max((p.percent_of(corp) for p in self.game.players if p is not player), default=0)
+            if others < corp.president_share.percent:
+                return False
+        return self.game.can_sell_extra(self, player, shares)
+
+    def can_sell_any(self, player: Player) -> bool:
+        return any(
+            self.can_sell(player, bundle)
+            for corp in self.game.corporations
+            for bundle in self.sale_bundles(player, corp)
+        )
+
+    # -- processing ------------------------------------------------------------------------------------
+    def track(self, action: ActionDict, corp: Corporation | None) -> None:
+        entity = self.game.entity_of(action)
+        player = entity if isinstance(entity, Player) else entity.owner
+        self.srnd.last_to_act = player
+        action = dict(action)
+        action["_corp"] = corp
+        self.srnd.current_actions.append(action)
+
+    def shares_from(self, action: ActionDict) -> list[Share]:
+        ids = action.get("shares") or []
+        if not ids:
+            raise GameError("no certificates named")
+        shares = [self.game.share(i) for i in ids]
+        if len({s.corporation for s in shares}) != 1:
+            raise GameError("certificates of one corporation at a time")
+        return shares
+
+    def process_buy_shares(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        shares = self.shares_from(action)
+        corp = shares[0].corporation
+        if not self.can_buy(player, shares):
+            raise GameError(self.why_not_buy(player, shares))
+        if shares[0].owner is corp:
+            self.srnd.bought_from_ipo = True
+        self.game.buy_shares(player, shares)
+        self.track(action, corp)
+
+    def why_not_buy(self, player: Player, shares: list[Share]) -> str:
+        corp = shares[0].corporation
+        price = sum(s.price for s in shares)
+        if not corp.ipoed:
+            return f"{corp.name} has not been parred yet"
+        if isinstance(shares[0].owner, Player):
+            return f"{player.name} cannot buy a certificate from another player"
+        if player.cash < price:
+            return f"{player.name} has ${player.cash} and cannot pay ${price}"
+        if self.srnd.sold(player, corp):
+            return f"{player.name} sold {corp.name} this round and cannot buy it back"
+        if self.bought() and not self.can_buy_multiple(corp, shares[0].owner):
+            return f"{player.name} has already bought this turn"
+        if not self.holding_ok(corp, player, sum(s.percent for s in shares)):
+            return f"{player.name} may not hold more than 60% of {corp.name}"
+        if self.game.num_certs(player) >= self.game.cert_limit():
+            return f"{player.name} is at the certificate limit of {self.game.cert_limit()}"
+        return f"{player.name} cannot buy {', '.join(s.id for s in shares)}"
+
+    def process_sell_shares(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        shares = self.shares_from(action)
+        corp = shares[0].corporation
+        if not self.can_sell(player, shares):
+            raise GameError(f"{player.name} cannot sell {', '.join(s.id for s in shares)} now")
+        self.srnd.players_sold.setdefault(player, {})[corp] = "now"
+        self.game.sell_shares_and_change_price(player, shares)
+        self.track(action, corp)
+
+    def process_par(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        corp = self.game.corporation(action["corporation"])
+        if not self.game.can_par(corp, player):
+            raise GameError(f"{corp.name} cannot be parred")
+        if self.bought():
+            raise GameError(f"{player.name} has already bought this turn")
+        cell = parse_par(self.game, action["share_price"])
+        if player.cash < 2 * cell.price:
+            raise GameError(f"{player.name} has ${player.cash} and cannot par {corp.name} at ${cell.price}")
+        if self.game.num_certs(player) >= self.game.cert_limit():
+            raise GameError(f"{player.name} is at the certificate limit of {self.game.cert_limit()}")
+        self.game.market.set_par(corp, cell)
+        self.game.log.append(f"{player.name} pars {corp.name} at ${cell.price}")
+        self.game.buy_shares(player, [corp.president_share])
+        self.track(action, corp)
+
+    def process_pass(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        self.pass_()
+        if self.srnd.current_actions:
+            if player in self.srnd.pass_order:
+                self.srnd.pass_order.remove(player)
+            player.passed = False
+        else:
+            if player not in self.srnd.pass_order:
+                self.srnd.pass_order.append(player)
+            player.passed = True
+            self.game.log.append(f"{player.name} passes")
+
+    def skip(self) -> None:
+        entity = self.current_entity()
+        self.pass_()
+        if entity is None:
+            return
+        if self.srnd.current_actions:
+            entity.passed = False
+        else:
+            entity.passed = True
+            if entity not in self.srnd.pass_order:
+                self.srnd.pass_order.append(entity)
