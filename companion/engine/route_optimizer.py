@@ -1,0 +1,336 @@
+"""Best routes for a corporation's trains (exact).
+
+1. Enumerate every legal route of the corporation once, over the node graph
+   (:func:`companion.engine.graph.board_graph`): simple node sequences joined by chains that
+   share no track, passing only through nodes that may be passed (not an offboard, not a city
+   full of other corporations' tokens), containing one of its tokens, up to the longest train.
+   Each route is kept with a bitset of the track it uses.
+2. Dedupe: for the same stops in the same order of ends, only routes whose track set is not a
+   superset of another's are kept (they can never do better).
+3. Value each route for each train kind (distance, N+M rows, multiplier, title bonuses).
+4. Branch and bound over the trains (longest first): candidates by value, descending; the bound
+   is the sum of the best values of the remaining trains; two routes conflict when their track
+   bitsets intersect; trains of the same kind take routes in index order (symmetry).
+
+Without a time limit or a cancellation the result is proven optimal (``optimal=True``).
+See ``docs/ROUTES.md``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from companion.engine.graph import Chain, board_graph
+from companion.engine.routes import Train, route_value
+
+if TYPE_CHECKING:
+    from companion.engine.map import GameMap, Phase
+
+__all__ = ["RouteResult", "TrainRoute", "best_routes", "enumerate_routes", "Candidate"]
+
+Node = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class TrainRoute:
+    """The route suggested for one train."""
+
+    train: str
+    stops: tuple[Node, ...]
+    stop_values: tuple[int, ...]
+    revenue: int
+    #: per chain, the hexes its track runs through (18xx.games ``connections``)
+    connections: tuple[tuple[str, ...], ...]
+    #: every hex edge crossed, as (hex, edge leaving it), in route order (for drawing)
+    edges: tuple[tuple[str, int], ...]
+
+    @property
+    def hexes(self) -> list[str]:
+        return [s[0] for s in self.stops]
+
+    def as_action_route(self) -> dict[str, object]:
+        """The 18xx.games ``run_routes`` form of this route."""
+        return {
+            "train": self.train,
+            "connections": [list(c) for c in self.connections],
+            "hexes": self.hexes,
+            "revenue": self.revenue,
+            "nodes": [f"{h}-{n}" for h, n in self.stops],
+        }
+
+
+@dataclass
+class RouteResult:
+    routes: list[TrainRoute]
+    total: int
+    optimal: bool
+    seconds: float
+    candidates: int = 0
+    cancelled: bool = False
+    nodes_searched: int = 0
+
+
+@dataclass
+class Candidate:
+    stops: tuple[Node, ...]
+    chains: tuple[Chain, ...]
+    mask: int
+    values: dict[str, int] = field(default_factory=dict)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def enumerate_routes(
+    game_map: GameMap,
+    corp: str,
+    max_stops: int,
+    *,
+    check: Callable[[], None] | None = None,
+) -> list[Candidate]:
+    """Every legal route of ``corp`` with at most ``max_stops`` stops, deduped (see module doc)."""
+    from companion.engine.graph import connectivity
+
+    graph = board_graph(game_map)
+    conn = connectivity(game_map, corp)
+    reachable = [n for n in graph.nodes if n in conn.nodes]
+    if not reachable:
+        return []
+    index = {n: i for i, n in enumerate(reachable)}
+    tokened = [game_map.state[h].tokened_by(n, corp) for h, n in reachable]
+    passable: list[bool] = []
+    for h, n in reachable:
+        st = game_map.state[h]
+        spec = st.spec.nodes[n]
+        passable.append(not (spec.is_city and st.blocks(n, corp)))
+    adj: list[list[tuple[int, int, Chain]]] = []
+    for node in reachable:
+        out = []
+        for chain in graph.chains.get(node, []):
+            j = index.get(chain.b)
+            if j is None:
+                continue
+            mask = 0
+            for r in chain.resources:
+                mask |= 1 << r
+            out.append((j, mask, chain))
+        adj.append(out)
+    # dedupe key: (stops as a canonical sequence) -> list of (mask, chains)
+    found: dict[tuple[int, ...], list[tuple[int, tuple[Chain, ...]]]] = {}
+    counter = [0]
+    stack_nodes: list[int] = []
+    stack_chains: list[Chain] = []
+    on_path = [False] * len(reachable)
+
+    def record(mask: int, has_token: bool) -> None:
+        if not has_token or len(stack_nodes) < 2:
+            return
+        seq = tuple(stack_nodes)
+        chains = tuple(stack_chains)
+        if seq[0] > seq[-1]:
+            seq = seq[::-1]
+            chains = tuple(c.reversed() for c in reversed(chains))
+        lst = found.setdefault(seq, [])
+        for m, _ in lst:
+            if m & mask == m:
+                return  # an existing route with these stops uses a subset of this track
+        lst[:] = [x for x in lst if x[0] & mask != mask]
+        lst.append((mask, chains))
+
+    def dfs(i: int, mask: int, has_token: bool, entered_terminal: bool) -> None:
+        counter[0] += 1
+        if check is not None and counter[0] & 0x3FF == 0:
+            check()
+        record(mask, has_token)
+        if len(stack_nodes) >= max_stops:
+            return
+        if len(stack_nodes) > 1 and (not passable[i] or entered_terminal):
+            return
+        for j, cmask, chain in adj[i]:
+            if on_path[j] or cmask & mask:
+                continue
+            if chain.terminal_a and len(stack_nodes) > 1:
+                continue
+            on_path[j] = True
+            stack_nodes.append(j)
+            stack_chains.append(chain)
+            dfs(j, mask | cmask, has_token or tokened[j], chain.terminal_b)
+            stack_chains.pop()
+            stack_nodes.pop()
+            on_path[j] = False
+
+    for s in range(len(reachable)):
+        on_path[s] = True
+        stack_nodes.append(s)
+        dfs(s, 0, tokened[s], False)
+        stack_nodes.pop()
+        on_path[s] = False
+    out: list[Candidate] = []
+    for seq, lst in found.items():
+        stops = tuple(reachable[i] for i in seq)
+        for mask, chains in lst:
+            out.append(Candidate(stops, chains, mask))
+    return out
+
+
+def _edges_of(game_map: GameMap, chains: Sequence[Chain]) -> tuple[tuple[str, int], ...]:
+    out: list[tuple[str, int]] = []
+    for chain in chains:
+        for a, b in zip(chain.hexes, chain.hexes[1:], strict=False):
+            if a == b:
+                continue
+            info = game_map.hexes[a]
+            edge = next((e for e, nb in info.neighbors.items() if nb == b), None)
+            if edge is not None:
+                out.append((a, edge))
+    return tuple(out)
+
+
+def best_routes(
+    game_map: GameMap,
+    corp: str,
+    trains: Sequence[Train],
+    phase: Phase,
+    *,
+    progress: Callable[[float], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    time_limit: float | None = None,
+) -> RouteResult:
+    """The set of routes (one per train, no shared track) with the highest total revenue.
+
+    ``progress(fraction)`` is called now and then; ``cancel()`` returning True or the
+    ``time_limit`` (seconds) stops the search early with the best found so far and
+    ``optimal=False``.  Connection runs (``MapRules.connection_runs``) require one train to
+    run between home and destination.
+    """
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit is not None else None
+
+    def check() -> None:
+        if cancel is not None and cancel():
+            raise _Cancelled
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _Cancelled
+
+    trains = list(trains)
+    if not trains:
+        return RouteResult([], 0, True, time.perf_counter() - start)
+    graph_nodes = len(board_graph(game_map).nodes)
+    max_stops = min(max(t.max_stops for t in trains), graph_nodes)
+    try:
+        candidates = enumerate_routes(game_map, corp, max_stops, check=check)
+    except _Cancelled:
+        return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
+    if progress is not None:
+        progress(0.3)
+    connection = corp in game_map.rules.connection_runs
+    ends: set[str | None] = set()
+    if connection:
+        ends = {game_map.home_hex(corp), game_map.corporations[corp].destination}
+
+    # value per train kind
+    kinds: dict[tuple[object, int], list[tuple[int, Candidate]]] = {}
+    train_kind: list[tuple[object, int]] = []
+    for t in trains:
+        key = (t.distance, t.multiplier)
+        train_kind.append(key)
+        if key in kinds:
+            continue
+        lst: list[tuple[int, Candidate]] = []
+        for c in candidates:
+            if len(c.stops) > t.max_stops:
+                continue
+            try:
+                value, _ = route_value(game_map, corp, t, c.stops, phase)
+            except ValueError:
+                continue
+            if value > 0 or connection:
+                lst.append((value, c))
+        lst.sort(key=lambda vc: -vc[0])
+        kinds[key] = lst
+    order = sorted(range(len(trains)), key=lambda i: -trains[i].max_stops)
+    lists = [kinds[train_kind[i]] for i in order]
+    best_of = [lst[0][0] if lst else 0 for lst in lists]
+    suffix = [0] * (len(order) + 1)
+    for k in range(len(order) - 1, -1, -1):
+        suffix[k] = suffix[k + 1] + best_of[k]
+    same_as_prev = [k > 0 and train_kind[order[k]] == train_kind[order[k - 1]] for k in range(len(order))]
+    is_conn = [
+        [connection and len(c.stops) >= 2 and {c.stops[0][0], c.stops[-1][0]} <= ends for _, c in lst] for lst in lists
+    ]
+
+    best_total = -1
+    best_pick: list[int] = []
+    pick: list[int] = [-1] * len(order)
+    searched = [0]
+
+    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool) -> None:
+        nonlocal best_total, best_pick
+        searched[0] += 1
+        if searched[0] & 0x3FF == 0:
+            check()
+        if k == len(order):
+            if (not connection or conn_ok) and total > best_total:
+                best_total = total
+                best_pick = list(pick)
+            return
+        if total + suffix[k] <= best_total:
+            return
+        lst = lists[k]
+        start_index = min_index if same_as_prev[k] else 0
+        rest = suffix[k + 1]
+        for idx in range(start_index, len(lst)):
+            value, cand = lst[idx]
+            if total + value + rest <= best_total:
+                break
+            if cand.mask & mask:
+                continue
+            pick[k] = idx
+            search(k + 1, mask | cand.mask, total + value, idx + 1, conn_ok or is_conn[k][idx])
+        # this train does not run
+        pick[k] = -1
+        if total + rest > best_total:
+            search(k + 1, mask, total, len(lst) if same_as_prev[k] else 0, conn_ok)
+
+    optimal = True
+    cancelled = False
+    try:
+        search(0, 0, 0, 0, False)
+    except _Cancelled:
+        optimal = False
+        cancelled = True
+    routes: list[TrainRoute] = []
+    total = 0
+    if best_total >= 0:
+        for k, idx in enumerate(best_pick):
+            if idx < 0:
+                continue
+            t = trains[order[k]]
+            value, cand = lists[k][idx]
+            _, values = route_value(game_map, corp, t, cand.stops, phase)
+            routes.append(
+                TrainRoute(
+                    t.name,
+                    cand.stops,
+                    tuple(values),
+                    value,
+                    tuple(c.hexes for c in cand.chains),
+                    _edges_of(game_map, cand.chains),
+                )
+            )
+            total += value
+    if progress is not None:
+        progress(1.0)
+    return RouteResult(
+        routes,
+        total,
+        optimal,
+        time.perf_counter() - start,
+        candidates=len(candidates),
+        cancelled=cancelled,
+        nodes_searched=searched[0],
+    )
