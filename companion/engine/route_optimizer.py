@@ -78,6 +78,8 @@ class Candidate:
     stops: tuple[Node, ...]
     chains: tuple[Chain, ...]
     mask: int
+    #: sum of the stops' revenues in the phase (before multipliers and bonuses)
+    base: int = 0
     values: dict[str, int] = field(default_factory=dict)
 
 
@@ -89,6 +91,7 @@ def enumerate_routes(
     game_map: GameMap,
     corp: str,
     max_stops: int,
+    phase: Phase | None = None,
     *,
     check: Callable[[], None] | None = None,
 ) -> list[Candidate]:
@@ -119,62 +122,88 @@ def enumerate_routes(
                 mask |= 1 << r
             out.append((j, mask, chain))
         adj.append(out)
-    # dedupe key: (stops as a canonical sequence) -> list of (mask, chains)
+    # fewest hops from each node to a token (ignoring track conflicts): prunes hopeless walks
+    inf = len(reachable) + 1
+    to_token = [0 if tokened[i] else inf for i in range(len(reachable))]
+    frontier = [i for i in range(len(reachable)) if tokened[i]]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j, _, _ in adj[i]:
+                if to_token[j] > to_token[i] + 1:
+                    to_token[j] = to_token[i] + 1
+                    nxt.append(j)
+        frontier = nxt
+    values = (
+        [stop_value_fast(game_map, node, phase) for node in reachable]
+        if phase is not None
+        else [0] * len(reachable)
+    )
+    # dedupe key: the stop sequence (first stop < last stop) -> list of (mask, chains, base)
     found: dict[tuple[int, ...], list[tuple[int, tuple[Chain, ...]]]] = {}
+    bases: dict[tuple[int, ...], int] = {}
     counter = [0]
     stack_nodes: list[int] = []
     stack_chains: list[Chain] = []
     on_path = [False] * len(reachable)
 
-    def record(mask: int, has_token: bool) -> None:
-        if not has_token or len(stack_nodes) < 2:
-            return
+    def record(mask: int, base: int) -> None:
         seq = tuple(stack_nodes)
-        chains = tuple(stack_chains)
-        if seq[0] > seq[-1]:
-            seq = seq[::-1]
-            chains = tuple(c.reversed() for c in reversed(chains))
-        lst = found.setdefault(seq, [])
+        lst = found.get(seq)
+        if lst is None:
+            found[seq] = [(mask, tuple(stack_chains))]
+            bases[seq] = base
+            return
         for m, _ in lst:
             if m & mask == m:
                 return  # an existing route with these stops uses a subset of this track
         lst[:] = [x for x in lst if x[0] & mask != mask]
-        lst.append((mask, chains))
+        lst.append((mask, tuple(stack_chains)))
 
-    def dfs(i: int, mask: int, has_token: bool, entered_terminal: bool) -> None:
+    def dfs(i: int, mask: int, has_token: bool, entered_terminal: bool, base: int) -> None:
         counter[0] += 1
         if check is not None and counter[0] & 0x3FF == 0:
             check()
-        record(mask, has_token)
-        if len(stack_nodes) >= max_stops:
+        depth = len(stack_nodes)
+        if has_token and depth >= 2 and stack_nodes[0] < i:
+            record(mask, base)
+        if depth >= max_stops:
             return
-        if len(stack_nodes) > 1 and (not passable[i] or entered_terminal):
+        if depth > 1 and (not passable[i] or entered_terminal):
             return
         for j, cmask, chain in adj[i]:
             if on_path[j] or cmask & mask:
                 continue
-            if chain.terminal_a and len(stack_nodes) > 1:
+            if chain.terminal_a and depth > 1:
+                continue
+            if not has_token and depth + 1 + to_token[j] > max_stops:
                 continue
             on_path[j] = True
             stack_nodes.append(j)
             stack_chains.append(chain)
-            dfs(j, mask | cmask, has_token or tokened[j], chain.terminal_b)
+            dfs(j, mask | cmask, has_token or tokened[j], chain.terminal_b, base + values[j])
             stack_chains.pop()
             stack_nodes.pop()
             on_path[j] = False
 
     for s in range(len(reachable)):
+        if to_token[s] >= max_stops:
+            continue
         on_path[s] = True
         stack_nodes.append(s)
-        dfs(s, 0, tokened[s], False)
+        dfs(s, 0, tokened[s], False, values[s])
         stack_nodes.pop()
         on_path[s] = False
     out: list[Candidate] = []
     for seq, lst in found.items():
         stops = tuple(reachable[i] for i in seq)
         for mask, chains in lst:
-            out.append(Candidate(stops, chains, mask))
+            out.append(Candidate(stops, chains, mask, bases[seq]))
     return out
+
+
+def stop_value_fast(game_map: GameMap, node: Node, phase: Phase) -> int:
+    return game_map.state[node[0]].spec.nodes[node[1]].revenue_for(phase.tiles)
 
 
 def _edges_of(game_map: GameMap, chains: Sequence[Chain]) -> tuple[tuple[str, int], ...]:
@@ -188,6 +217,43 @@ def _edges_of(game_map: GameMap, chains: Sequence[Chain]) -> tuple[tuple[str, in
             if edge is not None:
                 out.append((a, edge))
     return tuple(out)
+
+
+def _fast_valuer(
+    game_map: GameMap, corp: str, train: Train, phase: Phase
+) -> Callable[[Candidate], int] | None:
+    """Revenue of a candidate for a train that counts every stop (same rule as ``route_value``)."""
+    if not isinstance(train.distance, int):
+        return None
+    mult = train.multiplier
+    if game_map.title != "1870":
+        return lambda c: c.base * mult
+    markers = game_map.corp_assignments.get(corp, set())
+    scc = {h for h, m in game_map.hex_assignments.items() if "SCC" in m} if "SCC" in markers else set()
+    gscc = {h for h, m in game_map.hex_assignments.items() if "GSCᶜ" in m} if "GSCᶜ" in markers else set()
+    gsc = {h for h, m in game_map.hex_assignments.items() if "GSC" in m}
+    gsc_bonus = 20 if "GSC" in markers else 10
+    dest = game_map.destination_hex(corp) if game_map.destination_reached(corp) else None
+    if not (scc or gscc or gsc or dest):
+        return lambda c: c.base * mult
+
+    def value(c: Candidate) -> int:
+        total = c.base * mult
+        hexes = [s[0] for s in c.stops]
+        if scc and any(h in scc for h in hexes):
+            total += 10
+        if gscc and any(h in gscc for h in hexes):
+            total += 20
+        if gsc and any(h in gsc for h in hexes):
+            total += gsc_bonus
+        if dest is not None:
+            for end in (c.stops[0], c.stops[-1]):
+                if end[0] == dest:
+                    total += stop_value_fast(game_map, end, phase) * mult
+                    break
+        return total
+
+    return value
 
 
 def best_routes(
@@ -222,7 +288,7 @@ def best_routes(
     graph_nodes = len(board_graph(game_map).nodes)
     max_stops = min(max(t.max_stops for t in trains), graph_nodes)
     try:
-        candidates = enumerate_routes(game_map, corp, max_stops, check=check)
+        candidates = enumerate_routes(game_map, corp, max_stops, phase, check=check)
     except _Cancelled:
         return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
     if progress is not None:
@@ -241,13 +307,17 @@ def best_routes(
         if key in kinds:
             continue
         lst: list[tuple[int, Candidate]] = []
+        fast = _fast_valuer(game_map, corp, t, phase)
         for c in candidates:
             if len(c.stops) > t.max_stops:
                 continue
-            try:
-                value, _ = route_value(game_map, corp, t, c.stops, phase)
-            except ValueError:
-                continue
+            if fast is not None:
+                value = fast(c)
+            else:
+                try:
+                    value, _ = route_value(game_map, corp, t, c.stops, phase)
+                except ValueError:
+                    continue
             if value > 0 or connection:
                 lst.append((value, c))
         lst.sort(key=lambda vc: -vc[0])
@@ -260,7 +330,8 @@ def best_routes(
         suffix[k] = suffix[k + 1] + best_of[k]
     same_as_prev = [k > 0 and train_kind[order[k]] == train_kind[order[k - 1]] for k in range(len(order))]
     is_conn = [
-        [connection and len(c.stops) >= 2 and {c.stops[0][0], c.stops[-1][0]} <= ends for _, c in lst] for lst in lists
+        [connection and len(c.stops) >= 2 and {c.stops[0][0], c.stops[-1][0]} <= ends for _, c in lst]
+        for lst in lists
     ]
 
     best_total = -1
