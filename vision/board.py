@@ -1,0 +1,148 @@
+"""A plain description of a board: what the renderer draws and the pipeline checks.
+
+It is built from the title data (``companion.data.load_title``) plus the tiles
+and station tokens on the map.  It is plain data with no rules: whoever calls
+(the table service, the fixture replay, a test) supplies placed tiles as
+``{hex_id: (tile_id, rotation)}`` and tokens as ``{hex_id: [corp or None per slot]}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
+
+from companion.data import load_tiles, load_title, parse_code
+from vision.geometry import BoardGeometry
+from vision.tiles import TileShape, shape_from_code
+
+Placed = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class HexInfo:
+    """A preprinted hex: its id, printed colour and code, terrain and location name."""
+
+    id: str
+    color: str
+    code: str
+    shape: TileShape
+    terrain: tuple[str, ...]
+    upgrade_cost: int
+    location: str | None
+
+    @property
+    def tileable(self) -> bool:
+        """Tiles may be laid here (white hexes; red/gray/blue hexes are fixed)."""
+        return self.color == "white"
+
+
+@dataclass(frozen=True)
+class Corporation:
+    sym: str
+    color: str
+    text_color: str
+    home: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """A title's map with the tiles and station tokens currently on it."""
+
+    title: str
+    layout: str
+    hexes: Mapping[str, HexInfo]
+    tiles: Mapping[str, Placed] = field(default_factory=dict)
+    tokens: Mapping[str, Sequence[str | None]] = field(default_factory=dict)
+    corporations: Mapping[str, Corporation] = field(default_factory=dict)
+
+    @cached_property
+    def geometry(self) -> BoardGeometry:
+        return BoardGeometry(self.layout, tuple(self.hexes))
+
+    def tile_shape(self, tile_id: str) -> TileShape:
+        return title_tile_shapes(self.title)[tile_id]
+
+    def with_tiles(self, tiles: Mapping[str, Placed]) -> BoardState:
+        """A copy with a different set of placed tiles (tokens on removed tiles are dropped)."""
+        checked = validate_tiles(self, tiles)
+        tokens = {h: list(t) for h, t in self.tokens.items() if h in checked or not self.hexes[h].tileable}
+        return replace(self, tiles=checked, tokens=tokens)
+
+
+def validate_tiles(board: BoardState, tiles: Mapping[str, Placed]) -> dict[str, Placed]:
+    shapes = title_tile_shapes(board.title)
+    out: dict[str, Placed] = {}
+    for hex_id, (tile_id, rotation) in tiles.items():
+        if hex_id not in board.hexes:
+            raise ValueError(f"hex {hex_id!r} is not on the {board.title} map")
+        if tile_id not in shapes:
+            raise ValueError(f"tile {tile_id!r} is not in the {board.title} tile set")
+        if not isinstance(rotation, int) or not 0 <= rotation < 6:
+            raise ValueError(f"rotation {rotation!r} for {hex_id} must be 0..5")
+        out[hex_id] = (tile_id, rotation)
+    return out
+
+
+@cache
+def title_tile_shapes(title: str) -> dict[str, TileShape]:
+    """Every tile id of a title's tile set, as shapes."""
+    data = load_title(title)
+    shared = load_tiles()
+    out: dict[str, TileShape] = {}
+    for tile_id, entry in data["map"]["tiles"].items():
+        if isinstance(entry, dict) and "code" in entry:
+            out[tile_id] = shape_from_code(tile_id, entry["color"], entry["code"])
+        elif tile_id in shared:
+            out[tile_id] = shape_from_code(tile_id, shared[tile_id]["color"], shared[tile_id]["code"])
+    return out
+
+
+def _hex_info(hex_id: str, color: str, code: str, location: str | None) -> HexInfo:
+    parts = parse_code(code)
+    terrain: list[str] = []
+    cost = 0
+    for part in parts:
+        if part.type == "upgrade":
+            cost += part.int("cost")
+            if part.get("terrain"):
+                terrain.extend((part.get("terrain") or "").split("|"))
+    return HexInfo(hex_id, color, code, shape_from_code(hex_id, color, code), tuple(terrain), cost, location)
+
+
+@cache
+def _title_hexes(title: str) -> tuple[str, dict[str, HexInfo], dict[str, Corporation]]:
+    data = load_title(title)
+    names: dict[str, str] = data["map"].get("location_names", {})
+    hexes: dict[str, HexInfo] = {}
+    for color, group in data["map"]["hexes"].items():
+        for hex_id, code in group.items():
+            hexes[hex_id] = _hex_info(hex_id, color, code, names.get(hex_id))
+    corps: dict[str, Corporation] = {}
+    for corp in data.get("corporations", []):
+        home = corp.get("coordinates")
+        homes = tuple(home) if isinstance(home, list) else ((home,) if home else ())
+        corps[corp["sym"]] = Corporation(
+            corp["sym"], corp.get("color") or "#808080", corp.get("text_color") or "white", homes
+        )
+    return data["map"]["layout"], hexes, corps
+
+
+def board_from_title(
+    title: str,
+    tiles: Mapping[str, Placed] | None = None,
+    tokens: Mapping[str, Sequence[str | None]] | None = None,
+) -> BoardState:
+    """The title's map with the given tiles and tokens.  Bad hexes/tiles raise ``ValueError``."""
+    layout, hexes, corps = _title_hexes(title)
+    board = BoardState(title, layout, hexes, {}, {}, corps)
+    checked = validate_tiles(board, tiles or {})
+    token_map: dict[str, list[str | None]] = {}
+    for hex_id, slots in (tokens or {}).items():
+        if hex_id not in hexes:
+            raise ValueError(f"token hex {hex_id!r} is not on the {title} map")
+        for corp in slots:
+            if corp is not None and corp not in corps:
+                raise ValueError(f"unknown corporation {corp!r} in tokens of {hex_id}")
+        token_map[hex_id] = list(slots)
+    return BoardState(title, layout, hexes, checked, token_map, corps)

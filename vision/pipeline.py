@@ -1,0 +1,503 @@
+"""Tile recognition: markers → homography → per-hex patches → colour, tile, rotation, tokens.
+
+For every tileable hex the recogniser samples a small square patch (the hex
+at ``SCALE`` pixels per hex width) straight from the camera frame through the
+board homography, so no full rectified image is ever built.  Then:
+
+1. **colour class** from the median chromaticity of the patch's bright
+   (non-track) pixels, after white-balancing the frame against the board's
+   paper margin: neutral (plain map or gray tile), yellow, green or brown;
+2. **tile and rotation**: normalised cross-correlation of the patch against
+   templates rendered by :mod:`vision.render` for the tiles of that colour,
+   one template per distinct rotation (symmetric rotations share one), plus
+   the hex's own preprinted look for "no tile";
+3. **confidence** from the best score and its margin over the best
+   non-equivalent alternative; below ``min_confidence`` a hex is reported as
+   ``unseen`` (can't see), never guessed;
+4. **tokens**: for each city slot of a recognised tile, the slot's colour is
+   matched against white (free) and the corporations' colours.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import BoardState, HexInfo, title_tile_shapes
+from vision.geometry import edge_angle
+from vision.markers import Detection, RegistrationError, board_homography, detect_markers, make_detector
+from vision.render import (
+    CITY_RADIUS,
+    COLORS,
+    Image,
+    draw_preprinted,
+    draw_tile,
+    hex_to_bgr,
+    slot_offsets,
+    tile_layout,
+)
+from vision.tiles import TileShape, rotation_classes
+
+Homography = NDArray[np.float64]
+FloatArray = NDArray[np.float32]
+
+SCALE = 28.0  # patch pixels per hex width
+PATCH = 34  # patch side in pixels
+COLOR_CLASSES = ("neutral", "yellow", "green", "brown")
+TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
+
+
+@dataclass(frozen=True)
+class HexObservation:
+    """What the camera saw on one hex.
+
+    ``status`` is ``"tile"`` (``tile``/``rotation`` set), ``"empty"`` (no tile) or
+    ``"unseen"`` (covered, out of frame or not recognisable: can't see).
+    """
+
+    hex: str
+    status: str
+    tile: str | None = None
+    rotation: int | None = None
+    color: str | None = None
+    confidence: float = 0.0
+    score: float = 0.0
+    tokens: tuple[str | None, ...] = ()
+
+    @property
+    def placed(self) -> tuple[str, int] | None:
+        if self.status == "tile" and self.tile is not None and self.rotation is not None:
+            return self.tile, self.rotation
+        return None
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    """The recogniser's answer for one frame."""
+
+    observations: dict[str, HexObservation]
+    homography: Homography | None
+    markers: tuple[int, ...]
+    seconds: float
+    error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+# ---------------------------------------------------------------- sampling
+
+
+def _patch_offsets() -> NDArray[np.float64]:
+    idx = (np.arange(PATCH, dtype=np.float64) - (PATCH - 1) / 2) / SCALE
+    xx, yy = np.meshgrid(idx, idx)
+    return np.stack([xx, yy], axis=-1)  # (P, P, 2) board units
+
+
+def _hex_mask(layout: str, inset: float) -> NDArray[np.bool_]:
+    off = _patch_offsets()
+    inside = np.ones((PATCH, PATCH), dtype=bool)
+    for e in range(6):
+        a = edge_angle(layout, e)
+        inside &= off[..., 0] * math.cos(a) + off[..., 1] * math.sin(a) <= 0.5 * inset
+    return inside
+
+
+def _px_per_unit(hmat: Homography, at: tuple[float, float]) -> float:
+    c = np.array([at[0], at[1], 1.0])
+    q = [hmat @ (c + d) for d in (np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0]))]
+    p = [v[:2] / v[2] for v in q]
+    return float(max(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])))
+
+
+def sample_patches(
+    image: Image, hmat: Homography, centres: NDArray[np.float64], at: tuple[float, float]
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """BGR patches (N, P, P, 3) centred on board points ``centres`` and a mask of samples inside the image."""
+    k = _px_per_unit(hmat, at)
+    src = image
+    h = hmat
+    if k > 1.3 * SCALE:
+        f = 1.3 * SCALE / k
+        src = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        # pixel-centre convention of resize: x' = (x + 0.5) f - 0.5
+        h = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1.0]]) @ hmat
+    off = _patch_offsets()
+    n = len(centres)
+    pts = centres[:, None, None, :] + off[None, :, :, :]  # (N, P, P, 2)
+    flat = pts.reshape(-1, 2)
+    proj = flat @ h[:, :2].T + h[:, 2]
+    uv = proj[:, :2] / proj[:, 2:3]
+    mapx = uv[:, 0].astype(np.float32).reshape(n * PATCH, PATCH)
+    mapy = uv[:, 1].astype(np.float32).reshape(n * PATCH, PATCH)
+    hh, ww = src.shape[:2]
+    inside = ((mapx >= 0) & (mapx <= ww - 1) & (mapy >= 0) & (mapy <= hh - 1)).reshape(n, PATCH, PATCH)
+    out = cv2.remap(src, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    patches = out.reshape(n, PATCH, PATCH, 3).astype(np.float32)
+    return patches, inside
+
+
+def _gray(patches: FloatArray) -> FloatArray:
+    g: FloatArray = patches[..., 0] * 0.114 + patches[..., 1] * 0.587 + patches[..., 2] * 0.299
+    return g
+
+
+def _blur(gray: FloatArray) -> FloatArray:
+    """Light Gaussian blur of every patch (stacked vertically; the 5-tap kernel never reaches the next
+    patch's masked area)."""
+    n = gray.shape[0]
+    out = cv2.GaussianBlur(np.ascontiguousarray(gray.reshape(n * PATCH, PATCH)), (5, 5), 0.8)
+    return out.reshape(n, PATCH, PATCH)
+
+
+def _values(gray: FloatArray, mask: NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+    """Blurred grey values over the hex mask, centred per patch (N, D), and texture (std / mean)."""
+    vals = _blur(gray)[:, mask]
+    mean = vals.mean(axis=1, keepdims=True)
+    centred = (vals - mean).astype(np.float32)
+    texture = (centred.std(axis=1) / np.maximum(mean[:, 0], 1.0)).astype(np.float32)
+    return centred, texture
+
+
+def _normalise(values: FloatArray, masks: FloatArray) -> FloatArray:
+    """Zero-mean, unit-norm template vectors over their own masks (0 outside)."""
+    count = np.maximum(masks.sum(axis=1, keepdims=True), 1.0)
+    mean = (values * masks).sum(axis=1, keepdims=True) / count
+    centred = (values - mean) * masks
+    norm = np.linalg.norm(centred, axis=1, keepdims=True)
+    out: FloatArray = (centred / np.maximum(norm, 1e-3)).astype(np.float32)
+    return out
+
+
+def masked_ncc(obs: FloatArray, templates: FloatArray, masks: FloatArray) -> FloatArray:
+    """Normalised cross-correlation of every observation with every template over the template's mask.
+
+    ``obs`` (N, D) raw (any offset), ``templates`` (K, D) from :func:`_normalise`, ``masks`` (K, D) 0/1.
+    """
+    count = np.maximum(masks.sum(axis=1), 1.0)[None, :]
+    s1 = obs @ masks.T
+    s2 = (obs * obs) @ masks.T
+    var = np.maximum(s2 - s1 * s1 / count, 1e-3)
+    out: FloatArray = ((obs @ templates.T) / np.sqrt(var)).astype(np.float32)
+    return out
+
+
+def _chroma(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray) -> FloatArray:
+    """Median chromaticity (b, g, r fractions) of each patch's mid-brightness pixels.
+
+    Track is dark and cities/revenue circles are white, so the pixels between the 25th
+    and 70th brightness percentile are mostly the tile's own colour.
+    """
+    vals = patches[:, mask, :] * gains[None, None, :]  # (N, D, 3)
+    bright = vals.sum(axis=2)
+    lo = np.percentile(bright, 25, axis=1, keepdims=True)
+    hi = np.percentile(bright, 70, axis=1, keepdims=True)
+    out = np.zeros((len(vals), 3), np.float32)
+    for i in range(len(vals)):
+        sel = vals[i][(bright[i] >= lo[i]) & (bright[i] <= hi[i]) & (vals[i].max(axis=1) < 250)]
+        if len(sel) < 10:
+            sel = vals[i]
+        med = np.median(sel, axis=0)
+        out[i] = med / max(float(med.sum()), 1.0)
+    return out
+
+
+def _slot_mask(mask: NDArray[np.bool_], shape: TileShape, rotation: int, layout: str) -> FloatArray:
+    """The hex mask without the token discs of the shape's cities (tokens must not sway the match)."""
+    return _slot_masks(mask, shape, rotation, layout)[0]
+
+
+def _slot_masks(
+    mask: NDArray[np.bool_], shape: TileShape, rotation: int, layout: str
+) -> tuple[FloatArray, FloatArray]:
+    """(hex mask minus token discs, token discs) over the hex mask's pixels."""
+    full = mask.copy()
+    idx = (np.arange(PATCH, dtype=np.float64) - (PATCH - 1) / 2) / SCALE
+    xx, yy = np.meshgrid(idx, idx)
+    lay = tile_layout(shape, rotation, layout)
+    for node in shape.cities:
+        if node.slots == 0:
+            continue
+        x, y = lay.nodes[node.index]
+        for ox, oy in slot_offsets(node.slots, rotation):
+            full &= (xx - x - ox) ** 2 + (yy - y - oy) ** 2 > (0.9 * CITY_RADIUS) ** 2
+    out: FloatArray = full[mask].astype(np.float32)
+    discs: FloatArray = (mask & ~full)[mask].astype(np.float32)
+    return out, discs
+
+
+# ---------------------------------------------------------------- templates
+
+
+@dataclass(frozen=True)
+class TemplateBank:
+    keys: tuple[tuple[str, int], ...]  # (tile id, canonical rotation)
+    classes: tuple[str, ...]  # colour class per template
+    desc: FloatArray  # (K, D) normalised over masks
+    masks: FloatArray  # (K, D) 0/1: hex minus token discs
+    discs: FloatArray  # (K, D) 0/1: the token discs
+    chroma: dict[str, FloatArray]  # colour class -> reference chromaticity
+
+
+def _render_single(draw: object, layout: str) -> tuple[FloatArray, NDArray[np.bool_]]:
+    scale = SCALE * 3
+    size = int(math.ceil(1.4 * scale))
+    img: Image = np.empty((size, size, 3), dtype=np.uint8)
+    img[:] = COLORS["paper"]
+    centre = ((size - 1) / 2, (size - 1) / 2)
+    assert callable(draw)
+    draw(img, centre, scale)
+    hmat = np.array([[scale, 0, centre[0]], [0, scale, centre[1]], [0, 0, 1.0]])
+    return sample_patches(img, hmat, np.zeros((1, 2)), (0.0, 0.0))
+
+
+def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> TemplateBank:
+    keys: list[tuple[str, int]] = []
+    classes: list[str] = []
+    patches: list[FloatArray] = []
+    for tile_id, shape in title_tile_shapes(title).items():
+        cls = TILE_COLOR_CLASS.get(shape.color)
+        if cls is None:
+            continue
+        for group in rotation_classes(shape):
+            rot = min(group)
+
+            def draw(
+                img: Image, centre: tuple[float, float], scale: float, s: TileShape = shape, r: int = rot
+            ) -> None:
+                draw_tile(img, centre, scale, s, r, layout)
+
+            patch, _ = _render_single(draw, layout)
+            keys.append((tile_id, rot))
+            classes.append(cls)
+            patches.append(patch[0])
+    stack = np.stack(patches)
+    values, _ = _values(_gray(stack), mask)
+    shapes = title_tile_shapes(title)
+    pairs = [_slot_masks(mask, shapes[t], r, layout) for t, r in keys]
+    masks = np.stack([m for m, _ in pairs])
+    discs = np.stack([d for _, d in pairs])
+    desc = _normalise(values, masks)
+    ones = np.ones(3, np.float32)
+    chroma_all = _chroma(stack, mask, ones)
+    chroma: dict[str, FloatArray] = {}
+    for cls in COLOR_CLASSES[1:]:
+        sel = [i for i, c in enumerate(classes) if c == cls]
+        chroma[cls] = np.median(chroma_all[sel], axis=0).astype(np.float32)
+    white = np.array(COLORS["white"], np.float32)
+    chroma["neutral"] = white / white.sum()
+    return TemplateBank(tuple(keys), tuple(classes), desc, masks, discs, chroma)
+
+
+# ---------------------------------------------------------------- the recogniser
+
+
+class Recognizer:
+    """Recognises the tiles on a title's map in camera frames.
+
+    Build it once per title (templates take a moment to render); then call
+    :meth:`recognise` per frame.  It needs only the map (hexes, layout) and the
+    corporations' colours — never the expected tiles.
+    """
+
+    def __init__(self, board: BoardState, min_confidence: float = 0.5) -> None:
+        self.board = board
+        self.layout = board.layout
+        self.geometry = board.geometry
+        self.min_confidence = min_confidence
+        self.hex_ids = tuple(h for h, info in board.hexes.items() if info.tileable)
+        self.centres = np.array([self.geometry.center(h) for h in self.hex_ids], dtype=np.float64)
+        self.mask = _hex_mask(self.layout, 0.9)
+        self.bank = build_templates(board.title, self.layout, self.mask)
+        self.shapes = title_tile_shapes(board.title)
+        self._empty_desc, self._empty_masks, self._empty_texture = self._empty_templates()
+        self._paper_points = self._margin_points()
+        self.detector = make_detector()
+        self._class_index = {
+            c: np.array([i for i, k in enumerate(self.bank.classes) if k == c]) for c in COLOR_CLASSES
+        }
+        self._corp_colors = {
+            sym: np.array(hex_to_bgr(c.color), np.float32) for sym, c in board.corporations.items()
+        }
+
+    def _empty_templates(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        patches = []
+        for hex_id in self.hex_ids:
+            info: HexInfo = self.board.hexes[hex_id]
+
+            def draw(img: Image, centre: tuple[float, float], scale: float, i: HexInfo = info) -> None:
+                draw_preprinted(img, centre, scale, i, self.layout)
+
+            patch, _ = _render_single(draw, self.layout)
+            patches.append(patch[0])
+        values, texture = _values(_gray(np.stack(patches)), self.mask)
+        masks = np.stack(
+            [_slot_mask(self.mask, self.board.hexes[h].shape, 0, self.layout) for h in self.hex_ids]
+        )
+        return _normalise(values, masks), masks, texture
+
+    def _margin_points(self) -> NDArray[np.float64]:
+        x0, y0, x1, y1 = self.geometry.hex_area()
+        d = 0.62
+        pts = []
+        for t in np.linspace(0.05, 0.95, 24):
+            pts += [(x0 - d, y0 + t * (y1 - y0)), (x1 + d, y0 + t * (y1 - y0))]
+            pts += [(x0 + t * (x1 - x0), y0 - d), (x0 + t * (x1 - x0), y1 + d)]
+        markers = self.geometry.markers()
+        keep = [p for p in pts if all(math.hypot(p[0] - m.x, p[1] - m.y) > 0.75 for m in markers)]
+        return np.array(keep, dtype=np.float64)
+
+    # -------------------------------------------------------------- public API
+
+    def locate(self, frame: Image) -> tuple[Homography, Detection]:
+        """Find the board in a frame: homography board units → frame pixels."""
+        detection = detect_markers(frame, self.detector)
+        return board_homography(detection, self.geometry), detection
+
+    def recognise(self, frame: Image) -> FrameResult:
+        """Recognise every tileable hex of a BGR camera frame."""
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError(f"expected a BGR uint8 image, got shape {frame.shape} dtype {frame.dtype}")
+        start = time.perf_counter()
+        try:
+            hmat, detection = self.locate(frame)
+        except RegistrationError as exc:
+            unseen = {h: HexObservation(h, "unseen") for h in self.hex_ids}
+            return FrameResult(unseen, None, (), time.perf_counter() - start, str(exc))
+        t_locate = time.perf_counter() - start
+        result = self.recognise_with(frame, hmat)
+        timings = dict(result.timings, locate=t_locate)
+        return FrameResult(
+            result.observations, hmat, detection.ids, time.perf_counter() - start, None, timings
+        )
+
+    def white_balance(self, frame: Image, hmat: Homography) -> FloatArray:
+        """Per-channel gains that make the board's paper margin look like the rendered paper."""
+        pts = self._paper_points
+        proj = pts @ hmat[:, :2].T + hmat[:, 2]
+        uv = proj[:, :2] / proj[:, 2:3]
+        h, w = frame.shape[:2]
+        ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+        if ok.sum() < 8:
+            return np.ones(3, np.float32)
+        vals = frame[uv[ok, 1].astype(int), uv[ok, 0].astype(int)].astype(np.float32)
+        med = np.median(vals, axis=0)
+        paper = np.array(COLORS["paper"], np.float32)
+        gains = (paper / paper.sum()) / np.maximum(med / max(float(med.sum()), 1.0), 1e-3)
+        return gains.astype(np.float32)
+
+    def recognise_with(self, frame: Image, hmat: Homography) -> FrameResult:
+        """Recognise the hexes given a known homography (board units → frame pixels)."""
+        t0 = time.perf_counter()
+        at = (self.geometry.width / 2, self.geometry.height / 2)
+        patches, inside = sample_patches(frame, hmat, self.centres, at)
+        t1 = time.perf_counter()
+        gains = self.white_balance(frame, hmat)
+        values, texture = _values(_gray(patches), self.mask)
+        chroma = _chroma(patches, self.mask, gains)
+        t2 = time.perf_counter()
+        scores = masked_ncc(values, self.bank.desc, self.bank.masks)  # (N, K)
+        scores -= self._disc_penalty(values, self.bank.discs)
+        em = self._empty_masks
+        count = np.maximum(em.sum(axis=1), 1.0)
+        s1 = (values * em).sum(axis=1)
+        var = np.maximum((values * values * em).sum(axis=1) - s1 * s1 / count, 1e-3)
+        empty_scores = (values * self._empty_desc).sum(axis=1) / np.sqrt(var)
+        flat_empty = self._empty_texture < 0.04
+        empty_scores = np.where(flat_empty, 1.0 - texture / 0.12, empty_scores)
+        refs = np.stack([self.bank.chroma[c] for c in COLOR_CLASSES])
+        dist = np.linalg.norm(chroma[:, None, :] - refs[None, :, :], axis=2)  # (N, C)
+        inside_frac = inside[:, self.mask].mean(axis=1)
+        observations: dict[str, HexObservation] = {}
+        for i, hex_id in enumerate(self.hex_ids):
+            if inside_frac[i] < 0.98:
+                observations[hex_id] = HexObservation(hex_id, "unseen")
+                continue
+            order = np.argsort(dist[i])
+            classes = [COLOR_CLASSES[order[0]]]
+            if dist[i, order[1]] < 1.6 * dist[i, order[0]] + 0.01:
+                classes.append(COLOR_CLASSES[order[1]])
+            cand = np.concatenate([self._class_index[c] for c in classes])
+            cand_scores = scores[i, cand]
+            ranked = np.argsort(-cand_scores)
+            options: list[tuple[float, str | None, int | None]] = [
+                (float(cand_scores[j]), self.bank.keys[cand[j]][0], self.bank.keys[cand[j]][1])
+                for j in ranked[:2]
+            ]
+            if "neutral" in classes:
+                options.append((float(empty_scores[i]), None, None))
+            options.sort(key=lambda o: -o[0])
+            best = options[0]
+            second = options[1][0] if len(options) > 1 else -1.0
+            d1, d2 = 1.0 - best[0], max(1.0 - second, 1e-6)
+            conf = float(np.clip((best[0] - 0.35) / 0.25, 0, 1) * np.clip(2.0 * (1.0 - d1 / d2), 0, 1))
+            color = classes[0]
+            if conf < self.min_confidence:
+                observations[hex_id] = HexObservation(hex_id, "unseen", None, None, color, conf, best[0])
+            elif best[1] is None:
+                observations[hex_id] = HexObservation(hex_id, "empty", None, None, color, conf, best[0])
+            else:
+                tile_id, rot = best[1], best[2]
+                assert rot is not None
+                tokens = self._tokens(patches[i], gains, self.shapes[tile_id], rot)
+                observations[hex_id] = HexObservation(
+                    hex_id, "tile", tile_id, rot, color, conf, best[0], tokens
+                )
+        t3 = time.perf_counter()
+        return FrameResult(
+            observations,
+            hmat,
+            (),
+            t3 - t0,
+            None,
+            {"sample": t1 - t0, "features": t2 - t1, "match": t3 - t2},
+        )
+
+    @staticmethod
+    def _disc_penalty(values: FloatArray, discs: FloatArray) -> FloatArray:
+        """Token discs are uniform (a token or a white slot); track crossing there means no city."""
+        count = discs.sum(axis=1)[None, :]
+        has = count > 0
+        safe = np.maximum(count, 1.0)
+        s1 = values @ discs.T
+        s2 = (values * values) @ discs.T
+        disc_std = np.sqrt(np.maximum(s2 / safe - (s1 / safe) ** 2, 0.0))
+        total_std = np.maximum(values.std(axis=1, keepdims=True), 1.0)
+        ratio = disc_std / total_std
+        penalty: FloatArray = (0.2 * np.clip((ratio - 0.45) / 0.35, 0.0, 1.0) * has).astype(np.float32)
+        return penalty
+
+    def _tokens(
+        self, patch: FloatArray, gains: FloatArray, shape: TileShape, rotation: int
+    ) -> tuple[str | None, ...]:
+        cities = shape.cities
+        if not cities or not self._corp_colors:
+            return ()
+        lay = tile_layout(shape, rotation, self.layout)
+        city = cities[0]
+        out: list[str | None] = []
+        white = np.array(COLORS["city"], np.float32)
+        for ox, oy in slot_offsets(city.slots, rotation):
+            x, y = lay.nodes[city.index]
+            px = (x + ox) * SCALE + (PATCH - 1) / 2
+            py = (y + oy) * SCALE + (PATCH - 1) / 2
+            x0, y0 = int(round(px)) - 1, int(round(py)) - 1
+            if not (x0 >= 0 and x0 + 3 <= PATCH and y0 >= 0 and y0 + 3 <= PATCH):
+                out.append(None)
+                continue
+            colour = patch[y0 : y0 + 3, x0 : x0 + 3].reshape(-1, 3).mean(axis=0) * gains
+            colour = colour * (white.sum() / max(float(colour.sum()), 1.0)) if colour.sum() > 600 else colour
+            best: tuple[float, str | None] = (float(np.linalg.norm(colour - white)), None)
+            for sym, ref in self._corp_colors.items():
+                d = float(np.linalg.norm(colour - ref))
+                if d < best[0]:
+                    best = (d, sym)
+            out.append(best[1])
+        return tuple(out)
