@@ -72,7 +72,8 @@ class Game1870(Game):
 
     def setup(self) -> None:
         self.map = GameMap.for_title(self.data, self.optional_rules)
-        self.sell_queue: list[tuple[list[Share], Player | None, Holder]] = []
+        #: sales waiting for price protection: (certificates, president then, seller, number of shares sold)
+        self.sell_queue: list[tuple[list[Share], Player | None, Holder, int]] = []
         self.reissued: set[str] = set()
         self.connection_done: set[str] = set()
         self.river_company.max_price = self.river_company.value
@@ -183,6 +184,18 @@ class Game1870(Game):
                 rnd.upgraded_track = True
             rnd.num_laid_track += 1
         rnd.laid_hexes.append(hex_id)
+
+    def remove_corporation_from_map(self, corp: Corporation) -> None:
+        for hex_id, _node in self.map.tokens_of(corp.sym):
+            try:
+                self.map.remove_token(corp.sym, hex_id)
+            except MapError:
+                pass
+        for st in self.map.state.values():
+            for res in st.reservations.values():
+                for i, r in enumerate(res):
+                    if r == corp.sym:
+                        res[i] = None
 
     def tile_color(self, tile_name: str) -> str:
         tile_id = tile_name.rpartition("-")[0] or tile_name
@@ -324,11 +337,12 @@ class Game1870(Game):
         return int(train.price)
 
     # -- shares ------------------------------------------------------------------------------------------------
-    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share]) -> None:
+    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share], percent: int | None = None) -> None:
         corp = shares[0].corporation
+        pct = percent if percent is not None else sum(s.percent for s in shares)
         if corp.ipoed:
-            self.sell_queue.append((list(shares), corp.owner, seller))
-        self.sell_shares(seller, shares)
+            self.sell_queue.append((list(shares), corp.owner, seller, pct // corp.share_percent))
+        self.sell_shares(seller, shares, pct)
 
     def num_certs(self, player: Player, price_protecting: bool = False) -> int:
         count = 0
@@ -338,7 +352,7 @@ class Game1870(Game):
                 continue
             if not price_protecting and any(
                 b[0][0].corporation is corp
-                and not self.market.find_relative(corp, ["down"] * len(b[0])).counts_for_limit
+                and not self.market.find_relative(corp, ["down"] * b[3]).counts_for_limit
                 for b in self.sell_queue
             ):
                 continue
@@ -349,9 +363,9 @@ class Game1870(Game):
         reserved = sum(s.percent for s in corp.shares_of(corp) if not s.buyable)
         return sum(p.percent_of(corp) for p in self.players) + reserved == 100
 
-    def can_sell_extra(self, step: Any, player: Player, shares: list[Share]) -> bool:
+    def can_sell_extra(self, step: Any, player: Player, shares: list[Share], percent: int) -> bool:
         corp = shares[0].corporation
-        return step.holding_ok(corp, player, -sum(s.percent for s in shares))
+        return bool(step.holding_ok(corp, player, -percent))
 
     def can_ebuy_sell_extra(self, player: Player, shares: list[Share]) -> bool:
         corp = shares[0].corporation
@@ -360,6 +374,10 @@ class Game1870(Game):
         if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
             return True
         return player.percent_of(corp) - pct <= 60
+
+    def must_sell_down(self, player: Player, shares: list[Share]) -> bool:
+        corp = shares[0].corporation
+        return not self.holds_over_limit_ok(corp, player, -sum(s.percent for s in shares) + 1)
 
     def sale_bundles(self, player: Player, corp: Corporation) -> list[list[Share]]:
         if not corp.ipoed:
@@ -529,24 +547,24 @@ class PriceProtection(BuySellParShares):
         q = self.gm.sell_queue
         if not q:
             return False
-        shares, _, seller = q[0]
+        shares, _, seller, count = q[0]
         corp = shares[0].corporation
         if not all(s.buyable for s in shares):
             return False
         if corp.share_price is not None and corp.share_price.counts_for_limit:
-            if self.gm.num_certs(player, price_protecting=True) + len(shares) > self.gm.cert_limit():
+            if self.gm.num_certs(player, price_protecting=True) + count > self.gm.cert_limit():
                 return False
         if "original_rules" in self.gm.optional_rules or "can_protect_if_sold" in self.gm.optional_rules:
             permitted = seller is not player
         else:
             sold = getattr(self.round, "players_sold", {}).get(player, {}).get(corp)
             permitted = not sold
-        price = sum(s.price for s in shares)
-        return player.cash >= price and permitted
+        assert corp.share_price is not None
+        return player.cash >= corp.share_price.price * count and permitted
 
     def skip(self) -> None:
         while self.gm.sell_queue:
-            _, president, _ = self.gm.sell_queue[0]
+            _, president, _, _ = self.gm.sell_queue[0]
             if president is not None and self.can_protect(president):
                 break
             self.drop_price(forced=True)
@@ -555,12 +573,14 @@ class PriceProtection(BuySellParShares):
         player = self.game.entity_of(action)
         if not self.can_protect(player):
             raise GameError(f"{player.name} cannot price protect now")
-        shares, _, _ = self.gm.sell_queue.pop(0)
+        shares, president, seller, count = self.gm.sell_queue[0]
         if sorted(action.get("shares") or []) != sorted(s.id for s in shares):
-            self.gm.sell_queue.insert(0, (shares, player, shares[0].owner))
             raise GameError("price protection buys exactly the certificates just sold")
-        price = sum(s.price for s in shares)
+        self.gm.sell_queue.pop(0)
         corp = shares[0].corporation
+        assert corp.share_price is not None
+        price = corp.share_price.price * count
+        shares = [s for s in shares if s.owner is self.game.pool][:count]
         self.game.transfer_shares(shares, player, spender=player, receiver=self.game.bank, price=price)
         rnd = self.round
         if rnd.entities and isinstance(rnd.entities[rnd.entity_index], Player):
@@ -575,11 +595,11 @@ class PriceProtection(BuySellParShares):
         self.drop_price(forced=False)
 
     def drop_price(self, forced: bool) -> None:
-        shares, _, _ = self.gm.sell_queue.pop(0)
+        shares, _, _, count = self.gm.sell_queue.pop(0)
         corp = shares[0].corporation
         market = self.game.market
         ledge = False
-        for _ in shares:
+        for _ in range(count):
             if ledge:
                 market.move_down(corp)
                 ledge = False

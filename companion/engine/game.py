@@ -308,6 +308,14 @@ class Game:
         self.after_action()
 
     def after_action(self) -> None:
+        if self.close_corporations_in_close_cell():
+            step = self.round.active_step()
+            current = self.round.current_entity()
+            if step is None or (current is not None and not step.actions(current)):
+                self.round.skip_steps()
+                next_entity = getattr(self.round, "next_entity", None)
+                if next_entity is not None:
+                    next_entity()
         trigger = self.game_end_check()
         timing = trigger[1] if trigger else None
         if trigger and timing == "immediate":
@@ -402,6 +410,44 @@ class Game:
         scores = ", ".join(f"{p.name} (${v})" for p, v in ((p, self.player_value(p)) for p in self.players))
         self.log.append(f"-- Game over: {scores} --")
 
+    # -- closing corporations ------------------------------------------------------------------------------
+    def close_corporations_in_close_cell(self) -> bool:
+        closed_any = False
+        for corp in list(self.corporations):
+            if not corp.closed and corp.share_price is not None and corp.share_price.is_("close"):
+                self.close_corporation(corp)
+                closed_any = True
+        return closed_any
+
+    def close_corporation(self, corp: Corporation) -> None:
+        self.log.append(f"{corp.name} closes")
+        self.remove_corporation_from_map(corp)
+        if corp.cash:
+            corp.spend(corp.cash, self.bank)
+        for train in list(corp.trains):
+            corp.trains.remove(train)
+            train.owner = None
+            self.discarded.append(train)
+            self.depot.append(train)
+        for company in list(corp.companies):
+            self.close_company(company)
+        if self.round.current_entity() is corp:
+            for step in self.round.steps:
+                step.pass_()
+            next_entity = getattr(self.round, "next_entity", None)
+            if next_entity is not None:
+                next_entity()
+        for share in corp.all_shares:
+            if share in share.owner.shares:
+                share.owner.shares.remove(share)
+        if corp.share_price is not None and corp in corp.share_price.corporations:
+            corp.share_price.corporations.remove(corp)
+        corp.closed = True
+        corp.owner = None
+
+    def remove_corporation_from_map(self, corp: Corporation) -> None:
+        """Titles with a map take the corporation's tokens off the board."""
+
     # -- scores --------------------------------------------------------------------------------------------
     def player_value(self, player: Player) -> int:
         shares = sum(s.price for s in player.shares if s.corporation.ipoed)
@@ -448,11 +494,18 @@ class Game:
         receiver: Holder | None = None,
         price: int = 0,
         allow_president_change: bool = True,
+        percent: int | None = None,
     ) -> None:
-        """Move certificates (one corporation) and pay for them; hand over the presidency if it changes."""
+        """Move certificates (one corporation) and pay for them; hand over the presidency if it changes.
+
+        ``percent`` below the certificates' total is a partial sale of a president's certificate:
+        the seller keeps the difference, handed back as plain certificates after the swap.
+        """
         corp = shares[0].corporation
         owner = shares[0].owner
         previous_president = corp.owner
+        total = sum(s.percent for s in shares)
+        keep = total - (percent if percent is not None else total)
         if spender is not None and receiver is not None and price > 0:
             spender.spend(price, receiver)
         for s in shares:
@@ -462,6 +515,8 @@ class Game:
         if not allow_president_change:
             return
         holders = {p: p.percent_of(corp) for p in self.players}
+        if keep and isinstance(owner, Player):
+            holders[owner] = holders.get(owner, 0) + keep
         top = max(holders.values()) if holders else 0
         majority = [p for p, v in holders.items() if v == top and v > 0]
         if previous_president in majority:
@@ -474,13 +529,15 @@ class Game:
             if candidates:
                 president = min(candidates, key=lambda p: self.player_distance(previous_president, p))
         if president is None:
+            self.hand_back_partial(corp, to, owner, keep)
             return
         corp.owner = president
         self.log.append(f"{president.name} becomes the president of {corp.name}")
         bundle_has_president = any(s.president for s in shares)
-        if to is president and previous_president is owner and bundle_has_president:
+        if to is president and previous_president is owner and bundle_has_president and not keep:
             return
         if owner is president or previous_president is None:
+            self.hand_back_partial(corp, to, owner, keep)
             return
         pres_share = corp.president_share
         if isinstance(owner, Player) and isinstance(to, Player) and bundle_has_president:
@@ -500,6 +557,17 @@ class Game:
         pres_share.owner.shares.remove(pres_share)
         president.shares.append(pres_share)
         pres_share.owner = president
+        transfer_to = to if isinstance(owner, Player) and isinstance(to, Player) and bundle_has_president else self.pool
+        self.hand_back_partial(corp, transfer_to, owner, keep)
+
+    def hand_back_partial(self, corp: Corporation, source: Holder, owner: Holder, keep: int) -> None:
+        for _ in range(keep // corp.share_percent):
+            share = next((s for s in source.shares if s.corporation is corp and not s.president), None)
+            if share is None:
+                return
+            source.shares.remove(share)
+            owner.shares.append(share)
+            share.owner = owner
 
     def player_distance(self, a: Player | None, b: Player) -> int:
         if a is None:
@@ -676,24 +744,68 @@ class Game:
             return True
         return self.turn > 1 or not isinstance(self.round, StockRound)
 
-    def can_sell_extra(self, step: Any, player: Player, shares: list[Share]) -> bool:
+    def can_sell_extra(self, step: Any, player: Player, shares: list[Share], percent: int) -> bool:
         return True
 
-    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share]) -> None:
+    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share], percent: int | None = None) -> None:
         corp = shares[0].corporation
-        self.sell_shares(seller, shares)
-        for _ in shares:
+        pct = percent if percent is not None else sum(s.percent for s in shares)
+        self.sell_shares(seller, shares, pct)
+        for _ in range(pct // corp.share_percent):
             self.market.move_down(corp)
 
-    def sell_shares(self, seller: Holder, shares: list[Share]) -> None:
+    def sell_shares(self, seller: Holder, shares: list[Share], percent: int | None = None) -> None:
         corp = shares[0].corporation
-        price = sum(s.price for s in shares)
-        pct = sum(s.percent for s in shares)
+        pct = percent if percent is not None else sum(s.percent for s in shares)
+        assert corp.share_price is not None
+        price = corp.share_price.price * pct // corp.share_percent
         self.log.append(f"{seller.name} sells {pct}% of {corp.name} and receives ${price}")
-        self.transfer_shares(shares, self.pool, spender=self.bank, receiver=seller, price=price)
+        self.transfer_shares(shares, self.pool, spender=self.bank, receiver=seller, price=price, percent=pct)
+
+    def sale_percent(self, shares: list[Share], action: ActionDict) -> int:
+        """The percentage sold: all of the certificates, or a president's certificate sold in part."""
+        total = sum(s.percent for s in shares)
+        percent = int(action.get("percent") or total)
+        if percent == total:
+            return total
+        corp = shares[0].corporation
+        if not any(s.president for s in shares) or percent <= 0 or percent > total:
+            raise GameError(f"{percent}% does not match the certificates {', '.join(s.id for s in shares)}")
+        if (total - percent) % corp.share_percent or total - percent >= corp.president_share.percent:
+            raise GameError(f"cannot sell {percent}% of {', '.join(s.id for s in shares)}")
+        return percent
+
+    def must_sell_down(self, player: Player, shares: list[Share]) -> bool:
+        """Selling one less certificate would leave ``player`` above the holding limit."""
+        return False
 
     def sold_out(self, corp: Corporation) -> bool:
         return sum(p.percent_of(corp) for p in self.players) == 100
+
+    def blocking_tile_lay_abilities(self, corp: Corporation) -> list[Company]:
+        """Companies of ``corp`` with an unused tile lay usable during its track step: the step waits for them."""
+        out = []
+        for company in corp.companies:
+            ability = company.ability("tile_lay")
+            if (
+                ability is not None
+                and not company.closed
+                and ability.get("when") == "track"
+                and int(ability.get("count", 1)) > 0
+                and not ability.get("consume_tile_lay")
+            ):
+                out.append(company)
+        return out
+
+    def usable_company_abilities(self, corp: Corporation) -> list[dict[str, Any]]:
+        """Abilities of ``corp``'s companies it may still use during its own turn (not tied to a step)."""
+        return [
+            a
+            for company in corp.companies
+            if not company.closed
+            for a in company.abilities
+            if a.get("when") == "owning_corp_or_turn" and int(a.get("count", 1)) > 0
+        ]
 
     # -- state queries for the UI -----------------------------------------------------------------------------
     def priority_deal(self) -> Player:

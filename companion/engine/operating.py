@@ -118,8 +118,12 @@ class BuyCompany(OperatorStep):
     blocks_default = False
 
     def actions(self, entity: Entity) -> list[str]:
-        if entity is self.current_entity() and self.can_buy_company(entity):
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        if self.can_buy_company(entity):
             return ["buy_company"] if not self.blocks() else ["buy_company", "pass"]
+        if self.blocks() and self.game.usable_company_abilities(entity):
+            return ["pass"]
         return []
 
     def can_buy_company(self, corp: Corporation) -> bool:
@@ -170,10 +174,12 @@ class Track(OperatorStep):
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
+        if self.game.blocking_tile_lay_abilities(entity):
+            return ["lay_tile", "pass"]
         lay = self.tile_lay()
         if not lay or not (lay.get("lay") or lay.get("upgrade")):
             return []
-        if not any(t.used for t in entity.tokens):
+        if not entity.tokens:
             return []
         return ["lay_tile", "pass"]
 
@@ -397,7 +403,8 @@ class BuyTrain(OperatorStep):
         # only as much as is needed: the bundle minus its cheapest certificate must not be enough
         needed = self.needed_cash() - (player.cash + operator.cash)
         smaller = sum(s.price for s in shares) - min(s.price for s in shares)
-        return smaller < needed and self.game.can_ebuy_sell_extra(player, shares)
+        minimum = smaller < needed or self.game.must_sell_down(player, shares)
+        return minimum and self.game.can_ebuy_sell_extra(player, shares)
 
     def process_sell_shares(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
@@ -405,7 +412,7 @@ class BuyTrain(OperatorStep):
         shares = [self.game.share(i) for i in action.get("shares") or []]
         if not shares or not self.can_ebuy_sell(player, corp, shares):
             raise GameError(f"{player.name} cannot sell {', '.join(action.get('shares') or [])} now")
-        self.game.sell_shares_and_change_price(player, shares)
+        self.game.sell_shares_and_change_price(player, shares, self.game.sale_percent(shares, action))
         self.corporations_sold.append(shares[0].corporation)
         self.ornd.recalculate_order()
 
@@ -419,11 +426,21 @@ class BuyTrain(OperatorStep):
             raise GameError("a corporation cannot buy a train from itself")
         if not self.room(corp):
             raise GameError(f"{corp.name} is at its train limit of {self.game.train_limit(corp)}")
+        exchange = None
+        if action.get("exchange"):
+            exchange = self.game.train(str(action["exchange"]))
+            discount = (train.discount or {}).get(exchange.name)
+            if exchange.owner is not corp or discount is None or train.owner is not None:
+                raise GameError(f"{corp.name} cannot trade in a {exchange.name} train for the {train.name} train")
+            if price != self.game.train_price(train) - int(discount):
+                raise GameError(f"trading in a {exchange.name} train, the {train.name} costs ${train.price - int(discount)}")
+            if price > corp.cash:
+                raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${price}")
         if train.owner is None:
             if train not in self.game.depot_trains():
                 raise GameError(f"the {train.name} train is not for sale yet")
             face = self.game.train_price(train)
-            if price != face:
+            if price != face and exchange is None:
                 raise GameError(f"the {train.name} train costs ${face}, not ${price}")
         else:
             if price < 1 or price > corp.cash:
@@ -442,6 +459,12 @@ class BuyTrain(OperatorStep):
                 raise GameError(f"{president.name} has ${president.cash} and cannot contribute ${remaining}")
             president.spend(remaining, corp)
             self.game.log.append(f"{president.name} contributes ${remaining}")
+        if exchange is not None:
+            corp.trains.remove(exchange)
+            exchange.owner = None
+            self.game.discarded.append(exchange)
+            self.game.depot.append(exchange)
+            self.game.log.append(f"{corp.name} trades in a {exchange.name} train")
         source = "the bank" if train.owner is None else train.owner.name
         self.game.log.append(f"{corp.name} buys a {train.name} train for ${price} from {source}")
         self.game.buy_train(corp, train, price)

@@ -414,7 +414,7 @@ class BuySellParShares(Step):
             out.append(shares[:i])
         return out
 
-    def can_sell(self, player: Player, shares: list[Share]) -> bool:
+    def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
         if not shares or any(s.owner is not player for s in shares):
             return False
         corp = shares[0].corporation
@@ -426,14 +426,14 @@ class BuySellParShares(Step):
         kinds = {("buy" if a["type"] in self.PURCHASES else a["type"]) for a in acts}
         if len(kinds) == 2 and acts and acts[-1]["type"] in self.PURCHASES:
             return False
-        pct = sum(s.percent for s in shares)
+        pct = percent if percent is not None else sum(s.percent for s in shares)
         if self.game.pool.percent_of(corp) + pct > self.game.MARKET_SHARE_LIMIT:
             return False
         if any(s.president for s in shares):
             others = max((p.percent_of(corp) for p in self.game.players if p is not player), default=0)
             if others < corp.president_share.percent:
                 return False
-        return self.game.can_sell_extra(self, player, shares)
+        return self.game.can_sell_extra(self, player, shares, pct)
 
     def can_sell_any(self, player: Player) -> bool:
         return any(
@@ -494,10 +494,11 @@ class BuySellParShares(Step):
         player = self.game.entity_of(action)
         shares = self.shares_from(action)
         corp = shares[0].corporation
-        if not self.can_sell(player, shares):
+        percent = self.game.sale_percent(shares, action)
+        if not self.can_sell(player, shares, percent):
             raise GameError(f"{player.name} cannot sell {', '.join(s.id for s in shares)} now")
         self.srnd.players_sold.setdefault(player, {})[corp] = "now"
-        self.game.sell_shares_and_change_price(player, shares)
+        self.game.sell_shares_and_change_price(player, shares, percent)
         self.track(action, corp)
 
     def process_par(self, action: ActionDict) -> None:

@@ -64,7 +64,7 @@ def trace_entry(game: Game, action: dict[str, Any]) -> dict[str, Any]:
                 "trains": sorted(t.name for t in c.trains),
             }
             for c in game.corporations
-            if c.ipoed
+            if c.ipoed and not c.closed
         },
     }
 
