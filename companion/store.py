@@ -359,32 +359,65 @@ class Store:
         """Append one action and return its sequence number (1, 2, ...).
 
         When this returns, the action is committed and fsynced.  The stored
-        action carries ``"id": seq`` (as in 18xx.games exports); an action
-        that already has an ``id`` must have exactly that one.
+        action carries an 18xx.games ``id``: the one it has (which must be an
+        integer above the previous action's id; exports skip numbers), else the
+        previous id + 1, which is ``seq`` for a game recorded here.
         """
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str) or not action["type"]:
-            raise StoreError(f"an action is a dict with a 'type', got {action!r}; nothing was stored")
+        return self.append_many(game_id, [action])[0]
+
+    def append_many(self, game_id: int, actions: list[Action]) -> list[int]:
+        """Append several actions in ONE transaction (all or nothing), e.g. to import a game.
+
+        Returns their sequence numbers; the rules of ``append`` apply to each.
+        """
+        if not isinstance(actions, list) or not actions:
+            raise StoreError("append_many needs a non-empty list of actions; nothing was stored")
+        for n, action in enumerate(actions):
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str) or not action["type"]:
+                raise StoreError(
+                    f"action {n + 1} of {len(actions)} is not a dict with a 'type' ({action!r}); "
+                    "nothing was stored"
+                )
         now = self._clock()
+        seqs: list[int] = []
         with self._write() as conn:
             status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
             if status is None:
                 raise StoreError(f"there is no game {game_id} in {self.path}; nothing was stored")
             if status[0] != "active":
                 raise StoreError(f"game {game_id} is {status[0]}; reopen it before adding actions")
-            last = conn.execute("SELECT max(seq) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
-            seq = (last or 0) + 1
-            if "id" in action and action["id"] != seq:
-                raise StoreError(
-                    f"action has id {action['id']!r} but the next action of game {game_id} is {seq}; "
-                    "nothing was stored"
-                )
-            text = _dumps({**action, "id": seq} if "id" not in action else action, "the action")
-            conn.execute(
-                "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
-                (game_id, seq, text, now),
+            row = conn.execute(
+                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+            ).fetchone()
+            seq, last_id = (0, 0) if row is None else (row[0], self._id_of(game_id, row[0], row[1]))
+            rows: list[tuple[int, int, str, float]] = []
+            for action in actions:
+                seq += 1
+                given = action.get("id", last_id + 1)
+                if not isinstance(given, int) or isinstance(given, bool) or given <= last_id:
+                    raise StoreError(
+                        f"action id {given!r} must be an integer above {last_id}, the id of the previous "
+                        f"action of game {game_id}; nothing was stored"
+                    )
+                last_id = given
+                text = _dumps(action if "id" in action else {**action, "id": given}, "the action")
+                rows.append((game_id, seq, text, now))
+                seqs.append(seq)
+            conn.executemany(
+                "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)", rows
             )
             conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-        return seq
+        return seqs
+
+    def _id_of(self, game_id: int, seq: int, text: str) -> int:
+        try:
+            value = json.loads(text).get("id", seq)
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise StoreError(
+                f"game {game_id}, action {seq} in {self.path} is corrupt ({exc}); "
+                "restore the database from a backup"
+            ) from exc
+        return value if isinstance(value, int) else seq
 
     def log(self, game_id: int) -> list[LoggedAction]:
         """Every logged action of a game with its sequence number, undo/redo records included."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.interop.actions import effective_actions
 from companion.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreError, default_path
 
 
@@ -85,8 +87,11 @@ def test_bad_input_is_refused_and_changes_nothing(store: Store) -> None:
     ):
         with pytest.raises(StoreError, match="nothing was stored"):
             store.append(game, bad)  # type: ignore[arg-type]
-    with pytest.raises(StoreError, match="id 7"):
-        store.append(game, {"type": "pass", "id": 7})
+    for bad_id in (1, 0, "2", True):
+        with pytest.raises(StoreError, match="must be an integer above 1"):
+            store.append(game, {"type": "pass", "id": bad_id})
+    with pytest.raises(StoreError, match="action 2 of 2"):
+        store.append_many(game, [buy(2), "pass"])  # type: ignore[list-item]
     with pytest.raises(StoreError, match="no game 99"):
         store.append(99, buy(1))
     with pytest.raises(StoreError):
@@ -97,6 +102,10 @@ def test_bad_input_is_refused_and_changes_nothing(store: Store) -> None:
         store.set_status(game, "paused")  # type: ignore[arg-type]
     assert len(store.actions(game)) == 1
     assert store.append(game, {"type": "pass", "id": 2}) == 2
+    # an 18xx.games export may skip ids; a later action without one continues from there
+    assert store.append(game, {"type": "pass", "id": 9}) == 3
+    assert store.append(game, {"type": "pass"}) == 4
+    assert [a["id"] for a in store.actions(game)] == [1, 2, 9, 10]
     assert len(store.games()) == 1
 
 
@@ -258,3 +267,31 @@ def test_default_path_honours_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.delenv("COMPANION_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_path() == tmp_path / "companion" / "companion.sqlite3"
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
+
+
+def test_an_18xx_games_export_round_trips_with_the_same_undo_semantics(store: Store) -> None:
+    """A real game (ids with gaps, undo/redo, undo to an action id) stored and read back."""
+    checked = 0
+    for path in sorted(FIXTURES.glob("*.json")):
+        export = json.loads(path.read_text())
+        game = store.create_game("1870", [p["name"] for p in export["players"]])
+        seqs = store.append_many(game, export["actions"])
+        assert seqs == list(range(1, len(export["actions"]) + 1))
+        assert store.actions(game) == export["actions"]
+        assert store.effective_actions(game) == effective_actions(export["actions"])
+        checked += 1
+    assert checked >= 2
+
+
+def test_append_many_is_all_or_nothing(store: Store) -> None:
+    game = store.create_game("1870", ["A", "B"])
+    store.append(game, buy(1))
+    with pytest.raises(StoreError, match="nothing was stored"):
+        store.append_many(game, [buy(2), {"type": "pass", "x": float("inf")}])
+    with pytest.raises(StoreError, match="must be an integer above"):
+        store.append_many(game, [{"type": "pass", "id": 5}, {"type": "pass", "id": 5}])
+    assert len(store.actions(game)) == 1
+    assert store.append_many(game, [buy(2), buy(3)]) == [2, 3]
