@@ -194,12 +194,12 @@ def enumerate_routes(
         dfs(s, 0, tokened[s], False, values[s])
         stack_nodes.pop()
         on_path[s] = False
-    out: list[Candidate] = []
+    result: list[Candidate] = []
     for seq, lst in found.items():
         stops = tuple(reachable[i] for i in seq)
         for mask, chains in lst:
-            out.append(Candidate(stops, chains, mask, bases[seq]))
-    return out
+            result.append(Candidate(stops, chains, mask, bases[seq]))
+    return result
 
 
 def stop_value_fast(game_map: GameMap, node: Node, phase: Phase) -> int:

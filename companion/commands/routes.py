@@ -1,0 +1,107 @@
+"""``companion routes bench FILE... [--json]``: best routes for every run of real games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.engine.map import MapError
+from companion.engine.map_replay import replay_map
+from companion.engine.route_optimizer import best_routes
+
+
+@dataclass
+class StateResult:
+    file: str
+    action_id: int
+    corporation: str
+    trains: list[str]
+    played: int
+    best: int
+    seconds: float
+    optimal: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "action_id": self.action_id,
+            "corporation": self.corporation,
+            "trains": self.trains,
+            "played": self.played,
+            "best": self.best,
+            "seconds": round(self.seconds, 6),
+            "optimal": self.optimal,
+        }
+
+
+def bench_files(files: list[Path]) -> list[StateResult]:
+    """Restore the map before every ``run_routes`` of the exports and compute the best routes."""
+    out: list[StateResult] = []
+    for path in files:
+        for state in replay_map(path):
+            result = best_routes(state.game_map, state.corporation, state.trains, state.phase)
+            out.append(
+                StateResult(
+                    path.name,
+                    state.action_id,
+                    state.corporation,
+                    [t.name for t in state.trains],
+                    sum(state.played),
+                    result.total,
+                    result.seconds,
+                    result.optimal,
+                )
+            )
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def summary(results: list[StateResult]) -> str:
+    secs = [r.seconds for r in results]
+    ge = sum(1 for r in results if r.best >= r.played)
+    gt = sum(1 for r in results if r.best > r.played)
+    lt = sum(1 for r in results if r.best < r.played)
+    return (
+        f"states={len(results)} best>=played={ge} best>played={gt} best<played={lt} "
+        f"p50={percentile(secs, 0.5):.4f} p95={percentile(secs, 0.95):.4f} max={max(secs, default=0.0):.4f} seconds"
+    )
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("routes", help="route optimiser tools")
+    rsub = p.add_subparsers(dest="routes_command", required=True)
+    b = rsub.add_parser(
+        "bench", help="best routes for every run_routes of 1870 exports, compared with the game"
+    )
+    b.add_argument(
+        "files", nargs="+", type=Path, help="18xx.games export (.json) with its .trace.jsonl beside it"
+    )
+    b.add_argument("--json", action="store_true", help="one JSON object per state")
+    b.set_defaults(func=run_bench)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    try:
+        results = bench_files(list(args.files))
+    except (MapError, OSError, ValueError, KeyError) as exc:
+        print(f"error: {exc}")
+        return 2
+    for r in results:
+        if args.json:
+            print(json.dumps(r.as_dict()))
+        elif r.best != r.played:
+            mark = "BETTER" if r.best > r.played else "WORSE"
+            print(f"{mark} {r.file} action {r.action_id} {r.corporation}: best {r.best} played {r.played}")
+    print(summary(results))
+    bad = [r for r in results if r.best < r.played or not r.optimal]
+    return 1 if bad else 0
