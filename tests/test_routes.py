@@ -37,7 +37,7 @@ def small_states() -> list[RunState]:
 
 
 def exhaustive(gm: GameMap, corp: str, trains: list[Train], phase: SimplePhase) -> int:
-    """Plain search: every simple route by recursion over chains, checked by check_route; every combination."""
+    """Plain search: every simple route over chains, checked by check_route; every combination."""
     graph = board_graph(gm)
     longest = max(t.max_stops for t in trains)
     routes: list[tuple[list[tuple[str, int]], list]] = []  # type: ignore[type-arg]

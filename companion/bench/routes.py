@@ -12,7 +12,7 @@ FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.g
 def bench() -> str:
     files = sorted(FIXTURES.glob("*.json"))
     if not files:
-        return "## Route optimiser\n\nNo 1870 fixtures found at `{FIXTURES}`.\n"
+        return f"## Route optimiser\n\nNo 1870 fixtures found at `{FIXTURES}`.\n"
     results = bench_files(files)
     secs = [r.seconds for r in results]
     ge = sum(1 for r in results if r.best >= r.played)
@@ -21,13 +21,13 @@ def bench() -> str:
     lines = [
         "## Route optimiser",
         "",
-        f"Best routes for the operating corporation before every `run_routes` of the {len(files)} 1870 fixture "
-        "games (map restored by `companion.engine.map_replay`), one core, one run.",
+        f"Best routes for the operating corporation before every `run_routes` of the {len(files)} 1870 "
+        "fixture games (map restored by `companion.engine.map_replay`), one core, one run.",
         "",
         "| states | proven optimal | best ≥ played | best > played | p50 s | p95 s | max s |",
         "|---|---|---|---|---|---|---|",
-        f"| {len(results)} | {optimal} | {ge} | {gt} | {percentile(secs, 0.5):.4f} | {percentile(secs, 0.95):.4f} "
-        f"| {max(secs, default=0.0):.4f} |",
+        f"| {len(results)} | {optimal} | {ge} | {gt} | {percentile(secs, 0.5):.4f} "
+        f"| {percentile(secs, 0.95):.4f} | {max(secs, default=0.0):.4f} |",
         "",
     ]
     return "\n".join(lines)

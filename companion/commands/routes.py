@@ -73,7 +73,8 @@ def summary(results: list[StateResult]) -> str:
     lt = sum(1 for r in results if r.best < r.played)
     return (
         f"states={len(results)} best>=played={ge} best>played={gt} best<played={lt} "
-        f"p50={percentile(secs, 0.5):.4f} p95={percentile(secs, 0.95):.4f} max={max(secs, default=0.0):.4f} seconds"
+        f"p50={percentile(secs, 0.5):.4f} p95={percentile(secs, 0.95):.4f} "
+        f"max={max(secs, default=0.0):.4f} seconds"
     )
 
 
