@@ -654,6 +654,21 @@ def test_check_names_everything_that_is_missing(tmp_path: Path, stubs: dict[str,
     assert out.rstrip().endswith("9 problem(s) found")
 
 
+def test_check_reader_with_fewer_readers_than_names(tmp_path: Path, stubs: dict[str, str]) -> None:
+    sysfs, dev = fake_devices(tmp_path)
+    board = FakeReaderBoard(readers=1)
+    try:
+        config = _config(
+            tmp_path, f'[reader]\nmode = "serial"\nport = "{board.port}"\nnames = ["bank", "market"]\n'
+        )
+        env = check_env(stubs, sysfs, dev, READER_GROUP=_group(board.port))
+        result = run_script("check", str(config), env=env)
+    finally:
+        board.close()
+    assert result.returncode == 1
+    assert "but reader.names lists 2 reader(s)" in result.stdout
+
+
 def test_check_reader_that_does_not_answer(tmp_path: Path, stubs: dict[str, str]) -> None:
     sysfs, dev = fake_devices(tmp_path)
     board = FakeReaderBoard(readers=2, answer=False)
