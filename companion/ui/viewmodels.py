@@ -1,0 +1,1142 @@
+"""View models: exactly what each touchscreen screen shows, computed from a :class:`Game`.
+
+Plain Python (no Kivy), frozen dataclasses, tested without a window.  The screens in
+:mod:`companion.ui.screens` only lay these out; every number and every sentence on the
+screen comes from here.
+
+* :func:`table_view` — bank cash, players (cash, certificates, count against the limit,
+  priority deal), corporations, the acting entity;
+* :func:`market_view` — the stock market grid: price, zone colour, par flag, tokens;
+* :func:`operating_view` — operating order, the operating corporation's treasury, trains,
+  tokens, suggested routes (from :func:`suggest_routes`) and a payout/withhold preview;
+* :func:`log_view` — the game log in words ("SLSF pays $40 ($4 per share)");
+* :func:`setup_view` — titles, player counts and optional rules for a new game;
+* :func:`action_choices` — one button per concrete legal action of the acting entity,
+  so every common action can be done by touch alone;
+* :func:`describe_action` / :func:`proposal_for` — the sentence and money preview shown
+  in a confirm/cancel toast before an action is applied.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import data as title_data
+from companion.engine import TITLE_CLASSES, Game, GameError
+from companion.engine.entities import Company, Corporation, Player, Share
+from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
+from companion.engine.routes import trains_from_names
+
+__all__ = [
+    "ActionChoice",
+    "CorporationRow",
+    "DividendOption",
+    "LogEntry",
+    "LogView",
+    "MarketCell",
+    "MarketView",
+    "OperatingView",
+    "OrderEntry",
+    "PlayerRow",
+    "Proposal",
+    "RouteLine",
+    "RoutesView",
+    "SetupView",
+    "TableView",
+    "TitleChoice",
+    "ZONE_COLORS",
+    "action_choices",
+    "board_state",
+    "describe_action",
+    "entity_label",
+    "log_view",
+    "market_view",
+    "money",
+    "operating_view",
+    "proposal_for",
+    "round_label",
+    "run_routes_action",
+    "setup_view",
+    "suggest_routes",
+    "table_view",
+]
+
+#: Background colour of a market cell per zone (first match wins, in this order).
+ZONE_COLORS: dict[str, str] = {
+    "close": "#5f5f5f",
+    "endgame": "#e57373",
+    "unlimited": "#ffb74d",
+    "multiple_buy": "#bcaaa4",
+    "no_cert_limit": "#fff176",
+    "par": "#a5d6a7",
+}
+PLAIN_CELL = "#f5f0e1"
+ZONE_WORDS: dict[str, str] = {
+    "close": "corporation closes",
+    "endgame": "game ends",
+    "unlimited": "no holding or certificate limit",
+    "multiple_buy": "buy several, no certificate limit",
+    "no_cert_limit": "no certificate limit",
+    "par": "par price",
+}
+
+
+def money(amount: int | float) -> str:
+    """``$1,234`` (integers), ``$4.5`` (per-share fractions)."""
+    if isinstance(amount, float) and not amount.is_integer():
+        return f"${amount:g}"
+    return f"${int(amount):,}"
+
+
+def entity_label(entity: Any) -> str:
+    """What to call an acting entity on screen: a player's name, a corporation's symbol."""
+    if isinstance(entity, Corporation):
+        return entity.sym
+    if isinstance(entity, Company):
+        return entity.sym
+    return str(getattr(entity, "name", entity))
+
+
+def round_label(game: Game) -> str:
+    """``Stock Round 3``, ``Operating Round 3.1``, ``Auction``, ``Game over``."""
+    if game.finished:
+        return "Game over"
+    rnd = game.round
+    name = str(getattr(rnd, "name", "Round"))
+    if name == "Operating Round":
+        return f"Operating Round {game.turn}.{rnd.round_num}"
+    if name == "Stock Round":
+        return f"Stock Round {game.turn}"
+    return name
+
+
+# --------------------------------------------------------------------------------------------- table
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: Any
+    name: str
+    cash: int
+    certificates: tuple[str, ...]
+    """Per corporation: ``"SLSF 20% (P)"`` (``(P)``: holds the president's certificate)."""
+    companies: tuple[str, ...]
+    cert_count: int
+    cert_limit: int
+    priority: bool
+    acting: bool
+    value: int
+
+    @property
+    def certs_text(self) -> str:
+        return f"{self.cert_count}/{self.cert_limit}"
+
+    @property
+    def over_limit(self) -> bool:
+        return self.cert_count > self.cert_limit
+
+
+@dataclass(frozen=True)
+class CorporationRow:
+    sym: str
+    name: str
+    color: str
+    text_color: str
+    cash: int
+    share_price: int | None
+    par_price: int | None
+    president: str | None
+    trains: tuple[str, ...]
+    tokens_left: int
+    tokens_total: int
+    ipo_percent: int
+    market_percent: int
+    floated: bool
+    operated: bool
+    acting: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    title: str
+    round: str
+    phase: str
+    train_limit: int
+    bank_cash: int
+    acting: str
+    """The acting player's name or corporation's symbol ("" when nobody acts)."""
+    acting_kind: str
+    """``player``, ``corporation``, ``company`` or ``""``."""
+    acting_actions: tuple[str, ...]
+    players: tuple[PlayerRow, ...]
+    corporations: tuple[CorporationRow, ...]
+    cert_limit: int
+    finished: bool
+    result: tuple[tuple[str, int], ...] = ()
+    next_trains: tuple[str, ...] = ()
+
+    @property
+    def headline(self) -> str:
+        if self.finished:
+            return "Game over"
+        return f"{self.acting} to act" if self.acting else "waiting"
+
+
+def _text_color(game: Game, sym: str) -> str:
+    for c in game.data.get("corporations", []):
+        if c.get("sym") == sym:
+            value = str(c.get("text_color") or "white")
+            return {"black": "#000000", "white": "#ffffff"}.get(value, value)
+    return "#ffffff"
+
+
+def _acting(game: Game) -> tuple[Any, str]:
+    if game.finished:
+        return None, ""
+    entity = game.current_entity()
+    if entity is None:
+        return None, ""
+    if isinstance(entity, Player):
+        return entity, "player"
+    if isinstance(entity, Corporation):
+        return entity, "corporation"
+    return entity, "company"
+
+
+def player_certificates(player: Player, corporations: Sequence[Corporation]) -> tuple[str, ...]:
+    out = []
+    for corp in corporations:
+        shares = player.shares_of(corp)
+        if not shares:
+            continue
+        pct = sum(s.percent for s in shares)
+        president = any(s.president for s in shares)
+        out.append(f"{corp.sym} {pct}%" + (" (P)" if president else ""))
+    return tuple(out)
+
+
+def table_view(game: Game) -> TableView:
+    acting, kind = _acting(game)
+    limit = game.cert_limit()
+    priority = game.priority_deal()
+    owner = acting.owner if isinstance(acting, Corporation | Company) else None
+    players = tuple(
+        PlayerRow(
+            id=p.id,
+            name=p.name,
+            cash=p.cash,
+            certificates=player_certificates(p, game.corporations),
+            companies=tuple(c.sym for c in p.companies),
+            cert_count=game.num_certs(p),
+            cert_limit=limit,
+            priority=p is priority,
+            acting=p is acting or (kind != "player" and p is owner),
+            value=game.player_value(p),
+        )
+        for p in game.players
+    )
+    corps = tuple(
+        CorporationRow(
+            sym=c.sym,
+            name=c.name,
+            color=c.color,
+            text_color=_text_color(game, c.sym),
+            cash=c.cash,
+            share_price=c.share_price.price if c.share_price else None,
+            par_price=c.par_price.price if c.par_price else None,
+            president=c.owner.name if c.owner else None,
+            trains=tuple(t.name for t in c.trains),
+            tokens_left=c.tokens_left(),
+            tokens_total=len(c.tokens),
+            ipo_percent=c.percent_of(c),
+            market_percent=game.pool.percent_of(c),
+            floated=c.floated,
+            operated=c.operated,
+            acting=c is acting,
+        )
+        for c in game.corporations
+        if c.ipoed and not c.closed
+    )
+    result: tuple[tuple[str, int], ...] = ()
+    if game.finished:
+        values = game.result()
+        result = tuple(sorted(((p.name, values[p.id]) for p in game.players), key=lambda pv: (-pv[1], pv[0])))
+    upcoming = [t for t in game.depot_trains()]
+    return TableView(
+        title=str(game.data.get("title", game.title)),
+        round=round_label(game),
+        phase=game.phase.name,
+        train_limit=game.phase.train_limit,
+        bank_cash=game.bank.cash,
+        acting=entity_label(acting) if acting is not None else "",
+        acting_kind=kind,
+        acting_actions=tuple(game.legal_action_types()) if acting is not None else (),
+        players=players,
+        corporations=corps,
+        cert_limit=limit,
+        finished=game.finished,
+        result=result,
+        next_trains=tuple(f"{t.name} {money(game.train_price(t))}" for t in upcoming[:3]),  # type: ignore[attr-defined]
+    )
+
+
+# --------------------------------------------------------------------------------------------- market
+
+
+@dataclass(frozen=True)
+class MarketCell:
+    row: int
+    col: int
+    price: int
+    zones: tuple[str, ...]
+    color: str
+    par: bool
+    tokens: tuple[str, ...]
+    """Corporation symbols on the cell, in arrival order (the first one operates first)."""
+
+
+@dataclass(frozen=True)
+class MarketView:
+    rows: tuple[tuple[MarketCell | None, ...], ...]
+    legend: tuple[tuple[str, str], ...]
+    """(colour, words) for every zone present."""
+    token_colors: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """sym → (background, text colour) for drawing the corporation tokens."""
+
+    @property
+    def width(self) -> int:
+        return max((len(r) for r in self.rows), default=0)
+
+    def cell_of(self, sym: str) -> MarketCell | None:
+        for row in self.rows:
+            for cell in row:
+                if cell is not None and sym in cell.tokens:
+                    return cell
+        return None
+
+
+def _zone_color(zones: Iterable[str]) -> str:
+    zs = set(zones)
+    for zone, color in ZONE_COLORS.items():
+        if zone in zs:
+            return color
+    return PLAIN_CELL
+
+
+def market_view(game: Game) -> MarketView:
+    rows: list[tuple[MarketCell | None, ...]] = []
+    present: set[str] = set()
+    for row in game.market.grid:
+        cells: list[MarketCell | None] = []
+        for cell in row:
+            if cell is None:
+                cells.append(None)
+                continue
+            zones = tuple(sorted(cell.types))
+            present.update(zones)
+            cells.append(
+                MarketCell(
+                    row=cell.row,
+                    col=cell.col,
+                    price=cell.price,
+                    zones=zones,
+                    color=_zone_color(zones),
+                    par=cell.can_par,
+                    tokens=tuple(c.sym for c in cell.corporations if not c.closed),
+                )
+            )
+        rows.append(tuple(cells))
+    legend = tuple((ZONE_COLORS[z], ZONE_WORDS[z]) for z in ZONE_COLORS if z in present)
+    colors = {c.sym: (c.color, _text_color(game, c.sym)) for c in game.corporations}
+    return MarketView(tuple(rows), legend, colors)
+
+
+# --------------------------------------------------------------------------------------------- routes
+
+
+@dataclass(frozen=True)
+class RouteLine:
+    train: str
+    revenue: int
+    stops: tuple[str, ...]
+    """Hex ids of the stops, in route order."""
+
+    @property
+    def text(self) -> str:
+        return f"{self.train.rsplit('-', 1)[0]}-train: {' - '.join(self.stops)}  {money(self.revenue)}"
+
+
+@dataclass(frozen=True)
+class RoutesView:
+    status: str
+    """``none`` (no trains / nothing to run), ``computing``, ``done``, ``error``."""
+    lines: tuple[RouteLine, ...] = ()
+    total: int = 0
+    optimal: bool = True
+    progress: float = 0.0
+    message: str = ""
+
+    @property
+    def computing(self) -> bool:
+        return self.status == "computing"
+
+    @property
+    def summary(self) -> str:
+        if self.status == "computing":
+            return f"Finding the best routes… {int(self.progress * 100)}%"
+        if self.status == "done":
+            best = "best" if self.optimal else "best found"
+            return f"Suggested routes ({best}): {money(self.total)}"
+        return self.message
+
+
+def suggest_routes(
+    game: Game,
+    corp: Corporation,
+    *,
+    progress: Callable[[float], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    time_limit: float | None = None,
+) -> RouteResult:
+    """The optimiser's best routes for ``corp``'s trains now (call it off the UI thread)."""
+    game_map = getattr(game, "map", None)
+    if game_map is None:
+        raise GameError(f"{game.title} has no map to run routes on")
+    trains = trains_from_names(game.data, [t.id for t in corp.trains], game.optional_rules)
+    phase = game.map_phase()  # type: ignore[attr-defined]
+    return best_routes(
+        game_map, corp.sym, trains, phase, progress=progress, cancel=cancel, time_limit=time_limit
+    )
+
+
+def routes_view(result: RouteResult | None, *, computing: bool = False, progress: float = 0.0) -> RoutesView:
+    if computing:
+        return RoutesView("computing", progress=progress)
+    if result is None:
+        return RoutesView("none", message="")
+    if result.cancelled and not result.routes:
+        return RoutesView("error", message="Route search was stopped before it found a route")
+    if not result.routes:
+        return RoutesView("none", message="No route earns money")
+    lines = tuple(RouteLine(r.train, r.revenue, tuple(h for h, _ in r.stops)) for r in result.routes)
+    return RoutesView("done", lines, result.total, result.optimal, 1.0)
+
+
+def run_routes_action(corp: Corporation, routes: Sequence[TrainRoute]) -> dict[str, Any]:
+    """The ``run_routes`` action for suggested routes."""
+    return {
+        "type": "run_routes",
+        "entity": corp.sym,
+        "entity_type": "corporation",
+        "routes": [r.as_action_route() for r in routes],
+        "extra_revenue": 0,
+    }
+
+
+# --------------------------------------------------------------------------------------------- operating
+
+
+@dataclass(frozen=True)
+class OrderEntry:
+    sym: str
+    color: str
+    text_color: str
+    share_price: int
+    state: str
+    """``done``, ``current`` or ``next``."""
+
+
+@dataclass(frozen=True)
+class DividendOption:
+    kind: str
+    label: str
+    """``Pay out $40 ($4 per share)``, ``Withhold $40``, ``Half: keep $20, pay $2 per share``."""
+    receives: tuple[tuple[str, int], ...]
+    """(player name or corporation symbol, amount received) for everyone who gets money."""
+    share_price: tuple[int, int] | None
+    """(before, after) if the share price moves."""
+
+    @property
+    def price_text(self) -> str:
+        if self.share_price is None:
+            return "share price stays"
+        a, b = self.share_price
+        return f"share price {money(a)} → {money(b)}"
+
+
+@dataclass(frozen=True)
+class OperatingView:
+    active: bool
+    """An operating round is on."""
+    round: str
+    order: tuple[OrderEntry, ...]
+    current: str
+    name: str = ""
+    president: str = ""
+    treasury: int = 0
+    trains: tuple[str, ...] = ()
+    tokens_left: int = 0
+    tokens_total: int = 0
+    step: str = ""
+    """What the operating corporation is doing now (``Lay track``, ``Run routes``…)."""
+    routes: RoutesView = field(default_factory=lambda: RoutesView("none"))
+    revenue: int | None = None
+    """Revenue already run this turn (``run_routes`` applied), waiting for the dividend."""
+    dividends: tuple[DividendOption, ...] = ()
+
+
+def _order(game: Game) -> tuple[tuple[OrderEntry, ...], Corporation | None]:
+    rnd = game.round
+    current = getattr(rnd, "current_operator", None)
+    entities: list[Corporation] = list(getattr(rnd, "entities", None) or game.operating_order())
+    if not entities or not all(isinstance(e, Corporation) for e in entities):
+        entities = game.operating_order()
+        current = None
+    idx = entities.index(current) if current in entities else -1
+    out = []
+    for i, c in enumerate(entities):
+        state = "done" if i < idx else ("current" if i == idx else "next")
+        price = c.share_price.price if c.share_price else 0
+        out.append(OrderEntry(c.sym, c.color, _text_color(game, c.sym), price, state))
+    return tuple(out), current if isinstance(current, Corporation) else None
+
+
+def _dividend_kinds(game: Game, corp: Corporation) -> list[str]:
+    step = game.round.step_for(corp, "dividend") if hasattr(game.round, "step_for") else None
+    kinds = getattr(step, "KINDS", None) or ("payout", "withhold")
+    return list(kinds)
+
+
+def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...]:
+    """Preview every dividend kind (the game must be waiting for ``corp``'s dividend)."""
+    if "dividend" not in game.legal_action_types(corp):
+        return ()
+    revenue = int(getattr(game.round, "revenue", 0)) + int(getattr(game.round, "extra_revenue", 0))
+    out = []
+    names = {p.id: p.name for p in game.players}
+    for kind in _dividend_kinds(game, corp):
+        action = {"type": "dividend", "entity": corp.sym, "entity_type": "corporation", "kind": kind}
+        try:
+            pv = game.preview(action)
+        except GameError:
+            continue
+        receives = tuple(
+            (names.get(m.who, str(m.who)), m.after - m.before)
+            for m in pv.money
+            if m.who != "bank" and m.after > m.before
+        )
+        kept = next((amt for who, amt in receives if who == corp.sym), 0)
+        paid = revenue - kept
+        per_share = paid / corp.total_shares
+        if kind == "withhold":
+            label = f"Withhold {money(revenue)}"
+        elif kind == "payout":
+            label = f"Pay out {money(revenue)} ({money(per_share)} per share)"
+        else:
+            label = f"Half: keep {money(kept)}, pay {money(per_share)} per share"
+        out.append(DividendOption(kind, label, receives, pv.share_prices.get(corp.sym)))
+    return tuple(out)
+
+
+def preview_dividends_after_run(
+    game: Game, corp: Corporation, routes: Sequence[TrainRoute]
+) -> tuple[DividendOption, ...]:
+    """Dividend previews as if ``corp`` ran ``routes`` now (on a copy; ``game`` is unchanged)."""
+    if "run_routes" not in game.legal_action_types(corp):
+        return dividend_options(game, corp)
+    trial = copy.deepcopy(game)
+    try:
+        trial.apply(run_routes_action(corp, routes))
+    except GameError:
+        return ()
+    return dividend_options(trial, trial.corporation(corp.sym))
+
+
+def operating_view(
+    game: Game,
+    routes: RouteResult | None = None,
+    *,
+    computing: bool = False,
+    progress: float = 0.0,
+    dividends: tuple[DividendOption, ...] | None = None,
+) -> OperatingView:
+    """The Operating screen.  ``routes`` is the optimiser's answer for the current corporation
+    (``None`` while it has not run: pass ``computing=True`` and the ``progress`` fraction);
+    ``dividends`` defaults to the previews computable now."""
+    order, current = _order(game)
+    active = getattr(game.round, "name", "") == "Operating Round" and not game.finished
+    if current is None or not active:
+        return OperatingView(active, round_label(game), order, "")
+    step = game.round.active_step(current) if hasattr(game.round, "active_step") else None
+    ran = "dividend" in game.legal_action_types(current)
+    revenue = int(getattr(game.round, "revenue", 0)) if ran else None
+    if dividends is None:
+        dividends = dividend_options(game, current) if ran else ()
+    rv = routes_view(routes, computing=computing, progress=progress)
+    if not current.trains and not computing:
+        rv = RoutesView("none", message=f"{current.sym} has no trains")
+    return OperatingView(
+        active=True,
+        round=round_label(game),
+        order=order,
+        current=current.sym,
+        name=current.name,
+        president=current.owner.name if current.owner else "",
+        treasury=current.cash,
+        trains=tuple(t.name for t in current.trains),
+        tokens_left=current.tokens_left(),
+        tokens_total=len(current.tokens),
+        step=str(getattr(step, "description", "")) if step is not None else "",
+        routes=rv,
+        revenue=revenue,
+        dividends=dividends,
+    )
+
+
+# --------------------------------------------------------------------------------------------- log
+
+_RUNS = re.compile(r"^(?P<name>.+) runs (?P<what>its connection route )?for \$(?P<rev>\d+)$")
+_PAYS = re.compile(r"^(?P<name>.+) pays \$(?P<per>[\d.]+) per share$")
+_WITHHOLDS = re.compile(r"^(?P<name>.+) withholds \$(?P<amt>\d+)$")
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    text: str
+    kind: str
+    """``heading`` (rounds, phases, events, game over) or ``action``."""
+
+
+@dataclass(frozen=True)
+class LogView:
+    entries: tuple[LogEntry, ...]
+    actions: int
+    """How many actions the game has taken (what undo would go back through)."""
+    can_undo: bool
+
+
+def _sym_names(game: Game) -> list[tuple[str, str]]:
+    pairs = [(c.name, c.sym) for c in game.corporations]
+    return sorted(pairs, key=lambda p: -len(p[0]))
+
+
+def _short(text: str, names: list[tuple[str, str]]) -> str:
+    for name, sym in names:
+        if name != sym and name in text:
+            text = re.sub(rf"(?<![\w]){re.escape(name)}(?![\w])", sym, text)
+    return text
+
+
+def log_view(game: Game, last: int | None = None) -> LogView:
+    """The game log in words, corporations by symbol, a run and its dividend as one line."""
+    names = _sym_names(game)
+    lines = list(game.log)
+    entries: list[LogEntry] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _RUNS.match(line)
+        if m:
+            corp = m["name"]
+            rev = int(m["rev"])
+            runs = "runs its connection route" if m["what"] else "runs"
+            kept: int | None = None
+            per: str | None = None
+            j = i + 1
+            while j < len(lines) and j <= i + 2:
+                w = _WITHHOLDS.match(lines[j])
+                p = _PAYS.match(lines[j])
+                if w and w["name"] == corp:
+                    kept = int(w["amt"])
+                elif p and p["name"] == corp:
+                    per = p["per"]
+                else:
+                    break
+                j += 1
+            route = " for its connection route" if m["what"] else ""
+            if per is not None and kept is None:
+                text = f"{corp} pays ${rev} (${per} per share){route}"
+            elif per is not None:
+                text = f"{corp} {runs} for ${rev}: keeps ${kept}, pays ${per} per share"
+            elif kept is not None:
+                text = f"{corp} {runs} for ${rev} and withholds it"
+            else:
+                text = line
+            entries.append(LogEntry(_short(text, names), "action"))
+            i = j
+            continue
+        heading = line.startswith("--") or " operates " in line or line.endswith("has priority deal")
+        entries.append(LogEntry(_short(line, names), "heading" if heading else "action"))
+        i += 1
+    if last is not None:
+        entries = entries[-last:]
+    return LogView(tuple(entries), len(game.actions), bool(game.actions))
+
+
+# --------------------------------------------------------------------------------------------- setup
+
+
+@dataclass(frozen=True)
+class TitleChoice:
+    title: str
+    subtitle: str
+    playable: bool
+    min_players: int
+    max_players: int
+    optional_rules: tuple[tuple[str, str, str], ...]
+    """(sym, short name, description)."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SetupView:
+    titles: tuple[TitleChoice, ...]
+    saved: tuple[SavedGame, ...] = ()
+
+    def title(self, name: str) -> TitleChoice:
+        for t in self.titles:
+            if t.title == name:
+                return t
+        raise KeyError(f"unknown title {name!r}")
+
+
+def setup_view(saved: Iterable[Any] = ()) -> SetupView:
+    """Every known title (playable first) with its player range and optional rules;
+    ``saved`` are :class:`companion.store.GameRecord` rows for "resume a saved game"."""
+    titles = []
+    for name in title_data.TITLES:
+        meta = title_data.load_title(name)["meta"]
+        lo, hi = meta.get("player_range") or (2, 6)
+        rules = tuple(
+            (str(r["sym"]), str(r.get("short_name", r["sym"])), str(r.get("desc", "")))
+            for r in meta.get("optional_rules", [])
+        )
+        titles.append(
+            TitleChoice(name, str(meta.get("subtitle", "")), name in TITLE_CLASSES, int(lo), int(hi), rules)
+        )
+    titles.sort(key=lambda t: (not t.playable, t.title))
+    rows = tuple(
+        SavedGame(
+            int(r.id),
+            f"#{r.id} {r.title}: {', '.join(r.players)} ({r.action_count} actions, {r.status})",
+        )
+        for r in saved
+    )
+    return SetupView(tuple(titles), rows)
+
+
+# --------------------------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class ActionChoice:
+    """One touch button: ``label`` shown, ``action`` applied (after a confirm toast)."""
+
+    group: str
+    """Buttons of a group share a popup when there are many (``buy``, ``sell``, ``par``, ``tile``…)."""
+    label: str
+    action: dict[str, Any]
+
+
+def _ent(entity: Any) -> dict[str, Any]:
+    if isinstance(entity, Player):
+        return {"entity": entity.id, "entity_type": "player"}
+    if isinstance(entity, Corporation):
+        return {"entity": entity.sym, "entity_type": "corporation"}
+    return {"entity": entity.sym, "entity_type": "company"}
+
+
+def _step(game: Game, entity: Any, kind: str) -> Any:
+    finder = getattr(game.round, "step_for", None)
+    return finder(entity, kind) if finder is not None else None
+
+
+def _share_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
+    out = []
+    can_buy = getattr(step, "can_buy", None)
+    for corp in game.corporations:
+        if not corp.ipoed or corp.closed:
+            continue
+        for source, where in ((corp.shares_of(corp), "IPO"), (game.pool.shares_of(corp), "market")):
+            cands = sorted((s for s in source if s.buyable and not s.president), key=lambda s: s.index)[:1]
+            if not cands:
+                continue
+            share = cands[0]
+            if can_buy is not None and not can_buy(player, [share]):
+                continue
+            if can_buy is None and player.cash < share.price:
+                continue
+            out.append(
+                ActionChoice(
+                    "buy",
+                    f"Buy {corp.sym} {share.percent}% from {where} {money(share.price)}",
+                    {"type": "buy_shares", **_ent(player), "shares": [share.id], "percent": share.percent},
+                )
+            )
+    return out
+
+
+def _sell_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
+    out: list[ActionChoice] = []
+    can_sell = getattr(step, "can_sell", None) or getattr(step, "can_ebuy_sell", None)
+    bundles = getattr(game, "sale_bundles", None) or getattr(step, "sale_bundles", None)
+    if bundles is None:
+        return out
+    for corp in game.corporations:
+        for bundle in bundles(player, corp):
+            if can_sell is not None:
+                try:
+                    ok = (
+                        can_sell(player, bundle)
+                        if getattr(step, "can_sell", None) is not None
+                        else can_sell(player, game.round.current_entity(), bundle)
+                    )
+                except (GameError, AttributeError, TypeError):
+                    ok = False
+                if not ok:
+                    continue
+            pct = sum(s.percent for s in bundle)
+            price = corp.share_price.price * pct // corp.share_percent if corp.share_price else 0
+            out.append(
+                ActionChoice(
+                    "sell",
+                    f"Sell {corp.sym} {pct}% for {money(price)}",
+                    {"type": "sell_shares", **_ent(player), "shares": [s.id for s in bundle], "percent": pct},
+                )
+            )
+    return out
+
+
+def _par_choices(game: Game, player: Player) -> list[ActionChoice]:
+    out = []
+    for corp in game.corporations:
+        if corp.ipoed or corp.closed or not game.can_par(corp, player):
+            continue
+        for cell in game.market.par_prices():
+            if player.cash < 2 * cell.price:
+                continue
+            out.append(
+                ActionChoice(
+                    "par",
+                    f"Par {corp.sym} at {money(cell.price)}",
+                    {
+                        "type": "par",
+                        **_ent(player),
+                        "corporation": corp.sym,
+                        "share_price": f"{cell.price},{cell.row},{cell.col}",
+                    },
+                )
+            )
+    return out
+
+
+def _bid_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
+    out = []
+    companies: list[Company] = list(getattr(step, "companies", []) or [])
+    min_bid = getattr(step, "min_bid", None)
+    auctioning = getattr(step, "auctioning", None)
+    for company in companies:
+        if auctioning is not None and company is not auctioning:
+            continue
+        price = int(min_bid(company)) if min_bid is not None else company.min_bid
+        if price > player.cash:
+            continue
+        buy = getattr(step, "may_purchase", lambda c: False)(company)
+        verb = "Buy" if buy else "Bid"
+        for extra in (0,) if buy else (0, 20):
+            if price + extra > player.cash:
+                continue
+            out.append(
+                ActionChoice(
+                    "bid",
+                    f"{verb} {company.sym} {money(price + extra)}",
+                    {"type": "bid", **_ent(player), "company": company.sym, "price": price + extra},
+                )
+            )
+    return out
+
+
+def _train_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
+    out = []
+    seen: set[tuple[str, int]] = set()
+    president_cash = corp.owner.cash if corp.owner else 0
+    for train in game.depot_trains():
+        price = int(game.train_price(train))  # type: ignore[attr-defined]
+        key = (train.name, price)
+        if key in seen:
+            continue
+        seen.add(key)
+        if price > corp.cash + president_cash:
+            continue
+        out.append(
+            ActionChoice(
+                "train",
+                f"Buy a {train.name}-train {money(price)}",
+                {"type": "buy_train", **_ent(corp), "train": train.id, "price": price, "variant": train.name},
+            )
+        )
+        for old in corp.trains:
+            discount = (train.discount or {}).get(old.name)
+            if discount:
+                out.append(
+                    ActionChoice(
+                        "train",
+                        f"Trade in {old.name} for a {train.name}-train {money(price - int(discount))}",
+                        {
+                            "type": "buy_train",
+                            **_ent(corp),
+                            "train": train.id,
+                            "price": price - int(discount),
+                            "variant": train.name,
+                            "exchange": old.id,
+                        },
+                    )
+                )
+    return out
+
+
+def _tile_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
+    game_map = getattr(game, "map", None)
+    if game_map is None:
+        return []
+    try:
+        lays = game_map.legal_lays(corp.sym, game.map_phase())  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - the map may refuse a corporation without a home token yet
+        return []
+    out = []
+    for hex_id, tile, rotation, cost in lays:
+        tile_id = tile.rsplit("-", 1)[0]
+        extra = f" {money(cost)}" if cost else ""
+        out.append(
+            ActionChoice(
+                "tile",
+                f"{hex_id}: tile {tile_id} rotation {rotation}{extra}",
+                {"type": "lay_tile", **_ent(corp), "hex": hex_id, "tile": tile, "rotation": rotation},
+            )
+        )
+    return out
+
+
+def _token_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
+    spots = getattr(game, "token_spots", None)
+    if spots is None:
+        return []
+    token = corp.next_token()
+    price = token.price if token else 0
+    out = []
+    for city in spots(corp):
+        where = city
+        with contextlib.suppress(Exception):  # a label only
+            where = game.map.city(city)[0]  # type: ignore[attr-defined]
+        out.append(
+            ActionChoice(
+                "token",
+                f"Token on {where} {money(price)}",
+                {"type": "place_token", **_ent(corp), "city": city},
+            )
+        )
+    return out
+
+
+def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = None) -> list[ActionChoice]:
+    """Concrete legal actions of ``entity`` (default: the acting entity), for touch buttons.
+
+    Covers pass, bid/buy private, par, buy and sell shares, lay tile, place token, run the
+    suggested ``routes``, every dividend kind, buy and discard trains, and choices.  A button
+    may still be refused by the engine (its reason is then shown); nothing changes until the
+    confirm toast is accepted.
+    """
+    if game.finished:
+        return []
+    entity = entity if entity is not None else game.current_entity()
+    if entity is None:
+        return []
+    kinds = game.legal_action_types(entity)
+    out: list[ActionChoice] = []
+    for kind in kinds:
+        step = _step(game, entity, kind)
+        if kind == "bid" and isinstance(entity, Player):
+            out += _bid_choices(game, entity, step)
+        elif kind == "par" and isinstance(entity, Player):
+            out += _par_choices(game, entity)
+        elif kind == "buy_shares" and isinstance(entity, Player):
+            out += _share_choices(game, entity, step)
+        elif kind == "sell_shares" and isinstance(entity, Player):
+            out += _sell_choices(game, entity, step)
+        elif kind == "buy_train" and isinstance(entity, Corporation):
+            out += _train_choices(game, entity)
+        elif kind == "lay_tile" and isinstance(entity, Corporation):
+            out += _tile_choices(game, entity)
+        elif kind == "place_token" and isinstance(entity, Corporation):
+            out += _token_choices(game, entity)
+        elif kind == "run_routes" and isinstance(entity, Corporation) and routes is not None:
+            if routes.routes:
+                out.append(
+                    ActionChoice(
+                        "run",
+                        f"Run suggested routes {money(routes.total)}",
+                        run_routes_action(entity, routes.routes),
+                    )
+                )
+        elif kind == "dividend" and isinstance(entity, Corporation):
+            for kind_name in _dividend_kinds(game, entity):
+                word = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}.get(
+                    kind_name, kind_name
+                )
+                out.append(
+                    ActionChoice("dividend", word, {"type": "dividend", **_ent(entity), "kind": kind_name})
+                )
+        elif kind == "discard_train" and isinstance(entity, Corporation):
+            for t in entity.trains:
+                out.append(
+                    ActionChoice(
+                        "discard",
+                        f"Discard a {t.name}-train",
+                        {"type": "discard_train", **_ent(entity), "train": t.id},
+                    )
+                )
+        elif kind == "choose" and isinstance(entity, Corporation):
+            choices = getattr(step, "choices", None)
+            for c in choices(entity) if choices is not None else []:
+                out.append(
+                    ActionChoice("choose", f"Choose {c}", {"type": "choose", **_ent(entity), "choice": c})
+                )
+        elif kind == "pass":
+            desc = str(getattr(_step(game, entity, "pass"), "description", ""))
+            label = f"Pass ({desc.lower()})" if desc else "Pass"
+            out.append(ActionChoice("pass", label, {"type": "pass", **_ent(entity)}))
+    return out
+
+
+# --------------------------------------------------------------------------------------------- proposals
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A proposed action as the confirm/cancel toast shows it."""
+
+    text: str
+    """One sentence: what will happen."""
+    details: tuple[str, ...]
+    """Money and share price moves: ``Player 2: $400 → $300``."""
+    action: dict[str, Any]
+    error: str | None = None
+    """Why the engine refuses it (then it cannot be confirmed)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _holder_name(game: Game, who: Any) -> str:
+    if who == "bank":
+        return "Bank"
+    for p in game.players:
+        if p.id == who:
+            return p.name
+    return str(who)
+
+
+def describe_action(game: Game, action: dict[str, Any]) -> str:
+    """A short sentence for an action before it is applied: ``Player 2 buys SLSF 10% from the IPO``."""
+    try:
+        who = entity_label(game.entity_of(action))
+    except GameError:
+        who = str(action.get("entity"))
+    kind = action.get("type")
+    if kind == "buy_shares":
+        ids = list(action.get("shares") or [])
+        try:
+            shares: list[Share] = [game.share(i) for i in ids]
+        except GameError:
+            return f"{who} buys {', '.join(ids)}"
+        if not shares:
+            return f"{who} buys nothing"
+        corp = shares[0].corporation
+        where = "the IPO" if shares[0].owner is corp else entity_label(shares[0].owner)
+        pct = sum(s.percent for s in shares)
+        return f"{who} buys {corp.sym} {pct}% from {where} for {money(sum(s.price for s in shares))}"
+    if kind == "sell_shares":
+        ids = list(action.get("shares") or [])
+        sym = ids[0].rsplit("_", 1)[0] if ids else "?"
+        return f"{who} sells {sym} {action.get('percent') or len(ids) * 10}%"
+    if kind == "par":
+        price = str(action.get("share_price", "")).split(",")[0]
+        return f"{who} pars {action.get('corporation')} at ${price}"
+    if kind == "bid":
+        return f"{who} bids ${action.get('price')} for {action.get('company')}"
+    if kind == "buy_train":
+        name = str(action.get("train", "")).rsplit("-", 1)[0]
+        return f"{who} buys a {name}-train for ${action.get('price')}"
+    if kind == "lay_tile":
+        tile = str(action.get("tile", "")).rsplit("-", 1)[0]
+        return f"{who} lays tile {tile} on {action.get('hex')} (rotation {action.get('rotation')})"
+    if kind == "place_token":
+        return f"{who} places a token in {action.get('city')}"
+    if kind == "run_routes":
+        total = sum(int(r.get("revenue", 0)) for r in action.get("routes") or [])
+        return f"{who} runs {len(action.get('routes') or [])} train(s) for ${total}"
+    if kind == "dividend":
+        word = {"payout": "pays out", "withhold": "withholds", "half": "pays half"}.get(
+            str(action.get("kind")), str(action.get("kind"))
+        )
+        return f"{who} {word}"
+    if kind == "discard_train":
+        return f"{who} discards the {str(action.get('train', '')).rsplit('-', 1)[0]}-train"
+    if kind == "buy_company":
+        return f"{who} buys {action.get('company')} for ${action.get('price')}"
+    if kind == "choose":
+        return f"{who} chooses {action.get('choice')}"
+    if kind == "pass":
+        return f"{who} passes"
+    return f"{who}: {str(kind).replace('_', ' ')}"
+
+
+def proposal_for(game: Game, action: dict[str, Any]) -> Proposal:
+    """Describe ``action`` and preview its money moves; an illegal action gets its reason in ``error``."""
+    text = describe_action(game, action)
+    try:
+        pv = game.preview(action)
+    except GameError as err:
+        return Proposal(text, (), action, str(err))
+    except (KeyError, ValueError, TypeError) as err:
+        return Proposal(text, (), action, f"not a valid action ({err})")
+    details = [
+        f"{_holder_name(game, m.who)}: {money(m.before)} → {money(m.after)}"
+        for m in pv.money
+        if m.who != "bank"
+    ]
+    details += [f"{sym} share price {money(a)} → {money(b)}" for sym, (a, b) in pv.share_prices.items()]
+    return Proposal(text, tuple(details), action)
+
+
+# --------------------------------------------------------------------------------------------- board
+
+
+def board_state(game: Game) -> Any:
+    """The game's map as a :class:`vision.board.BoardState` (tiles, rotations, station tokens)."""
+    from vision.board import board_from_title
+
+    game_map = getattr(game, "map", None)
+    tiles: dict[str, tuple[str, int]] = {}
+    tokens: dict[str, list[str | None]] = {}
+    if game_map is not None:
+        for hex_id, st in game_map.state.items():
+            if not st.preprinted:
+                tiles[hex_id] = (st.tile.rsplit("-", 1)[0], int(st.rotation) % 6)
+            cities = st.spec.city_indices
+            if cities and st.tokens.get(cities[0]):
+                slots = list(st.tokens[cities[0]])
+                if any(s is not None for s in slots):
+                    tokens[hex_id] = slots
+    return board_from_title(str(game.data.get("title", game.title)), tiles, tokens)
