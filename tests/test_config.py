@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,27 @@ def test_cli_uses_companion_config_env(
 def test_config_type_has_every_section() -> None:
     names = {f.name for f in dataclasses.fields(Config)}
     assert names == {"game", "reader", "panel", "camera", "display", "backup", "source"}
+
+
+def test_cli_shell_output_evaluates_in_bash(tmp_path: Path) -> None:
+    import subprocess
+
+    path = tmp_path / "c.toml"
+    path.write_text('[game]\nplayers = ["Ann O\'Neil", "Bob $HOME"]\n[backup]\nkeep = 3\n')
+    companion = Path(sys.executable).parent / "companion"
+    script = (
+        'settings=$("$1" config shell "$2") && eval "$settings" && '
+        'printf "%s|%s|%s" "$backup_keep" "$game_players" "$camera_file"'
+    )
+    result = subprocess.run(
+        ["bash", "-c", script, "-", str(companion), str(path)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "3|Ann O'Neil\nBob $HOME|"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[backup]\nkeep = 0\n")
+    result = subprocess.run(
+        ["bash", "-c", script, "-", str(companion), str(bad)], capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert "backup.keep: 0 is out of range" in result.stderr

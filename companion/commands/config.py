@@ -1,7 +1,9 @@
 """``companion config``: check a configuration file, print it, or read one setting.
 
     companion config check [FILE]     print the effective configuration, or every error (exit 1)
-    companion config get KEY [FILE]   print one setting (for shell scripts such as deploy/companion-backup)
+    companion config get KEY [FILE]   print one setting, e.g. ``backup.keep``
+    companion config shell [FILE]     every setting as shell assignments (``backup_keep=14``), for
+                                      ``settings=$(companion config shell F) && eval "$settings"`` in deploy/
 
 Without FILE the file named by ``$COMPANION_CONFIG`` is used, else the defaults.
 """
@@ -10,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
+from dataclasses import fields
 from typing import Any
 
-from companion.config import Config, ConfigError, config_value, dump_toml, load_config
+from companion.config import SECTIONS, Config, ConfigError, config_value, dump_toml, load_config
 
 
 def register(subparsers: Any) -> None:
@@ -32,6 +36,13 @@ def register(subparsers: Any) -> None:
     get.add_argument("key", help="section.key, e.g. game.database")
     get.add_argument("file", nargs="?", help="configuration file (default: $COMPANION_CONFIG, else defaults)")
     get.set_defaults(func=run_get)
+    shell = sub.add_parser(
+        "shell", help="print every setting as shell variable assignments (section_key=value)"
+    )
+    shell.add_argument(
+        "file", nargs="?", help="configuration file (default: $COMPANION_CONFIG, else defaults)"
+    )
+    shell.set_defaults(func=run_shell)
 
 
 def _load(args: argparse.Namespace) -> Config:
@@ -63,4 +74,17 @@ def run_get(args: argparse.Namespace) -> int:
         print(f"companion config get: {exc.args[0]}", file=sys.stderr)
         return 2
     print(value)
+    return 0
+
+
+def run_shell(args: argparse.Namespace) -> int:
+    try:
+        config = _load(args)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    for section, cls in SECTIONS.items():
+        for f in fields(cls):
+            value = config_value(config, f"{section}.{f.name}")
+            print(f"{section}_{f.name}={shlex.quote(value)}")
     return 0
