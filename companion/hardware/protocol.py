@@ -235,6 +235,11 @@ class LineSplitter:
             self._overflow = False
             start = nl + 1
 
+    @property
+    def pending(self) -> int:
+        """Bytes of an unfinished line held so far."""
+        return len(self._buf)
+
     def reset(self) -> bool:
         """Forget a partial line (after a disconnect); True if there was one."""
         had = bool(self._buf) or self._overflow
