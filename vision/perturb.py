@@ -188,8 +188,11 @@ def _draw_card(
     layer = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(layer, box, 255)
     card = np.zeros_like(canvas)
-    card[:] = (235, 240, 242)
-    band = np.array([rng.uniform(0, 255), rng.uniform(0, 255), rng.uniform(0, 255)], dtype=np.float32)
+    # a share certificate: the corporation's colour with a small white text panel
+    body = [float(v) for v in rng.uniform(20, 235, 3)]
+    body[int(rng.integers(3))] = float(rng.uniform(0, 60))
+    card[:] = body
+    band = np.array([235, 240, 242], dtype=np.float32)
     # a coloured band along one short side and a few lines of "text"
     corner = box.astype(np.float32)
     e1 = (corner[1] - corner[0]) / np.linalg.norm(corner[1] - corner[0])
@@ -198,6 +201,12 @@ def _draw_card(
         [corner[0], corner[1], corner[1] + e2 * 0.3 * unit, corner[0] + e2 * 0.3 * unit], dtype=np.int32
     )
     cv2.fillConvexPoly(card, band_poly, band.tolist())
+    panel = corner[0] + e2 * 0.9 * unit + e1 * 0.3 * unit
+    panel_poly = np.array(
+        [panel, panel + e1 * 0.9 * unit, panel + e1 * 0.9 * unit + e2 * 0.5 * unit, panel + e2 * 0.5 * unit],
+        np.int32,
+    )
+    cv2.fillConvexPoly(card, panel_poly, (235, 240, 242))
     for k in range(5):
         start = corner[0] + e2 * (0.55 + 0.3 * k) * unit + e1 * 0.2 * unit
         end = start + e1 * float(rng.uniform(0.4, 1.0)) * unit

@@ -190,7 +190,7 @@ def masked_ncc(obs: FloatArray, templates: FloatArray, masks: FloatArray) -> Flo
 
 
 def _chroma(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray) -> FloatArray:
-    """Median chromaticity (b, g, r fractions) of each patch's mid-brightness pixels.
+    """Mean chromaticity (b, g, r fractions) of each patch's mid-brightness pixels.
 
     Track is dark and cities/revenue circles are white, so the pixels between the 25th
     and 70th brightness percentile are mostly the tile's own colour.
@@ -199,13 +199,36 @@ def _chroma(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray) -> 
     bright = vals.sum(axis=2)
     lo = np.percentile(bright, 25, axis=1, keepdims=True)
     hi = np.percentile(bright, 70, axis=1, keepdims=True)
-    out = np.zeros((len(vals), 3), np.float32)
-    for i in range(len(vals)):
-        sel = vals[i][(bright[i] >= lo[i]) & (bright[i] <= hi[i]) & (vals[i].max(axis=1) < 250)]
-        if len(sel) < 10:
-            sel = vals[i]
-        med = np.median(sel, axis=0)
-        out[i] = med / max(float(med.sum()), 1.0)
+    sel = ((bright >= lo) & (bright <= hi) & (vals.max(axis=2) < 250)).astype(np.float32)
+    sums = np.einsum("nd,ndc->nc", sel, vals)
+    fallback = vals.sum(axis=1)
+    sums = np.where(sel.sum(axis=1, keepdims=True) >= 10, sums, fallback)
+    out: FloatArray = (sums / np.maximum(sums.sum(axis=1, keepdims=True), 1.0)).astype(np.float32)
+    return out
+
+
+#: OpenCV hue (0..180) ranges of the tile colours; pixels outside vote for nothing.
+HUE_RANGES = {"brown": ((0, 19), (170, 181)), "yellow": ((19, 38),), "green": ((38, 90),)}
+
+
+def colour_votes(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray) -> FloatArray:
+    """Fraction of each hex's pixels that are clearly brown, yellow, green (N, 3), after white balance.
+
+    Track (black), cities (white), the plain map (pale) and gray tiles are not saturated, so only
+    the tile's own colour (and stray tokens) vote; skin and shadows are too pale to count.
+    """
+    n = len(patches)
+    balanced = np.clip(patches * gains[None, None, None, :], 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(balanced.reshape(n * PATCH, PATCH, 3), cv2.COLOR_BGR2HSV).reshape(n, PATCH, PATCH, 3)
+    pix = hsv[:, mask, :]
+    hue, sat, val = pix[..., 0], pix[..., 1], pix[..., 2]
+    chromatic = (sat > 110) & (val > 60)
+    out = np.zeros((n, 3), np.float32)
+    for k, name in enumerate(("brown", "yellow", "green")):
+        hit = np.zeros_like(chromatic)
+        for lo, hi in HUE_RANGES[name]:
+            hit |= (hue >= lo) & (hue < hi)
+        out[:, k] = (chromatic & hit).mean(axis=1)
     return out
 
 
@@ -243,6 +266,7 @@ class TemplateBank:
     desc: FloatArray  # (K, D) normalised over masks
     masks: FloatArray  # (K, D) 0/1: hex minus token discs
     discs: FloatArray  # (K, D) 0/1: the token discs
+    tile_chroma: FloatArray  # (K, 3) chromaticity of each template (as measured by _chroma)
     chroma: dict[str, FloatArray]  # colour class -> reference chromaticity
 
 
@@ -293,7 +317,9 @@ def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> Templat
         chroma[cls] = np.median(chroma_all[sel], axis=0).astype(np.float32)
     white = np.array(COLORS["white"], np.float32)
     chroma["neutral"] = white / white.sum()
-    return TemplateBank(tuple(keys), tuple(classes), desc, masks, discs, chroma)
+    # one reference per colour class, so colour never reorders tiles of the same colour
+    per_template = np.stack([chroma[c] if c != "neutral" else chroma_all[i] for i, c in enumerate(classes)])
+    return TemplateBank(tuple(keys), tuple(classes), desc, masks, discs, per_template, chroma)
 
 
 # ---------------------------------------------------------------- the recogniser
@@ -319,6 +345,7 @@ class Recognizer:
         self.shapes = title_tile_shapes(board.title)
         self._empty_desc, self._empty_masks, self._empty_texture = self._empty_templates()
         self._paper_points = self._margin_points()
+        self._black_points = self._marker_border_points()
         self.detector = make_detector()
         self._class_index = {
             c: np.array([i for i, k in enumerate(self.bank.classes) if k == c]) for c in COLOR_CLASSES
@@ -342,6 +369,16 @@ class Recognizer:
             [_slot_mask(self.mask, self.board.hexes[h].shape, 0, self.layout) for h in self.hex_ids]
         )
         return _normalise(values, masks), masks, texture
+
+    def _marker_border_points(self) -> NDArray[np.float64]:
+        pts = []
+        for m in self.geometry.markers():
+            x0, y0 = m.x - m.size / 2, m.y - m.size / 2
+            for i in range(6):
+                for j in range(6):
+                    if i in (0, 5) or j in (0, 5):
+                        pts.append((x0 + (j + 0.5) * m.size / 6, y0 + (i + 0.5) * m.size / 6))
+        return np.array(pts, dtype=np.float64)
 
     def _margin_points(self) -> NDArray[np.float64]:
         x0, y0, x1, y1 = self.geometry.hex_area()
@@ -378,20 +415,32 @@ class Recognizer:
             result.observations, hmat, detection.ids, time.perf_counter() - start, None, timings
         )
 
-    def white_balance(self, frame: Image, hmat: Homography) -> FloatArray:
-        """Per-channel gains that make the board's paper margin look like the rendered paper."""
-        pts = self._paper_points
+    def _sample(self, frame: Image, hmat: Homography, pts: NDArray[np.float64]) -> FloatArray | None:
         proj = pts @ hmat[:, :2].T + hmat[:, 2]
         uv = proj[:, :2] / proj[:, 2:3]
         h, w = frame.shape[:2]
-        ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+        ok = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
         if ok.sum() < 8:
-            return np.ones(3, np.float32)
-        vals = frame[uv[ok, 1].astype(int), uv[ok, 0].astype(int)].astype(np.float32)
-        med = np.median(vals, axis=0)
+            return None
+        vals: FloatArray = frame[uv[ok, 1].round().astype(int), uv[ok, 0].round().astype(int)].astype(
+            np.float32
+        )
+        return vals
+
+    def white_balance(self, frame: Image, hmat: Homography) -> tuple[FloatArray, FloatArray]:
+        """(black level, gains) per channel: ``(pixel - black) * gains`` maps the markers' black
+        borders to black and the board's paper margin to the rendered paper colour.  This undoes
+        exposure, contrast and colour temperature for the whole frame (not local shadows)."""
         paper = np.array(COLORS["paper"], np.float32)
-        gains = (paper / paper.sum()) / np.maximum(med / max(float(med.sum()), 1.0), 1e-3)
-        return gains.astype(np.float32)
+        white_vals = self._sample(frame, hmat, self._paper_points)
+        black_vals = self._sample(frame, hmat, self._black_points)
+        if white_vals is None:
+            return np.zeros(3, np.float32), np.ones(3, np.float32)
+        white = np.median(white_vals, axis=0)
+        black = np.percentile(black_vals, 30, axis=0) if black_vals is not None else np.zeros(3, np.float32)
+        black = np.minimum(black, white * 0.5)
+        gains = paper / np.maximum(white - black, 8.0)
+        return black.astype(np.float32), gains.astype(np.float32)
 
     def recognise_with(self, frame: Image, hmat: Homography) -> FrameResult:
         """Recognise the hexes given a known homography (board units → frame pixels)."""
@@ -399,12 +448,18 @@ class Recognizer:
         at = (self.geometry.width / 2, self.geometry.height / 2)
         patches, inside = sample_patches(frame, hmat, self.centres, at)
         t1 = time.perf_counter()
-        gains = self.white_balance(frame, hmat)
+        black, gains = self.white_balance(frame, hmat)
+        balanced = np.clip((patches - black[None, None, None, :]) * gains[None, None, None, :], 0, 255)
         values, texture = _values(_gray(patches), self.mask)
-        chroma = _chroma(patches, self.mask, gains)
+        ones = np.ones(3, np.float32)
+        chroma = _chroma(balanced, self.mask, ones)
+        votes = colour_votes(balanced, self.mask, ones)
         t2 = time.perf_counter()
         scores = masked_ncc(values, self.bank.desc, self.bank.masks)  # (N, K)
         scores -= self._disc_penalty(values, self.bank.discs)
+        # the tile's colour must match too (skin, cards and shadows have the wrong chromaticity)
+        cdist = np.linalg.norm(chroma[:, None, :] - self.bank.tile_chroma[None, :, :], axis=2)
+        scores -= 4.0 * np.clip(cdist - 0.035, 0.0, None)
         em = self._empty_masks
         count = np.maximum(em.sum(axis=1), 1.0)
         s1 = (values * em).sum(axis=1)
@@ -412,18 +467,16 @@ class Recognizer:
         empty_scores = (values * self._empty_desc).sum(axis=1) / np.sqrt(var)
         flat_empty = self._empty_texture < 0.04
         empty_scores = np.where(flat_empty, 1.0 - texture / 0.12, empty_scores)
-        refs = np.stack([self.bank.chroma[c] for c in COLOR_CLASSES])
-        dist = np.linalg.norm(chroma[:, None, :] - refs[None, :, :], axis=2)  # (N, C)
+        # an empty hex has the map's own colour: skin, cards and tiles do not
+        d_map = np.linalg.norm(chroma - self.bank.chroma["neutral"][None, :], axis=1)
+        empty_scores = empty_scores * np.clip(1.0 - (d_map - 0.02) / 0.03, 0.0, 1.0)
         inside_frac = inside[:, self.mask].mean(axis=1)
         observations: dict[str, HexObservation] = {}
         for i, hex_id in enumerate(self.hex_ids):
             if inside_frac[i] < 0.98:
                 observations[hex_id] = HexObservation(hex_id, "unseen")
                 continue
-            order = np.argsort(dist[i])
-            classes = [COLOR_CLASSES[order[0]]]
-            if dist[i, order[1]] < 1.6 * dist[i, order[0]] + 0.01:
-                classes.append(COLOR_CLASSES[order[1]])
+            classes = self._classes(votes[i])
             cand = np.concatenate([self._class_index[c] for c in classes])
             cand_scores = scores[i, cand]
             ranked = np.argsort(-cand_scores)
@@ -446,7 +499,7 @@ class Recognizer:
             else:
                 tile_id, rot = best[1], best[2]
                 assert rot is not None
-                tokens = self._tokens(patches[i], gains, self.shapes[tile_id], rot)
+                tokens = self._tokens(balanced[i], ones, self.shapes[tile_id], rot)
                 observations[hex_id] = HexObservation(
                     hex_id, "tile", tile_id, rot, color, conf, best[0], tokens
                 )
@@ -459,6 +512,21 @@ class Recognizer:
             None,
             {"sample": t1 - t0, "features": t2 - t1, "match": t3 - t2},
         )
+
+    @staticmethod
+    def _classes(votes: FloatArray) -> list[str]:
+        """Colour classes worth matching for a hex, most likely first."""
+        names = ("brown", "yellow", "green")
+        order = np.argsort(-votes)
+        top, second = float(votes[order[0]]), float(votes[order[1]])
+        if top >= 0.15:
+            classes = [names[order[0]]]
+            if second >= 0.6 * top:
+                classes.append(names[order[1]])
+            if top < 0.3:
+                classes.append("neutral")
+            return classes
+        return ["neutral", names[order[0]]] if top >= 0.06 else ["neutral"]
 
     @staticmethod
     def _disc_penalty(values: FloatArray, discs: FloatArray) -> FloatArray:

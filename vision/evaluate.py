@@ -1,0 +1,272 @@
+"""The recognition benchmark: fixture board states → simulated photos → pipeline → reconciliation.
+
+For every frame a board state is taken from a finished 18xx.games game at a
+random point, a few deliberate changes are made to what lies on the table (a
+tile turned, a tile missing, an extra tile, another tile) while the *expected*
+map stays as the game says, the table is photographed with
+:func:`vision.perturb.simulate_frame`, and the recogniser and
+:func:`vision.reconcile.reconcile` run on the photo.  Scoring:
+
+* a hex is *visible* when at least 95 % of it is in frame, uncovered and not
+  washed out by glare;
+* *hex correct*: a visible tileable hex whose observation equals the truth
+  (empty, or the right tile at an equivalent rotation); "can't see" counts as
+  not correct;
+* a *false difference* is a reported difference on a hex where the table
+  matches the expected map; a *missed difference* is a deliberate change on a
+  visible hex that is not reported with the right kind.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.board import BoardState, title_tile_shapes
+from vision.fixture_states import FixtureGame, load_fixture, replay
+from vision.perturb import FRAME_SIZE, hex_visibility, random_perturbation, simulate_frame
+from vision.pipeline import Recognizer
+from vision.reconcile import reconcile
+from vision.tiles import rotation_classes
+
+Placed = tuple[str, int]
+
+
+def default_fixture_dir(title: str) -> Path:
+    env = os.environ.get("COMPANION_FIXTURES")
+    base = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games"
+    return base / title
+
+
+def fixture_games(title: str, directory: Path | None = None) -> list[FixtureGame]:
+    folder = directory or default_fixture_dir(title)
+    paths = sorted(p for p in folder.glob("*.json") if not p.name.endswith(".trace.json"))
+    games = [load_fixture(p) for p in paths]
+    games = [g for g in games if g.title == title]
+    if not games:
+        raise FileNotFoundError(
+            f"no {title} game exports in {folder} (set COMPANION_FIXTURES to their folder)"
+        )
+    return games
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str  # expected difference kind
+    hex: str
+    expected: Placed | None
+    actual: Placed | None
+
+
+def _yellow_for(board: BoardState, hex_id: str, rng: np.random.Generator) -> Placed | None:
+    """A plausible first tile for an empty hex: a yellow tile with the same cities/towns."""
+    info = board.hexes[hex_id]
+    want = (len(info.shape.cities), len(info.shape.towns))
+    shapes = title_tile_shapes(board.title)
+    options = [
+        s
+        for s in shapes.values()
+        if s.color == "yellow" and (len(s.cities), len(s.towns)) == want and s.label is None
+    ]
+    if not options:
+        return None
+    shape = options[int(rng.integers(len(options)))]
+    return shape.id, int(rng.integers(6))
+
+
+def make_changes(board: BoardState, rng: np.random.Generator, count: int) -> tuple[BoardState, list[Change]]:
+    """The table with ``count`` deliberate changes against ``board`` (the expected map)."""
+    shapes = title_tile_shapes(board.title)
+    tiles = dict(board.tiles)
+    changes: list[Change] = []
+    laid = sorted(board.tiles)
+    empty = sorted(h for h, info in board.hexes.items() if info.tileable and h not in board.tiles)
+    used: set[str] = set()
+    for _ in range(count * 4):
+        if len(changes) >= count:
+            break
+        kind = ["wrong_rotation", "missing_tile", "unexpected_tile", "wrong_tile"][int(rng.integers(4))]
+        pool = empty if kind == "unexpected_tile" else laid
+        pool = [h for h in pool if h not in used]
+        if not pool:
+            continue
+        hex_id = pool[int(rng.integers(len(pool)))]
+        want = board.tiles.get(hex_id)
+        if kind == "wrong_rotation" and want is not None:
+            groups = [g for g in rotation_classes(shapes[want[0]]) if want[1] not in g]
+            if not groups:
+                continue
+            new: Placed | None = (want[0], min(groups[int(rng.integers(len(groups)))]))
+        elif kind == "missing_tile":
+            new = None
+        elif kind == "unexpected_tile":
+            new = _yellow_for(board, hex_id, rng)
+            if new is None:
+                continue
+        else:
+            assert want is not None
+            colour = shapes[want[0]].color
+            others = [s for s in shapes.values() if s.color == colour and s.id != want[0] and s.label is None]
+            same_nodes = [
+                s
+                for s in others
+                if (len(s.cities), len(s.towns)) == (len(shapes[want[0]].cities), len(shapes[want[0]].towns))
+            ]
+            pick = same_nodes or others
+            if not pick:
+                continue
+            new = (pick[int(rng.integers(len(pick)))].id, int(rng.integers(6)))
+        if new is None:
+            tiles.pop(hex_id, None)
+        else:
+            tiles[hex_id] = new
+        used.add(hex_id)
+        changes.append(Change(kind, hex_id, want, new))
+    return board.with_tiles(tiles), changes
+
+
+@dataclass
+class FrameReport:
+    frame: int
+    game: int
+    action: int
+    seconds: float
+    markers: int
+    visible: int = 0
+    correct: int = 0
+    tiles_visible: int = 0
+    tile_number_correct: int = 0
+    rotation_correct: int = 0
+    cant_see: int = 0
+    false_differences: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+    found: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _states(game: FixtureGame) -> list[tuple[int, BoardState]]:
+    return list(replay(game))
+
+
+def run_bench(
+    title: str,
+    frames: int,
+    seed: int,
+    *,
+    strength: float = 1.0,
+    size: tuple[int, int] = FRAME_SIZE,
+    max_changes: int = 3,
+    fixtures: Path | None = None,
+    recognizer: Recognizer | None = None,
+) -> Iterator[FrameReport]:
+    """Yield one report per simulated frame (deterministic for ``seed``)."""
+    if frames < 1:
+        raise ValueError("--frames must be at least 1")
+    games = fixture_games(title, fixtures)
+    states = [_states(g) for g in games]
+    rec = recognizer or Recognizer(states[0][-1][1] if states[0] else _empty(title))
+    rng = np.random.default_rng(seed)
+    for index in range(frames):
+        g = int(rng.integers(len(games)))
+        pick = states[g][int(rng.integers(len(states[g])))] if states[g] else (0, _empty(title))
+        action_id, expected = pick
+        table, changes = make_changes(expected, rng, int(rng.integers(0, max_changes + 1)))
+        sim = simulate_frame(table, random_perturbation(rng, strength), size)
+        result = rec.recognise(sim.image)
+        report = FrameReport(index, g, action_id, result.seconds, len(result.markers), error=result.error)
+        vis = hex_visibility(sim, table.geometry, list(rec.hex_ids))
+        shapes = title_tile_shapes(title)
+        changed = {c.hex: c for c in changes}
+        recon = reconcile(result.observations, dict(expected.tiles), title)
+        reported = {d.hex: d for d in recon.differences}
+        for hex_id, obs in result.observations.items():
+            if vis[hex_id] < 0.95:
+                continue
+            report.visible += 1
+            truth = table.tiles.get(hex_id)
+            if obs.status == "unseen":
+                report.cant_see += 1
+            if truth is None:
+                ok = obs.status == "empty"
+            else:
+                report.tiles_visible += 1
+                number_ok = obs.status == "tile" and obs.tile == truth[0]
+                rot_ok = (
+                    number_ok
+                    and obs.rotation is not None
+                    and any(
+                        truth[1] in grp and obs.rotation in grp for grp in rotation_classes(shapes[truth[0]])
+                    )
+                )
+                report.tile_number_correct += int(number_ok)
+                report.rotation_correct += int(rot_ok)
+                ok = rot_ok
+            report.correct += int(ok)
+            if not ok and obs.status != "unseen":
+                report.wrong.append(
+                    f"{hex_id}: truth {truth}, seen {obs.placed or obs.status} ({obs.confidence:.2f})"
+                )
+        for hex_id, diff in reported.items():
+            if hex_id not in changed:
+                report.false_differences.append(diff.describe())
+        for change in changes:
+            report.changes.append(f"{change.hex}: {change.kind}")
+            diff = reported.get(change.hex)
+            if diff is not None and diff.kind == change.kind:
+                report.found.append(change.hex)
+            elif vis.get(change.hex, 0.0) >= 0.95:
+                report.missed.append(
+                    f"{change.hex}: {change.kind}" + (f" reported as {diff.kind}" if diff else "")
+                )
+        yield report
+
+
+def _empty(title: str) -> BoardState:
+    from vision.board import board_from_title
+
+    return board_from_title(title)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return float(np.percentile(np.array(values), q))
+
+
+def summarise(reports: list[FrameReport]) -> dict[str, Any]:
+    visible = sum(r.visible for r in reports)
+    tiles = sum(r.tiles_visible for r in reports)
+    seconds = [r.seconds for r in reports]
+    changes = sum(len(r.changes) for r in reports)
+    missed = sum(len(r.missed) for r in reports)
+    return {
+        "frames": len(reports),
+        "registration_failures": sum(1 for r in reports if r.error),
+        "hexes_visible": visible,
+        "hex_accuracy": sum(r.correct for r in reports) / visible if visible else float("nan"),
+        "cant_see_rate": sum(r.cant_see for r in reports) / visible if visible else float("nan"),
+        "wrong_hexes": sum(len(r.wrong) for r in reports),
+        "tiles_visible": tiles,
+        "tile_number_accuracy": sum(r.tile_number_correct for r in reports) / tiles
+        if tiles
+        else float("nan"),
+        "rotation_accuracy": sum(r.rotation_correct for r in reports) / tiles if tiles else float("nan"),
+        "false_differences_per_frame": sum(len(r.false_differences) for r in reports) / max(len(reports), 1),
+        "frames_without_false_difference": sum(1 for r in reports if not r.false_differences)
+        / max(len(reports), 1),
+        "real_differences": changes,
+        "missed_differences": missed,
+        "p50_seconds": statistics.median(seconds) if seconds else float("nan"),
+        "p95_seconds": percentile(seconds, 95),
+    }

@@ -1,0 +1,128 @@
+"""Compare what the camera saw with the map the game expects.
+
+The caller passes the expected map as plain ``{hex: (tile_id, rotation)}``
+(the table service takes it from the engine) and the observations from
+:class:`vision.pipeline.Recognizer`.  Differences are:
+
+* ``missing_tile``: a tile is expected but the hex is seen empty;
+* ``unexpected_tile``: a tile is seen where none is expected (a new lay);
+* ``wrong_tile``: another tile than expected is seen (perhaps an upgrade);
+* ``wrong_rotation``: the expected tile is seen, turned differently.  Rotations that
+  give the same track pattern (a straight track turned 180°) are the same rotation.
+
+Hexes the camera could not see (``unseen`` or below ``min_confidence``) are
+listed in ``cant_see`` and never reported as differences.
+
+A seen tile that is not on the expected map (``unexpected_tile``, or a
+``wrong_tile`` that may be an upgrade) becomes a proposed ``lay_tile`` action
+when the caller's ``is_legal_lay(hex, tile, rotation)`` accepts it (``True``);
+a string answer is the reason it is not legal and is kept in ``rejected``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.board import title_tile_shapes
+from vision.pipeline import HexObservation
+from vision.tiles import TileShape, equivalent_rotations
+
+Placed = tuple[str, int]
+LegalLay = Callable[[str, str, int], "bool | str"]
+KINDS = ("missing_tile", "unexpected_tile", "wrong_tile", "wrong_rotation")
+
+
+@dataclass(frozen=True)
+class Difference:
+    kind: str
+    hex: str
+    expected: Placed | None
+    observed: Placed | None
+    confidence: float
+
+    def describe(self) -> str:
+        exp = f"tile {self.expected[0]} rotation {self.expected[1]}" if self.expected else "no tile"
+        obs = f"tile {self.observed[0]} rotation {self.observed[1]}" if self.observed else "no tile"
+        return f"{self.hex}: {self.kind.replace('_', ' ')} (expected {exp}, camera sees {obs})"
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    differences: tuple[Difference, ...]
+    cant_see: tuple[str, ...]
+    proposals: tuple[dict[str, Any], ...] = ()
+    rejected: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (hex, reason)
+
+    @property
+    def clean(self) -> bool:
+        return not self.differences
+
+
+def same_placement(shape: TileShape, a: int, b: int) -> bool:
+    """Whether two rotations of a tile look the same on the board."""
+    return b % 6 in equivalent_rotations(shape, a)
+
+
+def reconcile(
+    observations: Mapping[str, HexObservation],
+    expected: Mapping[str, Placed],
+    title: str,
+    *,
+    is_legal_lay: LegalLay | None = None,
+    min_confidence: float = 0.5,
+) -> Reconciliation:
+    """List the differences between observations and the expected map; propose legal new lays."""
+    shapes = title_tile_shapes(title)
+    for hex_id, (tile_id, rotation) in expected.items():
+        if tile_id not in shapes:
+            raise ValueError(f"expected map: tile {tile_id!r} on {hex_id} is not in the {title} tile set")
+        if not 0 <= int(rotation) < 6:
+            raise ValueError(f"expected map: rotation {rotation!r} on {hex_id} must be 0..5")
+    diffs: list[Difference] = []
+    cant_see: list[str] = []
+    proposals: list[dict[str, Any]] = []
+    rejected: list[tuple[str, str]] = []
+    for hex_id in sorted(observations):
+        obs = observations[hex_id]
+        want = expected.get(hex_id)
+        if obs.status == "unseen" or obs.confidence < min_confidence:
+            cant_see.append(hex_id)
+            continue
+        seen = obs.placed
+        if obs.status == "tile" and seen is None:
+            cant_see.append(hex_id)
+            continue
+        if seen is not None and seen[0] not in shapes:
+            raise ValueError(f"observation on {hex_id}: tile {seen[0]!r} is not in the {title} tile set")
+        kind: str | None = None
+        if want is None and seen is not None:
+            kind = "unexpected_tile"
+        elif want is not None and seen is None:
+            kind = "missing_tile"
+        elif want is not None and seen is not None:
+            if want[0] != seen[0]:
+                kind = "wrong_tile"
+            elif not same_placement(shapes[want[0]], want[1], seen[1]):
+                kind = "wrong_rotation"
+        if kind is None:
+            continue
+        diffs.append(Difference(kind, hex_id, want, seen, obs.confidence))
+        if kind in ("unexpected_tile", "wrong_tile") and seen is not None and is_legal_lay is not None:
+            reasons: list[str] = []
+            chosen: int | None = None
+            rotations = sorted(
+                equivalent_rotations(shapes[seen[0]], seen[1]), key=lambda r: (r != seen[1], r)
+            )
+            for rot in rotations:
+                answer = is_legal_lay(hex_id, seen[0], rot)
+                if answer is True:
+                    chosen = rot
+                    break
+                reasons.append(answer if isinstance(answer, str) else "not a legal tile lay")
+            if chosen is not None:
+                proposals.append({"type": "lay_tile", "hex": hex_id, "tile": seen[0], "rotation": chosen})
+            else:
+                rejected.append((hex_id, reasons[0] if reasons else "not a legal tile lay"))
+    return Reconciliation(tuple(diffs), tuple(cant_see), tuple(proposals), tuple(rejected))
