@@ -14,7 +14,8 @@ from typing import Any
 from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token
 from companion.engine.errors import GameError
 from companion.engine.game import Game
-from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, SpecialLay
+from companion.engine.map import MapError, MapRules, SpecialLay
+from companion.engine.market import StockMarket
 from companion.engine.operating import (
     BuyCompany,
     BuyTrain,
@@ -23,10 +24,12 @@ from companion.engine.operating import (
     OperatingRound,
     OperatorStep,
     Route,
-    Token as TokenStep,
     Track,
 )
-from companion.engine.rounds import ActionDict, Entity, Round, Step
+from companion.engine.operating import (
+    Token as TokenStep,
+)
+from companion.engine.rounds import ActionDict, Entity, Round
 from companion.engine.stock import (
     AuctionRound,
     BuySellParShares,
@@ -37,10 +40,6 @@ from companion.engine.stock import (
 
 RIVER_CORPORATIONS = ("SSW", "MP")
 ASSIGNMENT_MARKERS = ("GSC", "GSCᶜ", "SCC")
-
-
-class Market1870:
-    """1870's market: the top row's 'up' moves right then down; red cells are soft ledges."""
 
 
 class Game1870(Game):
@@ -63,7 +62,6 @@ class Game1870(Game):
         return list(self.data["trains"])
 
     def make_market(self) -> Any:
-        from companion.engine.market import StockMarket
 
         rows = [list(r) for r in self.data["market"]]
         if "finish_on_400" in self.optional_rules:
@@ -71,7 +69,6 @@ class Game1870(Game):
         return _Market1870(rows)
 
     def setup(self) -> None:
-        self.map = GameMap.for_title(self.data, self.optional_rules)
         #: sales waiting for price protection: (certificates, president then, seller, number of shares sold)
         self.sell_queue: list[tuple[list[Share], Player | None, Holder, int]] = []
         self.reissued: set[str] = set()
@@ -120,9 +117,6 @@ class Game1870(Game):
         )
 
     # -- map ----------------------------------------------------------------------------------------------
-    def map_phase(self) -> SimplePhase:
-        return SimplePhase(self.phase.name, tuple(self.phase.tiles))
-
     def sync_map_rules(self) -> None:
         river = self.river_company
         blocked = not river.closed and isinstance(river.owner, Player | type(None))
@@ -133,187 +127,13 @@ class Game1870(Game):
         )
         self.map.set_rules(MapRules(river_blocked=blocked, connection_runs=runs))
 
-    def tile_lays(self) -> list[dict[str, Any]]:
-        return self.TILE_LAYS
-
-    def lay_tile_for(
-        self,
-        step: Track,
-        corp: Corporation,
-        entity: Any,
-        action: ActionDict,
-        special: SpecialLay | None = None,
-        extra_cost: int = 0,
-        count_lay: bool = True,
-    ) -> None:
-        hex_id = str(action["hex"])
-        tile_name = str(action["tile"])
-        rotation = int(action["rotation"])
-        rnd: OperatingRound = step.ornd
-        self.sync_map_rules()
-        old = self.map.tile_on(hex_id)
-        upgrade = not old.preprinted or old.spec.color != "white"
-        new_color = self.tile_color(tile_name)
-        if count_lay:
-            lay = step.tile_lay()
-            if lay is None:
-                raise GameError(f"{corp.name} has no tile lay left")
-            if upgrade and not lay.get("upgrade"):
-                raise GameError(f"{corp.name} cannot upgrade now")
-            if new_color == "yellow" and not lay.get("lay"):
-                raise GameError(f"{corp.name} cannot lay a yellow tile now")
-            if lay.get("cannot_reuse_same_hex") and hex_id in rnd.laid_hexes:
-                raise GameError(f"{hex_id} was already laid this turn")
-        if hex_id == rnd.river_special_tile_lay:
-            raise GameError("Cannot upgrade the tile in the same turn")
-        try:
-            cost = self.map.lay_tile(corp.sym, hex_id, tile_name, rotation, self.map_phase(), special=special)
-        except MapError as err:
-            raise GameError(str(err)) from None
-        cost = max(0, cost + extra_cost)
-        if cost > corp.cash:
-            raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${cost} for {hex_id}")
-        if cost:
-            corp.spend(cost, self.bank)
-        self.log.append(
-            f"{corp.name} lays tile #{tile_name} with rotation {rotation} on {hex_id}"
-            + (f" for ${cost}" if cost else "")
-        )
-        if count_lay:
-            if upgrade:
-                rnd.upgraded_track = True
-            rnd.num_laid_track += 1
-        rnd.laid_hexes.append(hex_id)
-
-    def remove_corporation_from_map(self, corp: Corporation) -> None:
-        for hex_id, _node in self.map.tokens_of(corp.sym):
-            try:
-                self.map.remove_token(corp.sym, hex_id)
-            except MapError:
-                pass
-        for st in self.map.state.values():
-            for res in st.reservations.values():
-                for i, r in enumerate(res):
-                    if r == corp.sym:
-                        res[i] = None
-
-    def tile_color(self, tile_name: str) -> str:
-        tile_id = tile_name.rpartition("-")[0] or tile_name
-        entry = self.map.supply.get(tile_id)
-        if entry is None:
-            raise GameError(f"unknown tile {tile_name!r}")
-        return str(entry[0].color)
-
-    def token_spots(self, corp: Corporation) -> list[str]:
-        from companion.engine.graph import connectivity
-
-        spots: list[str] = []
-        for hex_id, node in sorted(connectivity(self.map, corp.sym).nodes):
-            st = self.map.state[hex_id]
-            if node not in st.tokens:
-                continue
-            ref = self.map.city_ref(hex_id, node)
-            try:
-                self.map.validate_token(corp.sym, ref)
-            except MapError:
-                continue
-            spots.append(ref)
-        return spots
-
-    def place_home_token(self, corp: Corporation) -> None:
-        if any(t.used for t in corp.tokens):
-            return
-        token = corp.next_token()
-        if token is None:
-            return
-        try:
-            ref = self.map.place_home_token(corp.sym)
-        except MapError as err:
-            raise GameError(str(err)) from None
-        token.used = True
-        self.log.append(f"{corp.name} places its home token on {ref}")
-
-    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
-        from companion.engine.routes import trains_from_names
-
-        if not routes:
-            raise GameError(f"{corp.name} must run at least one train")
-        names = [self.train(r["train"]) for r in routes]
-        for t in names:
-            if t.owner is not corp:
-                raise GameError(f"{corp.name} does not own train {t.id}")
-        if len({r["train"] for r in routes}) != len(routes):
-            raise GameError("a train may run only one route")
-        self.sync_map_rules()
-        spec = trains_from_names(self.data, [t.id for t in names], self.optional_rules)
-        try:
-            values = self.map.route_revenue(corp.sym, spec, routes, self.map_phase())
-        except MapError as err:
-            raise GameError(str(err)) from None
-        for r, v in zip(routes, values, strict=True):
-            claimed = r.get("revenue")
-            if claimed is not None and int(claimed) != v:
-                raise GameError(f"the route of train {r['train']} is worth ${v}, not ${claimed}")
-        return sum(values)
-
     # -- money ---------------------------------------------------------------------------------------------
-    def pay_dividend(self, corp: Corporation, revenue: int, payout: dict[str, Any], kind: str) -> None:
-        withheld = int(payout["corporation"])
-        if withheld > 0:
-            self.bank.spend(withheld, corp)
-            self.log.append(f"{corp.name} withholds ${withheld}")
-        per_share = float(payout["per_share"])
-        if per_share > 0:
-            self.log.append(f"{corp.name} pays ${per_share:g} per share")
-            for holder in [*self.players, *self.corporations]:
-                n = holder.num_shares_of(corp) if holder is not corp else corp.num_shares_of(corp)
-                if holder is not corp and isinstance(holder, Corporation):
-                    n = holder.num_shares_of(corp)
-                amount = _ceil(n * per_share)
-                if amount:
-                    self.bank.spend(amount, holder)
-        elif withheld == 0:
-            self.log.append(f"{corp.name} does not run")
-        move = payout.get("move")
-        if move and corp.share_price is not None:
-            before = corp.share_price.price
-            getattr(self.market, f"move_{move}")(corp)
-            if corp.share_price.price != before:
-                self.log.append(
-                    f"{corp.name}'s share price moves from ${before} to ${corp.share_price.price}"
-                )
-
-    def after_operating_turn(self, corp: Corporation | None) -> None:
-        if corp is not None:
-            corp.operated = True
-
     # -- companies ------------------------------------------------------------------------------------------
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         if self.phase.name == "1":
             # as 18xx.games: in phase 1 the two river corporations are offered the bridge company
             return [self.river_company] if corp.sym in RIVER_CORPORATIONS else []
-        if "can_buy_companies" not in self.phase.status:
-            return []
-        return [
-            c
-            for c in self.companies
-            if isinstance(c.owner, Player) and not c.closed and c.ability("no_buy") is None
-        ]
-
-    def company_min_price(self, company: Company) -> int:
-        return (company.value + 1) // 2
-
-    def company_max_price(self, company: Company) -> int:
-        return company.max_price if company.max_price is not None else company.value * 2
-
-    def after_company_sold_to_corporation(self, corp: Corporation, company: Company) -> None:
-        ability = company.ability("assign_corporation")
-        if ability is not None:
-            self.map.assign_corporation(corp.sym, company.sym)
-        self.sync_map_rules()
-
-    def close_companies_on_event(self, corp: Corporation, event: str) -> None:
-        pass
+        return super().purchasable_companies(corp)
 
     def close_company(self, company: Company) -> None:
         super().close_company(company)
@@ -333,11 +153,10 @@ class Game1870(Game):
                 self.log.append(f"-- Event: the {marker} token is removed from {', '.join(hexes)} --")
 
     # -- trains ------------------------------------------------------------------------------------------------
-    def train_price(self, train: Any) -> int:
-        return int(train.price)
-
     # -- shares ------------------------------------------------------------------------------------------------
-    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share], percent: int | None = None) -> None:
+    def sell_shares_and_change_price(
+        self, seller: Holder, shares: list[Share], percent: int | None = None
+    ) -> None:
         corp = shares[0].corporation
         pct = percent if percent is not None else sum(s.percent for s in shares)
         if corp.ipoed:
@@ -367,29 +186,9 @@ class Game1870(Game):
         corp = shares[0].corporation
         return bool(step.holding_ok(corp, player, -percent))
 
-    def can_ebuy_sell_extra(self, player: Player, shares: list[Share]) -> bool:
-        corp = shares[0].corporation
-        pct = sum(s.percent for s in shares)
-        sp = corp.share_price
-        if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
-            return True
-        return player.percent_of(corp) - pct <= 60
-
     def must_sell_down(self, player: Player, shares: list[Share]) -> bool:
         corp = shares[0].corporation
         return not self.holds_over_limit_ok(corp, player, -sum(s.percent for s in shares) + 1)
-
-    def sale_bundles(self, player: Player, corp: Corporation) -> list[list[Share]]:
-        if not corp.ipoed:
-            return []
-        shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
-        return [shares[:i] for i in range(1, len(shares) + 1)]
-
-    def holds_over_limit_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
-        sp = corp.share_price
-        if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
-            return True
-        return player.percent_of(corp) + extra <= 60
 
     def issue_par(self, corp: Corporation) -> Any:
         row = [c for c in self.market.grid[0] if c is not None]
@@ -401,16 +200,13 @@ class Game1870(Game):
         return best if best.price > corp.par_price.price else corp.par_price
 
 
-def _ceil(value: float) -> int:
-    whole = int(value)
-    return whole + (1 if value > whole else 0)
+class _Market1870(StockMarket):
+    """1870's market: 'up' in the top row moves right then down; a red cell is a soft ledge for 'right'."""
 
-
-class _Market1870(__import__("companion.engine.market", fromlist=["StockMarket"]).StockMarket):  # type: ignore[misc]
     def up(self, rc: tuple[int, int]) -> tuple[int, int]:
         r, c = rc
         if r > 0:
-            return super().up(rc)
+            return (r - 1, c)
         if c + 1 >= len(self.grid[r]):
             return rc
         return self.down(self.right(rc))
@@ -539,9 +335,14 @@ class PriceProtection(BuySellParShares):
         return [q[0][1]] if q and q[0][1] is not None else []
 
     def actions(self, entity: Entity) -> list[str]:
-        if not isinstance(entity, Player) or entity is not self.current_entity():
+        if entity is not self.current_entity():
+            return []
+        if not isinstance(entity, Player):
             return []
         return ["buy_shares", "pass"] if self.can_protect(entity) else []
+
+    def can_buy_any(self, player: Player) -> bool:
+        return self.can_protect(player)
 
     def can_protect(self, player: Player) -> bool:
         q = self.gm.sell_queue
@@ -551,9 +352,9 @@ class PriceProtection(BuySellParShares):
         corp = shares[0].corporation
         if not all(s.buyable for s in shares):
             return False
-        if corp.share_price is not None and corp.share_price.counts_for_limit:
-            if self.gm.num_certs(player, price_protecting=True) + count > self.gm.cert_limit():
-                return False
+        counts = corp.share_price is not None and corp.share_price.counts_for_limit
+        if counts and self.gm.num_certs(player, price_protecting=True) + count > self.gm.cert_limit():
+            return False
         if "original_rules" in self.gm.optional_rules or "can_protect_if_sold" in self.gm.optional_rules:
             permitted = seller is not player
         else:
@@ -632,9 +433,10 @@ class PriceProtection(BuySellParShares):
 class BuyCompany1870(BuyCompany):
     def can_buy_company(self, corp: Corporation) -> bool:
         if self.game.phase.name == "1":
+            river = self.game.company("MRBC")
             return (
                 bool(self.game.purchasable_companies(corp))
-                and self.game.company_min_price(self.game.river_company) <= corp.cash
+                and self.game.company_min_price(river) <= corp.cash
             )
         return super().can_buy_company(corp)
 
@@ -734,7 +536,7 @@ class Track1870(Track):
 
 
 class Dividend1870(Dividend):
-    KINDS = ("payout", "half", "withhold")
+    KINDS: tuple[str, ...] = ("payout", "half", "withhold")
 
     def share_price_change(self, corp: Corporation, paid: int, revenue: int) -> str | None:
         if paid == 0:
@@ -829,7 +631,7 @@ class ConnectionRoute(ConnectionStep, Route):
 
 class ConnectionDividend(ConnectionStep, Dividend1870):
     description = "Pay or withhold the connection dividend"
-    KINDS = ("payout", "withhold")
+    KINDS: tuple[str, ...] = ("payout", "withhold")
 
     def actions(self, entity: Entity) -> list[str]:
         return ["dividend"] if entity is self.current_entity() else []

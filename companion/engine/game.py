@@ -8,8 +8,9 @@ The engine does no I/O: title data is passed in as a dict.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.entities import (
     Bank,
@@ -23,8 +24,12 @@ from companion.engine.entities import (
     Train,
 )
 from companion.engine.errors import GameError, GameOver
+from companion.engine.map import GameMap, MapError, SimplePhase, SpecialLay
 from companion.engine.market import StockMarket
 from companion.engine.rounds import ActionDict, Round
+
+if TYPE_CHECKING:
+    from companion.engine.operating import OperatingRound, Track
 
 GAME_END_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
 
@@ -79,6 +84,7 @@ class Game:
         if not lo <= n <= hi:
             raise GameError(f"{data['title']} is for {lo}-{hi} players, not {n}")
         self.data = data
+        self.player_spec = list(players)
         self.seed = seed
         self.optional_rules = frozenset(optional_rules)
         self.log: list[str] = []
@@ -117,6 +123,7 @@ class Game:
         self.unlimited_trains = {s["name"] for s in self.train_data() if s["num"] == "unlimited"}
         self.available_on = {s["name"]: s["available_on"] for s in self.train_data() if "available_on" in s}
         self.operating_rounds = 1
+        self.map = self.make_map()
         self.setup()
         self.round: Round = self.initial_round()
         self.round.setup()
@@ -168,8 +175,26 @@ class Game:
             corp.all_shares.append(share)
         return corp
 
+    def make_map(self) -> GameMap:
+        return GameMap.for_title(self.data, self.optional_rules)
+
     def setup(self) -> None:
         """Title-specific setup after the entities exist."""
+
+    def sync_map_rules(self) -> None:
+        """Tell the map the engine-owned facts that change what it allows (see ``MapRules``)."""
+
+    TILE_LAYS: list[dict[str, Any]] = [{"lay": True, "upgrade": True, "cost": 0}]
+
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        """Private companies ``corp`` may buy from their owners now."""
+        if "can_buy_companies" not in self.phase.status:
+            return []
+        return [
+            c
+            for c in self.companies
+            if isinstance(c.owner, Player) and not c.closed and c.ability("no_buy") is None
+        ]
 
     def initial_round(self) -> Round:
         raise NotImplementedError
@@ -245,14 +270,37 @@ class Game:
 
         Returns the log lines the action produced.
         """
-        trial = copy.deepcopy(self)
-        lines = trial._process(action)
-        self.__dict__.update(trial.__dict__)
-        return lines
+        # Try it on a copy first, so a refused action leaves this game untouched; then apply it
+        # here, so references the caller holds (players, corporations) stay valid.
+        self.clone()._process(action)
+        return self._process(action)
+
+    def clone(self) -> Game:
+        """An independent copy of the game state (static title data is shared, never mutated)."""
+        memo: dict[int, Any] = {id(self.data): self.data}
+        for static in self.static_state():
+            memo[id(static)] = static
+        return copy.deepcopy(self, memo)
+
+    def undo(self) -> ActionDict:
+        """Take back the last action (replay all but the last); return it.  Raises if there is none."""
+        if not self.actions:
+            raise GameError("there is nothing to undo")
+        last = self.actions[-1]
+        rebuilt = self.replayed(self.actions[:-1])
+        self.__dict__.update(rebuilt.__dict__)
+        return last
+
+    def replayed(self, actions: list[ActionDict]) -> Game:
+        """A new game of the same title and players with ``actions`` applied."""
+        game = type(self)(self.data, self.player_spec, self.optional_rules, self.seed)
+        for action in actions:
+            game._process(action)
+        return game
 
     def preview(self, action: ActionDict) -> Preview:
         """What ``action`` would do (money moves, share price moves) without doing it."""
-        trial = copy.deepcopy(self)
+        trial = self.clone()
         lines = trial._process(action)
         out = Preview(log=lines)
         before = self.cash_table()
@@ -445,9 +493,6 @@ class Game:
         corp.closed = True
         corp.owner = None
 
-    def remove_corporation_from_map(self, corp: Corporation) -> None:
-        """Titles with a map take the corporation's tokens off the board."""
-
     # -- scores --------------------------------------------------------------------------------------------
     def player_value(self, player: Player) -> int:
         shares = sum(s.price for s in player.shares if s.corporation.ipoed)
@@ -557,7 +602,9 @@ class Game:
         pres_share.owner.shares.remove(pres_share)
         president.shares.append(pres_share)
         pres_share.owner = president
-        transfer_to = to if isinstance(owner, Player) and isinstance(to, Player) and bundle_has_president else self.pool
+        transfer_to = (
+            to if isinstance(owner, Player) and isinstance(to, Player) and bundle_has_president else self.pool
+        )
         self.hand_back_partial(corp, transfer_to, owner, keep)
 
     def hand_back_partial(self, corp: Corporation, source: Holder, owner: Holder, keep: int) -> None:
@@ -747,7 +794,9 @@ class Game:
     def can_sell_extra(self, step: Any, player: Player, shares: list[Share], percent: int) -> bool:
         return True
 
-    def sell_shares_and_change_price(self, seller: Holder, shares: list[Share], percent: int | None = None) -> None:
+    def sell_shares_and_change_price(
+        self, seller: Holder, shares: list[Share], percent: int | None = None
+    ) -> None:
         corp = shares[0].corporation
         pct = percent if percent is not None else sum(s.percent for s in shares)
         self.sell_shares(seller, shares, pct)
@@ -806,6 +855,202 @@ class Game:
             for a in company.abilities
             if a.get("when") == "owning_corp_or_turn" and int(a.get("count", 1)) > 0
         ]
+
+    # -- generic map, money and company hooks (moved from the first title that needed them) -----------
+    def map_phase(self) -> SimplePhase:
+        return SimplePhase(self.phase.name, tuple(self.phase.tiles))
+
+    def tile_lays(self) -> list[dict[str, Any]]:
+        return self.TILE_LAYS
+
+    def lay_tile_for(
+        self,
+        step: Track,
+        corp: Corporation,
+        entity: Any,
+        action: ActionDict,
+        special: SpecialLay | None = None,
+        extra_cost: int = 0,
+        count_lay: bool = True,
+    ) -> None:
+        hex_id = str(action["hex"])
+        tile_name = str(action["tile"])
+        rotation = int(action["rotation"])
+        rnd: OperatingRound = step.ornd
+        self.sync_map_rules()
+        old = self.map.tile_on(hex_id)
+        upgrade = not old.preprinted or old.spec.color != "white"
+        new_color = self.tile_color(tile_name)
+        if count_lay:
+            lay = step.tile_lay()
+            if lay is None:
+                raise GameError(f"{corp.name} has no tile lay left")
+            if upgrade and not lay.get("upgrade"):
+                raise GameError(f"{corp.name} cannot upgrade now")
+            if new_color == "yellow" and not lay.get("lay"):
+                raise GameError(f"{corp.name} cannot lay a yellow tile now")
+            if lay.get("cannot_reuse_same_hex") and hex_id in rnd.laid_hexes:
+                raise GameError(f"{hex_id} was already laid this turn")
+        if hex_id == rnd.river_special_tile_lay:
+            raise GameError("Cannot upgrade the tile in the same turn")
+        try:
+            cost = self.map.lay_tile(corp.sym, hex_id, tile_name, rotation, self.map_phase(), special=special)
+        except MapError as err:
+            raise GameError(str(err)) from None
+        cost = max(0, cost + extra_cost)
+        if cost > corp.cash:
+            raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${cost} for {hex_id}")
+        if cost:
+            corp.spend(cost, self.bank)
+        self.log.append(
+            f"{corp.name} lays tile #{tile_name} with rotation {rotation} on {hex_id}"
+            + (f" for ${cost}" if cost else "")
+        )
+        if count_lay:
+            if upgrade:
+                rnd.upgraded_track = True
+            rnd.num_laid_track += 1
+        rnd.laid_hexes.append(hex_id)
+
+    def remove_corporation_from_map(self, corp: Corporation) -> None:
+        for hex_id in sorted({h for h, _node in self.map.tokens_of(corp.sym)}):
+            self.map.remove_token(corp.sym, hex_id)
+        for st in self.map.state.values():
+            for res in st.reservations.values():
+                for i, r in enumerate(res):
+                    if r == corp.sym:
+                        res[i] = None
+
+    def tile_color(self, tile_name: str) -> str:
+        tile_id = tile_name.rpartition("-")[0] or tile_name
+        entry = self.map.supply.get(tile_id)
+        if entry is None:
+            raise GameError(f"unknown tile {tile_name!r}")
+        return str(entry[0].color)
+
+    def token_spots(self, corp: Corporation) -> list[str]:
+        from companion.engine.graph import connectivity
+
+        spots: list[str] = []
+        for hex_id, node in sorted(connectivity(self.map, corp.sym).nodes):
+            st = self.map.state[hex_id]
+            if node not in st.tokens:
+                continue
+            ref = self.map.city_ref(hex_id, node)
+            try:
+                self.map.validate_token(corp.sym, ref)
+            except MapError:
+                continue
+            spots.append(ref)
+        return spots
+
+    def place_home_token(self, corp: Corporation) -> None:
+        if any(t.used for t in corp.tokens):
+            return
+        token = corp.next_token()
+        if token is None:
+            return
+        try:
+            ref = self.map.place_home_token(corp.sym)
+        except MapError as err:
+            raise GameError(str(err)) from None
+        token.used = True
+        self.log.append(f"{corp.name} places its home token on {ref}")
+
+    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
+        from companion.engine.routes import trains_from_names
+
+        if not routes:
+            raise GameError(f"{corp.name} must run at least one train")
+        names = [self.train(r["train"]) for r in routes]
+        for t in names:
+            if t.owner is not corp:
+                raise GameError(f"{corp.name} does not own train {t.id}")
+        if len({r["train"] for r in routes}) != len(routes):
+            raise GameError("a train may run only one route")
+        self.sync_map_rules()
+        spec = trains_from_names(self.data, [t.id for t in names], self.optional_rules)
+        try:
+            values = self.map.route_revenue(corp.sym, spec, routes, self.map_phase())
+        except MapError as err:
+            raise GameError(str(err)) from None
+        for r, v in zip(routes, values, strict=True):
+            claimed = r.get("revenue")
+            if claimed is not None and int(claimed) != v:
+                raise GameError(f"the route of train {r['train']} is worth ${v}, not ${claimed}")
+        return sum(values)
+
+    def pay_dividend(self, corp: Corporation, revenue: int, payout: dict[str, Any], kind: str) -> None:
+        withheld = int(payout["corporation"])
+        if withheld > 0:
+            self.bank.spend(withheld, corp)
+            self.log.append(f"{corp.name} withholds ${withheld}")
+        per_share = float(payout["per_share"])
+        if per_share > 0:
+            self.log.append(f"{corp.name} pays ${per_share:g} per share")
+            for holder in [*self.players, *self.corporations]:
+                n = holder.num_shares_of(corp) if holder is not corp else corp.num_shares_of(corp)
+                if holder is not corp and isinstance(holder, Corporation):
+                    n = holder.num_shares_of(corp)
+                amount = math.ceil(n * per_share)
+                if amount:
+                    self.bank.spend(amount, holder)
+        elif withheld == 0:
+            self.log.append(f"{corp.name} does not run")
+        move = payout.get("move")
+        if move and corp.share_price is not None:
+            before = corp.share_price.price
+            getattr(self.market, f"move_{move}")(corp)
+            if corp.share_price.price != before:
+                self.log.append(
+                    f"{corp.name}'s share price moves from ${before} to ${corp.share_price.price}"
+                )
+
+    def after_operating_turn(self, corp: Corporation | None) -> None:
+        if corp is not None:
+            corp.operated = True
+
+    def company_min_price(self, company: Company) -> int:
+        return (company.value + 1) // 2
+
+    def company_max_price(self, company: Company) -> int:
+        return company.max_price if company.max_price is not None else company.value * 2
+
+    def after_company_sold_to_corporation(self, corp: Corporation, company: Company) -> None:
+        ability = company.ability("assign_corporation")
+        if ability is not None:
+            self.map.assign_corporation(corp.sym, company.sym)
+        self.sync_map_rules()
+
+    def close_companies_on_event(self, corp: Corporation, event: str) -> None:
+        pass
+
+    def train_price(self, train: Any) -> int:
+        return int(train.price)
+
+    def sale_bundles(self, player: Player, corp: Corporation) -> list[list[Share]]:
+        if not corp.ipoed:
+            return []
+        shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
+        return [shares[:i] for i in range(1, len(shares) + 1)]
+
+    def can_ebuy_sell_extra(self, player: Player, shares: list[Share]) -> bool:
+        corp = shares[0].corporation
+        pct = sum(s.percent for s in shares)
+        sp = corp.share_price
+        if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
+            return True
+        return player.percent_of(corp) - pct <= 60
+
+    def holds_over_limit_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
+        sp = corp.share_price
+        if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
+            return True
+        return player.percent_of(corp) + extra <= 60
+
+    def static_state(self) -> list[Any]:
+        """Objects that never change during a game and need not be copied."""
+        return [self.map.hexes, self.map.supply, self.map.corporations]
 
     # -- state queries for the UI -----------------------------------------------------------------------------
     def priority_deal(self) -> Player:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.entities import Company, Corporation, Player, Share, Train
+from companion.engine.entities import Corporation, Player, Share, Train
 from companion.engine.errors import GameError
-from companion.engine.map import MapError, SimplePhase, SpecialLay
+from companion.engine.map import MapError
 from companion.engine.rounds import ActionDict, Entity, Round, Step
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ class Route(OperatorStep):
 
 class Dividend(OperatorStep):
     description = "Pay or withhold dividends"
-    KINDS = ("payout", "withhold")
+    KINDS: tuple[str, ...] = ("payout", "withhold")
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
@@ -272,17 +272,20 @@ class Dividend(OperatorStep):
         return self.ornd.revenue + self.ornd.extra_revenue
 
     def options(self, corp: Corporation, revenue: int) -> dict[str, dict[str, Any]]:
+        """For each dividend kind: what the corporation keeps, the payout per share and the price move."""
         out: dict[str, dict[str, Any]] = {}
         for kind in self.KINDS:
             if kind == "withhold":
-                payout = {"corporation": revenue, "per_share": 0.0}
+                withheld = revenue
             elif kind == "payout":
-                payout = {"corporation": 0, "per_share": revenue / corp.total_shares}
-            else:  # half
+                withheld = 0
+            else:  # half: the corporation keeps half, rounded down to a multiple of the share count
                 withheld = (revenue // 2 // corp.total_shares) * corp.total_shares
-                payout = {"corporation": withheld, "per_share": (revenue - withheld) / corp.total_shares}
-            payout["move"] = self.share_price_change(corp, revenue - payout["corporation"], revenue)
-            out[kind] = payout
+            out[kind] = {
+                "corporation": withheld,
+                "per_share": (revenue - withheld) / corp.total_shares,
+                "move": self.share_price_change(corp, revenue - withheld, revenue),
+            }
         return out
 
     def share_price_change(self, corp: Corporation, paid: int, revenue: int) -> str | None:
@@ -319,7 +322,7 @@ class DiscardTrain(Step):
         return ["discard_train"] if entity in self.game.crowded_corporations()[:1] else []
 
     def process_discard_train(self, action: ActionDict) -> None:
-        corp = self.game.entity_of(action)
+        corp: Corporation = self.game.entity_of(action)
         train = self.game.train(action["train"])
         if train.owner is not corp:
             raise GameError(f"{corp.name} does not own the {train.name} train")
@@ -359,9 +362,9 @@ class BuyTrain(OperatorStep):
         current = self.current_entity()
         if not isinstance(current, Corporation):
             return []
-        if isinstance(entity, Player) and entity is current.owner and self.president_may_contribute(current):
-            if self.must_buy(current) and entity is not current:
-                return ["sell_shares"] if self.can_ebuy_sell_any(entity, current) else []
+        if isinstance(entity, Player) and entity is current.owner and self.must_buy(current):
+            # the president raises money for a train the corporation must buy
+            return ["sell_shares"] if self.can_ebuy_sell_any(entity, current) else []
         if entity is not current:
             return []
         if self.must_buy(current):
@@ -409,6 +412,8 @@ class BuyTrain(OperatorStep):
     def process_sell_shares(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
         corp = self.current_entity()
+        if not isinstance(corp, Corporation):
+            raise GameError("no corporation is buying a train")
         shares = [self.game.share(i) for i in action.get("shares") or []]
         if not shares or not self.can_ebuy_sell(player, corp, shares):
             raise GameError(f"{player.name} cannot sell {', '.join(action.get('shares') or [])} now")
@@ -417,7 +422,7 @@ class BuyTrain(OperatorStep):
         self.ornd.recalculate_order()
 
     def process_buy_train(self, action: ActionDict) -> None:
-        corp = self.game.entity_of(action)
+        corp: Corporation = self.game.entity_of(action)
         train = self.game.train(action["train"])
         price = int(action["price"])
         if train.rusted:
@@ -431,9 +436,13 @@ class BuyTrain(OperatorStep):
             exchange = self.game.train(str(action["exchange"]))
             discount = (train.discount or {}).get(exchange.name)
             if exchange.owner is not corp or discount is None or train.owner is not None:
-                raise GameError(f"{corp.name} cannot trade in a {exchange.name} train for the {train.name} train")
+                raise GameError(
+                    f"{corp.name} cannot trade in a {exchange.name} train for the {train.name} train"
+                )
             if price != self.game.train_price(train) - int(discount):
-                raise GameError(f"trading in a {exchange.name} train, the {train.name} costs ${train.price - int(discount)}")
+                raise GameError(
+                    f"trading in a {exchange.name} train, the {train.name} costs ${train.price - int(discount)}"
+                )
             if price > corp.cash:
                 raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${price}")
         if train.owner is None:

@@ -88,6 +88,13 @@ class Step:
     def process_pass(self, action: ActionDict) -> None:
         self.pass_()
 
+    def explain(self, entity: Entity, action: ActionDict) -> str | None:
+        """Why ``action`` is not allowed now, in the player's words (None: no specific reason)."""
+        current = self.current_entity()
+        if current is not None and entity is not current and self.actions(current):
+            return f"it is {entity_name(current)}'s turn, not {entity_name(entity)}'s"
+        return None
+
 
 class Round:
     """Base round: entities in order, an entity index and a step pipeline."""
@@ -168,6 +175,9 @@ class Round:
             accepts = kind in step.actions(entity)
             blocking = step.blocking()
             if blocking and not accepts:
+                reason = step.explain(entity, action)
+                if reason:
+                    raise GameError(reason)
                 raise GameError(
                     f"{entity_name(entity)} cannot {kind.replace('_', ' ')} now: {step.description}"
                 )
@@ -175,6 +185,11 @@ class Round:
                 chosen = step
                 break
         if chosen is None:
+            for step in self.steps:
+                if step.active() and hasattr(step, f"process_{kind}"):
+                    reason = step.explain(entity, action)
+                    if reason:
+                        raise GameError(reason)
             raise GameError(f"{entity_name(entity)} cannot {kind.replace('_', ' ')} now")
         chosen.acted = True
         chosen.process(action)

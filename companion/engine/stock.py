@@ -283,10 +283,9 @@ class StockRound(Round):
             if game.sold_out(corp):
                 before = corp.share_price
                 game.market.move_up(corp)
-                if corp.share_price is not before:
-                    game.log.append(
-                        f"{corp.name} is sold out: share price rises to ${corp.share_price.price}"
-                    )
+                after = corp.share_price
+                if after is not None and after is not before:
+                    game.log.append(f"{corp.name} is sold out: share price rises to ${after.price}")
 
     def sold(self, player: Player, corp: Corporation) -> str | None:
         return self.players_sold.get(player, {}).get(corp)
@@ -315,7 +314,7 @@ class BuySellParShares(Step):
 
     # -- what a player may do -------------------------------------------------------------------------
     def actions(self, entity: Entity) -> list[str]:
-        if entity is not self.current_entity():
+        if entity is not self.current_entity() or not isinstance(entity, Player):
             return []
         if self.must_sell(entity):
             return ["sell_shares"]
@@ -336,8 +335,6 @@ class BuySellParShares(Step):
         return self.game.num_certs(player) > self.game.cert_limit()
 
     def holding_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
-        if player is corp:
-            return True
         sp = corp.share_price
         if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
             return True
@@ -470,6 +467,27 @@ class BuySellParShares(Step):
             self.srnd.bought_from_ipo = True
         self.game.buy_shares(player, shares)
         self.track(action, corp)
+
+    def explain(self, entity: Entity, action: ActionDict) -> str | None:
+        general = super().explain(entity, action)
+        if general or not isinstance(entity, Player):
+            return general
+        kind = action.get("type")
+        try:
+            if kind == "buy_shares":
+                return self.why_not_buy(entity, self.shares_from(action))
+            if kind == "sell_shares":
+                shares = self.shares_from(action)
+                if not self.game.sellable_turn():
+                    return "no certificates may be sold in the first stock round"
+                if self.srnd.sold(entity, shares[0].corporation) == "now":
+                    return f"{entity.name} has already sold {shares[0].corporation.name} this turn"
+                return f"{entity.name} cannot sell {', '.join(s.id for s in shares)} now"
+            if kind == "par" and self.bought():
+                return f"{entity.name} has already bought this turn"
+        except GameError as err:
+            return str(err)
+        return None
 
     def why_not_buy(self, player: Player, shares: list[Share]) -> str:
         corp = shares[0].corporation
