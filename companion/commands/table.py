@@ -1,0 +1,207 @@
+"""``companion table``: run a table session without the touchscreen.
+
+    companion table [--simulate SCRIPT|-] [--db PATH] [--title 1870] [--players N] [--game ID]
+                    [--demo-tags] [--port DEV]
+
+Taps become proposals, the confirm button applies them (stored first), and
+every proposal and result is printed.  With ``--simulate`` the reader and the
+panel are simulated and play SCRIPT (``-``: lines from stdin as they come);
+without it the reader board (``--port`` or found by USB id) and the panel of
+the configuration (``$COMPANION_CONFIG``) are used until Ctrl-C.  See
+``docs/TABLE.md`` for the script commands and what taps do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion import data
+from companion.config import Config, ConfigError, load_config
+from companion.engine import GameError
+from companion.hardware.reader import ScriptError, SimulatedReader
+from companion.store import Store, StoreError, default_path
+from companion.table.panel import Panel
+from companion.table.script import enroll_demo_tags, parse_table_script, stream_table_script
+from companion.table.service import Proposal, Result, TableService
+from companion.table.session import TableSession
+from companion.table.tags import TagError, TagRegistry
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "table",
+        help="run a table session: taps become proposals, confirm applies them",
+        description="Run a table session without the touchscreen: NFC taps become proposed actions, "
+        "the confirm button stores and applies them. Prints every proposal and result.",
+    )
+    parser.add_argument(
+        "--simulate",
+        metavar="SCRIPT",
+        help="simulated reader and panel playing SCRIPT ('-': stdin); commands: tap R UID|@CARD, "
+        "place, lift, wait S, press confirm|cancel|undo, choose $PRICE, price N",
+    )
+    parser.add_argument("--db", type=Path, help="device database (default: $COMPANION_DB, the configuration)")
+    parser.add_argument(
+        "--title", default=None, help="title of a new game (default: the configured one, 1870)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, metavar="N", help="players of a new game (default 4)"
+    )
+    parser.add_argument(
+        "--rules", action="append", default=[], metavar="RULE", help="optional rule of a new game"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of a new game")
+    parser.add_argument("--game", type=int, default=None, metavar="ID", help="resume this saved game")
+    parser.add_argument(
+        "--demo-tags",
+        action="store_true",
+        help="enroll made-up tags on every card that has none (try a table without stickers)",
+    )
+    parser.add_argument("--port", default=None, help="reader board serial port (without --simulate)")
+    parser.add_argument("--speed", type=float, default=1.0, help="speed up the script's waits (default 1)")
+    parser.set_defaults(func=run)
+
+
+def _config() -> Config:
+    path = os.environ.get("COMPANION_CONFIG")
+    return load_config(path) if path else Config()
+
+
+def _db(args: argparse.Namespace, config: Config) -> Path:
+    if args.db is not None:
+        return Path(args.db)
+    if os.environ.get("COMPANION_DB") or config.source is None:
+        return default_path()
+    return config.game.database
+
+
+def _print_proposal(proposal: Proposal | None) -> None:
+    if proposal is None:
+        return
+    print(f"? {proposal.text}")
+    if proposal.options:
+        labels = [
+            f"[{o.label}]" if i == proposal.selected else o.label for i, o in enumerate(proposal.options)
+        ]
+        print(f"  options: {' '.join(labels)}")
+    if proposal.price_range is not None:
+        print(f"  price: ${proposal.price_range[0]} to ${proposal.price_range[1]}")
+    print(f"  ({proposal.hint})", flush=True)
+
+
+def _print_result(result: Result) -> None:
+    if result.ok:
+        suffix = f" [action {result.seq}]" if result.seq is not None else ""
+        print(f"ok: {result.text}{suffix}", flush=True)
+    else:
+        print(f"refused: {result.text}", flush=True)
+
+
+def _status(service: TableService) -> str:
+    game = service.game
+    current = game.current_entity()
+    who = getattr(current, "name", "nobody")
+    if game.finished:
+        return f"game {service.game_id} ({game.title}) is over: {game.game_end_reason}"
+    return (
+        f"game {service.game_id} ({game.title}, {len(game.players)} players): {game.round.name}, {who} to act"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except (ConfigError, StoreError, TagError, GameError, ScriptError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    config = _config()
+    title = args.title or config.game.title
+    if title not in data.TITLES:
+        raise GameError(f"unknown title {title!r}; known titles: {', '.join(data.TITLES)}")
+    if args.speed <= 0:
+        raise GameError("--speed must be positive")
+    path = _db(args, config)
+    with Store.open(path) as store, TagRegistry.open(path) as registry:
+        if args.demo_tags:
+            added = enroll_demo_tags(registry, title, args.rules)
+            print(f"enrolled demo tags on {added} card(s)")
+        errors: list[str] = []
+        steps = _steps(args, registry, title, errors) if args.simulate is not None else None
+        listeners: dict[str, Any] = {"on_proposal": _print_proposal, "on_result": _print_result}
+        if args.game is not None:
+            service = TableService.open(store, args.game, registry, **listeners)
+        else:
+            if args.players is not None:
+                names = [f"Player {i}" for i in range(1, args.players + 1)]
+            else:
+                names = list(config.game.players) or [f"Player {i}" for i in range(1, 5)]
+            rules = args.rules or list(config.game.rules)
+            service = TableService.new(store, registry, title, names, rules, args.seed, **listeners)
+        print(_status(service), flush=True)
+        if args.simulate is not None:
+            return _simulate(args, service, steps, errors)
+        return _live(args, service, config)
+
+
+def _steps(args: argparse.Namespace, registry: TagRegistry, title: str, errors: list[str]) -> Any:
+    """The script's steps, all checked before anything is played (stdin: line by line)."""
+    if args.simulate == "-":
+        return stream_table_script(sys.stdin, errors, registry=registry, title=title)
+    script = Path(args.simulate)
+    if not script.is_file():
+        raise GameError(f"{script}: no such table script")
+    try:
+        return parse_table_script(script.read_text(), registry=registry, title=title)
+    except ScriptError as exc:
+        raise GameError(f"{script}: {exc}; nothing was played") from None
+
+
+def _simulate(args: argparse.Namespace, service: TableService, steps: Any, errors: list[str]) -> int:
+    reader = SimulatedReader(follow=True)
+    panel = Panel()
+    service.feedback.extend([panel.signal, reader.feedback])
+    session = TableSession(service, reader, panel).start()
+    try:
+        for step in steps:
+            while errors:
+                print(f"script: {errors.pop(0)}", file=sys.stderr)
+            session.play([step], speed=args.speed)
+        while errors:
+            print(f"script: {errors.pop(0)}", file=sys.stderr)
+    finally:
+        session.stop()
+        panel.close()
+    print(_status(service), flush=True)
+    return 0
+
+
+def _live(
+    args: argparse.Namespace, service: TableService, config: Config
+) -> int:  # pragma: no cover - hardware
+    from companion.hardware.reader import SerialReader
+
+    port = args.port or (None if config.reader.port == "auto" else config.reader.port)
+    reader = SerialReader(port)
+    panel = Panel(config.panel)
+    service.feedback.extend([panel.signal, reader.feedback])
+    session = TableSession(service, reader, panel).start()
+    print("tap cards on the reader; Ctrl-C stops", flush=True)
+    try:
+        while session.running:
+            session.join(0.5)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        session.stop()
+        panel.close()
+    return 0

@@ -1,0 +1,142 @@
+"""Table scripts: taps and button presses for ``companion table --simulate``, the demo and the tests.
+
+One command per line, ``#`` starts a comment::
+
+    tap 0 04A1B2C3D4E5F6     a tag is put on pad 0 and lifted (the reader's own script grammar)
+    tap 0 @SLSF_3            the same, naming the card: the tag enrolled on it is looked up
+    place R UID | lift R UID | wait SECONDS
+    press confirm            a panel button: confirm, cancel or undo
+    choose $90               pick an option of the pending proposal (a par price) by label or number
+    price 55                 set the price of the pending bid / train / private company purchase
+
+``demo_uid`` gives every card a fixed made-up UID, and ``enroll_demo_tags``
+enrolls them, so a table can be tried without stickers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from companion.hardware.events import TagEvent, TagRemoved
+from companion.hardware.reader import ScriptError, Wait, parse_script_line
+from companion.table.panel import Button
+from companion.table.tags import Item, TagError, TagRegistry, find_item
+
+__all__ = [
+    "Choose",
+    "Press",
+    "SetPrice",
+    "Step",
+    "Wait",
+    "demo_uid",
+    "enroll_demo_tags",
+    "parse_table_script",
+    "stream_table_script",
+]
+
+
+@dataclass(frozen=True)
+class Press:
+    button: Button
+
+
+@dataclass(frozen=True)
+class Choose:
+    """An option by label (``$90``) or 1-based number (``#2`` or ``2`` when no label matches)."""
+
+    option: str
+
+
+@dataclass(frozen=True)
+class SetPrice:
+    price: int
+
+
+Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice
+
+
+def demo_uid(item: Item) -> str:
+    """A fixed 7-byte UID (``04`` + 6 bytes) for a card, for simulated tables."""
+    digest = hashlib.sha1(f"{item.title}:{item.kind.value}:{item.id}".encode()).hexdigest()
+    return ("04" + digest[:12]).upper()
+
+
+def enroll_demo_tags(registry: TagRegistry, title: str, optional_rules: Iterable[str] = ()) -> int:
+    """Enroll the demo UID on every card of ``title`` that has no tag yet; returns how many were enrolled."""
+    count = 0
+    for item in registry.missing(title, optional_rules=optional_rules):
+        uid = demo_uid(item)
+        if registry.lookup(uid) is not None:
+            continue
+        registry.enroll(uid, item)
+        count += 1
+    return count
+
+
+def _resolve(word: str, registry: TagRegistry | None, title: str, lineno: int, text: str) -> str:
+    if not word.startswith("@"):
+        return word
+    if registry is None:
+        raise ScriptError(lineno, text, "a card name (@...) needs the tag registry")
+    try:
+        item = find_item(title, word[1:])
+        uid = registry.uid_of(item)
+    except TagError as exc:
+        raise ScriptError(lineno, text, str(exc)) from None
+    if uid is None:
+        raise ScriptError(lineno, text, f"{item.label} has no tag; enroll it with companion tags enroll")
+    return uid
+
+
+def parse_table_line(
+    text: str, lineno: int = 1, *, registry: TagRegistry | None = None, title: str = "1870"
+) -> list[Step]:
+    words = text.split("#", 1)[0].split()
+    if not words:
+        return []
+    cmd = words[0].lower()
+    if cmd == "press":
+        if len(words) != 2 or words[1].lower() not in {b.value for b in Button}:
+            raise ScriptError(lineno, text, "press takes one button: confirm, cancel or undo")
+        return [Press(Button(words[1].lower()))]
+    if cmd == "choose":
+        if len(words) != 2:
+            raise ScriptError(lineno, text, "choose takes one option, e.g. choose $90")
+        return [Choose(words[1])]
+    if cmd == "price":
+        if len(words) != 2 or not words[1].lstrip("$").isdigit():
+            raise ScriptError(lineno, text, "price takes a whole number of dollars, e.g. price 55")
+        return [SetPrice(int(words[1].lstrip("$")))]
+    if cmd in ("tap", "place", "lift", "remove") and len(words) == 3:
+        words[2] = _resolve(words[2], registry, title, lineno, text)
+        return list(parse_script_line(" ".join(words), lineno))
+    try:
+        return list(parse_script_line(text, lineno))
+    except ScriptError as exc:
+        if "unknown command" in str(exc):
+            raise ScriptError(
+                lineno, text, "unknown command (tap, place, lift, wait, press, choose, price)"
+            ) from None
+        raise
+
+
+def parse_table_script(text: str, *, registry: TagRegistry | None = None, title: str = "1870") -> list[Step]:
+    """Every step of a script; ``ScriptError`` names the first bad line (nothing is played)."""
+    steps: list[Step] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        steps.extend(parse_table_line(line, lineno, registry=registry, title=title))
+    return steps
+
+
+def stream_table_script(
+    stream: TextIO, errors: list[str], *, registry: TagRegistry | None = None, title: str = "1870"
+) -> Iterator[Step]:
+    """Steps as lines arrive (stdin); a bad line is recorded in ``errors`` and skipped."""
+    for lineno, line in enumerate(stream, 1):
+        try:
+            yield from parse_table_line(line, lineno, registry=registry, title=title)
+        except ScriptError as exc:
+            errors.append(str(exc))

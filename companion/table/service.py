@@ -1,0 +1,883 @@
+"""Tap to action: the table service turns NFC taps and button presses into confirmed engine actions.
+
+A tap is looked up in the tag registry and interpreted in the current state
+of the game (whose turn it is, who owns the tapped card) as a *proposal*: an
+18xx.games action, the engine's preview of it, and a sentence in the game's
+words ("Player 1 buys 10% SLSF from the IPO for $100").  Nothing changes until
+the confirm button is pressed; then the action is appended to the store
+(committed) and only then applied to the engine.  Cancel drops the proposal;
+undo proposes taking back the last action (confirm to do it).
+
+Every proposal is checked by the engine first (``game.preview``): an illegal
+tap is refused with the engine's reason and changes nothing.  See
+``docs/TABLE.md`` for the mapping of taps to actions and the button scheme.
+
+The service is thread-safe: the reader thread delivers taps, gpiozero's thread
+delivers button presses, the UI calls :meth:`choose` / :meth:`set_price`.
+Listeners get every proposal (``on_proposal``; ``None`` when it is dropped)
+and every result (``on_result``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.engine import Game, GameError, new_game
+from companion.engine.entities import Company, Corporation, Player, Share, SharePool, Train
+from companion.engine.game import MoneyMove, Preview
+from companion.engine.operating import OperatingRound
+from companion.engine.stock import AuctionRound, StockRound
+from companion.hardware.events import ReaderEvent, TagEvent, TagSource
+from companion.store import Store, StoreError
+from companion.table.panel import Button
+from companion.table.tags import Item, ItemKind, TagError, TagRegistry
+
+log = logging.getLogger("companion.table")
+
+__all__ = [
+    "Action",
+    "Button",
+    "Option",
+    "Proposal",
+    "Result",
+    "TableService",
+    "describe_action",
+    "game_from_store",
+]
+
+Action = dict[str, Any]
+
+#: How much a second tap of the same card raises an adjustable price.
+BID_STEP = 5
+COMPANY_STEP = 5
+TRAIN_STEP = 10
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a proposal (a par price): its label, action and preview."""
+
+    label: str
+    action: Action
+    preview: Preview
+    text: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A proposed action, checked by the engine, waiting for confirm or cancel.
+
+    ``options``: the choices (par prices), ``selected`` the one ``action``
+    and ``preview`` stand for.  ``price_range``: the lowest and highest price
+    the UI may set with :meth:`TableService.set_price` (bids, trains bought
+    from another corporation, private companies).  ``cards``: the tapped
+    cards it is made of (a sale gathers several).
+    """
+
+    kind: str
+    text: str
+    action: Action
+    preview: Preview
+    actor: str
+    options: tuple[Option, ...] = ()
+    selected: int = 0
+    price_range: tuple[int, int] | None = None
+    price_step: int = 0
+    cards: tuple[str, ...] = ()
+    hint: str = "confirm to do it, cancel to drop it"
+
+    @property
+    def details(self) -> list[str]:
+        """The engine's log lines for the action (what it would write)."""
+        return list(self.preview.log)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What happened to a tap, button press or confirmation.
+
+    ``ok`` False: refused, ``text`` says why, nothing changed.  ``applied``:
+    an action was stored (``seq`` in the store) and applied to the engine.
+    """
+
+    ok: bool
+    text: str
+    action: Action | None = None
+    seq: int | None = None
+    applied: bool = False
+    log: tuple[str, ...] = field(default_factory=tuple)
+
+
+Outcome = Proposal | Result
+
+
+def game_from_store(store: Store, game_id: int) -> Game:
+    """The game as the store has it: its title and players with every effective action applied."""
+    record = store.game(game_id)
+    game = new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
+    for n, action in enumerate(store.effective_actions(game_id), start=1):
+        try:
+            game.apply(action)
+        except GameError as exc:
+            raise StoreError(
+                f"game {game_id} in {store.path}: logged action {n} ({action.get('type')}) is refused by the "
+                f"engine: {exc}"
+            ) from exc
+    return game
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class TableService:
+    """Turns taps and button presses into proposals, and confirmed proposals into stored, applied actions."""
+
+    def __init__(
+        self,
+        game: Game,
+        store: Store,
+        game_id: int,
+        registry: TagRegistry,
+        *,
+        feedback: Sequence[Callable[[bool], object]] = (),
+        on_proposal: Callable[[Proposal | None], object] | None = None,
+        on_result: Callable[[Result], object] | None = None,
+    ) -> None:
+        self.game = game
+        self.store = store
+        self.game_id = game_id
+        self.registry = registry
+        self.feedback = list(feedback)
+        self.on_proposal = on_proposal
+        self.on_result = on_result
+        self._proposal: Proposal | None = None
+        self._lock = threading.RLock()
+        self._handled = threading.Condition(self._lock)
+        self.handled = 0
+        """How many events (taps, lifts, presses) have been handled; :meth:`wait_handled` waits on it."""
+
+    # -- construction ----------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, store: Store, game_id: int, registry: TagRegistry, **kwargs: Any) -> TableService:
+        """Resume game ``game_id`` of the store (the engine replays its log)."""
+        return cls(game_from_store(store, game_id), store, game_id, registry, **kwargs)
+
+    @classmethod
+    def new(
+        cls,
+        store: Store,
+        registry: TagRegistry,
+        title: str,
+        players: list[str],
+        optional_rules: Iterable[str] = (),
+        seed: int = 0,
+        **kwargs: Any,
+    ) -> TableService:
+        """Start a new game in the store (players are seats 1, 2, ... in this order)."""
+        rules = sorted(set(optional_rules))
+        game = new_game(title, list(players), frozenset(rules), seed)  # checks title and player count first
+        game_id = store.create_game(title, list(players), rules, seed)
+        return cls(game, store, game_id, registry, **kwargs)
+
+    # -- state -----------------------------------------------------------------------------------------
+    @property
+    def proposal(self) -> Proposal | None:
+        with self._lock:
+            return self._proposal
+
+    def wait_handled(self, count: int, timeout: float = 5.0) -> bool:
+        """Wait until at least ``count`` events have been handled; False on timeout."""
+        with self._handled:
+            return self._handled.wait_for(lambda: self.handled >= count, timeout)
+
+    def _done(self) -> None:
+        self.handled += 1
+        self._handled.notify_all()
+
+    # -- notifications ---------------------------------------------------------------------------------
+    def _signal(self, ok: bool) -> None:
+        for sink in self.feedback:
+            try:
+                sink(ok)
+            except Exception:  # a broken LED must never stop the table
+                log.exception("table: feedback failed")
+
+    def _set_proposal(self, proposal: Proposal | None) -> None:
+        self._proposal = proposal
+        if self.on_proposal is not None:
+            self.on_proposal(proposal)
+
+    def _propose(self, proposal: Proposal) -> Proposal:
+        self._set_proposal(proposal)
+        self._signal(True)
+        log.info("table: proposal: %s", proposal.text)
+        return proposal
+
+    def _result(self, result: Result, *, signal: bool = True) -> Result:
+        if signal:
+            self._signal(result.ok)
+        log.info("table: %s: %s", "ok" if result.ok else "refused", result.text)
+        if self.on_result is not None:
+            self.on_result(result)
+        return result
+
+    def _refuse(self, text: str) -> Result:
+        return self._result(Result(False, text))
+
+    # -- events ----------------------------------------------------------------------------------------
+    def run(self, source: TagSource) -> None:
+        """Handle every event of ``source`` until it ends or is closed."""
+        for event in source.events():
+            self.handle(event)
+
+    def handle(self, event: ReaderEvent) -> Outcome | None:
+        """A reader event: a tag placed is interpreted, a tag lifted is ignored."""
+        with self._lock:
+            try:
+                if isinstance(event, TagEvent):
+                    return self.tap(event.uid)
+                return None
+            finally:
+                self._done()
+
+    def press(self, button: Button | str) -> Outcome | None:
+        """A panel (or on-screen) button."""
+        with self._lock:
+            try:
+                try:
+                    which = Button(button)
+                except ValueError:
+                    return self._refuse(
+                        f"unknown button {button!r}; the buttons are confirm, cancel and undo"
+                    )
+                if which is Button.CONFIRM:
+                    return self.confirm()
+                if which is Button.CANCEL:
+                    return self.cancel()
+                return self.undo()
+            finally:
+                self._done()
+
+    def tap(self, uid: str) -> Outcome:
+        """A tag tapped on any pad: look it up, interpret it, propose or refuse."""
+        with self._lock:
+            try:
+                item = self.registry.lookup(uid)
+            except TagError as exc:
+                return self._refuse(str(exc))
+            except StoreError as exc:
+                return self._refuse(f"cannot read the tag registry: {exc}")
+            if item is None:
+                return self._refuse(f"unknown tag {uid}: enroll it with companion tags enroll")
+            if item.title != self.game.title:
+                return self._refuse(
+                    f"tag {uid} is on a {item.title} card ({item.label}); this table plays {self.game.title}"
+                )
+            if self.game.finished:
+                return self._refuse(f"the game is over ({self.game.game_end_reason}); no more actions")
+            try:
+                return self._interpret(item)
+            except GameError as exc:
+                return self._refuse(str(exc))
+
+    # -- buttons ---------------------------------------------------------------------------------------
+    def cancel(self) -> Result:
+        with self._lock:
+            if self._proposal is None:
+                return self._result(Result(True, "nothing to cancel"), signal=False)
+            text = self._proposal.text
+            self._set_proposal(None)
+            return self._result(Result(True, f"cancelled: {text}"))
+
+    def confirm(self) -> Result:
+        """Store, then apply, the pending proposal."""
+        with self._lock:
+            proposal = self._proposal
+            if proposal is None:
+                return self._refuse("nothing to confirm: tap a card first")
+            if proposal.kind == "undo":
+                return self._confirm_undo(proposal)
+            action = proposal.action
+            try:
+                seq = self.store.append(self.game_id, action)
+            except StoreError as exc:
+                return self._refuse(f"not saved, nothing changed: {exc}")
+            try:
+                lines = self.game.apply(action)
+            except Exception as exc:
+                # the engine refused what it accepted in the preview: take it back out of the log
+                self._store_undo(action)
+                self._set_proposal(None)
+                reason = str(exc) if isinstance(exc, GameError) else f"internal error: {exc!r}"
+                if not isinstance(exc, GameError):
+                    log.exception("table: the engine failed on %s", action)
+                return self._refuse(reason)
+            self._set_proposal(None)
+            return self._result(
+                Result(True, proposal.text, action=action, seq=seq, applied=True, log=tuple(lines))
+            )
+
+    def _store_undo(self, action: Action) -> None:
+        try:
+            self.store.undo(self.game_id, entity=action.get("entity"), entity_type=action.get("entity_type"))
+        except StoreError:
+            log.exception("table: could not take action back out of the store")
+            raise
+
+    def undo(self) -> Outcome:
+        """Propose taking back the last action (confirm does it); with a proposal pending, drop that first."""
+        with self._lock:
+            if self._proposal is not None:
+                return self.cancel()
+            actions = [a for a in self.game.actions if a.get("type") != "message"]
+            if not actions:
+                return self._refuse("there is nothing to undo")
+            last = self.game.actions[-1]
+            try:
+                before = self.game.replayed(self.game.actions[:-1])
+            except GameError as exc:
+                return self._refuse(f"cannot undo: {exc}")
+            preview = Preview(log=[f"undo: {describe_action(self.game, last)}"])
+            now, then = self.game.cash_table(), before.cash_table()
+            for key, cash in then.items():
+                if now.get(key) != cash:
+                    preview.money.append(MoneyMove(key, now.get(key, 0), cash))
+            text = f"Undo: {describe_action(self.game, last)}"
+            return self._propose(
+                Proposal(
+                    "undo",
+                    text,
+                    {"type": "undo", "entity": last.get("entity"), "entity_type": last.get("entity_type")},
+                    preview,
+                    actor=str(last.get("entity")),
+                    hint="confirm to take it back, cancel to keep it",
+                )
+            )
+
+    def _confirm_undo(self, proposal: Proposal) -> Result:
+        try:
+            seq = self.store.undo(
+                self.game_id,
+                entity=proposal.action.get("entity"),
+                entity_type=proposal.action.get("entity_type"),
+            )
+        except StoreError as exc:
+            return self._refuse(f"not undone: {exc}")
+        self.game.undo()
+        self._set_proposal(None)
+        return self._result(Result(True, proposal.text, action=proposal.action, seq=seq, applied=True))
+
+    # -- the UI's choices ------------------------------------------------------------------------------
+    def choose(self, index: int) -> Outcome:
+        """Select option ``index`` (0-based) of the pending proposal (a par price)."""
+        with self._lock:
+            p = self._proposal
+            if p is None or not p.options:
+                return self._refuse("there is no choice to make: tap a card first")
+            if not 0 <= index < len(p.options):
+                return self._refuse(f"choose 1 to {len(p.options)}, not {index + 1}")
+            return self._propose(self._with_option(p, index))
+
+    def choose_label(self, label: str) -> Outcome:
+        """Select the option whose label is ``label`` (``"$90"`` or ``"90"``)."""
+        with self._lock:
+            p = self._proposal
+            if p is None or not p.options:
+                return self._refuse("there is no choice to make: tap a card first")
+            wanted = label.strip().lstrip("$")
+            for i, option in enumerate(p.options):
+                if option.label.lstrip("$") == wanted:
+                    return self.choose(i)
+            return self._refuse(f"{label} is not one of {', '.join(o.label for o in p.options)}")
+
+    def next_option(self) -> Outcome:
+        """The next option (wrapping), or the next price step for an adjustable price."""
+        with self._lock:
+            p = self._proposal
+            if p is None:
+                return self._refuse("nothing proposed")
+            if p.options:
+                return self._propose(self._with_option(p, (p.selected + 1) % len(p.options)))
+            if p.price_range is not None:
+                lo, hi = p.price_range
+                price = int(p.action["price"]) + p.price_step
+                return self.set_price(lo if price > hi else price)
+            return self._propose(p)
+
+    def set_price(self, price: int) -> Outcome:
+        """Set the price of the pending bid, train or private company purchase."""
+        with self._lock:
+            p = self._proposal
+            if p is None or p.price_range is None:
+                return self._refuse("there is no price to set: tap a private company or a train first")
+            lo, hi = p.price_range
+            if not lo <= price <= hi:
+                return self._refuse(f"the price must be between ${lo} and ${hi}, not ${price}")
+            action = {**p.action, "price": price}
+            try:
+                preview = self.game.preview(action)
+            except GameError as exc:
+                return self._refuse(str(exc))
+            return self._propose(
+                replace(p, action=action, preview=preview, text=self._price_text(p.kind, action, preview))
+            )
+
+    def propose(self, action: Action, text: str | None = None) -> Outcome:
+        """Propose any action (what the UI offers besides taps: lay a tile, redeem a share ...)."""
+        with self._lock:
+            try:
+                preview = self.game.preview(action)
+            except GameError as exc:
+                return self._refuse(str(exc))
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                return self._refuse(f"not a valid {action.get('type')} action: {exc!r}")
+            words = text if text is not None else describe_action(self.game, action)
+            return self._propose(
+                Proposal(
+                    str(action.get("type")), words, dict(action), preview, actor=str(action.get("entity"))
+                )
+            )
+
+    # -- interpretation --------------------------------------------------------------------------------
+    def _preview(self, action: Action) -> Preview:
+        """The engine's preview; ``GameError`` with its reason if the action is illegal."""
+        try:
+            return self.game.preview(action)
+        except GameError:
+            raise
+        except (
+            KeyError,
+            ValueError,
+            TypeError,
+            AttributeError,
+        ) as exc:  # the engine choked: say so, change nothing
+            log.exception("table: preview failed for %s", action)
+            raise GameError(f"the engine cannot do {action.get('type')}: {exc!r}") from exc
+
+    def _interpret(self, item: Item) -> Outcome:
+        if item.kind is ItemKind.PLAYER:
+            return self._player_card(item)
+        if item.kind is ItemKind.CERTIFICATE:
+            return self._certificate(item)
+        if item.kind is ItemKind.COMPANY:
+            return self._company(item)
+        return self._train(item)
+
+    def _current(self) -> Any:
+        entity = self.game.current_entity()
+        if entity is None:
+            raise GameError("nobody is to act right now")
+        return entity
+
+    def _round_name(self) -> str:
+        rnd = self.game.round
+        if isinstance(rnd, OperatingRound) and rnd.current_operator is not None:
+            return f"the operating round ({rnd.current_operator.sym} operates)"
+        return f"the {rnd.name.lower()}" if isinstance(rnd, StockRound | OperatingRound) else "the auction"
+
+    def _seat(self, item: Item) -> Player:
+        try:
+            seat = int(item.id.rpartition("-")[2])
+        except ValueError:
+            raise GameError(f"{item.label} is not a player card") from None
+        if not 1 <= seat <= len(self.game.player_spec):
+            raise GameError(f"there is no Player {seat} at this table ({len(self.game.player_spec)} players)")
+        return self.game.player(self.game.player_spec[seat - 1][0])
+
+    # player card: the acting player passes / ends the turn
+    def _player_card(self, item: Item) -> Outcome:
+        player = self._seat(item)
+        current = self._current()
+        if isinstance(current, Corporation):
+            if current.owner is not player:
+                owner = current.owner.name if current.owner else "nobody"
+                raise GameError(f"{current.sym} is operating and {owner} is its president, not {player.name}")
+            entity: Any = current
+        elif current is not player:
+            raise GameError(f"it is {current.name}'s turn, not {player.name}'s")
+        else:
+            entity = player
+        if "pass" not in self.game.legal_action_types(entity):
+            raise GameError(f"{entity.name} cannot pass now: {self._step_description(entity)}")
+        action = self._entity_action("pass", entity)
+        preview = self._preview(action)
+        return self._propose(Proposal("pass", self._pass_text(entity, preview), action, preview, entity.name))
+
+    def _step_description(self, entity: Any) -> str:
+        step = self.game.round.active_step()
+        return step.description if step is not None else "nothing to do"
+
+    def _pass_text(self, entity: Any, preview: Preview) -> str:
+        rnd = self.game.round
+        step = rnd.active_step()
+        name = type(step).__name__ if step is not None else ""
+        drops = "; ".join(f"{sym} share price ${a} → ${b}" for sym, (a, b) in preview.share_prices.items())
+        if name == "PriceProtection":
+            queue = getattr(self.game, "sell_queue", [])
+            corp = queue[0][0][0].corporation.sym if queue else "the corporation"
+            return f"{entity.name} does not price protect {corp}" + (f": {drops}" if drops else "")
+        if isinstance(entity, Corporation):
+            return f"{entity.sym} passes ({self._step_description(entity).lower()})"
+        if isinstance(rnd, StockRound) and rnd.current_actions:
+            return f"{entity.name} ends their turn"
+        auctioning = getattr(step, "auctioning", None)
+        if isinstance(rnd, AuctionRound) and isinstance(auctioning, Company):
+            return f"{entity.name} passes on {auctioning.sym}"
+        return f"{entity.name} passes"
+
+    def _entity_action(self, kind: str, entity: Any, **fields: Any) -> Action:
+        if isinstance(entity, Player):
+            return {"type": kind, "entity": entity.id, "entity_type": "player", **fields}
+        if isinstance(entity, Corporation):
+            return {"type": kind, "entity": entity.sym, "entity_type": "corporation", **fields}
+        raise GameError(f"{getattr(entity, 'name', entity)} cannot act here")
+
+    # certificates: buy, sell (gathered), par, price protection
+    def _acting_player(self, kind: str) -> Player:
+        current = self._current()
+        if isinstance(current, Player):
+            return current
+        if (
+            isinstance(current, Corporation)
+            and current.owner is not None
+            and kind in self.game.legal_action_types(current.owner)
+        ):
+            return current.owner
+        raise GameError(f"certificates are bought and sold in the stock round; it is {self._round_name()}")
+
+    def _certificate(self, item: Item) -> Outcome:
+        share = self.game.share(item.id)
+        corp = share.corporation
+        if corp.closed:
+            raise GameError(f"{corp.sym} has closed; its certificates are out of the game")
+        owner = share.owner
+        current = self._current()
+        if isinstance(owner, Player) and (owner is current or isinstance(current, Corporation)):
+            return self._sell(share, owner)
+        player = self._acting_player("buy_shares" if not isinstance(owner, Player) else "sell_shares")
+        if isinstance(owner, Player):
+            raise GameError(
+                f"{share.id} belongs to {owner.name}; it is {player.name}'s turn "
+                f"(buy from the IPO or the market, sell your own certificates)"
+            )
+        if owner is corp:
+            if not corp.ipoed:
+                if not share.president:
+                    raise GameError(
+                        f"{corp.sym} has not been parred: tap its president's certificate to par it"
+                    )
+                return self._par(share, player)
+            return self._buy(share, player, "the IPO")
+        if isinstance(owner, SharePool):
+            queue = getattr(self.game, "sell_queue", [])
+            step = self.game.round.active_step()
+            if queue and type(step).__name__ == "PriceProtection" and share in queue[0][0]:
+                return self._price_protect(list(queue[0][0]), player)
+            return self._buy(share, player, "the market")
+        raise GameError(f"{share.id} is held by {owner.name} and cannot be bought")
+
+    def _buy(self, share: Share, player: Player, source: str) -> Outcome:
+        p = self._proposal
+        if p is not None and p.kind == "buy" and p.cards == (share.id,):
+            return self._propose(p)
+        action = self._entity_action("buy_shares", player, shares=[share.id], percent=share.percent)
+        preview = self._preview(action)
+        cost = self._paid(preview, player.id)
+        text = f"{player.name} buys {share.percent}% {share.corporation.sym} from {source} for ${cost}"
+        return self._propose(Proposal("buy", text, action, preview, player.name, cards=(share.id,)))
+
+    def _price_protect(self, shares: list[Share], player: Player) -> Outcome:
+        corp = shares[0].corporation
+        action = self._entity_action(
+            "buy_shares", player, shares=[s.id for s in shares], percent=sum(s.percent for s in shares)
+        )
+        preview = self._preview(action)
+        cost = self._paid(preview, player.id)
+        text = (
+            f"{player.name} price protects {sum(s.percent for s in shares)}% {corp.sym} "
+            f"from the market for ${cost}"
+        )
+        return self._propose(
+            Proposal("price_protect", text, action, preview, player.name, cards=tuple(s.id for s in shares))
+        )
+
+    def _sell(self, share: Share, player: Player) -> Outcome:
+        corp = share.corporation
+        p = self._proposal
+        cards: list[str] = [share.id]
+        if p is not None and p.kind == "sell" and p.actor == player.name:
+            previous = [self.game.share(c) for c in p.cards]
+            if previous and previous[0].corporation is corp:
+                if share.id in p.cards:
+                    cards = [c for c in p.cards if c != share.id]
+                    if not cards:
+                        self._set_proposal(None)
+                        return self._result(Result(True, f"{player.name} sells nothing: the sale is dropped"))
+                else:
+                    cards = [*p.cards, share.id]
+        shares = sorted((self.game.share(c) for c in cards), key=lambda s: s.index)
+        percent = sum(s.percent for s in shares)
+        action = self._entity_action("sell_shares", player, shares=[s.id for s in shares], percent=percent)
+        preview = self._preview(action)
+        gain = -self._paid(preview, player.id)
+        text = f"{player.name} sells {percent}% {corp.sym} to the market for ${gain}"
+        moves = [f"{sym} share price ${a} → ${b}" for sym, (a, b) in preview.share_prices.items()]
+        if moves:
+            text += "; " + "; ".join(moves)
+        return self._propose(
+            Proposal(
+                "sell",
+                text,
+                action,
+                preview,
+                player.name,
+                cards=tuple(s.id for s in shares),
+                hint=f"tap more {corp.sym} certificates to add them (again to take one out); confirm to sell",
+            )
+        )
+
+    def _par(self, share: Share, player: Player) -> Outcome:
+        corp = share.corporation
+        p = self._proposal
+        if p is not None and p.kind == "par" and p.cards == (share.id,) and p.options:
+            return self._propose(self._with_option(p, (p.selected + 1) % len(p.options)))
+        options: list[Option] = []
+        reasons: list[str] = []
+        for cell in self.game.market.par_prices():
+            r, c = cell.coordinates
+            action = self._entity_action(
+                "par", player, corporation=corp.sym, share_price=f"{cell.price},{r},{c}"
+            )
+            try:
+                preview = self._preview(action)
+            except GameError as exc:
+                reasons.append(str(exc))
+                continue
+            cost = self._paid(preview, player.id)
+            text = (
+                f"{player.name} pars {corp.sym} at ${cell.price} and buys the president's certificate "
+                f"({share.percent}%) for ${cost}"
+            )
+            options.append(Option(f"${cell.price}", action, preview, text))
+        if not options:
+            raise GameError(reasons[-1] if reasons else f"{corp.sym} cannot be parred now")
+        proposal = Proposal(
+            "par",
+            options[0].text,
+            options[0].action,
+            options[0].preview,
+            player.name,
+            options=tuple(options),
+            cards=(share.id,),
+        )
+        return self._propose(self._with_option(proposal, 0))
+
+    def _with_option(self, p: Proposal, index: int) -> Proposal:
+        option = p.options[index]
+        others = len(p.options) - 1
+        hint = (
+            f"par price {index + 1} of {len(p.options)} ({', '.join(o.label for o in p.options)}); "
+            "tap the certificate again for the next, confirm to par"
+            if p.kind == "par"
+            else f"option {index + 1} of {others + 1}; tap again for the next, confirm to accept"
+        )
+        return replace(
+            p, selected=index, action=option.action, preview=option.preview, text=option.text, hint=hint
+        )
+
+    @staticmethod
+    def _paid(preview: Preview, who: Any) -> int:
+        """What ``who`` pays in the preview (negative: receives)."""
+        for move in preview.money:
+            if move.who == who:
+                return move.before - move.after
+        return 0
+
+    # private companies: auction bids, purchase by the operating corporation
+    def _company(self, item: Item) -> Outcome:
+        company = self.game.company(item.id)
+        if company.closed:
+            raise GameError(f"{company.sym} has closed")
+        rnd = self.game.round
+        current = self._current()
+        if isinstance(rnd, AuctionRound) and isinstance(current, Player):
+            return self._bid(company, current)
+        if isinstance(rnd, OperatingRound) and isinstance(current, Corporation):
+            return self._buy_company(company, current)
+        raise GameError(
+            f"private companies are auctioned at the start and bought by corporations in operating rounds; "
+            f"it is {self._round_name()}"
+        )
+
+    def _bid(self, company: Company, player: Player) -> Outcome:
+        p = self._proposal
+        if p is not None and p.kind == "bid" and p.cards == (company.sym,):
+            return self.next_option()
+        step = self.game.round.active_step()
+        min_bid = getattr(step, "min_bid", None)
+        max_bid = getattr(step, "max_bid", None)
+        if min_bid is None or max_bid is None:
+            raise GameError(f"{player.name} cannot bid now: {self._step_description(player)}")
+        if company.owner is not None:
+            raise GameError(f"{company.sym} already belongs to {company.owner.name}")
+        lo, hi = int(min_bid(company)), int(max_bid(player, company))
+        fixed = bool(getattr(step, "may_purchase", lambda c: False)(company))
+        action = self._entity_action("bid", player, company=company.sym, price=lo)
+        preview = self._preview(action)
+        kind = "bid"
+        return self._propose(
+            Proposal(
+                kind,
+                self._price_text(kind, action, preview, purchase=fixed),
+                action,
+                preview,
+                player.name,
+                price_range=None if fixed else (lo, max(lo, hi)),
+                price_step=BID_STEP,
+                cards=(company.sym,),
+                hint="confirm to buy it" if fixed else "tap again to raise by $5, confirm to bid",
+            )
+        )
+
+    def _buy_company(self, company: Company, corp: Corporation) -> Outcome:
+        p = self._proposal
+        if p is not None and p.kind == "buy_company" and p.cards == (company.sym,):
+            return self.next_option()
+        if company.owner is corp:
+            raise GameError(f"{corp.sym} already owns {company.sym}")
+        if not isinstance(company.owner, Player):
+            raise GameError(f"{company.sym} is not owned by a player and cannot be bought")
+        lo = int(getattr(self.game, "company_min_price", lambda c: 1)(company))
+        hi = min(int(getattr(self.game, "company_max_price", lambda c: c.value)(company)), corp.cash)
+        if hi < lo:
+            raise GameError(
+                f"{corp.sym} has ${corp.cash} and cannot pay the ${lo} that {company.sym} costs at least"
+            )
+        price = min(max(company.value, lo), hi)
+        action = self._entity_action("buy_company", corp, company=company.sym, price=price)
+        preview = self._preview(action)
+        return self._propose(
+            Proposal(
+                "buy_company",
+                self._price_text("buy_company", action, preview),
+                action,
+                preview,
+                corp.sym,
+                price_range=(lo, hi),
+                price_step=COMPANY_STEP,
+                cards=(company.sym,),
+                hint=f"tap again to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
+            )
+        )
+
+    # trains: the operating corporation buys
+    def _train(self, item: Item) -> Outcome:
+        train = self.game.train(item.id)
+        current = self._current()
+        if not isinstance(self.game.round, OperatingRound) or not isinstance(current, Corporation):
+            raise GameError(f"trains are bought by the operating corporation; it is {self._round_name()}")
+        p = self._proposal
+        if p is not None and p.kind == "buy_train" and p.cards == (train.id,) and p.price_range is not None:
+            return self.next_option()
+        return self._buy_train(train, current)
+
+    def _buy_train(self, train: Train, corp: Corporation) -> Outcome:
+        if train.rusted:
+            raise GameError(f"that {train.name}-train has rusted and is out of the game")
+        if train.owner is corp:
+            raise GameError(f"{corp.sym} already owns that {train.name}-train")
+        price_range: tuple[int, int] | None = None
+        if train.owner is None:
+            if train not in self.game.depot_trains():
+                for_sale = ", ".join(sorted({t.name for t in self.game.depot_trains()})) or "none"
+                raise GameError(
+                    f"that {train.name}-train is not for sale yet; the bank sells: {for_sale}-trains"
+                )
+            price = int(getattr(self.game, "train_price", lambda t: t.price)(train))
+        else:
+            if corp.cash < 1:
+                raise GameError(f"{corp.sym} has no money to buy a train from {train.owner.sym}")
+            price = min(train.price, corp.cash)
+            price_range = (1, corp.cash)
+        action = self._entity_action("buy_train", corp, train=train.id, price=price, variant=train.name)
+        preview = self._preview(action)
+        return self._propose(
+            Proposal(
+                "buy_train",
+                self._price_text("buy_train", action, preview),
+                action,
+                preview,
+                corp.sym,
+                price_range=price_range,
+                price_step=TRAIN_STEP,
+                cards=(train.id,),
+                hint=(
+                    "confirm to buy it"
+                    if price_range is None
+                    else f"tap again to raise by ${TRAIN_STEP} ($1 to ${corp.cash}), confirm to buy"
+                ),
+            )
+        )
+
+    def _price_text(self, kind: str, action: Action, preview: Preview, *, purchase: bool = False) -> str:
+        price = int(action["price"])
+        if kind == "bid":
+            player = self.game.player(action["entity"])
+            company = self.game.company(action["company"])
+            if purchase:
+                return f"{player.name} buys {company.sym} ({company.name}) for ${price}"
+            return f"{player.name} bids ${price} for {company.sym} ({company.name})"
+        if kind == "buy_company":
+            company = self.game.company(action["company"])
+            seller = company.owner.name if company.owner is not None else "the bank"
+            return f"{action['entity']} buys {company.sym} from {seller} for ${price}"
+        train = self.game.train(action["train"])
+        source = "the bank" if train.owner is None else train.owner.sym
+        text = f"{action['entity']} buys a {train.name}-train from {source} for ${price}"
+        corp = self.game.corporation(str(action["entity"]))
+        if corp.owner is not None:
+            extra = self._paid(preview, corp.owner.id)
+            if extra > 0:
+                text += f" ({corp.owner.name} contributes ${extra})"
+        return text
+
+
+def describe_action(game: Game, action: Action) -> str:
+    """A sentence for an action of ``game`` (for undo and for actions proposed by the UI)."""
+    kind = str(action.get("type"))
+    try:
+        entity = game.entity_of(action)
+        who = entity.sym if isinstance(entity, Corporation) else entity.name
+    except GameError:
+        who = str(action.get("entity"))
+    shares = [str(s) for s in action.get("shares") or []]
+    if kind in ("buy_shares", "sell_shares") and shares:
+        verb = "buys" if kind == "buy_shares" else "sells"
+        corp = shares[0].rpartition("_")[0]
+        return f"{who} {verb} {action.get('percent', '')}% {corp} ({', '.join(shares)})"
+    if kind == "par":
+        return f"{who} pars {action.get('corporation')} at ${str(action.get('share_price')).split(',')[0]}"
+    if kind == "bid":
+        return f"{who} bids ${action.get('price')} for {action.get('company')}"
+    if kind == "buy_train":
+        return f"{who} buys train {action.get('train')} for ${action.get('price')}"
+    if kind == "buy_company":
+        return f"{who} buys {action.get('company')} for ${action.get('price')}"
+    if kind == "pass":
+        return f"{who} passes"
+    if kind == "lay_tile":
+        return (
+            f"{who} lays tile {action.get('tile')} on {action.get('hex')} (rotation {action.get('rotation')})"
+        )
+    if kind == "place_token":
+        return f"{who} places a token on {action.get('city')}"
+    if kind == "run_routes":
+        return f"{who} runs {_plural(len(action.get('routes') or []), 'route')}"
+    if kind == "dividend":
+        return f"{who} {'pays out' if action.get('kind') == 'payout' else action.get('kind')}"
+    return f"{who}: {kind.replace('_', ' ')}"

@@ -1,0 +1,179 @@
+"""End to end: real 1870 stock rounds played as NFC taps and confirm presses reach exactly the state of the
+same actions applied directly (and of 18xx.games' own reference trace)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import Game, new_game
+from companion.engine.stock import StockRound
+from companion.interop.actions import effective_actions
+from companion.interop.replay import load_export, load_trace, trace_entry
+from companion.store import Store
+from companion.table.script import demo_uid, enroll_demo_tags
+from companion.table.service import Proposal, Result, TableService, game_from_store
+from companion.table.tags import TagRegistry, find_item
+
+FIXTURES = Path("/work/shared/fixtures/18xx.games/1870")
+if not FIXTURES.is_dir():  # a checkout elsewhere: the fixtures next to the repository
+    FIXTURES = Path(__file__).resolve().parents[2] / "shared/fixtures/18xx.games/1870"
+pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="18xx.games fixtures not available")
+
+#: auto actions the engine works out by itself (the table never taps for them)
+ENGINE_AUTO = {"destination_connection"}
+
+
+def uid(item_id: str) -> str:
+    return demo_uid(find_item("1870", item_id))
+
+
+def clean(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, Any]:
+    """The fixture action as the table makes it: seat ids, no id/timestamps/recorded auto actions."""
+    out = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "auto_actions")}
+    if out.get("entity_type") == "player":
+        out["entity"] = seats[out["entity"]]
+    return out
+
+
+def table_moves(action: dict[str, Any], seats: dict[Any, int]) -> list[dict[str, Any]]:
+    """What people at the table do for one fixture action: 18xx.games 'programs' (auto-pass, auto-buy)
+    are no-ops whose recorded auto actions were really that player's moves, so those are made by hand."""
+    kind = str(action["type"])
+    moves = [] if kind.startswith("program_") else [clean(action, seats)]
+    for sub in action.get("auto_actions") or []:
+        if sub["type"] not in ENGINE_AUTO and not str(sub["type"]).startswith("program_"):
+            moves.append(clean(sub, seats))
+    return moves
+
+
+def tap_and_confirm(service: TableService, move: dict[str, Any]) -> Result:
+    """Make ``move`` with taps (and one confirm), as players would; returns the confirm's result."""
+    game = service.game
+    kind = move["type"]
+    if move["entity_type"] == "corporation":
+        # a corporation redeeming its own share is chosen on the touchscreen, not tapped
+        assert isinstance(service.propose(move), Proposal)
+    elif kind == "pass":
+        out = service.tap(uid(f"player-{move['entity']}"))
+        assert isinstance(out, Proposal), out
+    elif kind == "par":
+        out = service.tap(uid(f"{move['corporation']}_0"))
+        assert isinstance(out, Proposal), out
+        price = "$" + str(move["share_price"]).split(",")[0]
+        # cycle with further taps of the president's certificate until the wanted par price shows
+        for _ in range(len(out.options)):
+            if out.options[out.selected].label == price:
+                break
+            out = service.tap(uid(f"{move['corporation']}_0"))
+            assert isinstance(out, Proposal)
+        assert out.options[out.selected].label == price
+    elif kind in ("buy_shares", "sell_shares"):
+        shares = list(move["shares"])
+        owner = game.share(shares[0]).owner
+        if kind == "buy_shares" and len(shares) > 1:  # price protection: tapping one sold certificate is enough
+            out = service.tap(uid(shares[0]))
+        else:
+            assert kind == "sell_shares" or owner is not game.player(move["entity"])
+            for share in shares:
+                out = service.tap(uid(share))
+                assert isinstance(out, Proposal), out
+        assert isinstance(out, Proposal), out
+        assert sorted(out.action["shares"]) == sorted(shares)
+    else:
+        raise AssertionError(f"no taps for {move}")
+    result = service.confirm()
+    assert result.ok and result.applied, result.text
+    return result
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """Everything a stock round changes."""
+    return {
+        "bank": game.bank.cash,
+        "round": (type(game.round).__name__, game.turn),
+        "current": getattr(game.current_entity(), "name", None),
+        "players": {
+            p.name: (p.cash, sorted(s.id for s in p.shares), sorted(c.sym for c in p.companies)) for p in game.players
+        },
+        "pool": sorted(s.id for s in game.pool.shares),
+        "corporations": {
+            c.sym: (
+                c.cash,
+                c.share_price.price if c.share_price else None,
+                c.share_price.coordinates if c.share_price else None,
+                c.par_price.price if c.par_price else None,
+                c.ipoed,
+                c.floated,
+                c.owner.name if c.owner else None,
+                sorted(s.id for s in c.shares),
+            )
+            for c in game.corporations
+        },
+    }
+
+
+def play_stock_round(tmp_path: Path, fixture: str, number: int) -> None:
+    export = load_export(FIXTURES / fixture)
+    seats = {p["id"]: n for n, p in enumerate(export["players"], start=1)}
+    names = [p["name"] for p in export["players"]]
+    actions = effective_actions(export["actions"])
+    db = tmp_path / "table.sqlite3"
+    store, registry = Store.open(db), TagRegistry.open(db)
+    enroll_demo_tags(registry, "1870")
+    service = TableService.new(store, registry, "1870", names)
+    direct = new_game("1870", names)  # the same moves applied directly, without the table
+    reference = load_trace(FIXTURES / fixture.replace(".json", ".trace.jsonl"))
+    by_id = {entry["id"]: entry for entry in reference}
+
+    def in_round() -> bool:
+        return isinstance(service.game.round, StockRound) and service.game.turn == number
+
+    played = 0
+    last_id = None
+    for action in actions:
+        started = in_round()
+        if not started and played:
+            break  # the stock round is over
+        for move in table_moves(action, seats):
+            if in_round():
+                result = tap_and_confirm(service, move)
+                assert result.action == move
+                played += 1
+            else:  # before the stock round: straight into the store and the engine
+                store.append(service.game_id, move)
+                service.game.apply(move)
+            direct.apply(move)
+        if in_round() or started:
+            last_id = action["id"]
+    assert played >= 15, f"only {played} moves were tapped"
+    # exactly the state of the same actions applied directly
+    assert snapshot(service.game) == snapshot(direct)
+    # and of 18xx.games itself after the last action of the round
+    ours = trace_entry(service.game, {"id": last_id})
+    theirs = by_id[last_id]
+    back = {str(seat): str(pid) for pid, seat in seats.items()}
+    ours["players"] = {back[k]: v for k, v in ours["players"].items()}
+    for key in ("bank", "players", "corporations", "turn", "phase"):
+        assert ours[key] == theirs[key], key
+    # the store holds exactly what the engine applied: a reopened game is the same
+    reopened = game_from_store(store, service.game_id)
+    assert snapshot(reopened) == snapshot(service.game)
+    store.close()
+    registry.close()
+
+
+def test_first_stock_round_of_a_real_game_by_taps(tmp_path: Path) -> None:
+    play_stock_round(tmp_path, "1870_game_end_bank.json", 1)
+
+
+def test_stock_round_with_sales_price_protection_and_redemptions(tmp_path: Path) -> None:
+    # turn 3 of this game: a sale of three MP certificates gathered from three taps, price protection
+    # by another president, a par, corporations redeeming shares, auto-passes made by hand
+    play_stock_round(tmp_path, "1870_game_end_bank.json", 3)
+
+
+def test_first_stock_round_of_another_game(tmp_path: Path) -> None:
+    play_stock_round(tmp_path, "34110.json", 1)
