@@ -269,3 +269,28 @@ def test_random_actions_are_applied_legally_or_rejected_cleanly(
         if not corp.closed:
             holders = [game.pool, *game.players, *game.corporations]
             assert sum(h.percent_of(corp) for h in holders) == 100
+
+
+def test_bankruptcy_when_the_president_cannot_pay_for_a_train() -> None:
+    name = "40469_white-to-yellow_price_protect_allowed"
+    idx = next(i for i, a in enumerate(actions(name)) if a["id"] == 823)  # GMO must buy a train
+    game = game_at(name, idx)
+    gmo = game.corporation("GMO")
+    president = gmo.owner
+    assert isinstance(president, Player)
+    bankrupt = {"type": "bankrupt", "entity": "GMO", "entity_type": "corporation"}
+    # with SLSF shares to sell, the president can still raise the money
+    rejected(game, bankrupt, "cannot go bankrupt: .* cheapest train costs \\$800")
+    # without them (handed to the market, as if sold for nothing) there is no way
+    for share in [s for s in president.shares if s.corporation.sym == "SLSF"]:
+        president.shares.remove(share)
+        game.pool.shares.append(share)
+        share.owner = game.pool
+    total = game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations)
+    game.apply(bankrupt)
+    assert president.bankrupt and president.cash == 0
+    assert game.finished and game.game_end_reason == "bankrupt"
+    assert (
+        game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations) == total
+    )
+    assert set(game.result()) == {p.id for p in game.players}

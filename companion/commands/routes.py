@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.engine import GameError
 from companion.engine.map import MapError
-from companion.engine.map_replay import replay_map
-from companion.engine.route_optimizer import best_routes
+from companion.interop.actions import ExportError
+from companion.interop.replay import load_export, states_before
 
 
 @dataclass
@@ -38,18 +39,22 @@ class StateResult:
 
 
 def bench_files(files: list[Path]) -> list[StateResult]:
-    """Restore the map before every ``run_routes`` of the exports and compute the best routes."""
+    """Restore the game before every ``run_routes`` of the exports (the engine's own replay) and
+    compute the best routes for the corporation that ran."""
     out: list[StateResult] = []
     for path in files:
-        for state in replay_map(path):
-            result = best_routes(state.game_map, state.corporation, state.trains, state.phase)
+        export = load_export(path)
+        for action, game in states_before(export, ("run_routes",)):
+            corp = game.corporation(str(action["entity"]))
+            result = game.suggest_routes(corp)
+            played = sum(int(r.get("revenue") or 0) for r in action.get("routes") or [])
             out.append(
                 StateResult(
                     path.name,
-                    state.action_id,
-                    state.corporation,
-                    [t.name for t in state.trains],
-                    sum(state.played),
+                    int(action["id"]),
+                    corp.sym,
+                    sorted(t.id for t in corp.trains),
+                    played,
                     result.total,
                     result.seconds,
                     result.optimal,
@@ -84,9 +89,7 @@ def register(sub: Any) -> None:
     b = rsub.add_parser(
         "bench", help="best routes for every run_routes of 1870 exports, compared with the game"
     )
-    b.add_argument(
-        "files", nargs="+", type=Path, help="18xx.games export (.json) with its .trace.jsonl beside it"
-    )
+    b.add_argument("files", nargs="+", type=Path, help="18xx.games export (.json)")
     b.add_argument("--json", action="store_true", help="one JSON object per state")
     b.set_defaults(func=run_bench)
 
@@ -94,7 +97,7 @@ def register(sub: Any) -> None:
 def run_bench(args: argparse.Namespace) -> int:
     try:
         results = bench_files(list(args.files))
-    except (MapError, OSError, ValueError, KeyError) as exc:
+    except (GameError, ExportError, MapError, OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}")
         return 2
     for r in results:

@@ -17,6 +17,7 @@ from companion.engine.game import Game
 from companion.engine.map import MapError, MapRules, SpecialLay
 from companion.engine.market import StockMarket
 from companion.engine.operating import (
+    Bankrupt,
     BuyCompany,
     BuyTrain,
     DiscardTrain,
@@ -100,6 +101,7 @@ class Game1870(Game):
                 ConnectionRoute,
                 ConnectionDividend,
                 CheckConnection,
+                Bankrupt,
                 BuyCompany1870,
                 Assign,
                 SpecialTrack,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from companion.engine.rounds import ActionDict, Round
 
 if TYPE_CHECKING:
     from companion.engine.operating import OperatingRound, Track
+    from companion.engine.route_optimizer import RouteResult
 
 GAME_END_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
 
@@ -1051,6 +1053,31 @@ class Game:
     def static_state(self) -> list[Any]:
         """Objects that never change during a game and need not be copied."""
         return [self.map.hexes, self.map.supply, self.map.corporations]
+
+    # -- route suggestions ---------------------------------------------------------------------------------
+    def suggest_routes(
+        self,
+        corp: Corporation,
+        *,
+        progress: Callable[[float], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+        time_limit: float | None = None,
+    ) -> RouteResult:
+        """The best routes for ``corp``'s trains on the current board (proven optimal unless stopped early)."""
+        from companion.engine.route_optimizer import best_routes
+        from companion.engine.routes import trains_from_names
+
+        self.sync_map_rules()
+        trains = trains_from_names(self.data, [t.id for t in corp.trains], self.optional_rules)
+        return best_routes(
+            self.map,
+            corp.sym,
+            trains,
+            self.map_phase(),
+            progress=progress,
+            cancel=cancel,
+            time_limit=time_limit,
+        )
 
     # -- state queries for the UI -----------------------------------------------------------------------------
     def priority_deal(self) -> Player:

@@ -479,3 +479,63 @@ class BuyTrain(OperatorStep):
         self.game.buy_train(corp, train, price)
         if not self.can_buy_train(corp):
             self.pass_()
+
+
+class Bankrupt(OperatorStep):
+    """A corporation that must buy a train its president cannot pay for: the president goes bankrupt."""
+
+    description = "Declare bankruptcy"
+    blocks_default = False
+
+    def actions(self, entity: Entity) -> list[str]:
+        return ["bankrupt"] if entity is self.current_entity() and isinstance(entity, Corporation) else []
+
+    def buy_train_step(self) -> BuyTrain | None:
+        return next((s for s in self.round.steps if isinstance(s, BuyTrain)), None)
+
+    def emergency_money(self, player: Player, corp: Corporation) -> int:
+        """What the president could raise: cash, the corporation's cash and the best sale of each holding."""
+        step = self.buy_train_step()
+        total = player.cash + corp.cash
+        if step is None:
+            return total
+        for other in self.game.corporations:
+            bundles = [
+                b for b in self.game.sale_bundles(player, other) if step.can_ebuy_sell(player, corp, b)
+            ]
+            if bundles:
+                best = max(bundles, key=lambda b: sum(s.price for s in b))
+                total += sum(s.price for s in best)
+        return total
+
+    def process_bankrupt(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        player = corp.owner
+        if not isinstance(player, Player):
+            raise GameError(f"{corp.name} has no president to go bankrupt")
+        step = self.buy_train_step()
+        cheapest = step.min_depot_price() if step else None
+        if not self.game.must_buy_train(corp) or cheapest is None:
+            raise GameError(f"{corp.name} does not have to buy a train, so {player.name} cannot go bankrupt")
+        money = self.emergency_money(player, corp)
+        if money >= cheapest:
+            raise GameError(
+                f"cannot go bankrupt: {corp.name}'s cash plus {player.name}'s cash and sellable shares "
+                f"total ${money}, and the cheapest train costs ${cheapest}"
+            )
+        self.game.log.append(f"-- {player.name} goes bankrupt and sells the remaining shares --")
+        assert step is not None
+        for other in list(self.game.corporations):
+            while True:
+                bundles = [
+                    b for b in self.game.sale_bundles(player, other) if step.can_ebuy_sell(player, corp, b)
+                ]
+                if not bundles:
+                    break
+                best = max(bundles, key=lambda b: sum(s.price for s in b))
+                self.game.sell_shares_and_change_price(player, best)
+        self.ornd.recalculate_order()
+        if player.cash:
+            player.spend(player.cash, self.game.bank)
+        player.bankrupt = True
+        self.game.log.append(f"{player.name} is bankrupt")
