@@ -469,7 +469,7 @@ class Recognizer:
         empty_scores = np.where(flat_empty, 1.0 - texture / 0.12, empty_scores)
         # an empty hex has the map's own colour: skin, cards and tiles do not
         d_map = np.linalg.norm(chroma - self.bank.chroma["neutral"][None, :], axis=1)
-        empty_scores = empty_scores * np.clip(1.0 - (d_map - 0.02) / 0.03, 0.0, 1.0)
+        empty_scores = empty_scores * np.clip(1.0 - (d_map - 0.015) / 0.02, 0.0, 1.0)
         inside_frac = inside[:, self.mask].mean(axis=1)
         observations: dict[str, HexObservation] = {}
         for i, hex_id in enumerate(self.hex_ids):
@@ -556,12 +556,17 @@ class Recognizer:
             x, y = lay.nodes[city.index]
             px = (x + ox) * SCALE + (PATCH - 1) / 2
             py = (y + oy) * SCALE + (PATCH - 1) / 2
-            x0, y0 = int(round(px)) - 1, int(round(py)) - 1
-            if not (x0 >= 0 and x0 + 3 <= PATCH and y0 >= 0 and y0 + 3 <= PATCH):
+            # sample above and below the token's printed name (the name sits across its middle)
+            dy = 0.55 * CITY_RADIUS * SCALE
+            samples = []
+            for yy in (py - dy, py + dy):
+                xi, yi = int(round(px)), int(round(yy))
+                if 0 <= xi < PATCH - 1 and 0 <= yi < PATCH - 1:
+                    samples.append(patch[yi : yi + 2, xi - 1 : xi + 1].reshape(-1, 3))
+            if not samples:
                 out.append(None)
                 continue
-            colour = patch[y0 : y0 + 3, x0 : x0 + 3].reshape(-1, 3).mean(axis=0) * gains
-            colour = colour * (white.sum() / max(float(colour.sum()), 1.0)) if colour.sum() > 600 else colour
+            colour = np.concatenate(samples).mean(axis=0) * gains
             best: tuple[float, str | None] = (float(np.linalg.norm(colour - white)), None)
             for sym, ref in self._corp_colors.items():
                 d = float(np.linalg.norm(colour - ref))
