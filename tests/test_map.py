@@ -8,7 +8,7 @@ import pytest
 
 from companion.data import load_title
 from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, SpecialLay, neighbor_coords
-from companion.engine.map_replay import replay_map
+from companion.interop.run_states import run_states
 
 FIXTURES = sorted(
     (Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870").glob("*.json")
@@ -190,7 +190,7 @@ def test_assignments_and_destination(gm: GameMap) -> None:
 def test_fixture_lays_and_route_revenue(path: Path) -> None:
     """Every tile lay and token of the real games is legal for us, and every run pays what it paid."""
     runs = 0
-    for state in replay_map(path, strict=True):
+    for state in run_states(path):
         got = state.game_map.route_revenue(
             state.corporation, state.trains, state.action["routes"], state.phase
         )

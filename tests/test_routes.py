@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from companion.data import load_title
 from companion.engine.graph import board_graph, connectivity
 from companion.engine.map import GameMap, MapError, SimplePhase
-from companion.engine.map_replay import RunState, replay_map
 from companion.engine.route_optimizer import best_routes
 from companion.engine.routes import Route, Train, check_combination, check_route
+from companion.interop.run_states import RunState, run_states
 
 FIXTURE_DIR = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
 FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))
@@ -28,7 +28,7 @@ FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))
 def states() -> list[RunState]:
     out: list[RunState] = []
     for path in FIXTURES:
-        out.extend(replay_map(path))
+        out.extend(run_states(path))
     return out
 
 

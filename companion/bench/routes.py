@@ -22,7 +22,7 @@ def bench() -> str:
         "## Route optimiser",
         "",
         f"Best routes for the operating corporation before every `run_routes` of the {len(files)} 1870 "
-        "fixture games (map restored by `companion.engine.map_replay`), one core, one run.",
+        "fixture games (state restored by the engine's own replay), one core, one run.",
         "",
         "| states | proven optimal | best ≥ played | best > played | p50 s | p95 s | max s |",
         "|---|---|---|---|---|---|---|",

@@ -915,13 +915,7 @@ class Game:
         rnd.laid_hexes.append(hex_id)
 
     def remove_corporation_from_map(self, corp: Corporation) -> None:
-        for hex_id in sorted({h for h, _node in self.map.tokens_of(corp.sym)}):
-            self.map.remove_token(corp.sym, hex_id)
-        for st in self.map.state.values():
-            for res in st.reservations.values():
-                for i, r in enumerate(res):
-                    if r == corp.sym:
-                        res[i] = None
+        self.map.close_corporation(corp.sym)
 
     def tile_color(self, tile_name: str) -> str:
         tile_id = tile_name.rpartition("-")[0] or tile_name
