@@ -1,0 +1,60 @@
+"""Benchmark: replaying the 1870 fixture games through the engine."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+from companion.interop.actions import effective_actions
+from companion.interop.replay import game_for_export, load_export
+
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1870"
+RUNS = 5
+
+
+def bench() -> str:
+    files = sorted(FIXTURES.glob("*.json"))
+    if not files:
+        return f"## Engine replay\n\nNo 1870 fixtures found at `{FIXTURES}`.\n"
+    lines = [
+        "## Engine replay",
+        "",
+        f"Each 1870 fixture replayed {RUNS} times through the engine (medians, one core), and the cost of "
+        "one `apply` (which first tries the action on a copy) and one `undo` (which replays the game) "
+        "measured on the same games.",
+        "",
+        "| game | actions | replay s (median) | actions/s | apply ms (median) | undo ms (median) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for path in files:
+        export = load_export(path)
+        actions = effective_actions(export["actions"])
+        times = []
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            game = game_for_export(export)
+            for action in actions:
+                game._process(action)
+            times.append(time.perf_counter() - start)
+        replay = statistics.median(times)
+        half = len(actions) // 2
+        game = game_for_export(export)
+        for action in actions[:half]:
+            game._process(action)
+        applies, undos = [], []
+        for action in actions[half : half + 10]:
+            start = time.perf_counter()
+            game.apply(action)
+            applies.append(time.perf_counter() - start)
+        for _ in range(3):
+            start = time.perf_counter()
+            last = game.undo()
+            undos.append(time.perf_counter() - start)
+            game.apply(last)
+        lines.append(
+            f"| {path.stem} | {len(actions)} | {replay:.3f} | {len(actions) / replay:.0f} | "
+            f"{statistics.median(applies) * 1000:.1f} | {statistics.median(undos) * 1000:.0f} |"
+        )
+    lines.append("")
+    return "\n".join(lines)
