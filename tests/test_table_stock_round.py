@@ -73,7 +73,9 @@ def tap_and_confirm(service: TableService, move: dict[str, Any]) -> Result:
     elif kind in ("buy_shares", "sell_shares"):
         shares = list(move["shares"])
         owner = game.share(shares[0]).owner
-        if kind == "buy_shares" and len(shares) > 1:  # price protection: tapping one sold certificate is enough
+        if (
+            kind == "buy_shares" and len(shares) > 1
+        ):  # price protection: tapping one sold certificate is enough
             out = service.tap(uid(shares[0]))
         else:
             assert kind == "sell_shares" or owner is not game.player(move["entity"])
@@ -96,7 +98,8 @@ def snapshot(game: Game) -> dict[str, Any]:
         "round": (type(game.round).__name__, game.turn),
         "current": getattr(game.current_entity(), "name", None),
         "players": {
-            p.name: (p.cash, sorted(s.id for s in p.shares), sorted(c.sym for c in p.companies)) for p in game.players
+            p.name: (p.cash, sorted(s.id for s in p.shares), sorted(c.sym for c in p.companies))
+            for p in game.players
         },
         "pool": sorted(s.id for s in game.pool.shares),
         "corporations": {
@@ -123,31 +126,36 @@ def play_stock_round(tmp_path: Path, fixture: str, number: int) -> None:
     db = tmp_path / "table.sqlite3"
     store, registry = Store.open(db), TagRegistry.open(db)
     enroll_demo_tags(registry, "1870")
-    service = TableService.new(store, registry, "1870", names)
-    direct = new_game("1870", names)  # the same moves applied directly, without the table
     reference = load_trace(FIXTURES / fixture.replace(".json", ".trace.jsonl"))
     by_id = {entry["id"]: entry for entry in reference}
+
+    # everything before the stock round goes straight into the store and the engine
+    game = new_game("1870", names)
+    before: list[dict[str, Any]] = []
+    rest = list(actions)
+    while rest and not (isinstance(game.round, StockRound) and game.turn == number):
+        for move in table_moves(rest.pop(0), seats):
+            game._process(move)
+            before.append(move)
+    game_id = store.create_game("1870", names)
+    store.append_many(game_id, before)
+    service = TableService(game, store, game_id, registry)
+    direct = game.clone()  # the same moves applied directly, without the table
 
     def in_round() -> bool:
         return isinstance(service.game.round, StockRound) and service.game.turn == number
 
     played = 0
     last_id = None
-    for action in actions:
-        started = in_round()
-        if not started and played:
+    for action in rest:
+        if not in_round():
             break  # the stock round is over
         for move in table_moves(action, seats):
-            if in_round():
-                result = tap_and_confirm(service, move)
-                assert result.action == move
-                played += 1
-            else:  # before the stock round: straight into the store and the engine
-                store.append(service.game_id, move)
-                service.game.apply(move)
+            result = tap_and_confirm(service, move)
+            assert result.action == move
+            played += 1
             direct.apply(move)
-        if in_round() or started:
-            last_id = action["id"]
+        last_id = action["id"]
     assert played >= 15, f"only {played} moves were tapped"
     # exactly the state of the same actions applied directly
     assert snapshot(service.game) == snapshot(direct)

@@ -22,9 +22,9 @@ from typing import Any
 from companion import data
 from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
+from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.store import Store, StoreError, default_path
-from companion.table.panel import Panel
 from companion.table.script import enroll_demo_tags, parse_table_script, stream_table_script
 from companion.table.service import Proposal, Result, TableService
 from companion.table.session import TableSession
@@ -153,6 +153,18 @@ def _run(args: argparse.Namespace) -> int:
         return _live(args, service, config)
 
 
+def _lights(panel: Panel) -> Any:
+    """Panel feedback for the service: green and a beep, or red and two beeps."""
+
+    def show(ok: bool) -> None:
+        if ok:
+            panel.accept()
+        else:
+            panel.reject()
+
+    return show
+
+
 def _steps(args: argparse.Namespace, registry: TagRegistry, title: str, errors: list[str]) -> Any:
     """The script's steps, all checked before anything is played (stdin: line by line)."""
     if args.simulate == "-":
@@ -168,8 +180,8 @@ def _steps(args: argparse.Namespace, registry: TagRegistry, title: str, errors: 
 
 def _simulate(args: argparse.Namespace, service: TableService, steps: Any, errors: list[str]) -> int:
     reader = SimulatedReader(follow=True)
-    panel = Panel()
-    service.feedback.extend([panel.signal, reader.feedback])
+    panel = SimulatedPanel()
+    service.feedback.extend([_lights(panel), reader.feedback])
     session = TableSession(service, reader, panel).start()
     try:
         for step in steps:
@@ -192,8 +204,9 @@ def _live(
 
     port = args.port or (None if config.reader.port == "auto" else config.reader.port)
     reader = SerialReader(port)
-    panel = Panel(config.panel)
-    service.feedback.extend([panel.signal, reader.feedback])
+    pins = config.panel
+    panel = GpioPanel(pins.confirm, pins.cancel, pins.undo, pins.led_green, pins.led_red, pins.buzzer)
+    service.feedback.extend([_lights(panel), reader.feedback])
     session = TableSession(service, reader, panel).start()
     print("tap cards on the reader; Ctrl-C stops", flush=True)
     try:

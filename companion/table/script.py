@@ -15,15 +15,17 @@ enrolls them, so a table can be tried without stickers.
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
 from companion.hardware.events import TagEvent, TagRemoved
 from companion.hardware.reader import ScriptError, Wait, parse_script_line
-from companion.table.panel import Button
-from companion.table.tags import Item, TagError, TagRegistry, find_item
+from companion.table.service import Button
+from companion.table.tags import CSV_HEADER, Item, TagError, TagRegistry, find_item
 
 __all__ = [
     "Choose",
@@ -65,15 +67,21 @@ def demo_uid(item: Item) -> str:
 
 
 def enroll_demo_tags(registry: TagRegistry, title: str, optional_rules: Iterable[str] = ()) -> int:
-    """Enroll the demo UID on every card of ``title`` that has no tag yet; returns how many were enrolled."""
-    count = 0
-    for item in registry.missing(title, optional_rules=optional_rules):
-        uid = demo_uid(item)
-        if registry.lookup(uid) is not None:
-            continue
-        registry.enroll(uid, item)
-        count += 1
-    return count
+    """Enroll the demo UID on every card of ``title`` that has no tag yet (one transaction); returns how many."""
+    rows = [
+        (demo_uid(item), item)
+        for item in registry.missing(title, optional_rules=optional_rules)
+        if registry.lookup(demo_uid(item)) is None
+    ]
+    if not rows:
+        return 0
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for uid, item in rows:
+        writer.writerow((uid, item.title, item.kind.value, item.id, item.label))
+    out.seek(0)
+    return registry.import_csv(out, source="demo tags").added
 
 
 def _resolve(word: str, registry: TagRegistry | None, title: str, lineno: int, text: str) -> str:

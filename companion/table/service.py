@@ -24,6 +24,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from companion.engine import Game, GameError, new_game
@@ -33,7 +34,6 @@ from companion.engine.operating import OperatingRound
 from companion.engine.stock import AuctionRound, StockRound
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.store import Store, StoreError
-from companion.table.panel import Button
 from companion.table.tags import Item, ItemKind, TagError, TagRegistry
 
 log = logging.getLogger("companion.table")
@@ -50,6 +50,15 @@ __all__ = [
 ]
 
 Action = dict[str, Any]
+
+
+class Button(StrEnum):
+    """The three panel buttons (the same values as ``companion.hardware.panel.PanelButton``)."""
+
+    CONFIRM = "confirm"
+    CANCEL = "cancel"
+    UNDO = "undo"
+
 
 #: How much a second tap of the same card raises an adjustable price.
 BID_STEP = 5

@@ -3,8 +3,8 @@
 The reader's events are handled on a background thread (``service.run``);
 button presses arrive on gpiozero's callback thread (``panel.on_press``).
 :meth:`TableSession.play` drives a simulated table from a script: each tap is
-pushed into the :class:`SimulatedReader` and each press drives the simulated
-panel's pin, and it waits for the service to have handled one before the next,
+pushed into the :class:`SimulatedReader` and each press goes through the simulated
+panel, and it waits for the service to have handled one before the next,
 so a script plays in order exactly as if people were tapping.
 """
 
@@ -15,8 +15,8 @@ import time
 from collections.abc import Iterable
 
 from companion.hardware.events import TagEvent, TagRemoved, TagSource
+from companion.hardware.panel import ButtonPress, Panel
 from companion.hardware.reader import SimulatedReader, Wait
-from companion.table.panel import Panel
 from companion.table.script import Choose, Press, SetPrice, Step
 from companion.table.service import Outcome, TableService
 
@@ -31,9 +31,14 @@ class TableSession:
         self.reader = reader
         self.panel = panel
         if panel is not None:
-            panel.on_press = service.press
+            panel.on_press(self._pressed)
         self._thread = threading.Thread(target=self._run, name="table-reader", daemon=True)
         self.error: BaseException | None = None
+        self._stopped = False
+
+    def _pressed(self, press: ButtonPress) -> None:
+        if not self._stopped:
+            self.service.press(str(press.button))
 
     def _run(self) -> None:
         try:
@@ -55,8 +60,7 @@ class TableSession:
     def stop(self) -> None:
         self.reader.close()
         self._thread.join(timeout=5)
-        if self.panel is not None:
-            self.panel.on_press = None
+        self._stopped = True
 
     def play(self, steps: Iterable[Step], *, speed: float = 1.0, timeout: float = 10.0) -> list[Outcome]:
         """Play a script on a simulated reader and panel; returns the outcome of every choose/price step.
@@ -88,10 +92,11 @@ class TableSession:
             if isinstance(step, TagEvent | TagRemoved):
                 self.reader.push(step)
             elif isinstance(step, Press):
-                if self.panel is None:
+                finger = getattr(self.panel, "press", None)  # a simulated panel can be pressed
+                if finger is None:
                     service.press(step.button)
                 else:
-                    self.panel.press(step.button)
+                    finger(step.button)
             if not service.wait_handled(target, timeout):
                 raise TimeoutError(f"the table did not handle {step} within {timeout:g} s")
         return outcomes
