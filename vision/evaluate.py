@@ -222,12 +222,12 @@ def run_bench(
                 report.false_differences.append(diff.describe())
         for change in changes:
             report.changes.append(f"{change.hex}: {change.kind}")
-            diff = reported.get(change.hex)
-            if diff is not None and diff.kind == change.kind:
+            found = reported.get(change.hex)
+            if found is not None and found.kind == change.kind:
                 report.found.append(change.hex)
             elif vis.get(change.hex, 0.0) >= 0.95:
                 report.missed.append(
-                    f"{change.hex}: {change.kind}" + (f" reported as {diff.kind}" if diff else "")
+                    f"{change.hex}: {change.kind}" + (f" reported as {found.kind}" if found else "")
                 )
         yield report
 

@@ -81,7 +81,9 @@ def board_homography(detection: Detection, geometry: BoardGeometry) -> Homograph
             f"only {count} board marker(s) visible (ids {list(detection.ids)}); at least {MIN_MARKERS} of the "
             "8 markers must be in view — check the camera framing and that nothing covers the markers"
         )
-    h, _ = cv2.findHomography(np.float32(src), np.float32(dst), cv2.RANSAC, 4.0)
+    h, _ = cv2.findHomography(
+        np.array(src, dtype=np.float32), np.array(dst, dtype=np.float32), cv2.RANSAC, 4.0
+    )
     if h is None:
         raise RegistrationError(
             "the detected markers do not fit a board position; are they placed as in hardware/MARKERS.md?"
@@ -173,7 +175,8 @@ def render_sheet_svg(geometry: BoardGeometry, hex_mm: float) -> str:
             for c in range(6):
                 if bits[r, c] < 128:
                     out.append(
-                        f'<rect x="{x0 + c * cell:.3f}" y="{y0 + r * cell:.3f}" width="{cell:.3f}" height="{cell:.3f}" fill="black"/>'
+                        f'<rect x="{x0 + c * cell:.3f}" y="{y0 + r * cell:.3f}" '
+                        f'width="{cell:.3f}" height="{cell:.3f}" fill="black"/>'
                     )
         out.append("</g>")
         title, sub = _caption(geometry, marker_id)

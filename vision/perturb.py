@@ -111,7 +111,7 @@ def camera_homography(
     arr = (arr - (arr.max(axis=0) + arr.min(axis=0)) / 2) * scale
     room = np.array([w, h]) - span * scale
     arr += np.array([w / 2, h / 2]) + np.array(p.shift) * room / 2 * 0.9
-    hmat = cv2.getPerspectiveTransform(np.float32(corners), np.float32(arr))
+    hmat = cv2.getPerspectiveTransform(corners.astype(np.float32), arr.astype(np.float32))
     return np.asarray(hmat, dtype=np.float64)
 
 
@@ -168,7 +168,7 @@ def _draw_hand(
     shade = 0.85 + 0.15 * cv2.GaussianBlur(
         rng.normal(0, 1, (h // 32 + 1, w // 32 + 1)).astype(np.float32), (3, 3), 0
     )
-    shade = cv2.resize(shade, (w, h))
+    shade = np.asarray(cv2.resize(shade, (w, h)), dtype=np.float32)
     canvas[:] = canvas * (1 - soft[..., None]) + (skin[None, None, :] * shade[..., None]) * soft[..., None]
     mask[layer > 0] = 255
 
@@ -273,7 +273,7 @@ def simulate_frame(
         hull = cv2.convexHull(pts)
         layer = np.zeros((h, w), np.float32)
         cv2.fillConvexPoly(layer, hull, 1.0)
-        layer = cv2.GaussianBlur(layer, (0, 0), float(rng.uniform(20, 60)))
+        layer = np.asarray(cv2.GaussianBlur(layer, (0, 0), float(rng.uniform(20, 60))), dtype=np.float32)
         light *= 1 - float(rng.uniform(0.25, 0.45)) * layer
     if p.vignette > 0:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -293,13 +293,13 @@ def simulate_frame(
     mean = float(frame.mean())
     frame = (frame - mean) * p.contrast + mean + glare[..., None]
     if p.blur_sigma > 0.05:
-        frame = cv2.GaussianBlur(frame, (0, 0), p.blur_sigma)
+        frame = np.asarray(cv2.GaussianBlur(frame, (0, 0), p.blur_sigma), dtype=np.float32)
     if p.noise_sigma > 0:
         frame = frame + rng.normal(0, p.noise_sigma, frame.shape).astype(np.float32)
     out: Image = np.clip(frame, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(p.jpeg_quality)])
     if ok:
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8)
     return SimFrame(out, hmat, hidden, glare, p)
 
 

@@ -126,7 +126,7 @@ def sample_patches(
     h = hmat
     if k > 1.3 * SCALE:
         f = 1.3 * SCALE / k
-        src = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        src = np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), dtype=np.uint8)
         # pixel-centre convention of resize: x' = (x + 0.5) f - 0.5
         h = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1.0]]) @ hmat
     off = _patch_offsets()
@@ -154,7 +154,8 @@ def _blur(gray: FloatArray) -> FloatArray:
     patch's masked area)."""
     n = gray.shape[0]
     out = cv2.GaussianBlur(np.ascontiguousarray(gray.reshape(n * PATCH, PATCH)), (5, 5), 0.8)
-    return out.reshape(n, PATCH, PATCH)
+    result: FloatArray = np.asarray(out, dtype=np.float32).reshape(n, PATCH, PATCH)
+    return result
 
 
 def _values(gray: FloatArray, mask: NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:

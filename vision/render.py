@@ -138,10 +138,7 @@ def tile_layout(shape: TileShape, rotation: int, layout: str) -> TileLayout:
         edges = rot_edges[node.index]
         if node.loc is not None:
             loc = (float(node.loc) + rotation) % 6
-            if loc == int(loc):
-                a = edge_angle(layout, int(loc))
-            else:
-                a = vertex_angle(layout, int(loc) + 1)
+            a = edge_angle(layout, int(loc)) if loc == int(loc) else vertex_angle(layout, int(loc) + 1)
             pos: Point = (0.3 * math.cos(a), 0.3 * math.sin(a))
         elif node.kind == "town" and len(edges) == 2:
             curve = track_curve(layout, edges[0], edges[1])
@@ -165,12 +162,12 @@ def tile_layout(shape: TileShape, rotation: int, layout: str) -> TileLayout:
         nodes[node.index] = pos
         placed.append(pos)
     for path in shape.paths:
-        a, b = path.a, path.b
-        if isinstance(a, int) and isinstance(b, int):
-            curves.append(tuple(track_curve(layout, (a + rotation) % 6, (b + rotation) % 6)))
+        end_a, end_b = path.a, path.b
+        if isinstance(end_a, int) and isinstance(end_b, int):
+            curves.append(tuple(track_curve(layout, (end_a + rotation) % 6, (end_b + rotation) % 6)))
             continue
-        edge = a if isinstance(a, int) else b
-        node_ref = b if isinstance(a, int) else a
+        edge = end_a if isinstance(end_a, int) else end_b
+        node_ref = end_b if isinstance(end_a, int) else end_a
         assert isinstance(node_ref, tuple)
         index = node_ref[1]
         if index in on_curve:
@@ -513,7 +510,7 @@ class BoardView:
 def marker_image(marker_id: int, pixels: int) -> Image:
     """The ArUco marker (4×4, dictionary DICT_4X4_50) as a square grey image."""
     dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICT)
-    img: Image = cv2.aruco.generateImageMarker(dictionary, marker_id, pixels)
+    img: Image = np.asarray(cv2.aruco.generateImageMarker(dictionary, marker_id, pixels), dtype=np.uint8)
     return img
 
 
@@ -530,8 +527,8 @@ def draw_markers(img: Image, view: BoardView) -> None:
         big = marker_image(marker.id, 6 * 20)
         mx0, my0 = view.to_px((marker.x - marker.size / 2, marker.y - marker.size / 2))
         mx1, my1 = view.to_px((marker.x + marker.size / 2, marker.y + marker.size / 2))
-        src = np.float32([[0, 0], [120, 0], [120, 120], [0, 120]])
-        dst = np.float32([[mx0, my0], [mx1, my0], [mx1, my1], [mx0, my1]])
+        src = np.array([[0, 0], [120, 0], [120, 120], [0, 120]], dtype=np.float32)
+        dst = np.array([[mx0, my0], [mx1, my0], [mx1, my1], [mx0, my1]], dtype=np.float32)
         m = cv2.getPerspectiveTransform(src, dst)
         bx0, by0 = max(0, int(mx0) - 2), max(0, int(my0) - 2)
         bx1, by1 = min(img.shape[1], int(mx1) + 3), min(img.shape[0], int(my1) + 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import cv2
@@ -15,10 +16,8 @@ SEED = 20261129  # never used by the tests
 def bench() -> str:
     # one core: pin the process and keep OpenCV single-threaded
     if hasattr(os, "sched_setaffinity"):
-        try:
+        with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        except OSError:
-            pass
     cv2.setNumThreads(1)
     try:
         reports = list(run_bench("1870", FRAMES, SEED))
@@ -36,7 +35,7 @@ def bench() -> str:
         f"| p50 / p95 seconds per frame | {s['p50_seconds']:.3f} / {s['p95_seconds']:.3f} |\n"
         f"| visible hexes | {s['hexes_visible']} |\n"
         f"| hexes correct (tile number and rotation, or empty) | {100 * s['hex_accuracy']:.2f} % |\n"
-        f"| hexes reported \"can't see\" although visible | {100 * s['cant_see_rate']:.2f} % |\n"
+        f'| hexes reported "can\'t see" although visible | {100 * s["cant_see_rate"]:.2f} % |\n'
         f"| hexes read wrongly | {s['wrong_hexes']} |\n"
         f"| tile number accuracy (visible tiles) | {100 * s['tile_number_accuracy']:.2f} % |\n"
         f"| rotation accuracy (visible tiles) | {100 * s['rotation_accuracy']:.2f} % |\n"

@@ -129,7 +129,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     rec = Recognizer(expected)
-    result = rec.recognise(image)
+    result = rec.recognise(np.asarray(image, dtype=np.uint8))
     if result.error:
         print(f"error: {result.error}", file=sys.stderr)
         return 1
@@ -174,7 +174,8 @@ def annotate(image: np.ndarray, board: Any, hmat: np.ndarray, recon: Any) -> np.
         cx, cy = geometry.center(hex_id)
         pts = np.array([[cx + x, cy + y, 1.0] for x, y in hex_corners(board.layout, 0.95)])
         proj = (hmat @ pts.T).T
-        return (proj[:, :2] / proj[:, 2:3]).astype(np.int32)
+        out_pts: np.ndarray = (proj[:, :2] / proj[:, 2:3]).astype(np.int32)
+        return out_pts
 
     for hex_id in recon.cant_see:
         cv2.polylines(out, [poly(hex_id)], True, (160, 160, 160), 2, cv2.LINE_AA)

@@ -126,7 +126,7 @@ class ImageFileSource:
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if img is None:
                 raise CameraError(f"cannot read image {p} (missing, or not a PNG/JPEG)")
-            self._frames.append(img)
+            self._frames.append(np.asarray(img, dtype=np.uint8))
         self._loop = loop
         self._next = 0
 
