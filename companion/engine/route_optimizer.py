@@ -94,8 +94,15 @@ def enumerate_routes(
     phase: Phase | None = None,
     *,
     check: Callable[[], None] | None = None,
+    best_only: tuple[Callable[[Candidate], int], int, int] | None = None,
 ) -> list[Candidate]:
-    """Every legal route of ``corp`` with at most ``max_stops`` stops, deduped (see module doc)."""
+    """Every legal route of ``corp`` with at most ``max_stops`` stops, deduped (see module doc).
+
+    ``best_only=(value, multiplier, bonus_cap)``: only the single most valuable route is wanted
+    (one train).  The walk then keeps the best so far and cuts every branch whose stops cannot
+    beat it even if each further stop were one of the most valuable on the map (times the
+    multiplier, plus ``bonus_cap`` for every bonus a route could earn), so the answer stays exact.
+    """
     from companion.engine.graph import connectivity
 
     graph = board_graph(game_map)
@@ -147,7 +154,21 @@ def enumerate_routes(
     stack_chains: list[Chain] = []
     on_path = [False] * len(reachable)
 
+    top_prefix = [0]
+    for v in sorted(values, reverse=True):
+        top_prefix.append(top_prefix[-1] + v)
+    best_value = [-1]
+    best_cand: list[Candidate] = []
+
     def record(mask: int, base: int) -> None:
+        if best_only is not None:
+            stops = tuple(reachable[i] for i in stack_nodes)
+            cand = Candidate(stops, tuple(stack_chains), mask, base)
+            value = best_only[0](cand)
+            if value > best_value[0]:
+                best_value[0] = value
+                best_cand[:] = [cand]
+            return
         seq = tuple(stack_nodes)
         lst = found.get(seq)
         if lst is None:
@@ -171,6 +192,10 @@ def enumerate_routes(
             return
         if depth > 1 and (not passable[i] or entered_terminal):
             return
+        if best_only is not None and best_value[0] >= 0:
+            more = min(max_stops - depth, len(top_prefix) - 1)
+            if (base + top_prefix[more]) * best_only[1] + best_only[2] <= best_value[0]:
+                return
         for j, cmask, chain in adj[i]:
             if on_path[j] or cmask & mask:
                 continue
@@ -194,6 +219,8 @@ def enumerate_routes(
         dfs(s, 0, tokened[s], False, values[s])
         stack_nodes.pop()
         on_path[s] = False
+    if best_only is not None:
+        return best_cand
     result: list[Candidate] = []
     for seq, lst in found.items():
         stops = tuple(reachable[i] for i in seq)
@@ -217,6 +244,17 @@ def _edges_of(game_map: GameMap, chains: Sequence[Chain]) -> tuple[tuple[str, in
             if edge is not None:
                 out.append((a, edge))
     return tuple(out)
+
+
+def _bonus_cap(game_map: GameMap, corp: str, phase: Phase, multiplier: int) -> int:
+    """More than any title bonus a single route can earn (1870: cattle, ports, destination)."""
+    if game_map.title != "1870":
+        return 0
+    best_stop = max(
+        (node.revenue_for(phase.tiles) for st in game_map.state.values() for node in st.spec.nodes),
+        default=0,
+    )
+    return 10 + 20 + 20 + best_stop * multiplier
 
 
 def _fast_valuer(
@@ -287,13 +325,18 @@ def best_routes(
         return RouteResult([], 0, True, time.perf_counter() - start)
     graph_nodes = len(board_graph(game_map).nodes)
     max_stops = min(max(t.max_stops for t in trains), graph_nodes)
+    connection = corp in game_map.rules.connection_runs
+    best_only = None
+    if len(trains) == 1 and not connection:
+        fast = _fast_valuer(game_map, corp, trains[0], phase)
+        if fast is not None:
+            best_only = (fast, trains[0].multiplier, _bonus_cap(game_map, corp, phase, trains[0].multiplier))
     try:
-        candidates = enumerate_routes(game_map, corp, max_stops, phase, check=check)
+        candidates = enumerate_routes(game_map, corp, max_stops, phase, check=check, best_only=best_only)
     except _Cancelled:
         return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
     if progress is not None:
         progress(0.3)
-    connection = corp in game_map.rules.connection_runs
     ends: set[str | None] = set()
     if connection:
         ends = {game_map.home_hex(corp), game_map.corporations[corp].destination}
