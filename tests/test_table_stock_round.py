@@ -177,6 +177,7 @@ def test_first_stock_round_of_a_real_game_by_taps(tmp_path: Path) -> None:
     play_stock_round(tmp_path, "1870_game_end_bank.json", 1)
 
 
+@pytest.mark.slow
 def test_stock_round_with_sales_price_protection_and_redemptions(tmp_path: Path) -> None:
     # turn 3 of this game: a sale of three MP certificates gathered from three taps, price protection
     # by another president, a par, corporations redeeming shares, auto-passes made by hand

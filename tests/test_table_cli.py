@@ -1,0 +1,151 @@
+"""``companion table --simulate``: scripted taps and presses; killed mid-game, the store has every
+confirmed action and a reopened table is in the same state."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_table_stock_round import snapshot
+
+from companion.cli import main
+from companion.engine import new_game
+from companion.store import Store
+from companion.table.service import TableService
+from companion.table.tags import TagRegistry
+
+AUCTION = """\
+# the auction: Player 1 buys the cheapest private, Player 2 bids on SCC and raises with a second tap
+tap 0 @GRSC
+press confirm
+tap 0 @SCC
+tap 0 @SCC
+press confirm
+tap 0 @player-1      # Player 1's turn is over: not theirs any more
+tap 0 04DEADBEEF0001
+tap 1 @MRBC
+price 45             # the bridge company can only be bought at face value: refused
+press cancel
+press undo
+press confirm
+"""
+
+
+def test_scripted_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "auction.txt"
+    script.write_text(AUCTION)
+    db = tmp_path / "t.sqlite3"
+    code = main(["table", "--simulate", str(script), "--db", str(db), "--demo-tags", "--players", "3"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0] == "enrolled demo tags on 137 card(s)"
+    assert lines[1] == "game 1 (1870, 3 players): Auction, Player 1 to act"
+    assert "ok: Player 1 buys GRSC (Great River Shipping Company) for $20 [action 1]" in lines
+    assert "? Player 2 bids $60 for SCC (The Southern Cattle Company)" in lines
+    assert "ok: Player 2 bids $60 for SCC (The Southern Cattle Company) [action 2]" in lines
+    assert "refused: it is Player 3's turn, not Player 1's" in lines
+    assert "refused: unknown tag 04DEADBEEF0001: enroll it with companion tags enroll" in lines
+    assert "refused: there is no price to set: tap a private company or a train first" in lines
+    assert "ok: cancelled: Player 3 buys MRBC (Mississippi River Bridge Company) for $40" in lines
+    assert "ok: Undo: Player 2 bids $60 for SCC [action 3]" in lines
+    assert lines[-1] == "game 1 (1870, 3 players): Auction, Player 2 to act"
+    with Store.open(db) as store:
+        assert [a["type"] for a in store.actions(1)] == ["bid", "bid", "undo"]
+        assert store.effective_actions(1) == [
+            {"type": "bid", "entity": 1, "entity_type": "player", "company": "GRSC", "price": 20, "id": 1}
+        ]
+
+
+def test_a_bad_script_plays_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "bad.txt"
+    script.write_text("tap 0 @GRSC\npress confirm\npress harder\n")
+    db = tmp_path / "t.sqlite3"
+    assert main(["table", "--simulate", str(script), "--db", str(db), "--demo-tags"]) == 1
+    err = capsys.readouterr().err
+    assert "line 3: press takes one button: confirm, cancel or undo" in err and "nothing was played" in err
+    with Store.open(db) as store:
+        assert store.games() == []
+    script.write_text("tap 0 @NOPE_1\n")
+    assert main(["table", "--simulate", str(script), "--db", str(db)]) == 1
+    assert "1870 has no card 'NOPE_1'" in capsys.readouterr().err
+
+
+def test_killed_table_reopens_with_every_confirmed_action(tmp_path: Path) -> None:
+    script = tmp_path / "play.txt"
+    script.write_text(
+        "tap 0 @GRSC\npress confirm\ntap 0 @SCC\nprice 70\npress confirm\n"
+        "tap 0 @player-3\npress confirm\ntap 0 @MRBC\nwait 120\npress confirm\n"
+    )
+    db = tmp_path / "t.sqlite3"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "table",
+            "--simulate",
+            str(script),
+            "--db",
+            str(db),
+            "--demo-tags",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    oks: list[str] = []
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 60
+        while len(oks) < 3 and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("ok:"):
+                oks.append(line)
+        assert len(oks) == 3, oks
+        proc.send_signal(signal.SIGKILL)  # while the MRBC purchase is only proposed
+    finally:
+        proc.kill()
+        proc.wait()
+    direct = new_game("1870", ["Player 1", "Player 2", "Player 3", "Player 4"])
+    for action in (
+        {"type": "bid", "entity": 1, "entity_type": "player", "company": "GRSC", "price": 20},
+        {"type": "bid", "entity": 2, "entity_type": "player", "company": "SCC", "price": 70},
+        {"type": "pass", "entity": 3, "entity_type": "player"},
+    ):
+        direct.apply(action)
+    with Store.open(db) as store, TagRegistry.open(db) as registry:
+        assert len(store.actions(1)) == 3
+        service = TableService.open(store, 1, registry)
+        assert snapshot(service.game) == snapshot(direct)
+    # and the command resumes the saved game
+    script.write_text("tap 0 @MRBC\npress confirm\n")
+    proc2 = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "table",
+            "--simulate",
+            str(script),
+            "--db",
+            str(db),
+            "--game",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc2.returncode == 0, proc2.stderr
+    assert "ok: Player 4 buys MRBC (Mississippi River Bridge Company) for $40 [action 4]" in proc2.stdout
