@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_table_stock_round import FIXTURES, snapshot, table_moves, uid
 
 from companion.engine import Game, new_game
@@ -312,3 +314,49 @@ def test_game_rebuilt_from_the_store_after_taps(tmp_path: Path) -> None:
     assert snapshot(reopened.game) == snapshot(s.game)
     p = reopened.tap(uid("MP_0"))
     assert isinstance(p, Proposal) and p.actor == "Player 4"
+
+
+CARDS = [
+    "MKT_0", "MKT_2", "MKT_3", "MP_0", "MP_1", "SLSF_1", "SLSF_0", "ATSF_0", "ATSF_1",
+    "GRSC", "MKT", "2-0", "3-0", "player-1", "player-2", "player-3", "player-4",
+]  # fmt: skip
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(CARDS).map(lambda c: ("tap", c)),
+            st.sampled_from(["confirm", "confirm", "cancel", "undo"]).map(lambda b: ("press", b)),
+            st.just(("tap", "unknown")),
+        ),
+        min_size=1,
+        max_size=14,
+    )
+)
+def test_any_taps_and_presses_keep_store_and_engine_in_step(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str]]
+) -> None:
+    game, moves = SR1
+    t = _table(tmp_path_factory.mktemp("h"), game.clone(), moves)
+    s = t.service
+    try:
+        for kind, what in steps:
+            before, length = snapshot(s.game), len(t.store.actions(s.game_id))
+            card = "04DEADBEEF0001" if what == "unknown" else uid(what) if kind == "tap" else ""
+            out = s.tap(card) if kind == "tap" else s.press(what)
+            if isinstance(out, Result) and not out.ok:
+                t.unchanged(before, length)  # a refusal changes nothing
+            if isinstance(out, Proposal):
+                assert snapshot(s.game) == before  # a proposal changes nothing either
+            stored = [{k: v for k, v in a.items() if k != "id"} for a in t.store.effective_actions(s.game_id)]
+            assert stored == s.game.actions
+        assert snapshot(game_from_store(t.store, s.game_id)) == snapshot(s.game)
+    finally:
+        t.store.close()
+        t.registry.close()
+
+
+SR1 = fixture_state("1870_game_end_bank.json", 12) if FIXTURES.is_dir() else (new_game("1870", NAMES), [])
