@@ -190,7 +190,9 @@ def masked_ncc(obs: FloatArray, templates: FloatArray, masks: FloatArray) -> Flo
     return out
 
 
-def _chroma(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray) -> FloatArray:
+def _chroma(
+    patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray, glare: NDArray[np.bool_] | None = None
+) -> FloatArray:
     """Mean chromaticity (b, g, r fractions) of each patch's mid-brightness pixels.
 
     Track is dark and cities/revenue circles are white, so the pixels between the 25th
@@ -200,7 +202,8 @@ def _chroma(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray) -> 
     bright = vals.sum(axis=2)
     lo = np.percentile(bright, 25, axis=1, keepdims=True)
     hi = np.percentile(bright, 70, axis=1, keepdims=True)
-    sel = ((bright >= lo) & (bright <= hi) & (vals.max(axis=2) < 250)).astype(np.float32)
+    ok = glare[:, mask] == 0 if glare is not None else vals.max(axis=2) < 250
+    sel = ((bright >= lo) & (bright <= hi) & ok).astype(np.float32)
     sums = np.einsum("nd,ndc->nc", sel, vals)
     fallback = vals.sum(axis=1)
     sums = np.where(sel.sum(axis=1, keepdims=True) >= 10, sums, fallback)
@@ -219,7 +222,9 @@ def colour_votes(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray
     the tile's own colour (and stray tokens) vote; skin and shadows are too pale to count.
     """
     n = len(patches)
-    balanced = np.clip(patches * gains[None, None, None, :], 0, 255).astype(np.uint8)
+    scaled = np.maximum(patches * gains[None, None, None, :], 0)
+    peak = np.maximum(scaled.reshape(n, -1).max(axis=1), 255.0)[:, None, None, None]
+    balanced = (scaled * (255.0 / peak)).astype(np.uint8)  # same hue/saturation, nothing clipped
     hsv = cv2.cvtColor(balanced.reshape(n * PATCH, PATCH, 3), cv2.COLOR_BGR2HSV).reshape(n, PATCH, PATCH, 3)
     pix = hsv[:, mask, :]
     hue, sat, val = pix[..., 0], pix[..., 1], pix[..., 2]
@@ -450,10 +455,12 @@ class Recognizer:
         patches, inside = sample_patches(frame, hmat, self.centres, at)
         t1 = time.perf_counter()
         black, gains = self.white_balance(frame, hmat)
-        balanced = np.clip((patches - black[None, None, None, :]) * gains[None, None, None, :], 0, 255)
+        # not clipped at 255: a hex brighter than the margin must keep its colour
+        balanced = np.maximum((patches - black[None, None, None, :]) * gains[None, None, None, :], 0)
+        glare = patches.max(axis=3) >= 250
         values, texture = _values(_gray(patches), self.mask)
         ones = np.ones(3, np.float32)
-        chroma = _chroma(balanced, self.mask, ones)
+        chroma = _chroma(balanced, self.mask, ones, glare)
         votes = colour_votes(balanced, self.mask, ones)
         t2 = time.perf_counter()
         scores = masked_ncc(values, self.bank.desc, self.bank.masks)  # (N, K)
