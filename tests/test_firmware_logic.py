@@ -172,7 +172,9 @@ class Clock:
         return self.t
 
 
-def make_app(n: int = 2, **kw: object) -> tuple[reader_app.ReaderApp, list[fakehw.FakeMFRC522], list[str], Clock]:
+def make_app(
+    n: int = 2, **kw: object
+) -> tuple[reader_app.ReaderApp, list[fakehw.FakeMFRC522], list[str], Clock]:
     readers, chips = make_readers(n)
     out: list[str] = []
     clock = Clock()

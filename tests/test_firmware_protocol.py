@@ -21,7 +21,9 @@ import mfrc522  # noqa: E402
 import nfcproto  # noqa: E402
 import reader_app  # noqa: E402
 
-token = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:+-", min_size=1, max_size=20)
+token = st.text(
+    alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:+-", min_size=1, max_size=20
+)
 key = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_0123456789", min_size=1, max_size=8)
 
 
@@ -51,7 +53,11 @@ def test_device_lines_round_trip_into_host_decoder(boot: int, seq: int, fields: 
 
 
 @settings(max_examples=200)
-@given(st.integers(0, 0xFFFF), st.sampled_from(["ping", "version", "led", "beep", "feedback"]), st.dictionaries(key, token, max_size=4))
+@given(
+    st.integers(0, 0xFFFF),
+    st.sampled_from(["ping", "version", "led", "beep", "feedback"]),
+    st.dictionaries(key, token, max_size=4),
+)
 def test_host_commands_round_trip_into_firmware_decoder(seq: int, name: str, fields: dict[str, str]) -> None:
     raw = protocol.encode_command(seq, name, list(fields.items()))
     assert nfcproto.parse_command(raw) == (seq, name, fields)
@@ -59,9 +65,8 @@ def test_host_commands_round_trip_into_firmware_decoder(seq: int, name: str, fie
 
 def test_tag_line_decodes_to_tag_event() -> None:
     line = nfcproto.encode_event(0xDEADBEEF, 5, "tag", [("r", 2), ("uid", "04A1B2C3D4E5F6")])
-    assert line == "DEADBEEF.0005 tag r=2 uid=04A1B2C3D4E5F6 *%04X\n" % nfcproto.crc16(
-        b"DEADBEEF.0005 tag r=2 uid=04A1B2C3D4E5F6"
-    )
+    body = b"DEADBEEF.0005 tag r=2 uid=04A1B2C3D4E5F6"
+    assert line == f"{body.decode()} *{nfcproto.crc16(body):04X}\n"
     session = protocol.Session()
     assert session.feed(line.encode()) == [TagEvent(2, "04A1B2C3D4E5F6")]
 

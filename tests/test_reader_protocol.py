@@ -182,7 +182,9 @@ def test_garbage_never_crashes_and_never_invents_a_tap(noise: bytes, boot: int) 
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([UID, UID2, "0411223344556677889A"])), max_size=20))
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.sampled_from([UID, UID2, "0411223344556677889A"])), max_size=20)
+)
 def test_any_delivery_order_of_repeats_gives_each_tap_once(placements: list[tuple[int, str]]) -> None:
     """Every line sent twice (a replay after reconnect): the taps come out exactly once, in order."""
     lines = [hello()]

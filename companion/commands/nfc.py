@@ -7,7 +7,9 @@ import datetime as dt
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
@@ -92,7 +94,32 @@ def _emit(out: TextIO, item: TagEvent | TagRemoved | StatusEvent) -> None:
 
 
 def monitor(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+    # Problems (rejected lines, reconnects, bad script lines) go to stderr.
+    hw_log = logging.getLogger("companion.hardware")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    saved = (hw_log.level, hw_log.propagate)
+    hw_log.addHandler(handler)
+    hw_log.setLevel(logging.INFO)
+    hw_log.propagate = False
+    old_term = None
+    if threading.current_thread() is threading.main_thread():
+        old_term = signal.signal(signal.SIGTERM, _interrupt)  # systemd stop: end like Ctrl-C
+    try:
+        return _monitor(args)
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+        hw_log.removeHandler(handler)
+        hw_log.setLevel(saved[0])
+        hw_log.propagate = saved[1]
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _monitor(args: argparse.Namespace) -> int:
     out = sys.stdout
     source: TagSource
     serial_reader: SerialReader | None = None
