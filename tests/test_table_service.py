@@ -360,3 +360,20 @@ def test_any_taps_and_presses_keep_store_and_engine_in_step(
 
 
 SR1 = fixture_state("1870_game_end_bank.json", 12) if FIXTURES.is_dir() else (new_game("1870", NAMES), [])
+
+
+def test_an_engine_crash_on_a_tap_is_refused_and_the_table_goes_on(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = table.service
+
+    def broken(action: dict[str, Any]) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(s.game, "preview", broken)
+    out = s.tap(uid("GRSC"))
+    assert isinstance(out, Result) and not out.ok
+    assert out.text.startswith("internal error on GRSC private company") and "nothing changed" in out.text
+    assert s.proposal is None and s.store.actions(s.game_id) == []
+    monkeypatch.undo()
+    assert isinstance(s.tap(uid("GRSC")), Proposal)

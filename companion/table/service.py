@@ -219,7 +219,10 @@ class TableService:
     def _set_proposal(self, proposal: Proposal | None) -> None:
         self._proposal = proposal
         if self.on_proposal is not None:
-            self.on_proposal(proposal)
+            try:
+                self.on_proposal(proposal)
+            except Exception:  # a broken screen must not stop the table
+                log.exception("table: on_proposal listener failed")
 
     def _propose(self, proposal: Proposal) -> Proposal:
         self._set_proposal(proposal)
@@ -232,7 +235,10 @@ class TableService:
             self._signal(result.ok)
         log.info("table: %s: %s", "ok" if result.ok else "refused", result.text)
         if self.on_result is not None:
-            self.on_result(result)
+            try:
+                self.on_result(result)
+            except Exception:  # a broken screen must not stop the table
+                log.exception("table: on_result listener failed")
         return result
 
     def _refuse(self, text: str) -> Result:
@@ -293,6 +299,9 @@ class TableService:
                 return self._interpret(item)
             except GameError as exc:
                 return self._refuse(str(exc))
+            except Exception as exc:  # an engine bug must not stop the table: refuse, change nothing
+                log.exception("table: interpreting %s failed", item.id)
+                return self._refuse(f"internal error on {item.label}: {exc!r}; nothing changed")
 
     # -- buttons ---------------------------------------------------------------------------------------
     def cancel(self) -> Result:
