@@ -205,7 +205,14 @@ def _live(
     port = args.port or (None if config.reader.port == "auto" else config.reader.port)
     reader = SerialReader(port)
     pins = config.panel
-    panel = GpioPanel(pins.confirm, pins.cancel, pins.undo, pins.led_green, pins.led_red, pins.buzzer)
+    panel: Panel
+    if pins.mode == "gpio":
+        try:
+            panel = GpioPanel(pins.confirm, pins.cancel, pins.undo, pins.led_green, pins.led_red, pins.buzzer)
+        except Exception as exc:  # gpiozero raises several kinds off the Pi or without permissions
+            raise GameError(f'cannot use the panel on GPIO ({exc}); set [panel] mode = "simulated"') from exc
+    else:
+        panel = SimulatedPanel()  # no buttons: confirm/cancel/undo come from the touchscreen
     service.feedback.extend([_lights(panel), reader.feedback])
     session = TableSession(service, reader, panel).start()
     print("tap cards on the reader; Ctrl-C stops", flush=True)
