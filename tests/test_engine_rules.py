@@ -294,3 +294,26 @@ def test_bankruptcy_when_the_president_cannot_pay_for_a_train() -> None:
         game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations) == total
     )
     assert set(game.result()) == {p.id for p in game.players}
+
+
+def test_public_queries_for_price_protection_and_auction() -> None:
+    name = "40469_white-to-yellow_price_protect_allowed"
+    game = game_at(name, 0)
+    assert game.auction_bids("GRSC") == (20, None)
+    assert game.auction_bids("MKT") == (165, None)
+    assert game.pending_price_protection() is None
+    # find a sale in a stock round that leaves a price protection decision open
+    for i, action in enumerate(actions(name)):
+        if action["type"] != "sell_shares":
+            continue
+        game = game_at(name, i + 1)
+        pending = game.pending_price_protection()
+        if pending is None:
+            continue
+        corp = game.corporation(pending["corporation"])
+        assert pending["certificates"] == action["shares"]
+        assert pending["price"] == corp.share_price.price * pending["shares"]
+        assert game.auction_bids("GRSC") is None
+        break
+    else:
+        raise AssertionError("no price protection in the fixture")

@@ -165,6 +165,21 @@ class Game1870(Game):
             self.sell_queue.append((list(shares), corp.owner, seller, pct // corp.share_percent))
         self.sell_shares(seller, shares, pct)
 
+    def pending_price_protection(self) -> dict[str, Any] | None:
+        if not self.sell_queue:
+            return None
+        shares, president, seller, count = self.sell_queue[0]
+        corp = shares[0].corporation
+        price = corp.share_price.price * count if corp.share_price else 0
+        return {
+            "corporation": corp.sym,
+            "certificates": [s.id for s in shares],
+            "president": president.id if president else None,
+            "seller": getattr(seller, "id", getattr(seller, "sym", None)),
+            "shares": count,
+            "price": price,
+        }
+
     def num_certs(self, player: Player, price_protecting: bool = False) -> int:
         count = 0
         for s in player.shares:

@@ -282,6 +282,9 @@ class Game:
         memo: dict[int, Any] = {id(self.data): self.data}
         for static in self.static_state():
             memo[id(static)] = static
+        memo[id(self.map)] = self.map.copy()  # the map knows how to copy itself cheaply
+        for action in self.actions:  # applied actions are never changed: share them
+            memo[id(action)] = action
         return copy.deepcopy(self, memo)
 
     def undo(self) -> ActionDict:
@@ -1072,6 +1075,22 @@ class Game:
             cancel=cancel,
             time_limit=time_limit,
         )
+
+    # -- public queries for the table service -----------------------------------------------------------
+    def pending_price_protection(self) -> dict[str, Any] | None:
+        """The sale waiting for its president's price protection decision, if the title has one."""
+        return None
+
+    def auction_bids(self, company_sym: str) -> tuple[int, int | None] | None:
+        """In a private auction: (the lowest acceptable bid or price for the company, the highest bid so far)."""
+        from companion.engine.stock import WaterfallAuction
+
+        step = next((s for s in self.round.steps if isinstance(s, WaterfallAuction) and s.active()), None)
+        company = self.company(company_sym)
+        if step is None or company not in step.companies:
+            return None
+        bids = step.bids.get(company, [])
+        return step.min_bid(company), max((p for _, p in bids), default=None)
 
     # -- state queries for the UI -----------------------------------------------------------------------------
     def priority_deal(self) -> Player:

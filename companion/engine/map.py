@@ -346,7 +346,9 @@ class GameMap:
         other.corp_assignments = {k: set(v) for k, v in self.corp_assignments.items()}
         other.forfeited_destinations = set(self.forfeited_destinations)
         other.rules = self.rules
-        other._graph_cache = {}
+        # cached graphs are plain data derived from the state, never changed once built: the copy
+        # starts with the same ones and drops them at its own first change
+        other._graph_cache = dict(self._graph_cache)
         return other
 
     def set_rules(self, rules: MapRules) -> None:
