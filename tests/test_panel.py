@@ -9,7 +9,14 @@ from collections.abc import Callable, Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.hardware.panel import ButtonPress, GpioPanel, PanelButton, PanelPins, SimulatedPanel
+from companion.hardware.panel import (
+    ButtonPress,
+    GpioPanel,
+    PanelButton,
+    PanelPins,
+    SimulatedPanel,
+    open_panel,
+)
 
 
 def wait_until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -71,10 +78,10 @@ def test_contact_bounce_is_one_press(factory: MockFactory) -> None:
     got: list[ButtonPress] = []
     panel.on_press(got.append)
     for _ in range(5):  # bouncing contacts within a few ms
-        press(factory, 5)
+        press(factory, PanelPins().confirm)
         clock.t += 0.002
     clock.t += 0.5
-    press(factory, 5)
+    press(factory, PanelPins().confirm)
     assert [p.button for p in got] == [PanelButton.CONFIRM, PanelButton.CONFIRM]
     panel.close()
 
@@ -84,7 +91,7 @@ def test_presses_iterator_ends_on_close(factory: MockFactory) -> None:
     got: list[PanelButton] = []
     t = threading.Thread(target=lambda: got.extend(p.button for p in panel.presses()))
     t.start()
-    press(factory, 13)
+    press(factory, PanelPins().undo)
     wait_until(lambda: got == [PanelButton.UNDO])
     panel.close()
     t.join(timeout=5)
@@ -119,16 +126,16 @@ def test_reject_lights_red_beeps_twice_and_cancels_green(factory: MockFactory) -
 
 
 def test_custom_pins_without_buzzer_and_release_on_close(factory: MockFactory) -> None:
-    panel = make_panel(factory, confirm=17, cancel=27, undo=22, accept_led=20, reject_led=21, buzzer=None)
+    panel = make_panel(factory, confirm=5, cancel=6, undo=13, accept_led=20, reject_led=21, buzzer=None)
     got: list[ButtonPress] = []
     panel.on_press(got.append)
-    press(factory, 27)
+    press(factory, 6)
     panel.reject()
     assert factory.pin(21).state is True
     assert [p.button for p in got] == [PanelButton.CANCEL]
     panel.close()
     # The pins are free again: a new panel can take them.
-    again = make_panel(factory, confirm=17, cancel=27, undo=22, accept_led=20, reject_led=21, buzzer=None)
+    again = make_panel(factory, confirm=5, cancel=6, undo=13, accept_led=20, reject_led=21, buzzer=None)
     again.close()
 
 
@@ -146,7 +153,7 @@ def test_broken_callback_does_not_stop_other_listeners(factory: MockFactory) -> 
 
     panel.on_press(broken)
     panel.on_press(got.append)
-    press(factory, 6)
+    press(factory, PanelPins().cancel)
     assert [p.button for p in got] == [PanelButton.CANCEL]
     panel.close()
 
@@ -167,3 +174,18 @@ def test_simulated_panel() -> None:
         panel.press("launch")
     panel.close()
     assert [p.button for p in panel.presses()] == [PanelButton.CONFIRM, PanelButton.UNDO]
+
+
+def test_open_panel_from_settings(factory: MockFactory) -> None:
+    assert isinstance(open_panel("simulated"), SimulatedPanel)
+    panel = open_panel(
+        "gpio", pin_factory=factory, confirm=5, cancel=6, undo=13, led_green=20, led_red=21, buzzer=12
+    )
+    assert isinstance(panel, GpioPanel)
+    panel.accept()
+    assert factory.pin(20).state is True
+    panel.close()
+    with pytest.raises(ValueError, match="mode"):
+        open_panel("wifi")
+    with pytest.raises(ValueError, match="unknown panel pins"):
+        open_panel("gpio", pin_factory=factory, led_blue=7)

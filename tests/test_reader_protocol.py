@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +17,15 @@ from companion.hardware.protocol import (
     Session,
     decode_line,
     encode_device_line,
+)
+from companion.hardware.reader import (
+    ScriptError,
+    SerialReader,
+    SimulatedReader,
+    Wait,
+    open_reader,
+    parse_script,
+    parse_usb_id,
 )
 
 BOOT = 0xA1B2C3D4
@@ -201,3 +212,29 @@ def test_any_delivery_order_of_repeats_gives_each_tap_once(placements: list[tupl
         got += taps(s.feed(ln))
         got += taps(s.feed(lines[max(0, i - 3)]))  # an old line comes again
     assert got == expected
+
+
+def test_open_reader_from_settings(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("place 0 11223344\n")
+    sim = open_reader("simulated", script=str(script))
+    assert isinstance(sim, SimulatedReader)
+    events = sim.events()
+    assert next(events) == TagEvent(0, "11223344")
+    sim.close()
+    serial_reader = open_reader("serial", port="auto", usb_id="1234:ABCD")
+    assert isinstance(serial_reader, SerialReader) and serial_reader.port is None
+    assert parse_usb_id("2e8a:0005") == (0x2E8A, 0x0005)
+    with pytest.raises(ValueError, match="USB id"):
+        parse_usb_id("2E8A0005")
+    with pytest.raises(ValueError, match="mode"):
+        open_reader("bluetooth")
+
+
+def test_simulated_reader_script_errors_name_the_line() -> None:
+    with pytest.raises(ScriptError, match="line 3"):
+        parse_script("tap 0 11223344\n# fine\nplace 99 11223344\n")
+    with pytest.raises(ScriptError, match="wait"):
+        parse_script("wait soon\n")
+    steps = parse_script("tap 1 04:a1:b2:c3:d4:e5:f6  # colons and lower case are fine\nwait 0\n")
+    assert steps == [TagEvent(1, "04A1B2C3D4E5F6"), TagRemoved(1, "04A1B2C3D4E5F6"), Wait(0.0)]

@@ -41,11 +41,14 @@ class ButtonPress:
 
 @dataclass(frozen=True)
 class PanelPins:
-    """BCM GPIO numbers (physical header pins in comments); see hardware/WIRING.md."""
+    """BCM GPIO numbers (physical header pins in comments); see hardware/WIRING.md.
 
-    confirm: int = 5  # pin 29
-    cancel: int = 6  # pin 31
-    undo: int = 13  # pin 33
+    The same defaults as ``[panel]`` in ``companion.config.PanelConfig``.
+    """
+
+    confirm: int = 17  # pin 11
+    cancel: int = 27  # pin 13
+    undo: int = 22  # pin 15
     accept_led: int = 23  # pin 16, green
     reject_led: int = 24  # pin 18, red
     buzzer: int | None = 25  # pin 22, active buzzer through an NPN transistor
@@ -224,3 +227,24 @@ class SimulatedPanel(_PanelBase):
 
     def close(self) -> None:
         self._close_queue()
+
+
+def open_panel(
+    mode: str = "simulated", pin_factory: Any = None, **pins: int | None
+) -> GpioPanel | SimulatedPanel:
+    """A panel from plain settings (as in ``[panel]`` of the configuration).
+
+    ``mode`` ``gpio``: :class:`GpioPanel` on the given BCM pins (``confirm``,
+    ``cancel``, ``undo``, ``accept_led``/``led_green``, ``reject_led``/``led_red``,
+    ``buzzer``; missing ones take the defaults); ``simulated``: :class:`SimulatedPanel`.
+    """
+    if mode == "simulated":
+        return SimulatedPanel()
+    if mode != "gpio":
+        raise ValueError(f"panel mode must be 'gpio' or 'simulated', not {mode!r}")
+    aliases = {"led_green": "accept_led", "led_red": "reject_led"}
+    kwargs = {aliases.get(k, k): v for k, v in pins.items()}
+    unknown = set(kwargs) - {"confirm", "cancel", "undo", "accept_led", "reject_led", "buzzer"}
+    if unknown:
+        raise ValueError(f"unknown panel pins: {sorted(unknown)}")
+    return GpioPanel(pin_factory=pin_factory, **kwargs)  # type: ignore[arg-type]

@@ -52,7 +52,9 @@ __all__ = [
     "Wait",
     "find_reader_port",
     "normalize_uid",
+    "open_reader",
     "parse_script",
+    "parse_usb_id",
 ]
 
 
@@ -379,3 +381,33 @@ class SimulatedReader:
     def feedback(self, accepted: bool) -> bool:
         log.info("simulated reader: %s", "accepted" if accepted else "rejected")
         return True
+
+
+def parse_usb_id(text: str) -> tuple[int, int]:
+    """``"2E8A:0005"`` -> (0x2E8A, 0x0005)."""
+    vid, sep, pid = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        return int(vid, 16), int(pid, 16)
+    except ValueError:
+        raise ValueError(f"USB id must look like 2E8A:0005, not {text!r}") from None
+
+
+def open_reader(
+    mode: str = "simulated", port: str = "auto", usb_id: str = "2E8A:0005", script: str | None = None
+) -> SerialReader | SimulatedReader:
+    """A reader from plain settings (as in ``[reader]`` of the configuration).
+
+    ``mode`` ``serial``: the board on ``port`` (``auto``: found by ``usb_id``);
+    ``simulated``: a :class:`SimulatedReader` playing ``script`` (a file) if
+    given, otherwise waiting for pushed taps.
+    """
+    if mode == "serial":
+        vid, pid = parse_usb_id(usb_id)
+        return SerialReader(None if port == "auto" else port, vid=vid, pid=pid)
+    if mode == "simulated":
+        if script is not None:
+            return SimulatedReader.from_script(Path(script), follow=True)
+        return SimulatedReader(follow=True)
+    raise ValueError(f"reader mode must be 'serial' or 'simulated', not {mode!r}")
