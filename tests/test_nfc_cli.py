@@ -70,6 +70,8 @@ def test_no_board_found_is_a_clear_error(
     monkeypatch.setattr(nfc, "find_reader_port", lambda: None)
     assert main(["nfc", "monitor"]) == 1
     assert "no reader board found (USB 2E8A:0005)" in capsys.readouterr().err
+    assert main(["nfc", "monitor", "--port", "/dev/does-not-exist"]) == 1
+    assert "/dev/does-not-exist does not exist" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

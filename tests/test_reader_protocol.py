@@ -144,6 +144,15 @@ def test_device_reboot_reannouncing_a_resting_tag_is_not_a_second_tap() -> None:
     assert s.stats.boots == 2 and s.stats.reannounced == 1
 
 
+def test_late_line_from_an_earlier_boot_is_dropped() -> None:
+    s = Session()
+    rebooted = 0x0BADF00D
+    out = s.feed(hello() + tag(1) + hello(0, rebooted) + tag(1, r=1, uid=UID2, boot=rebooted))
+    out += s.feed(removed(2) + tag(3, r=2, uid=UID2) + tag(2, r=3, uid=UID, boot=rebooted))
+    assert taps(out) == [TagEvent(0, UID), TagEvent(1, UID2), TagEvent(3, UID)]
+    assert s.stats.stale == 2 and s.stats.boots == 2
+
+
 def test_tag_lifted_while_disconnected_is_removed_by_the_first_heartbeat() -> None:
     s = Session()
     s.feed(hello() + tag(1))

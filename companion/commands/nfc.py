@@ -140,6 +140,9 @@ def _monitor(args: argparse.Namespace) -> int:
                 return 2
     else:
         port = args.port
+        if port is not None and not args.wait and not os.path.exists(port):
+            print(f"error: {port} does not exist; plug the board in, or pass --wait", file=sys.stderr)
+            return 1
         if port is None and not args.wait and find_reader_port() is None:
             print(
                 f"error: no reader board found (USB {PICO_VID:04X}:{PICO_PID:04X}); "

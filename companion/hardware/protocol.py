@@ -25,6 +25,7 @@ PROTO_VERSION = 1
 MAX_LINE = 200
 SEQ_MOD = 0x10000
 REPLAY_WINDOW = 1024  # a seq up to this far behind the last one is a repeat, not a restart
+OLD_BOOTS = 16  # earlier boot ids remembered, so their late lines are not taken for a new boot
 MAX_READERS = 16
 
 log = logging.getLogger("companion.hardware.reader")
@@ -257,6 +258,7 @@ class ReaderStats:
     corrupt_reasons: dict[str, int] = field(default_factory=dict)
     truncated: int = 0  # partial lines dropped at a disconnect
     duplicates: int = 0  # repeated (boot, seq): dropped
+    stale: int = 0  # lines of an earlier boot arriving after a newer one: dropped
     gaps: int = 0  # times the sequence skipped ahead
     missing: int = 0  # lines skipped over in those gaps
     unknown: int = 0  # valid lines of a kind this host does not know
@@ -286,6 +288,7 @@ class Session:
         self.stats = stats if stats is not None else ReaderStats()
         self.splitter = LineSplitter()
         self.boot: int | None = None
+        self.old_boots: list[int] = []  # earlier boot ids of this device, newest last
         self.last_seq = 0
         self.incompatible = False
         self.hello: DeviceHello | None = None
@@ -327,8 +330,15 @@ class Session:
     # -- lines -----------------------------------------------------------------
     def handle(self, line: DeviceLine) -> list[Item]:
         if line.boot != self.boot:
+            if line.boot in self.old_boots:
+                # A late line from before the device restarted: its state is superseded.
+                self.stats.stale += 1
+                self._warn("stale", "reader: dropped a line from an earlier boot %08X", line.boot)
+                return []
             if self.boot is not None:
                 log.info("reader: device restarted (boot %08X -> %08X)", self.boot, line.boot)
+                self.old_boots.append(self.boot)
+                del self.old_boots[:-OLD_BOOTS]
             self.stats.boots += 1
             self.boot = line.boot
             self.incompatible = False
