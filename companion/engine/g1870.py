@@ -166,8 +166,8 @@ class Game1870(Game):
         self.sell_shares(seller, shares, pct)
 
     def pending_price_protection(self) -> dict[str, Any] | None:
-        if not self.sell_queue:
-            return None
+        if not self.sell_queue or not isinstance(self.round.active_step(), PriceProtection):
+            return None  # nothing sold, or the seller's turn is not over yet
         shares, president, seller, count = self.sell_queue[0]
         corp = shares[0].corporation
         price = corp.share_price.price * count if corp.share_price else 0

@@ -1083,14 +1083,25 @@ class Game:
 
     def auction_bids(self, company_sym: str) -> tuple[int, int | None] | None:
         """In a private auction: (the lowest acceptable bid or price for the company, the highest bid so far)."""
-        from companion.engine.stock import WaterfallAuction
-
-        step = next((s for s in self.round.steps if isinstance(s, WaterfallAuction) and s.active()), None)
+        step = self._auction_step()
         company = self.company(company_sym)
         if step is None or company not in step.companies:
             return None
         bids = step.bids.get(company, [])
         return step.min_bid(company), max((p for _, p in bids), default=None)
+
+    def auction_bid_range(self, player: Player, company_sym: str) -> tuple[int, int, bool] | None:
+        """(lowest, highest ``player`` may offer, whether it is a purchase at a fixed price) or None."""
+        step = self._auction_step()
+        company = self.company(company_sym)
+        if step is None or company not in step.companies:
+            return None
+        return step.min_bid(company), step.max_bid(player, company), step.may_purchase(company)
+
+    def _auction_step(self) -> Any:
+        from companion.engine.stock import WaterfallAuction
+
+        return next((s for s in self.round.steps if isinstance(s, WaterfallAuction) and s.active()), None)
 
     # -- state queries for the UI -----------------------------------------------------------------------------
     def priority_deal(self) -> Player:

@@ -533,11 +533,10 @@ class TableService:
     def _pass_text(self, entity: Any, preview: Preview) -> str:
         rnd = self.game.round
         step = rnd.active_step()
-        name = type(step).__name__ if step is not None else ""
         drops = "; ".join(f"{sym} share price ${a} → ${b}" for sym, (a, b) in preview.share_prices.items())
-        if name == "PriceProtection":
-            queue = getattr(self.game, "sell_queue", [])
-            corp = queue[0][0][0].corporation.sym if queue else "the corporation"
+        pending = self.game.pending_price_protection()
+        if pending is not None:
+            corp = pending["corporation"]
             return f"{entity.name} does not price protect {corp}" + (f": {drops}" if drops else "")
         if isinstance(entity, Corporation):
             return f"{entity.sym} passes ({self._step_description(entity).lower()})"
@@ -592,10 +591,9 @@ class TableService:
                 return self._par(share, player)
             return self._buy(share, player, "the IPO")
         if isinstance(owner, SharePool):
-            queue = getattr(self.game, "sell_queue", [])
-            step = self.game.round.active_step()
-            if queue and type(step).__name__ == "PriceProtection" and share in queue[0][0]:
-                return self._price_protect(list(queue[0][0]), player)
+            pending = self.game.pending_price_protection()
+            if pending is not None and share.id in pending["certificates"]:
+                return self._price_protect([self.game.share(i) for i in pending["certificates"]], player)
             return self._buy(share, player, "the market")
         raise GameError(f"{share.id} is held by {owner.name} and cannot be bought")
 
@@ -736,15 +734,12 @@ class TableService:
         p = self._proposal
         if p is not None and p.kind == "bid" and p.cards == (company.sym,):
             return self.next_option()
-        step = self.game.round.active_step()
-        min_bid = getattr(step, "min_bid", None)
-        max_bid = getattr(step, "max_bid", None)
-        if min_bid is None or max_bid is None:
-            raise GameError(f"{player.name} cannot bid now: {self._step_description(player)}")
         if company.owner is not None:
             raise GameError(f"{company.sym} already belongs to {company.owner.name}")
-        lo, hi = int(min_bid(company)), int(max_bid(player, company))
-        fixed = bool(getattr(step, "may_purchase", lambda c: False)(company))
+        bid_range = self.game.auction_bid_range(player, company.sym)
+        if bid_range is None:
+            raise GameError(f"{player.name} cannot bid now: {self._step_description(player)}")
+        lo, hi, fixed = bid_range
         action = self._entity_action("bid", player, company=company.sym, price=lo)
         preview = self._preview(action)
         kind = "bid"
