@@ -137,8 +137,9 @@ def read_uid(pcd, cmd=WUPA, halt_after=True):
                 raise CardError("cascade")
             uid.extend(part[1:4])
             continue
-        if part[0] == CASCADE_TAG:
-            raise CardError("cascade")
+        # The SAK says the UID is complete: these 4 bytes are UID bytes, even
+        # if the first is 0x88 (ISO 14443-3 forbids that, but the SAK and the
+        # BCC/CRC checks are what we can trust).
         uid.extend(part[:4])
         if halt_after:
             halt(pcd)

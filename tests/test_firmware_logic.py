@@ -261,3 +261,10 @@ def test_app_commands() -> None:
     assert led.value() == 1
     app.feed(cmd(8, "led", state="off"))
     assert led.value() == 0
+
+
+def test_last_level_starting_with_0x88_is_uid_when_sak_says_complete() -> None:
+    (reader,), (chip,) = make_readers(1)
+    uid = bytes.fromhex("04112288AABBCC")
+    chip.cards.append(fakehw.FakeCard(uid))
+    assert reader.read_uid() == uid
