@@ -306,7 +306,7 @@ class MarketView:
     legend: tuple[tuple[str, str], ...]
     """(colour, words) for every zone present."""
     token_colors: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """sym → (background, text colour) for drawing the corporation tokens."""
+    """sym -> (background, text colour) for drawing the corporation tokens."""
 
     @property
     def width(self) -> int:
@@ -466,7 +466,7 @@ class DividendOption:
         if self.share_price is None:
             return "share price stays"
         a, b = self.share_price
-        return f"share price {money(a)} → {money(b)}"
+        return f"share price {money(a)} -> {money(b)}"
 
 
 @dataclass(frozen=True)
@@ -530,9 +530,10 @@ def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...
             for m in pv.money
             if m.who != "bank" and m.after > m.before
         )
-        kept = next((amt for who, amt in receives if who == corp.sym), 0)
-        paid = revenue - kept
-        per_share = paid / corp.total_shares
+        step = game.round.step_for(corp, "dividend") if hasattr(game.round, "step_for") else None
+        options = step.options(corp, revenue) if step is not None and hasattr(step, "options") else {}
+        kept = int(options.get(kind, {}).get("corporation", revenue if kind == "withhold" else 0))
+        per_share = float(options.get(kind, {}).get("per_share", (revenue - kept) / corp.total_shares))
         if kind == "withhold":
             label = f"Withhold {money(revenue)}"
         elif kind == "payout":
@@ -1028,7 +1029,7 @@ class Proposal:
     text: str
     """One sentence: what will happen."""
     details: tuple[str, ...]
-    """Money and share price moves: ``Player 2: $400 → $300``."""
+    """Money and share price moves: ``Player 2: $400 -> $300``."""
     action: dict[str, Any]
     error: str | None = None
     """Why the engine refuses it (then it cannot be confirmed)."""
@@ -1112,11 +1113,11 @@ def proposal_for(game: Game, action: dict[str, Any]) -> Proposal:
     except (KeyError, ValueError, TypeError) as err:
         return Proposal(text, (), action, f"not a valid action ({err})")
     details = [
-        f"{_holder_name(game, m.who)}: {money(m.before)} → {money(m.after)}"
+        f"{_holder_name(game, m.who)}: {money(m.before)} -> {money(m.after)}"
         for m in pv.money
         if m.who != "bank"
     ]
-    details += [f"{sym} share price {money(a)} → {money(b)}" for sym, (a, b) in pv.share_prices.items()]
+    details += [f"{sym} share price {money(a)} -> {money(b)}" for sym, (a, b) in pv.share_prices.items()]
     return Proposal(text, tuple(details), action)
 
 

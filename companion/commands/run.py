@@ -1,0 +1,150 @@
+"""``companion run [--config FILE]``: the touchscreen app (what the Pi's systemd unit starts).
+
+Everything comes from the configuration (``companion.config``): window size and full
+screen (``[display]``), the NFC reader (serial or simulated), the camera (picamera2, USB,
+file or simulated), the game database and tag registry (``[game] database``), and the game
+to start when the store has none active (``[game] title/players/rules``).  The most
+recently played active game in the store is resumed; with none it starts the configured
+game, or shows the Setup screen when no players are configured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("run", help="the touchscreen app (real or simulated hardware per configuration)")
+    p.add_argument(
+        "--config", type=Path, default=None, help="configuration file (default: simulated everything)"
+    )
+    p.set_defaults(func=run)
+
+
+def open_reader(config: Any) -> Any:
+    from companion.hardware.reader import SerialReader, SimulatedReader
+
+    if config.reader.mode == "simulated":
+        return SimulatedReader(follow=True)
+    vid, pid = (int(x, 16) for x in config.reader.usb_id.split(":"))
+    port = None if config.reader.port == "auto" else config.reader.port
+    # the serial reader waits for the board to be plugged in and reconnects by itself
+    return SerialReader(port, vid=vid, pid=pid, baudrate=config.reader.baud)
+
+
+def open_camera(config: Any, board: Any) -> Any:
+    from companion.hardware.camera import CameraConfig as PiCameraConfig
+    from companion.hardware.camera import (
+        ImageFileSource,
+        OpenCVCamera,
+        Picamera2Camera,
+        SimulatedCamera,
+        VideoFileSource,
+    )
+
+    cam = config.camera
+    if cam.mode == "simulated":
+        return SimulatedCamera(board, seed=0, strength=0.3, size=tuple(cam.resolution))
+    if cam.mode == "picamera2":
+        return Picamera2Camera(PiCameraConfig(resolution=tuple(cam.resolution)))
+    if cam.mode == "usb":
+        return OpenCVCamera(cam.device, tuple(cam.resolution))
+    if cam.file is None:
+        raise RuntimeError("camera.mode is 'file' but camera.file is not set")
+    if str(cam.file).lower().endswith((".png", ".jpg", ".jpeg")):
+        return ImageFileSource([cam.file])
+    return VideoFileSource(cam.file, loop=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    from companion.ui.kivyconf import configure_kivy
+
+    configure_kivy(tuple(config.display.size), fullscreen=config.display.fullscreen)
+
+    from companion.engine import GameError, new_game
+    from companion.store import Store, StoreError
+    from companion.table.tags import TagRegistry
+    from companion.ui import viewmodels as vm
+    from companion.ui.app import CompanionApp
+    from companion.ui.session import TableSession
+
+    db = Path(config.game.database)
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        store = Store.open(db)
+        registry = TagRegistry.open(db)
+    except (OSError, StoreError) as err:
+        print(f"error: cannot open the game database {db}: {err}", file=sys.stderr)
+        return 2
+    title = config.game.title
+    players = list(config.game.players) or ["Player 1", "Player 2", "Player 3", "Player 4"]
+    rules = list(config.game.rules)
+    active = [g for g in store.games("active") if g.title == title]
+    try:
+        if active:
+            rec = active[0]
+
+            def make() -> Any:
+                return new_game(rec.title, list(rec.players), rec.optional_rules, rec.seed)
+
+            session = TableSession(make, store=store, game_id=rec.id, registry=registry)
+            session.load(store.effective_actions(rec.id))
+        else:
+            new_game(title, players, rules)
+            game_id = store.create_game(title, players, rules) if config.game.players else None
+
+            def make() -> Any:
+                return new_game(title, players, rules)
+
+            session = TableSession(make, store=store, game_id=game_id, registry=registry)
+    except (GameError, StoreError) as err:
+        print(f"error: cannot start the game: {err}", file=sys.stderr)
+        return 2
+    try:
+        reader = open_reader(config)
+    except Exception as err:  # noqa: BLE001 - the game goes on by touch without a reader
+        print(f"warning: no NFC reader ({err}); every action can be done by touch", file=sys.stderr)
+        reader = None
+    try:
+        camera = open_camera(config, vm.board_state(session.game))
+    except Exception as err:  # noqa: BLE001 - the game goes on without the camera check
+        print(f"warning: no camera ({err}); the board check is off", file=sys.stderr)
+        camera = None
+
+    def recognizer() -> Any:
+        from vision.board import board_from_title
+        from vision.pipeline import Recognizer
+
+        return Recognizer(board_from_title(title))
+
+    app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
+    if reader is not None:
+        from kivy.clock import Clock
+
+        Clock.schedule_once(lambda _dt: app.start_reader(reader), 0.5)
+    if not config.game.players and not active:
+        from kivy.clock import Clock
+
+        Clock.schedule_once(lambda _dt: app.show("setup"), 0.2)
+    try:
+        app.run()
+    finally:
+        if reader is not None:
+            reader.close()
+        if camera is not None:
+            camera.close()
+        registry.close()
+        store.close()
+    return 0

@@ -1,0 +1,1065 @@
+"""The Kivy touchscreen: Table, Market, Operating, Log, Taps and camera, Setup.
+
+Import this module only after :func:`companion.ui.kivyconf.configure_kivy` (Kivy reads its
+configuration at import time).  The screens lay out :mod:`companion.ui.viewmodels`; every change goes
+through the :class:`~companion.ui.session.TableSession` as a proposal shown in a toast
+with Confirm / Cancel.  Route searches, map rendering and camera checks run in a worker
+thread; a progress bar appears when they take longer than 0.3 s, and results come back
+to the UI thread with ``Clock.schedule_once``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.checkbox import CheckBox
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.popup import Popup
+from kivy.uix.progressbar import ProgressBar
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from companion.engine import GameError, new_game
+from companion.ui import viewmodels as vm
+from companion.ui.mapimage import map_with_routes
+from companion.ui.session import TableSession
+from companion.ui.widgets import (
+    ACCENT,
+    BAD,
+    DARK,
+    GOOD,
+    INK,
+    PAPER,
+    Text,
+    button,
+    paint,
+    repaint,
+    rgba,
+    row,
+    texture_from_bgr,
+)
+
+SCREENS = ("table", "market", "operating", "log", "camera", "setup")
+TITLES = {
+    "table": "Table",
+    "market": "Market",
+    "operating": "Operating",
+    "log": "Log",
+    "camera": "Taps & camera",
+    "setup": "Setup",
+}
+PROGRESS_AFTER = 0.3
+
+
+class Work:
+    """Run ``job`` in a thread; ``done(result)`` on the UI thread; show progress after 0.3 s."""
+
+    def __init__(
+        self, app: CompanionApp, name: str, job: Callable[[Callable[[float], None]], Any], done: Any
+    ):
+        self.app = app
+        self.name = name
+        self.finished = False
+        self.progress = 0.0
+        self.started = time.perf_counter()
+        self.seconds = 0.0
+        app.busy[name] = self
+
+        def report(fraction: float) -> None:
+            self.progress = fraction
+
+        def run() -> None:
+            try:
+                result: Any = job(report)
+                error: Exception | None = None
+            except Exception as exc:  # noqa: BLE001 - shown to the user, never swallowed
+                result, error = None, exc
+
+            def finish(_dt: float) -> None:
+                self.finished = True
+                self.seconds = time.perf_counter() - self.started
+                app.busy.pop(name, None)
+                done(result, error)
+
+            Clock.schedule_once(finish, 0)
+
+        threading.Thread(target=run, name=f"companion-{name}", daemon=True).start()
+
+    @property
+    def show_progress(self) -> bool:
+        return not self.finished and time.perf_counter() - self.started > PROGRESS_AFTER
+
+
+# --------------------------------------------------------------------------------------------- screens
+
+
+class BaseScreen(Screen):  # type: ignore[misc]
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.app = app
+        self.u = app.u
+        paint(self, PAPER)
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+
+def scroll_of(content: Widget) -> ScrollView:
+    sv = ScrollView(do_scroll_x=False, bar_width=8)
+    sv.add_widget(content)
+    return sv
+
+
+def vgrid(spacing: float = 2) -> GridLayout:
+    g = GridLayout(cols=1, size_hint_y=None, spacing=spacing, padding=(4, 2))
+    g.bind(minimum_height=g.setter("height"))
+    return g
+
+
+class TableScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="table", **kw)
+        self.grid = vgrid(3)
+        self.add_widget(scroll_of(self.grid))
+
+    def refresh(self) -> None:
+        u = self.u
+        tv = vm.table_view(self.app.session.game)
+        g = self.grid
+        g.clear_widgets()
+        head = row(
+            Text("Player", size=14 * u, bold=True, fill=True),
+            Text("Cash", size=14 * u, bold=True, size_hint_x=0.55, fill=True),
+            Text("Certs", size=14 * u, bold=True, size_hint_x=0.45, fill=True),
+            Text("Certificates", size=14 * u, bold=True, size_hint_x=2.4, fill=True),
+            height=24 * u,
+        )
+        g.add_widget(head)
+        for p in tv.players:
+            name = p.name + (" [PD]" if p.priority else "")
+            certs = ", ".join(p.certificates + tuple(f"{c} (private)" for c in p.companies)) or "-"
+            line = row(
+                Text(name, size=19 * u, bold=p.acting, id_name=f"player:{p.name}", fill=True),
+                Text(
+                    vm.money(p.cash),
+                    size=19 * u,
+                    bold=True,
+                    size_hint_x=0.55,
+                    fill=True,
+                    id_name=f"cash:{p.name}",
+                ),
+                Text(
+                    p.certs_text, size=17 * u, size_hint_x=0.45, color=BAD if p.over_limit else INK, fill=True
+                ),
+                Text(certs, size=14 * u, size_hint_x=2.4, wrap=True, fill=True),
+                height=40 * u,
+            )
+            paint(line, ACCENT if p.acting else "#ece6d6")
+            g.add_widget(line)
+        if tv.finished and tv.result:
+            g.add_widget(
+                Text(
+                    "Final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result),
+                    size=17 * u,
+                    bold=True,
+                    wrap=True,
+                )
+            )
+        if tv.corporations:
+            corps = GridLayout(cols=4 if self.app.width_px < 1000 else 5, size_hint_y=None, spacing=3)
+            corps.bind(minimum_height=corps.setter("height"))
+            for c in tv.corporations:
+                price = vm.money(c.share_price) if c.share_price else "-"
+                trains = " ".join(c.trains) or "no trains"
+                chip = Text(
+                    f"[b]{c.sym}[/b] {vm.money(c.cash)} @ {price}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}",
+                    size=13 * u,
+                    color=c.text_color,
+                    markup=True,
+                    halign="center",
+                    size_hint_y=None,
+                    height=42 * u,
+                )
+                paint(chip, c.color, border=ACCENT if c.acting else None)
+                corps.add_widget(chip)
+            g.add_widget(corps)
+        info = f"Phase {tv.phase} · train limit {tv.train_limit} · certificate limit {tv.cert_limit}"
+        if tv.next_trains:
+            info += " · next trains: " + ", ".join(tv.next_trains)
+        g.add_widget(Text(info, size=13 * u, wrap=True))
+
+
+class MarketScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="market", **kw)
+        self.box = BoxLayout(orientation="vertical", padding=2, spacing=2)
+        self.add_widget(self.box)
+
+    def refresh(self) -> None:
+        u = self.u
+        mv = vm.market_view(self.app.session.game)
+        self.box.clear_widgets()
+        grid = GridLayout(cols=mv.width, spacing=1)
+        for cells in mv.rows:
+            for i in range(mv.width):
+                cell = cells[i] if i < len(cells) else None
+                if cell is None:
+                    grid.add_widget(Widget())
+                    continue
+                box = BoxLayout(orientation="vertical", padding=1, spacing=1)
+                paint(box, cell.color, border="#9e9e9e" if not cell.par else "#1b5e20")
+                box.add_widget(Text(f"{cell.price}", size=11 * u, bold=cell.par, halign="center", fill=True))
+                for sym in cell.tokens[:3]:
+                    bg, fg = mv.token_colors.get(sym, ("#888888", "#ffffff"))
+                    tok = Text(
+                        sym,
+                        size=9 * u,
+                        bold=True,
+                        color=fg,
+                        halign="center",
+                        id_name=f"token:{sym}",
+                        fill=True,
+                    )
+                    paint(tok, bg)
+                    box.add_widget(tok)
+                grid.add_widget(box)
+        self.box.add_widget(grid)
+        legend = row(height=20 * u)
+        for color, words in mv.legend:
+            chip = Text(words, size=11 * u, halign="center", fill=True)
+            paint(chip, color)
+            legend.add_widget(chip)
+        self.box.add_widget(legend)
+
+
+class OperatingScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="operating", **kw)
+        body = BoxLayout(orientation="horizontal", spacing=4, padding=2)
+        self.left = vgrid(2)
+        body.add_widget(scroll_of(self.left))
+        self.map = Image(size_hint_x=0.9, fit_mode="contain")
+        body.add_widget(self.map)
+        self.add_widget(body)
+        self.routes: Any = None
+        self.routes_for: tuple[int, str] | None = None
+        self.dividends: tuple[vm.DividendOption, ...] | None = None
+        self.progress = ProgressBar(max=1.0, size_hint_y=None, height=10)
+        self.map_key: Any = None
+
+    def key(self) -> tuple[int, str]:
+        g = self.app.session.game
+        ov_corp = getattr(g.round, "current_operator", None)
+        return (len(g.actions), getattr(ov_corp, "sym", ""))
+
+    def ensure_routes(self) -> None:
+        """Start the route search for the operating corporation if it has not run for this state."""
+        g = self.app.session.game
+        corp = getattr(g.round, "current_operator", None)
+        key = self.key()
+        if (
+            corp is None
+            or not corp.trains
+            or g.finished
+            or key == self.routes_for
+            or "routes" in self.app.busy
+        ):
+            return
+        self.routes_for = key
+        self.routes = None
+        self.dividends = None
+        if "run_routes" not in g.legal_action_types(corp):
+            self.draw_map([])
+            return
+        import copy
+
+        snapshot = copy.deepcopy(g)
+        snap_corp = snapshot.corporation(corp.sym)
+
+        def job(report: Callable[[float], None]) -> Any:
+            result = vm.suggest_routes(snapshot, snap_corp, progress=report, time_limit=20.0)
+            dividends = vm.preview_dividends_after_run(snapshot, snap_corp, result.routes)
+            image = map_with_routes(vm.board_state(snapshot), result.routes, self.map_scale())
+            return result, dividends, image
+
+        def done(out: Any, error: Exception | None) -> None:
+            if self.routes_for != key:
+                return
+            if error is not None:
+                self.app.note(f"route search failed: {error}")
+                return
+            self.routes, self.dividends, image = out
+            self.map.texture = texture_from_bgr(image)
+            self.map_key = key
+            self.app.session.events.append(
+                f"[routes] {corp.sym}: "
+                + "; ".join(line.text for line in vm.routes_view(self.routes).lines)
+                + f" = {vm.money(self.routes.total)}"
+            )
+            self.app.refresh()
+
+        Work(self.app, "routes", job, done)
+
+    def map_scale(self) -> float:
+        """Pixels per hex: the map fits its area, rendered 1.5× finer for a crisp downscale."""
+        geo = vm.board_state(self.app.session.game).geometry
+        w, h = self.map.size
+        if w <= 100 or h <= 100:
+            w, h = self.app.width_px * 0.45, self.app.height_px * 0.6
+        return max(18.0, min(80.0, min(w / geo.width, h / geo.height) * 1.5))
+
+    def draw_map(self, routes: Any) -> None:
+        key = self.key()
+        if self.map_key == key:
+            return
+        board = vm.board_state(self.app.session.game)
+        scale = self.map_scale()
+
+        def job(_report: Callable[[float], None]) -> Any:
+            return map_with_routes(board, routes, scale)
+
+        def done(image: Any, error: Exception | None) -> None:
+            if image is not None and self.map_key != key:
+                self.map.texture = texture_from_bgr(image)
+                self.map_key = key
+
+        Work(self.app, "map", job, done)
+
+    def refresh(self) -> None:
+        u = self.u
+        g = self.app.session.game
+        self.ensure_routes()
+        work = self.app.busy.get("routes")
+        computing = work is not None
+        ov = vm.operating_view(
+            g,
+            self.routes if not computing else None,
+            computing=computing,
+            progress=work.progress if work else 0.0,
+            dividends=self.dividends
+            if self.dividends is not None and "run_routes" in g.legal_action_types()
+            else None,
+        )
+        left = self.left
+        left.clear_widgets()
+        left.add_widget(Text(ov.round, size=14 * u, bold=True))
+        order = GridLayout(cols=5, size_hint_y=None, spacing=2)
+        order.bind(minimum_height=order.setter("height"))
+        for o in ov.order:
+            chip = Text(
+                f"{o.sym} {o.share_price}",
+                size=(14 if o.state != "current" else 16) * u,
+                bold=o.state == "current",
+                color=o.text_color,
+                halign="center",
+                size_hint_y=None,
+                height=26 * u,
+                id_name=f"order:{o.sym}",
+            )
+            paint(
+                chip,
+                o.color if o.state != "done" else "#9e9e9e",
+                border=ACCENT if o.state == "current" else None,
+            )
+            order.add_widget(chip)
+        left.add_widget(order)
+        if not ov.active or not ov.current:
+            left.add_widget(Text("No operating round now.", size=16 * u, wrap=True))
+            if self.map_key is None:
+                self.draw_map([])
+            return
+        left.add_widget(Text(f"{ov.current} {ov.name} — {ov.president}", size=20 * u, bold=True, wrap=True))
+        left.add_widget(
+            Text(
+                f"Treasury {vm.money(ov.treasury)} · trains {' '.join(ov.trains) or 'none'}"
+                f" · tokens {ov.tokens_left}/{ov.tokens_total}",
+                size=15 * u,
+                wrap=True,
+            )
+        )
+        if ov.step:
+            left.add_widget(Text(f"Now: {ov.step}", size=15 * u, wrap=True))
+        left.add_widget(Text(ov.routes.summary, size=18 * u, bold=True, wrap=True, id_name="routes"))
+        if computing and work is not None and work.show_progress:
+            self.progress.value = work.progress
+            if self.progress.parent is not None:
+                self.progress.parent.remove_widget(self.progress)
+            left.add_widget(self.progress)
+        for line in ov.routes.lines:
+            left.add_widget(Text(line.text, size=14 * u, wrap=True))
+        if ov.revenue is not None:
+            left.add_widget(Text(f"Ran for {vm.money(ov.revenue)}", size=16 * u, bold=True))
+        for d in ov.dividends:
+            who = ", ".join(f"{n} +{vm.money(a)}" for n, a in d.receives) or "nobody"
+            left.add_widget(Text(f"{d.label}: {who}; {d.price_text}", size=13 * u, wrap=True))
+        if self.map_key is None or (self.routes is None and not computing):
+            self.draw_map([])
+
+
+class LogScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="log", **kw)
+        box = BoxLayout(orientation="vertical", spacing=2)
+        self.header = row(height=40 * self.u)
+        self.count = Text("", size=15 * self.u, fill=True)
+        self.header.add_widget(self.count)
+        self.header.add_widget(
+            button("Undo last action", app.ask_undo, size=16 * self.u, color=BAD, size_hint_x=0.5)
+        )
+        box.add_widget(self.header)
+        self.grid = vgrid(1)
+        self.scroll = scroll_of(self.grid)
+        box.add_widget(self.scroll)
+        self.add_widget(box)
+
+    def refresh(self) -> None:
+        u = self.u
+        lv = vm.log_view(self.app.session.game, last=120)
+        self.count.text = f"{lv.actions} actions"
+        self.grid.clear_widgets()
+        for e in lv.entries:
+            self.grid.add_widget(
+                Text(e.text, size=(14 if e.kind == "action" else 15) * u, bold=e.kind == "heading", wrap=True)
+            )
+        self.scroll.scroll_y = 0
+
+
+class CameraScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="camera", **kw)
+        body = BoxLayout(orientation="horizontal", spacing=4, padding=2)
+        self.image = Image(fit_mode="contain")
+        body.add_widget(self.image)
+        right = BoxLayout(orientation="vertical", spacing=3, size_hint_x=0.8)
+        right.add_widget(
+            button(
+                "Check the board",
+                app.camera_check,
+                size=17 * self.u,
+                color=GOOD,
+                size_hint_y=None,
+                height=44 * self.u,
+            )
+        )
+        self.progress = ProgressBar(max=1.0, size_hint_y=None, height=0, opacity=0)
+        right.add_widget(self.progress)
+        self.list = vgrid(2)
+        right.add_widget(scroll_of(self.list))
+        body.add_widget(right)
+        self.add_widget(body)
+
+    def refresh(self) -> None:
+        u = self.u
+        check = self.app.session.last_check
+        work = self.app.busy.get("camera")
+        self.progress.opacity = 1 if work is not None and work.show_progress else 0
+        self.progress.height = 10 if self.progress.opacity else 0
+        self.list.clear_widgets()
+        if work is not None:
+            self.list.add_widget(Text("Checking the board…", size=16 * u, bold=True))
+        if check is not None:
+            self.image.texture = texture_from_bgr(check.image)
+            if check.error:
+                head = check.error
+            elif check.clean:
+                head = "The board matches the game"
+            else:
+                head = f"{len(check.differences)} difference(s) on the board"
+            self.list.add_widget(Text(head, size=17 * u, bold=True, wrap=True, id_name="camera"))
+            for d in check.differences:
+                self.list.add_widget(Text(d, size=14 * u, wrap=True, color=BAD))
+            if check.cant_see:
+                self.list.add_widget(
+                    Text(f"Can't see: {', '.join(check.cant_see[:12])}", size=12 * u, wrap=True)
+                )
+        elif work is None:
+            self.list.add_widget(Text("No camera check yet", size=16 * u))
+        self.list.add_widget(Text("Taps", size=16 * u, bold=True))
+        taps = [e for e in self.app.session.events if e.startswith("[tap]") or e.startswith("[camera]")]
+        for e in taps[-8:]:
+            self.list.add_widget(Text(e, size=13 * u, wrap=True))
+
+
+class SetupScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="setup", **kw)
+        self.grid = vgrid(4)
+        self.add_widget(scroll_of(self.grid))
+        self.names: list[TextInput] = []
+        self.rules: dict[str, CheckBox] = {}
+        self.view = vm.setup_view(self.app.saved_games())
+        self.title_spinner: Spinner | None = None
+        self.count_spinner: Spinner | None = None
+        self.enroll_spinner: Spinner | None = None
+        self.status = Text("", size=14 * self.u, wrap=True, id_name="setup-status")
+        self.build()
+
+    def build(self) -> None:
+        u = self.u
+        g = self.grid
+        g.clear_widgets()
+        titles = [t.title + ("" if t.playable else " (not playable yet)") for t in self.view.titles]
+        self.title_spinner = Spinner(text=titles[0], values=titles, font_size=16 * u, size_hint_x=0.6)
+        t = self.view.titles[0]
+        counts = [str(n) for n in range(t.min_players, t.max_players + 1)]
+        self.count_spinner = Spinner(
+            text="4" if "4" in counts else counts[0], values=counts, font_size=16 * u
+        )
+        self.count_spinner.bind(text=lambda *_: self.build_names())
+        g.add_widget(Text("New game", size=18 * u, bold=True))
+        g.add_widget(
+            row(
+                Text("Title", size=15 * u, size_hint_x=0.3, fill=True),
+                self.title_spinner,
+                Text("Players", size=15 * u, size_hint_x=0.4, fill=True),
+                self.count_spinner,
+                height=40 * u,
+            )
+        )
+        self.names_box = GridLayout(cols=4, size_hint_y=None, spacing=3)
+        self.names_box.bind(minimum_height=self.names_box.setter("height"))
+        g.add_widget(self.names_box)
+        self.build_names()
+        rules = GridLayout(cols=2, size_hint_y=None, spacing=2)
+        rules.bind(minimum_height=rules.setter("height"))
+        self.rules = {}
+        for sym, short, _desc in t.optional_rules:
+            cb = CheckBox(size_hint=(None, None), size=(36 * u, 30 * u), color=rgba(INK))
+            self.rules[sym] = cb
+            rules.add_widget(row(cb, Text(short, size=13 * u, fill=True), height=30 * u))
+        g.add_widget(Text("Optional rules", size=15 * u, bold=True))
+        g.add_widget(rules)
+        g.add_widget(
+            button("Start the new game", self.start, size=17 * u, color=GOOD, size_hint_y=None, height=44 * u)
+        )
+        g.add_widget(self.status)
+        g.add_widget(Text("Resume a saved game", size=18 * u, bold=True))
+        if not self.view.saved:
+            g.add_widget(Text("No saved games in the store", size=14 * u))
+        for saved in self.view.saved[:8]:
+            g.add_widget(
+                row(
+                    Text(saved.text, size=13 * u, wrap=True, fill=True),
+                    button("Resume", lambda s=saved: self.app.resume(s.id), size=15 * u, size_hint_x=0.25),
+                    height=38 * u,
+                )
+            )
+        g.add_widget(Text("Tag enrollment", size=18 * u, bold=True))
+        items = self.app.enrollable_items()
+        self.enroll_spinner = Spinner(
+            text=items[0] if items else "every card is enrolled",
+            values=items[:200],
+            font_size=14 * u,
+        )
+        g.add_widget(
+            row(
+                self.enroll_spinner,
+                button("Enroll the next tap", self.enroll, size=15 * u, size_hint_x=0.5),
+                height=40 * u,
+            )
+        )
+
+    def build_names(self) -> None:
+        assert self.count_spinner is not None
+        n = int(self.count_spinner.text)
+        old = [w.text for w in self.names]
+        self.names_box.clear_widgets()
+        self.names = []
+        for i in range(n):
+            ti = TextInput(
+                text=old[i] if i < len(old) else f"Player {i + 1}",
+                multiline=False,
+                font_size=15 * self.u,
+                size_hint_y=None,
+                height=36 * self.u,
+            )
+            self.names.append(ti)
+            self.names_box.add_widget(ti)
+
+    def start(self) -> None:
+        assert self.title_spinner is not None
+        title = self.title_spinner.text.split()[0]
+        names = [w.text.strip() for w in self.names]
+        rules = [sym for sym, cb in self.rules.items() if cb.active]
+        try:
+            self.app.start_new_game(title, names, rules)
+        except (GameError, ValueError) as err:
+            self.status.text = f"Cannot start: {err}"
+            return
+        self.status.text = f"Started {title} with {', '.join(names)}"
+
+    def enroll(self) -> None:
+        assert self.enroll_spinner is not None
+        self.app.enroll_next_tap(self.enroll_spinner.text)
+        self.status.text = f"Tap the card for {self.enroll_spinner.text} on the reader"
+
+    def refresh(self) -> None:
+        pass
+
+
+# --------------------------------------------------------------------------------------------- app
+
+
+class CompanionApp(App):  # type: ignore[misc]
+    """The touchscreen.  ``session`` holds the game; ``camera``/``recognizer`` are optional."""
+
+    title = "18xx table companion"
+
+    def __init__(
+        self,
+        session: TableSession,
+        *,
+        camera: Any = None,
+        recognizer_factory: Callable[[], Any] | None = None,
+        store: Any = None,
+        registry: Any = None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self.session = session
+        self.camera = camera
+        self.recognizer_factory = recognizer_factory
+        self._recognizer: Any = None
+        self.store = store
+        self.registry = registry
+        self.busy: dict[str, Work] = {}
+        self.enroll_item: str | None = None
+        self.width_px, self.height_px = Window.size
+        self.u = min(self.width_px / 800, self.height_px / 480)
+        self.toast: BoxLayout | None = None
+        self.popup: Popup | None = None
+        self.notes: list[str] = []
+        self._tick: Any = None
+
+    # -- building ---------------------------------------------------------------------------------------
+    def build(self) -> Widget:
+        u = self.u
+        root = FloatLayout()
+        main = BoxLayout(orientation="vertical")
+        top = row(height=58 * u, padding=(6, 2), spacing=8)
+        paint(top, DARK)
+        self.bank = Text(
+            "", size=30 * u, bold=True, color="#ffffff", size_hint_x=1.0, id_name="bank", fill=True
+        )
+        self.round_label = Text("", size=15 * u, color="#cfd8dc", size_hint_x=1.1, fill=True)
+        self.acting = Text(
+            "",
+            size=26 * u,
+            bold=True,
+            color=INK,
+            halign="center",
+            size_hint_x=1.2,
+            id_name="acting",
+            fill=True,
+        )
+        paint(self.acting, ACCENT)
+        top.add_widget(self.bank)
+        top.add_widget(self.round_label)
+        top.add_widget(self.acting)
+        main.add_widget(top)
+        nav = row(height=42 * u, spacing=2)
+        self.nav_buttons: dict[str, Any] = {}
+        for name in SCREENS:
+            b = button(TITLES[name], lambda n=name: self.show(n), size=15 * u, color="#546e7a")
+            self.nav_buttons[name] = b
+            nav.add_widget(b)
+        main.add_widget(nav)
+        self.sm = ScreenManager(transition=NoTransition())
+        self.screens: dict[str, BaseScreen] = {
+            "table": TableScreen(self),
+            "market": MarketScreen(self),
+            "operating": OperatingScreen(self),
+            "log": LogScreen(self),
+            "camera": CameraScreen(self),
+            "setup": SetupScreen(self),
+        }
+        for s in self.screens.values():
+            self.sm.add_widget(s)
+        main.add_widget(self.sm)
+        self.actions_bar = row(height=62 * u, spacing=3, padding=(2, 2))
+        paint(self.actions_bar, "#cfd8dc")
+        main.add_widget(self.actions_bar)
+        root.add_widget(main)
+        self.root_layout = root
+        self.session.subscribe(self.refresh)
+        self.refresh()
+        self._tick = Clock.schedule_interval(self._progress_tick, 0.15)
+        return root
+
+    def _progress_tick(self, _dt: float) -> None:
+        if self.busy:
+            self.refresh_screen()
+
+    # -- refresh ---------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        tv = vm.table_view(self.session.game)
+        self.bank.text = f"Bank {vm.money(tv.bank_cash)}"
+        self.round_label.text = f"{tv.title} · {tv.round}\nPhase {tv.phase}"
+        self.acting.text = tv.headline
+        corp = next((c for c in tv.corporations if c.acting), None)
+        repaint(self.acting, corp.color if corp else ACCENT)
+        self.acting.color = rgba(corp.text_color if corp else INK)
+        for name, b in self.nav_buttons.items():
+            b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
+        self.refresh_actions()
+        self.refresh_screen()
+
+    def refresh_screen(self) -> None:
+        self.screens[self.sm.current].refresh()
+
+    def show(self, name: str) -> None:
+        self.sm.current = name
+        self.refresh()
+
+    def refresh_actions(self) -> None:
+        u = self.u
+        bar = self.actions_bar
+        bar.clear_widgets()
+        routes = self.screens["operating"].routes if "operating" in getattr(self, "screens", {}) else None
+        op: OperatingScreen = self.screens["operating"]  # type: ignore[assignment]
+        if op.routes_for != op.key():
+            routes = None
+        choices = vm.action_choices(self.session.game, routes=routes)
+        groups: dict[str, list[vm.ActionChoice]] = {}
+        for c in choices:
+            groups.setdefault(c.group, []).append(c)
+        names = {
+            "buy": "Buy share…",
+            "sell": "Sell…",
+            "par": "Par…",
+            "bid": "Bid…",
+            "tile": "Lay tile…",
+            "token": "Token…",
+            "train": "Buy train…",
+            "discard": "Discard…",
+            "choose": "Choose…",
+            "dividend": "Dividend…",
+        }
+        if not choices:
+            bar.add_widget(Text("No actions (game over or waiting)", size=15 * u, fill=True))
+            return
+        for group, items in groups.items():
+            if len(items) == 1 or group in ("pass", "run", "dividend") and len(items) <= 3:
+                for c in items:
+                    color = (
+                        GOOD
+                        if group in ("run", "dividend")
+                        else ("#6d4c41" if group == "pass" else "#37474f")
+                    )
+                    bar.add_widget(
+                        button(c.label, lambda c=c: self.propose(c.action), size=14 * u, color=color)
+                    )
+            else:
+                bar.add_widget(
+                    button(
+                        f"{names.get(group, group)} ({len(items)})",
+                        lambda g=group, i=items: self.choose(names.get(g, g), i),
+                        size=14 * u,
+                    )
+                )
+
+    def choose(self, title: str, items: list[vm.ActionChoice]) -> None:
+        u = self.u
+        grid = GridLayout(cols=2 if self.width_px < 1000 else 3, size_hint_y=None, spacing=3)
+        grid.bind(minimum_height=grid.setter("height"))
+        popup = Popup(title=title, size_hint=(0.92, 0.85), title_size=16 * u)
+        for c in items:
+
+            def pick(c: vm.ActionChoice = c) -> None:
+                popup.dismiss()
+                self.popup = None
+                self.propose(c.action)
+
+            grid.add_widget(button(c.label, pick, size=14 * u, size_hint_y=None, height=44 * u))
+        body = BoxLayout(orientation="vertical")
+        body.add_widget(scroll_of(grid))
+        body.add_widget(
+            button("Close", popup.dismiss, size=15 * u, size_hint_y=None, height=40 * u, color=BAD)
+        )
+        popup.content = body
+        self.popup = popup
+        popup.open()
+
+    # -- proposals and the toast -------------------------------------------------------------------------
+    def propose(self, action: dict[str, Any], source: str = "touch") -> vm.Proposal:
+        prop = self.session.propose(action, source)
+        self.show_toast(prop)
+        return prop
+
+    def tap(self, uid: str) -> vm.Proposal | None:
+        """A tag was tapped on the reader (UI thread)."""
+        if self.enroll_item is not None:
+            self.enroll(uid)
+            return None
+        prop = self.session.tap(uid)
+        self.show_toast(prop)
+        return prop
+
+    def show_toast(
+        self,
+        prop: vm.Proposal,
+        on_confirm: Callable[[], None] | None = None,
+        on_cancel: Callable[[], None] | None = None,
+    ) -> None:
+        """The proposal with Confirm / Cancel (or its error with OK) over the bottom of the screen."""
+        u = self.u
+        self.hide_toast()
+        toast = BoxLayout(
+            orientation="vertical",
+            size_hint=(0.96, None),
+            height=150 * u,
+            pos_hint={"center_x": 0.5, "y": 0.01},
+        )
+        toast.padding = (10, 6)
+        toast.spacing = 4
+        paint(toast, "#212121" if prop.ok else "#4e1111", border=ACCENT)
+        toast.add_widget(Text(prop.text, size=20 * u, bold=True, color="#ffffff", id_name="toast"))
+        detail = "; ".join(prop.details) if prop.ok else f"Not possible: {prop.error}"
+        toast.add_widget(Text(detail, size=14 * u, color="#eeeeee", wrap=True, fill=True))
+        if prop.ok:
+            confirm = on_confirm or self.confirm
+            cancel = on_cancel or self.cancel
+            toast.add_widget(
+                row(
+                    button("Confirm", confirm, size=20 * u, color=GOOD),
+                    button("Cancel", cancel, size=20 * u, color=BAD),
+                    height=56 * u,
+                    spacing=12,
+                )
+            )
+        else:
+            toast.add_widget(row(button("OK", self.hide_toast, size=20 * u, color="#616161"), height=56 * u))
+        self.toast = toast
+        self.root_layout.add_widget(toast)
+
+    def hide_toast(self) -> None:
+        if self.toast is not None and self.toast.parent is not None:
+            self.toast.parent.remove_widget(self.toast)
+        self.toast = None
+
+    def confirm(self) -> None:
+        self.hide_toast()
+        try:
+            self.session.confirm()
+        except GameError as err:
+            self.show_toast(vm.Proposal("Not applied", (), {}, str(err)))
+
+    def cancel(self) -> None:
+        self.hide_toast()
+        self.session.cancel()
+
+    def ask_undo(self) -> None:
+        g = self.session.game
+        if not g.actions:
+            self.show_toast(vm.Proposal("Undo", (), {}, "there is nothing to undo"))
+            return
+        last = g.actions[-1]
+        text = (
+            f"Undo: {vm.describe_action(g, last)}?" if last.get("type") != "pass" else "Undo the last pass?"
+        )
+        prop = vm.Proposal(text, ("replays the game without its last action",), {"type": "undo"})
+
+        def do_undo() -> None:
+            self.hide_toast()
+            try:
+                self.session.undo()
+            except GameError as err:
+                self.show_toast(vm.Proposal("Undo", (), {}, str(err)))
+
+        self.show_toast(prop, on_confirm=do_undo, on_cancel=self.hide_toast)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+        self.session.events.append(text)
+
+    # -- the NFC reader ---------------------------------------------------------------------------------
+    def start_reader(self, reader: Any) -> None:
+        """Deliver ``reader``'s taps (a TagSource, real or simulated) to :meth:`tap` on the UI thread."""
+        from companion.hardware.events import TagEvent
+
+        def loop() -> None:
+            try:
+                for event in reader.events():
+                    if isinstance(event, TagEvent):
+                        Clock.schedule_once(lambda _dt, uid=event.uid: self.tap(uid), 0)
+            except Exception as exc:  # noqa: BLE001 - a broken reader must not stop the game
+                message = f"[tap] the reader stopped: {exc}"
+                Clock.schedule_once(lambda _dt: self.note(message), 0)
+
+        threading.Thread(target=loop, name="companion-reader", daemon=True).start()
+
+    # -- camera -----------------------------------------------------------------------------------------
+    def camera_check(self) -> None:
+        if self.camera is None:
+            self.show_toast(vm.Proposal("Camera", (), {}, "no camera is configured"))
+            return
+        if "camera" in self.busy:
+            return
+        session = self.session
+        import copy
+
+        game = copy.deepcopy(session.game)
+        board = vm.board_state(game)
+
+        def job(report: Callable[[float], None]) -> Any:
+            if self._recognizer is None and self.recognizer_factory is not None:
+                self._recognizer = self.recognizer_factory()
+            report(0.3)
+            frame = self.camera.read()
+            report(0.6)
+            from companion.ui.session import check_board
+
+            return check_board(game, frame, self._recognizer), board
+
+        def done(out: Any, error: Exception | None) -> None:
+            if error is not None:
+                self.note(f"[camera] check failed: {error}")
+            else:
+                check, _ = out
+                session.last_check = check
+                if check.error:
+                    session.events.append(f"[camera] {check.error}")
+                elif check.clean:
+                    session.events.append("[camera] the board matches the game")
+                else:
+                    session.events.extend(f"[camera] {d}" for d in check.differences)
+            self.refresh()
+
+        Work(self, "camera", job, done)
+        self.refresh()
+
+    # -- setup, store, tags ----------------------------------------------------------------------------
+    def saved_games(self) -> list[Any]:
+        if self.store is None:
+            return []
+        try:
+            return list(self.store.games())
+        except Exception:  # noqa: BLE001 - an unreadable store just offers nothing to resume
+            return []
+
+    def start_new_game(self, title: str, names: list[str], rules: list[str]) -> None:
+        if len(set(names)) != len(names) or not all(names):
+            raise ValueError("every player needs a different name")
+        new_game(title, names, rules)  # raises GameError for a bad title or player count
+        game_id = None
+        if self.store is not None:
+            game_id = self.store.create_game(title, names, rules)
+
+        def make() -> Any:
+            return new_game(title, names, rules)
+
+        session = TableSession(make, store=self.store, game_id=game_id, registry=self.registry)
+        self.replace_session(session)
+
+    def resume(self, game_id: int) -> None:
+        rec = self.store.game(game_id)
+
+        def make() -> Any:
+            return new_game(rec.title, list(rec.players), rec.optional_rules, rec.seed)
+
+        session = TableSession(make, store=self.store, game_id=game_id, registry=self.registry)
+        session.load(self.store.effective_actions(game_id))
+        self.replace_session(session)
+
+    def replace_session(self, session: TableSession) -> None:
+        session.events[:0] = self.session.events
+        self.session = session
+        session.subscribe(self.refresh)
+        op: OperatingScreen = self.screens["operating"]  # type: ignore[assignment]
+        op.routes_for = None
+        op.map_key = None
+        self.show("table")
+
+    def enrollable_items(self) -> list[str]:
+        from companion.table.tags import items_for_title
+
+        title = str(self.session.game.data.get("title", "1870"))
+        items = items_for_title(title)
+        if self.registry is not None:
+            try:
+                have = {e.item.id for e in self.registry.enrolled(title)}
+                items = [i for i in items if i.id not in have]
+            except Exception:  # noqa: BLE001 - show every card if the registry cannot be read
+                pass
+        return [i.id for i in items]
+
+    def enroll_next_tap(self, item_id: str) -> None:
+        self.enroll_item = item_id
+
+    def enroll(self, uid: str) -> None:
+        from companion.table.tags import TagError, find_item
+
+        item_id, self.enroll_item = self.enroll_item, None
+        title = str(self.session.game.data.get("title", "1870"))
+        if self.registry is None or item_id is None:
+            self.show_toast(vm.Proposal("Enroll", (), {}, "no tag registry is open"))
+            return
+        try:
+            enrollment = self.registry.enroll(uid, find_item(title, item_id))
+        except TagError as err:
+            self.show_toast(vm.Proposal(f"Enroll {item_id}", (), {}, str(err)))
+            return
+        self.note(f"[tap] enrolled {enrollment.uid} as {enrollment.item.label}")
+        self.refresh()
+
+    # -- screenshots and widget texts (tests, demo) ------------------------------------------------------
+    def texts(self) -> list[str]:
+        """Every label text on the window now (current screen, bars, toast)."""
+        out: list[str] = []
+        for w in self.root_layout.walk(restrict=False):
+            if isinstance(w, Label) and w.text and w.opacity > 0:
+                if isinstance(w.parent, Screen):
+                    continue
+                screen = _screen_of(w)
+                if screen is not None and screen is not self.sm.current_screen:
+                    continue
+                out.append(str(w.text))
+        return out
+
+    def labelled(self) -> dict[str, dict[str, Any]]:
+        """Widgets tagged with ``id_name``: their text and where they are on the window."""
+        out: dict[str, dict[str, Any]] = {}
+        for w in self.root_layout.walk(restrict=False):
+            name = getattr(w, "id_name", None)
+            if not name:
+                continue
+            screen = _screen_of(w)
+            if screen is not None and screen is not self.sm.current_screen:
+                continue
+            x, y = w.to_window(*w.pos)
+            out[name] = {"text": str(getattr(w, "text", "")), "box": [x, y, w.width, w.height]}
+        return out
+
+    def screenshot(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.root_layout.export_to_png(str(path))
+        return path
+
+
+def _screen_of(widget: Any) -> Any:
+    w = widget
+    for _ in range(200):
+        if w is None:
+            return None
+        if isinstance(w, Screen):
+            return w
+        parent = w.parent
+        if parent is w:
+            return None
+        w = parent
+    return None

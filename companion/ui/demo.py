@@ -1,0 +1,344 @@
+"""``companion demo``: a real 4-player 1870 game played forward on the touchscreen.
+
+The game is the packaged 18xx.games export (:mod:`companion.ui.scenario`).  The demo
+enrolls simulated NFC tags on every certificate and train card, then plays scenes:
+
+1. Setup screen (new game, resume, tag enrollment);
+2. the private company auction is replayed; the first stock round is played by *taps*
+   on the simulated reader (certificate → buy) and touch buttons (par, pass), each shown
+   as a proposal toast and confirmed;
+3. later, an operating round: the operating order, the optimiser's suggested routes drawn
+   on the map with per-train revenue, the payout/withhold preview, then the run and the
+   dividend are proposed and confirmed;
+4. the market and the log; an undo asked for and cancelled;
+5. a camera check: the simulated camera photographs the table where one tile is missing,
+   and the differences are marked on the frame;
+6. the rest of the game is replayed to the end (the bank breaks): final scores.
+
+Headless it writes ``NN-<screen>.png`` screenshots, ``screens.json`` (every screenshot's
+label texts, for tests) and ``transcript.txt`` to the output folder, then exits.  With a
+window it pauses between steps so it can be watched, and stays open at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from companion.interop.actions import effective_actions
+from companion.interop.replay import game_for_export
+from companion.ui import viewmodels as vm
+from companion.ui.scenario import demo_export, strip_action
+from companion.ui.session import TableSession
+
+__all__ = ["DemoScript", "run_demo", "uid_for"]
+
+
+def uid_for(index: int) -> str:
+    """A deterministic 7-byte tag UID for the ``index``-th card of the demo."""
+    return f"04{0xA10000 + index:06X}{index * 7919 % 0xFFFFFF:06X}"
+
+
+class DemoScript:
+    """The scenes, as a generator driven by :func:`run_demo` (one step per UI tick)."""
+
+    def __init__(
+        self,
+        app: Any,
+        session: TableSession,
+        actions: list[dict[str, Any]],
+        out: Path,
+        *,
+        reader: Any,
+        uids: dict[str, str],
+        camera: Any,
+        short: bool = False,
+    ) -> None:
+        self.app = app
+        self.session = session
+        self.actions = actions
+        self.out = out
+        self.reader = reader
+        self.uids = uids
+        self.camera = camera
+        self.short = short
+        self.pos = 0  # index of the next export action to play
+        self.shots = 0
+        self.transcript: list[str] = []
+        self.records: list[dict[str, Any]] = []
+        self._seen_events = 0
+
+    # -- helpers ----------------------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.flush_events()
+        self.transcript.append(text)
+
+    def flush_events(self) -> None:
+        events = self.session.events[self._seen_events :]
+        self._seen_events = len(self.session.events)
+        self.transcript.extend(f"    {e}" for e in events)
+
+    def state_line(self) -> str:
+        tv = vm.table_view(self.session.game)
+        cash = ", ".join(f"{p.name} {vm.money(p.cash)}" for p in tv.players)
+        return f"  [{tv.round}] bank {vm.money(tv.bank_cash)}; {tv.headline}; {cash}"
+
+    def shot(self, screen: str, label: str | None = None) -> None:
+        self.shots += 1
+        name = f"{self.shots:02d}-{label or screen}.png"
+        path = self.app.screenshot(self.out / name)
+        self.records.append(
+            {
+                "file": path.name,
+                "screen": screen,
+                "actions": len(self.session.game.actions),
+                "texts": self.app.texts(),
+                "labelled": self.app.labelled(),
+                "window": [self.app.width_px, self.app.height_px],
+            }
+        )
+        self.say(f"  screenshot {name}")
+
+    def forward_until(self, predicate: Any) -> int:
+        """Replay recorded actions until ``predicate(game, next action)`` holds."""
+        n = 0
+        batch: list[dict[str, Any]] = []
+        game = self.session.game
+        while self.pos < len(self.actions):
+            a = self.actions[self.pos]
+            if predicate(game, a):
+                break
+            game._process(a)  # recorded actions, already legal once (see docs/UI.md)
+            batch.append(a)
+            self.pos += 1
+            n += 1
+        self.session.fast_forward([])
+        return n
+
+    def next_action(self) -> dict[str, Any]:
+        return self.actions[self.pos]
+
+    # -- the scenes -------------------------------------------------------------------------------------
+    def scenes(self) -> Iterator[float]:
+        app, session = self.app, self.session
+        self.say("18xx table companion demo: 1870, 4 players, simulated reader, panel and camera")
+        self.say(self.state_line())
+        app.show("setup")
+        yield 0.3
+        self.shot("setup")
+        app.show("table")
+        yield 0.2
+        self.shot("table", "table-auction")
+
+        self.say("Scene 1: the private company auction (replayed)")
+        skipped = self.forward_until(lambda g, a: g.round.name == "Stock Round")
+        self.say(f"  {skipped} auction actions replayed")
+        self.say(self.state_line())
+
+        self.say("Scene 2: the first stock round, by taps and touch")
+        taps = 0
+        toast_shot = False
+        for _ in range(6 if self.short else 10):
+            if self.pos >= len(self.actions) or session.game.round.name != "Stock Round":
+                break
+            a = strip_action(self.next_action())
+            if a["type"] == "buy_shares" and len(a.get("shares") or []) == 1:
+                uid = self.uids[a["shares"][0]]
+                self.say(f"  tap {a['shares'][0]} (tag {uid}) on the bank reader")
+                self.reader.tap(0, uid)
+                taps += 1
+            else:
+                self.say(f"  touch: {vm.describe_action(session.game, a)}")
+                app.propose(a)
+            for _wait in range(40):
+                yield 0.05
+                if session.pending is not None or app.toast is not None:
+                    break
+            prop = session.pending
+            if prop is None:
+                self.say("  (no proposal: the tap was refused)")
+                self.flush_events()
+                break
+            if prop.action != a and strip_action(prop.action) != a:
+                self.say(f"  the tap proposes {prop.action}, the game recorded {a}: playing the record")
+                session.cancel()
+                app.hide_toast()
+                app.propose(a)
+            if not toast_shot and taps:
+                yield 0.2
+                self.shot("table", "tap-toast")
+                toast_shot = True
+            app.confirm()
+            self.pos += 1
+            yield 0.05
+        self.say(self.state_line())
+        yield 0.2
+        self.shot("table")
+        app.show("market")
+        yield 0.2
+        self.shot("market", "market-first-sr")
+
+        self.say("Scene 3: an operating round with route suggestions")
+        skipped = self.forward_until(
+            lambda g, a: a["type"] == "run_routes" and len(g.current_entity().trains) >= 2 and g.turn >= 4
+        )
+        self.say(f"  {skipped} actions replayed")
+        self.say(self.state_line())
+        app.show("operating")
+        for _wait in range(400):
+            yield 0.05
+            op = app.screens["operating"]
+            if "routes" not in app.busy and op.routes is not None:
+                break
+        yield 0.3
+        op = app.screens["operating"]
+        ov = vm.operating_view(session.game, op.routes, dividends=op.dividends)
+        self.say("  operating order: " + ", ".join(f"{o.sym}({o.state})" for o in ov.order))
+        self.say(f"  {ov.current}: treasury {vm.money(ov.treasury)}, trains {', '.join(ov.trains)}")
+        self.say(f"  {ov.routes.summary}")
+        for line in ov.routes.lines:
+            self.say(f"    {line.text}")
+        for d in ov.dividends:
+            self.say(f"    preview {d.label}: {d.price_text}")
+        self.shot("operating", "operating-routes")
+        played = self.next_action()
+        self.say(f"  the players ran for ${sum(int(r['revenue']) for r in played['routes'])}")
+        app.propose(strip_action(played))
+        yield 0.2
+        app.confirm()
+        self.pos += 1
+        yield 0.3
+        self.shot("operating", "operating-dividend")
+        div = strip_action(self.next_action())
+        if div["type"] == "dividend":
+            app.propose(div)
+            yield 0.2
+            self.shot("operating", "dividend-toast")
+            app.confirm()
+            self.pos += 1
+        self.say(self.state_line())
+        yield 0.3
+        app.show("market")
+        yield 0.2
+        self.shot("market")
+        app.show("log")
+        yield 0.2
+        self.shot("log")
+        app.ask_undo()
+        yield 0.2
+        self.shot("log", "log-undo-confirm")
+        app.hide_toast()
+        self.say("  undo asked for and cancelled")
+
+        self.say("Scene 4: a camera check (a tile was left off the table)")
+        board = vm.board_state(session.game)
+        laid = sorted(board.tiles)
+        if laid and self.camera is not None:
+            missing = laid[-1]
+            table = board.with_tiles({h: t for h, t in board.tiles.items() if h != missing})
+            self.camera.show(table)
+            self.say(f"  the simulated camera sees the table without the tile on {missing}")
+        app.show("camera")
+        app.camera_check()
+        for _wait in range(600):
+            yield 0.05
+            if "camera" not in app.busy:
+                break
+        yield 0.3
+        self.shot("camera")
+        self.say("  unknown tag tapped")
+        self.reader.tap(0, "04FFFFFFFFFFFF")
+        yield 0.4
+        self.shot("camera", "tap-unknown")
+        app.hide_toast()
+
+        self.say("Scene 5: the rest of the game (replayed) to the end")
+        skipped = self.forward_until(lambda g, a: False)
+        self.say(f"  {skipped} actions replayed")
+        app.show("table")
+        yield 0.3
+        self.shot("table", "table-game-over")
+        tv = vm.table_view(session.game)
+        self.say("  final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result))
+        self.flush_events()
+
+    def write(self) -> None:
+        self.flush_events()
+        (self.out / "transcript.txt").write_text("\n".join(self.transcript) + "\n", encoding="utf-8")
+        (self.out / "screens.json").write_text(json.dumps(self.records, indent=1), encoding="utf-8")
+
+
+def run_demo(
+    out: Path, size: tuple[int, int], *, headless: bool, short: bool = False, step_delay: float = 0.0
+) -> int:
+    """Run the demo app; returns an exit code.  Kivy must be importable (a display or Xvfb)."""
+    from companion.ui.kivyconf import configure_kivy
+
+    configure_kivy(size)
+    from kivy.clock import Clock
+
+    from companion.hardware.camera import SimulatedCamera
+    from companion.hardware.reader import SimulatedReader
+    from companion.table.tags import TagRegistry, find_item
+    from companion.ui.app import CompanionApp
+
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.png"):
+        old.unlink()
+    export = demo_export()
+    actions = [dict(a) for a in effective_actions(export["actions"])]
+    session = TableSession(lambda: game_for_export(export))
+    tmp = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+    registry = TagRegistry.open(tmp / "tags.sqlite3")
+    session.registry = registry
+    uids: dict[str, str] = {}
+    index = 0
+    for corp in session.game.corporations:
+        for share in corp.all_shares:
+            uid = uid_for(index)
+            registry.enroll(uid, find_item("1870", share.id))
+            uids[share.id] = uid
+            index += 1
+    reader = SimulatedReader(follow=True)
+    camera = SimulatedCamera(vm.board_state(session.game), seed=7, strength=0.35, size=(1280, 960))
+
+    def recognizer() -> Any:
+        from vision.board import board_from_title
+        from vision.pipeline import Recognizer
+
+        return Recognizer(board_from_title("1870"))
+
+    app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, registry=registry)
+    script = DemoScript(app, session, actions, out, reader=reader, uids=uids, camera=camera, short=short)
+    steps = script.scenes()
+    status = {"code": 0}
+
+    def tick(_dt: float) -> None:
+        try:
+            delay = next(steps)
+        except StopIteration:
+            script.write()
+            reader.close()
+            if headless:
+                app.stop()
+            return
+        except Exception as exc:
+            script.say(f"demo failed: {exc!r}")
+            script.write()
+            status["code"] = 1
+            reader.close()
+            app.stop()
+            raise
+        Clock.schedule_once(tick, delay + step_delay)
+
+    def start(_dt: float) -> None:
+        app.start_reader(reader)
+        tick(0)
+
+    Clock.schedule_once(start, 0.5)
+    app.run()
+    registry.close()
+    return status["code"]

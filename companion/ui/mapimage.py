@@ -1,0 +1,90 @@
+"""The map picture of the Operating screen: the board as the game has it, suggested routes on top.
+
+Plain numpy/OpenCV (no Kivy): :func:`map_with_routes` renders the board with
+:func:`vision.render.render_board` and draws each train's route through the pixel
+positions the renderer exposes (:class:`vision.render.BoardView`: revenue nodes and edge
+midpoints), one colour per train, with the train's revenue at its first stop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.engine.route_optimizer import TrainRoute
+
+__all__ = ["ROUTE_COLORS", "map_with_routes", "route_points"]
+
+#: BGR colours of the 1st, 2nd, … train's route.
+ROUTE_COLORS: tuple[tuple[int, int, int], ...] = (
+    (40, 40, 220),
+    (200, 90, 20),
+    (30, 150, 30),
+    (160, 40, 160),
+    (0, 140, 230),
+    (120, 120, 0),
+)
+
+
+def route_points(board: Any, view: Any, route: TrainRoute) -> list[tuple[float, float]]:
+    """Pixel points of a route: each stop's revenue node, and between two stops the midpoints of
+    the hex sides the track crosses (the midpoint of two neighbouring hex centres)."""
+    stops = list(route.stops)
+    if not stops:
+        return []
+
+    def node(hex_id: str, index: int) -> tuple[float, float]:
+        try:
+            x, y = view.node(board, hex_id, index)
+        except (IndexError, KeyError):
+            x, y = view.hex_center(hex_id)
+        return float(x), float(y)
+
+    pts = [node(*stops[0])]
+    for k, chain in enumerate(route.connections):
+        hexes = list(chain)
+        if k < len(stops) and hexes and hexes[0] != stops[k][0] and hexes[-1] == stops[k][0]:
+            hexes.reverse()
+        for a, b in zip(hexes, hexes[1:], strict=False):
+            (ax, ay), (bx, by) = view.hex_center(a), view.hex_center(b)
+            pts.append(((ax + bx) / 2, (ay + by) / 2))
+        if k + 1 < len(stops):
+            pts.append(node(*stops[k + 1]))
+    return pts
+
+
+def map_with_routes(board: Any, routes: Sequence[TrainRoute] = (), scale: float = 40.0) -> NDArray[np.uint8]:
+    """The rendered board (no markers or coordinates) with ``routes`` drawn on it."""
+    from vision.render import BoardView, render_board
+
+    img: NDArray[np.uint8] = render_board(board, scale, markers=False, coordinates=False)
+    view = BoardView(board.geometry, scale)
+    width = max(2, int(scale / 9))
+    for i, route in enumerate(routes):
+        color = ROUTE_COLORS[i % len(ROUTE_COLORS)]
+        pts = route_points(board, view, route)
+        if len(pts) >= 2:
+            arr = np.array([[int(round(x)), int(round(y))] for x, y in pts], np.int32).reshape(-1, 1, 2)
+            cv2.polylines(img, [arr], False, (255, 255, 255), width + 4, cv2.LINE_AA)
+            cv2.polylines(img, [arr], False, color, width, cv2.LINE_AA)
+        for hex_id, index in route.stops:
+            try:
+                x, y = view.node(board, hex_id, index)
+            except (IndexError, KeyError):
+                x, y = view.hex_center(hex_id)
+            cv2.circle(img, (int(x), int(y)), width + 3, color, -1, cv2.LINE_AA)
+        if pts:
+            x, y = pts[0]
+            text = f"${route.revenue}"
+            fs = scale / 70
+            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, fs, 2)
+            org = (int(x) + 6, int(y) - 6)
+            cv2.rectangle(
+                img, (org[0] - 3, org[1] - th - 4), (org[0] + tw + 3, org[1] + 4), (255, 255, 255), -1
+            )
+            cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, fs, color, 2, cv2.LINE_AA)
+    return img
