@@ -270,3 +270,80 @@ def build_bus(n_readers, version=0x92):
         pins.append(cs)
         chips.append(chip)
     return spi, pins, chips
+
+
+def _rev(data):
+    out = bytearray(len(data))
+    for i, b in enumerate(data):
+        r = 0
+        for k in range(8):
+            if b & (1 << k):
+                r |= 1 << (7 - k)
+        out[i] = r
+    return bytes(out)
+
+
+class FakePN532:
+    """Frame-level model of a PN532 in SPI mode (LSB-first on the wire).
+
+    ``cards`` is a list of UIDs (bytes) in the field; InListPassiveTarget
+    reports the first.  ``corrupt_next`` damages the checksum of the next
+    response frame.
+    """
+
+    def __init__(self, lsb_wire=True):
+        self.lsb_wire = lsb_wire
+        self.cards = []
+        self.outbox = []
+        self.corrupt_next = False
+        self.commands = []
+
+    def _frame(self, cmd, data):
+        body = bytes((0xD5, cmd + 1)) + bytes(data)
+        n = len(body)
+        dcs = (-sum(body)) & 0xFF
+        if self.corrupt_next:
+            dcs ^= 0x01
+            self.corrupt_next = False
+        return b"\x00\x00\xff" + bytes((n, (-n) & 0xFF)) + body + bytes((dcs, 0x00))
+
+    def _handle(self, frame):
+        if frame[:3] != b"\x00\x00\xff":
+            return
+        n = frame[3]
+        body = frame[5 : 5 + n]
+        if (n + frame[4]) & 0xFF or (sum(body) + frame[5 + n]) & 0xFF or body[0] != 0xD4:
+            return  # a real PN532 would send a NACK/error frame; the host times out
+        cmd, data = body[1], body[2:]
+        self.commands.append(cmd)
+        self.outbox.append(b"\x00\x00\xff\x00\xff\x00")
+        if cmd == 0x02:
+            resp = b"\x32\x01\x06\x07"
+        elif cmd == 0x4A:
+            if self.cards:
+                uid = self.cards[0]
+                atqa = b"\x00\x44" if len(uid) == 7 else b"\x00\x04"
+                resp = b"\x01\x01" + atqa + b"\x00" + bytes((len(uid),)) + uid
+            else:
+                resp = b"\x00"
+        elif cmd == 0x52:
+            resp = b"\x00"
+        else:
+            resp = b""
+        self.outbox.append(self._frame(cmd, resp))
+
+    def transfer(self, out):
+        data = _rev(out) if self.lsb_wire else bytes(out)
+        op = data[0]
+        res = bytearray(len(data))
+        if op == 0x01:
+            self._handle(data[1:])
+        elif op == 0x02:
+            if len(res) > 1:
+                res[1] = 0x01 if self.outbox else 0x00
+        elif op == 0x03 and self.outbox:
+            msg = self.outbox.pop(0)
+            for i in range(1, len(res)):
+                if i - 1 < len(msg):
+                    res[i] = msg[i - 1]
+        return _rev(res) if self.lsb_wire else bytes(res)

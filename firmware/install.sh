@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 port=${1:-auto}
-files=(nfcproto.py iso14443a.py mfrc522.py presence.py reader_app.py main.py)
+files=(nfcproto.py iso14443a.py mfrc522.py pn532.py presence.py reader_app.py main.py)
 [ -f readercfg.py ] && files+=(readercfg.py)
 if ! command -v mpremote >/dev/null; then
   echo "mpremote not found: pip install mpremote" >&2

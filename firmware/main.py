@@ -10,6 +10,7 @@ import sys
 import time
 
 import mfrc522
+import pn532
 import reader_app
 from machine import SPI, Pin
 
@@ -21,7 +22,8 @@ PIN_MISO = 16  # physical pin 21
 PIN_CS = (17, 20, 21, 22)  # pads 0..3: physical pins 22, 26, 27, 29
 PIN_RST = 15  # shared reset of all readers, physical pin 20
 PIN_BUZZER = 13  # optional active buzzer (via transistor), physical pin 17; None to disable
-SPI_BAUD = 4000000
+SPI_BAUD = 4000000  # PN532: at most 5 MHz
+CHIP = "mfrc522"  # or "pn532" (in SPI mode); one kind per board, or a tuple with one entry per pad
 POLL_MS = 15
 HEARTBEAT_MS = 1000
 MISS_LIMIT = 3
@@ -69,23 +71,29 @@ def make_readers():
         time.sleep_ms(5)
         rst.value(1)
         time.sleep_ms(50)
+    cs_pins = setting("PIN_CS", PIN_CS)
+    chips = setting("CHIP", CHIP)
+    if isinstance(chips, str):
+        chips = (chips,) * len(cs_pins)
     readers = []
-    for cs_pin in setting("PIN_CS", PIN_CS):
-        chip = mfrc522.MFRC522(spi, Pin(cs_pin, Pin.OUT, value=1), rst)
+    for cs_pin, kind in zip(cs_pins, chips):
+        cs = Pin(cs_pin, Pin.OUT, value=1)
+        chip = pn532.PN532(spi, cs) if kind == "pn532" else mfrc522.MFRC522(spi, cs, rst)
         try:
             chip.init()
             readers.append(chip)
         except (mfrc522.ReaderMissing, OSError):
             readers.append(None)
-    return readers
+    return readers, chips
 
 
 def main():
     buzzer_pin = setting("PIN_BUZZER", PIN_BUZZER)
     buzzer = Pin(buzzer_pin, Pin.OUT, value=0) if buzzer_pin is not None else None
     out = sys.stdout
+    readers, chips = make_readers()
     app = reader_app.ReaderApp(
-        make_readers(),
+        readers,
         out.write,
         time.ticks_ms,
         boot_id(),
@@ -96,6 +104,7 @@ def main():
         confirm=setting("CONFIRM", CONFIRM),
         ticks_diff=time.ticks_diff,
         ticks_add=time.ticks_add,
+        chip="+".join(sorted(set(chips))),
     )
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
     poller = select.poll()
