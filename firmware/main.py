@@ -112,12 +112,19 @@ def main():
     poll_ms = setting("POLL_MS", POLL_MS)
     app.start()
     while True:
-        app.poll()
-        while poller.poll(0):
-            ch = stdin.read(1)
-            if not ch:
-                break
-            app.feed(ch.encode() if isinstance(ch, str) else ch)
+        try:
+            app.poll()
+            while poller.poll(0):
+                ch = stdin.read(1)
+                if not ch:
+                    break
+                app.feed(ch.encode() if isinstance(ch, str) else ch)
+        except Exception as e:  # keep serving the other pads; Ctrl-C (KeyboardInterrupt) still stops
+            try:
+                app.emit("error", [("code", "crash"), ("detail", type(e).__name__)])
+            except Exception:
+                pass
+            time.sleep_ms(200)
         time.sleep_ms(poll_ms)
 
 

@@ -190,7 +190,10 @@ class SerialReader:
                     if isinstance(item, TagEvent | TagRemoved):
                         yield item
                     elif self.on_status is not None:
-                        self.on_status(item)
+                        try:
+                            self.on_status(item)
+                        except Exception:  # a broken listener must not stop the taps
+                            log.exception("reader: on_status callback failed")
         finally:
             self._release()
 
