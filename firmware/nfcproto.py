@@ -5,6 +5,7 @@
 
 PROTO_VERSION = 1
 MAX_LINE = 200  # bytes, without the line end
+MAX_VALUE = 180  # characters of one field value
 
 _TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:+-"
 _HEX = "0123456789ABCDEF"
@@ -43,7 +44,7 @@ def clean_token(text):
     """Make ``text`` a valid field value: forbidden characters become '_'."""
     text = str(text)
     out = ""
-    for ch in text[:60]:
+    for ch in text[:MAX_VALUE]:
         out += ch if ch in _TOKEN_CHARS else "_"
     return out or "_"
 

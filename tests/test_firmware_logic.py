@@ -268,3 +268,22 @@ def test_last_level_starting_with_0x88_is_uid_when_sak_says_complete() -> None:
     uid = bytes.fromhex("04112288AABBCC")
     chip.cards.append(fakehw.FakeCard(uid))
     assert reader.read_uid() == uid
+
+
+def test_heartbeat_with_four_ten_byte_uids_fits_the_protocol() -> None:
+    readers, chips = make_readers(4)
+    out: list[str] = []
+    clock = Clock()
+    app = reader_app.ReaderApp(readers, out.append, clock, 5)
+    app.start()
+    uids = [bytes([i]) + bytes.fromhex("112233445566778899") for i in range(4)]
+    for chip, uid in zip(chips, uids, strict=True):
+        chip.cards.append(fakehw.FakeCard(uid))
+    clock.t += 2000
+    app.poll()
+    hb = [f for _b, _s, k, f in parsed(out) if k == "hb"]
+    assert hb == [{"up": "2000", "tags": ",".join(u.hex().upper() for u in uids), "errs": "0"}]
+    from companion.hardware.protocol import decode_line
+
+    for line in out:
+        decode_line(line.rstrip("\n").encode())  # the host accepts every line, the long heartbeat too

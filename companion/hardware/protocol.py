@@ -32,11 +32,11 @@ log = logging.getLogger("companion.hardware.reader")
 
 _LINE_RE = re.compile(
     rb"([0-9A-F]{8})\.([0-9A-F]{4}) ([a-z][a-z0-9_]{0,15})"
-    rb"((?: [A-Za-z0-9_]{1,16}=[A-Za-z0-9_.,:+-]{1,200})*) \*([0-9A-F]{4})"
+    rb"((?: [A-Za-z0-9_]{1,16}=[A-Za-z0-9_.,:+-]{1,180})*) \*([0-9A-F]{4})"
 )
 _UID_RE = re.compile(r"(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})")
 _INT_RE = re.compile(r"[0-9]{1,10}")
-_TOKEN_RE = re.compile(r"[A-Za-z0-9_.,:+-]{1,60}")
+_TOKEN_RE = re.compile(r"[A-Za-z0-9_.,:+-]{1,180}")
 
 
 class LineError(ValueError):
