@@ -144,6 +144,13 @@ def test_device_reboot_reannouncing_a_resting_tag_is_not_a_second_tap() -> None:
     assert s.stats.boots == 2 and s.stats.reannounced == 1
 
 
+def test_lost_removed_line_does_not_swallow_the_next_tap_of_the_same_tag() -> None:
+    s = Session()
+    out = s.feed(hello() + tag(1) + b"garbled removed line\n" + tag(3))
+    assert taps(out) == [TagEvent(0, UID), TagRemoved(0, UID), TagEvent(0, UID)]
+    assert s.stats.recovered == 1 and s.stats.reannounced == 0
+
+
 def test_late_line_from_an_earlier_boot_is_dropped() -> None:
     s = Session()
     rebooted = 0x0BADF00D

@@ -267,8 +267,8 @@ class ReaderStats:
     disconnects: int = 0
     taps: int = 0  # TagEvent delivered
     removals: int = 0  # TagRemoved delivered
-    recovered: int = 0  # taps/removals learnt from a heartbeat because their line was lost
-    reannounced: int = 0  # tag lines for a tag already known on that pad (not a new tap)
+    recovered: int = 0  # repairs for lost lines (from a heartbeat, or a tag that came without its removed)
+    reannounced: int = 0  # tag lines after a device restart for a tag still on its pad (not a new tap)
     stray_removed: int = 0  # removed lines for a tag not known on that pad
     device_errors: int = 0
     incompatible: int = 0  # lines ignored because the device speaks another protocol version
@@ -292,7 +292,8 @@ class Session:
         self.last_seq = 0
         self.incompatible = False
         self.hello: DeviceHello | None = None
-        self.present: dict[int, str] = {}
+        self.present: dict[int, str] = {}  # pad -> UID believed to lie there
+        self.present_boot: dict[int, int | None] = {}  # pad -> boot id that last confirmed it
         self._log_limit = log_limit
         self._logged: dict[str, int] = {}
 
@@ -402,14 +403,24 @@ class Session:
 
     def _tag(self, reader: int, uid: str) -> list[Item]:
         current = self.present.get(reader)
-        if current == uid:
-            self.stats.reannounced += 1
-            return []
         out: list[Item] = []
+        if current == uid:
+            if self.present_boot.get(reader) != self.boot:
+                # The device restarted and announces the tag still lying there: not a new tap.
+                self.present_boot[reader] = self.boot
+                self.stats.reannounced += 1
+                return []
+            # Within one boot the device sends `tag` only for a new placement:
+            # the `removed` line in between was lost.
+            self.stats.recovered += 1
+            self._warn(
+                "recover", "reader: pad %d: tag again without removed; the removed line was lost", reader
+            )
         if current is not None:
             out.append(TagRemoved(reader, current))
             self.stats.removals += 1
         self.present[reader] = uid
+        self.present_boot[reader] = self.boot
         self.stats.taps += 1
         out.append(TagEvent(reader, uid))
         return out
@@ -429,6 +440,8 @@ class Session:
         for r in sorted(readers):
             want = tags[r] if r < len(tags) else None
             have = self.present.get(r)
+            if want is not None:
+                self.present_boot[r] = self.boot
             if want == have:
                 continue
             self.stats.recovered += 1
