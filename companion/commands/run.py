@@ -23,6 +23,14 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--config", type=Path, default=None, help="configuration file (default: simulated everything)"
     )
+    p.add_argument(
+        "--exit-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="quit after this long (checks, tests)",
+    )
+    p.add_argument("--screenshot", type=Path, default=None, help="with --exit-after: save the screen first")
     p.set_defaults(func=run)
 
 
@@ -71,14 +79,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from companion.ui.kivyconf import configure_kivy
 
-    configure_kivy(tuple(config.display.size), fullscreen=config.display.fullscreen)
+    configure_kivy(config.display.size, fullscreen=config.display.fullscreen)
 
-    from companion.engine import GameError, new_game
+    from companion.engine import GameError
+    from companion.hardware.panel import open_panel
     from companion.store import Store, StoreError
+    from companion.table.service import TableService
     from companion.table.tags import TagRegistry
     from companion.ui import viewmodels as vm
     from companion.ui.app import CompanionApp
-    from companion.ui.session import TableSession
+    from companion.ui.session import UISession
 
     db = Path(config.game.database)
     try:
@@ -90,28 +100,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     title = config.game.title
     players = list(config.game.players) or ["Player 1", "Player 2", "Player 3", "Player 4"]
-    rules = list(config.game.rules)
     active = [g for g in store.games("active") if g.title == title]
     try:
         if active:
-            rec = active[0]
-
-            def make() -> Any:
-                return new_game(rec.title, list(rec.players), rec.optional_rules, rec.seed)
-
-            session = TableSession(make, store=store, game_id=rec.id, registry=registry)
-            session.load(store.effective_actions(rec.id))
+            service = TableService.open(store, active[0].id, registry)
         else:
-            new_game(title, players, rules)
-            game_id = store.create_game(title, players, rules) if config.game.players else None
-
-            def make() -> Any:
-                return new_game(title, players, rules)
-
-            session = TableSession(make, store=store, game_id=game_id, registry=registry)
+            service = TableService.new(store, registry, title, players, list(config.game.rules))
     except (GameError, StoreError) as err:
         print(f"error: cannot start the game: {err}", file=sys.stderr)
         return 2
+    session = UISession(service)
     try:
         reader = open_reader(config)
     except Exception as err:  # noqa: BLE001 - the game goes on by touch without a reader
@@ -129,20 +127,42 @@ def run(args: argparse.Namespace) -> int:
 
         return Recognizer(board_from_title(title))
 
+    try:
+        pins = config.panel.pins()
+        panel: Any = open_panel(config.panel.mode, **pins) if config.panel.mode == "gpio" else open_panel()
+    except Exception as err:  # noqa: BLE001 - the touchscreen has the same three buttons
+        print(f"warning: no button panel ({err}); use the on-screen buttons", file=sys.stderr)
+        panel = None
+    if panel is not None:
+        service.feedback.append(lambda ok: panel.accept() if ok else panel.reject())
+
+    from kivy.clock import Clock
+
     app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
     if reader is not None:
-        from kivy.clock import Clock
-
         Clock.schedule_once(lambda _dt: app.start_reader(reader), 0.5)
+    if panel is not None:
+        panel.on_press(lambda press: app.post(lambda: app.press(str(press.button))))
     if not config.game.players and not active:
-        from kivy.clock import Clock
-
         Clock.schedule_once(lambda _dt: app.show("setup"), 0.2)
+    if args.exit_after is not None:
+
+        def finish(_dt: float) -> None:
+            if args.screenshot is not None:
+                app.screenshot(args.screenshot)
+                args.screenshot.with_suffix(".txt").write_text(
+                    "\n".join(app.texts()) + "\n", encoding="utf-8"
+                )
+            app.stop()
+
+        Clock.schedule_once(finish, args.exit_after)
     try:
         app.run()
     finally:
         if reader is not None:
             reader.close()
+        if panel is not None:
+            panel.close()
         if camera is not None:
             camera.close()
         registry.close()

@@ -2,7 +2,7 @@
 
 Import this module only after :func:`companion.ui.kivyconf.configure_kivy` (Kivy reads its
 configuration at import time).  The screens lay out :mod:`companion.ui.viewmodels`; every change goes
-through the :class:`~companion.ui.session.TableSession` as a proposal shown in a toast
+through the table service (:class:`~companion.ui.session.UISession`) as a proposal shown in a toast
 with Confirm / Cancel.  Route searches, map rendering and camera checks run in a worker
 thread; a progress bar appears when they take longer than 0.3 s, and results come back
 to the UI thread with ``Clock.schedule_once``.
@@ -33,10 +33,11 @@ from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
-from companion.engine import GameError, new_game
+from companion.engine import GameError
+from companion.store import StoreError
 from companion.ui import viewmodels as vm
 from companion.ui.mapimage import map_with_routes
-from companion.ui.session import TableSession
+from companion.ui.session import UISession
 from companion.ui.widgets import (
     ACCENT,
     BAD,
@@ -320,7 +321,7 @@ class OperatingScreen(BaseScreen):
         w, h = self.map.size
         if w <= 100 or h <= 100:
             w, h = self.app.width_px * 0.45, self.app.height_px * 0.6
-        return max(18.0, min(80.0, min(w / geo.width, h / geo.height) * 1.5))
+        return float(max(18.0, min(80.0, min(w / geo.width, h / geo.height) * 1.5)))
 
     def draw_map(self, routes: Any) -> None:
         key = self.key()
@@ -597,7 +598,7 @@ class SetupScreen(BaseScreen):
         rules = [sym for sym, cb in self.rules.items() if cb.active]
         try:
             self.app.start_new_game(title, names, rules)
-        except (GameError, ValueError) as err:
+        except (GameError, StoreError, ValueError) as err:
             self.status.text = f"Cannot start: {err}"
             return
         self.status.text = f"Started {title} with {', '.join(names)}"
@@ -621,7 +622,7 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def __init__(
         self,
-        session: TableSession,
+        session: UISession,
         *,
         camera: Any = None,
         recognizer_factory: Callable[[], Any] | None = None,
@@ -642,6 +643,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self.u = min(self.width_px / 800, self.height_px / 480)
         self.toast: BoxLayout | None = None
         self.popup: Popup | None = None
+        self.popup_grid: Any = None
         self.notes: list[str] = []
         self._tick: Any = None
 
@@ -696,12 +698,15 @@ class CompanionApp(App):  # type: ignore[misc]
         root.add_widget(main)
         self.root_layout = root
         self.session.subscribe(self.refresh)
+        self.session.on_proposal = self._on_proposal
+        self.session.post = self.post
         self.refresh()
-        self._tick = Clock.schedule_interval(self._progress_tick, 0.15)
+        self._tick = Clock.schedule_interval(self._progress_tick, 0.25)
         return root
 
     def _progress_tick(self, _dt: float) -> None:
-        if self.busy:
+        """While work runs, redraw the screen that shows its progress (Operating, camera)."""
+        if self.busy and self.sm.current in ("operating", "camera"):
             self.refresh_screen()
 
     # -- refresh ---------------------------------------------------------------------------------------
@@ -721,6 +726,12 @@ class CompanionApp(App):  # type: ignore[misc]
     def refresh_screen(self) -> None:
         self.screens[self.sm.current].refresh()
 
+    @property
+    def operating_screen(self) -> OperatingScreen:
+        screen = self.screens["operating"]
+        assert isinstance(screen, OperatingScreen)
+        return screen
+
     def show(self, name: str) -> None:
         self.sm.current = name
         self.refresh()
@@ -730,7 +741,7 @@ class CompanionApp(App):  # type: ignore[misc]
         bar = self.actions_bar
         bar.clear_widgets()
         routes = self.screens["operating"].routes if "operating" in getattr(self, "screens", {}) else None
-        op: OperatingScreen = self.screens["operating"]  # type: ignore[assignment]
+        op = self.operating_screen
         if op.routes_for != op.key():
             routes = None
         choices = vm.action_choices(self.session.game, routes=routes)
@@ -760,17 +771,32 @@ class CompanionApp(App):  # type: ignore[misc]
                         if group in ("run", "dividend")
                         else ("#6d4c41" if group == "pass" else "#37474f")
                     )
-                    bar.add_widget(
-                        button(c.label, lambda c=c: self.propose(c.action), size=14 * u, color=color)
-                    )
+                    b = button(c.label, lambda c=c: self.propose(c.action), size=14 * u, color=color)
+                    b.choices = [c]
+                    bar.add_widget(b)
             else:
-                bar.add_widget(
-                    button(
-                        f"{names.get(group, group)} ({len(items)})",
-                        lambda g=group, i=items: self.choose(names.get(g, g), i),
-                        size=14 * u,
-                    )
-                )
+                title = names.get(group, group)
+                b = button(f"{title} ({len(items)})", lambda t=title, i=items: self.choose(t, i), size=14 * u)
+                b.choices = items
+                bar.add_widget(b)
+
+    def touch(self, action: dict[str, Any]) -> bool:
+        """Press the on-screen button for ``action`` (opening its group's list if needed), as a finger
+        would; False if no button offers it.  The demo and the tests play touch actions this way."""
+        from companion.ui.demo import same_action
+
+        for b in list(self.actions_bar.children):
+            choices = getattr(b, "choices", [])
+            if not any(same_action(c.action, action) for c in choices):
+                continue
+            b.dispatch("on_press")
+            if len(choices) == 1:
+                return True
+            for item in list(self.popup_grid.children):
+                if any(same_action(c.action, action) for c in getattr(item, "choices", [])):
+                    item.dispatch("on_press")
+                    return True
+        return False
 
     def choose(self, title: str, items: list[vm.ActionChoice]) -> None:
         u = self.u
@@ -784,7 +810,9 @@ class CompanionApp(App):  # type: ignore[misc]
                 self.popup = None
                 self.propose(c.action)
 
-            grid.add_widget(button(c.label, pick, size=14 * u, size_hint_y=None, height=44 * u))
+            b = button(c.label, pick, size=14 * u, size_hint_y=None, height=44 * u)
+            b.choices = [c]
+            grid.add_widget(b)
         body = BoxLayout(orientation="vertical")
         body.add_widget(scroll_of(grid))
         body.add_widget(
@@ -792,36 +820,46 @@ class CompanionApp(App):  # type: ignore[misc]
         )
         popup.content = body
         self.popup = popup
+        self.popup_grid = grid
         popup.open()
 
     # -- proposals and the toast -------------------------------------------------------------------------
-    def propose(self, action: dict[str, Any], source: str = "touch") -> vm.Proposal:
-        prop = self.session.propose(action, source)
-        self.show_toast(prop)
-        return prop
+    def post(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the UI thread (the table service calls back from reader/panel threads)."""
+        Clock.schedule_once(lambda _dt: fn(), 0)
 
-    def tap(self, uid: str) -> vm.Proposal | None:
-        """A tag was tapped on the reader (UI thread)."""
+    def propose(self, action: dict[str, Any]) -> None:
+        """A touch button: the table service proposes it (the toast appears when it answers)."""
+        self.session.propose(action)
+
+    def tap(self, uid: str) -> None:
+        """A tag was tapped on the reader (UI thread): enrollment, or the table service's proposal."""
         if self.enroll_item is not None:
             self.enroll(uid)
-            return None
-        prop = self.session.tap(uid)
-        self.show_toast(prop)
-        return prop
+            return
+        self.session.tap(uid)
 
-    def show_toast(
-        self,
-        prop: vm.Proposal,
-        on_confirm: Callable[[], None] | None = None,
-        on_cancel: Callable[[], None] | None = None,
-    ) -> None:
-        """The proposal with Confirm / Cancel (or its error with OK) over the bottom of the screen."""
+    def press(self, button_name: str) -> None:
+        """A panel button (confirm, cancel, undo), as if pressed on the screen."""
+        {"confirm": self.confirm, "cancel": self.cancel, "undo": self.ask_undo}.get(
+            button_name, self.cancel
+        )()
+
+    def _on_proposal(self, prop: vm.Proposal | None) -> None:
+        if prop is None:
+            self.hide_toast()
+        else:
+            self.show_toast(prop)
+
+    def show_toast(self, prop: vm.Proposal) -> None:
+        """The proposal with Confirm / Cancel (and its options), or its error with OK, over the bottom."""
         u = self.u
         self.hide_toast()
+        height = (150 + (44 if prop.options else 0)) * u
         toast = BoxLayout(
             orientation="vertical",
             size_hint=(0.96, None),
-            height=150 * u,
+            height=height,
             pos_hint={"center_x": 0.5, "y": 0.01},
         )
         toast.padding = (10, 6)
@@ -830,13 +868,19 @@ class CompanionApp(App):  # type: ignore[misc]
         toast.add_widget(Text(prop.text, size=20 * u, bold=True, color="#ffffff", id_name="toast"))
         detail = "; ".join(prop.details) if prop.ok else f"Not possible: {prop.error}"
         toast.add_widget(Text(detail, size=14 * u, color="#eeeeee", wrap=True, fill=True))
+        if prop.options:
+            options = row(height=40 * u, spacing=3)
+            for i, label in enumerate(prop.options[:10]):
+                color = ACCENT if i == prop.selected else "#455a64"
+                options.add_widget(
+                    button(label, lambda i=i: self.session.choose(i), size=15 * u, color=color)
+                )
+            toast.add_widget(options)
         if prop.ok:
-            confirm = on_confirm or self.confirm
-            cancel = on_cancel or self.cancel
             toast.add_widget(
                 row(
-                    button("Confirm", confirm, size=20 * u, color=GOOD),
-                    button("Cancel", cancel, size=20 * u, color=BAD),
+                    button("Confirm", self.confirm, size=20 * u, color=GOOD),
+                    button("Cancel", self.cancel, size=20 * u, color=BAD),
                     height=56 * u,
                     spacing=12,
                 )
@@ -853,34 +897,15 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def confirm(self) -> None:
         self.hide_toast()
-        try:
-            self.session.confirm()
-        except GameError as err:
-            self.show_toast(vm.Proposal("Not applied", (), {}, str(err)))
+        self.session.confirm()
 
     def cancel(self) -> None:
         self.hide_toast()
         self.session.cancel()
 
     def ask_undo(self) -> None:
-        g = self.session.game
-        if not g.actions:
-            self.show_toast(vm.Proposal("Undo", (), {}, "there is nothing to undo"))
-            return
-        last = g.actions[-1]
-        text = (
-            f"Undo: {vm.describe_action(g, last)}?" if last.get("type") != "pass" else "Undo the last pass?"
-        )
-        prop = vm.Proposal(text, ("replays the game without its last action",), {"type": "undo"})
-
-        def do_undo() -> None:
-            self.hide_toast()
-            try:
-                self.session.undo()
-            except GameError as err:
-                self.show_toast(vm.Proposal("Undo", (), {}, str(err)))
-
-        self.show_toast(prop, on_confirm=do_undo, on_cancel=self.hide_toast)
+        """Undo with confirmation: the table service proposes taking back the last action."""
+        self.session.ask_undo()
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -929,14 +954,7 @@ class CompanionApp(App):  # type: ignore[misc]
             if error is not None:
                 self.note(f"[camera] check failed: {error}")
             else:
-                check, _ = out
-                session.last_check = check
-                if check.error:
-                    session.events.append(f"[camera] {check.error}")
-                elif check.clean:
-                    session.events.append("[camera] the board matches the game")
-                else:
-                    session.events.extend(f"[camera] {d}" for d in check.differences)
+                session.record_check(out[0])
             self.refresh()
 
         Work(self, "camera", job, done)
@@ -952,36 +970,35 @@ class CompanionApp(App):  # type: ignore[misc]
             return []
 
     def start_new_game(self, title: str, names: list[str], rules: list[str]) -> None:
+        """A new game in the store through the table service (the old one stays saved)."""
+        from companion.table.service import TableService
+
         if len(set(names)) != len(names) or not all(names):
             raise ValueError("every player needs a different name")
-        new_game(title, names, rules)  # raises GameError for a bad title or player count
-        game_id = None
-        if self.store is not None:
-            game_id = self.store.create_game(title, names, rules)
-
-        def make() -> Any:
-            return new_game(title, names, rules)
-
-        session = TableSession(make, store=self.store, game_id=game_id, registry=self.registry)
-        self.replace_session(session)
+        if self.store is None or self.registry is None:
+            raise ValueError("no game database is open")
+        service = TableService.new(self.store, self.registry, title, names, rules)
+        self.replace_session(UISession(service, self.post))
 
     def resume(self, game_id: int) -> None:
-        rec = self.store.game(game_id)
+        from companion.table.service import TableService
 
-        def make() -> Any:
-            return new_game(rec.title, list(rec.players), rec.optional_rules, rec.seed)
+        try:
+            service = TableService.open(self.store, game_id, self.registry)
+        except Exception as err:  # noqa: BLE001 - shown, the current game goes on
+            self.show_toast(vm.Proposal(f"Resume game {game_id}", (), {}, str(err)))
+            return
+        self.replace_session(UISession(service, self.post))
 
-        session = TableSession(make, store=self.store, game_id=game_id, registry=self.registry)
-        session.load(self.store.effective_actions(game_id))
-        self.replace_session(session)
-
-    def replace_session(self, session: TableSession) -> None:
+    def replace_session(self, session: UISession) -> None:
         session.events[:0] = self.session.events
         self.session = session
         session.subscribe(self.refresh)
-        op: OperatingScreen = self.screens["operating"]  # type: ignore[assignment]
+        session.on_proposal = self._on_proposal
+        op = self.operating_screen
         op.routes_for = None
         op.map_key = None
+        self.hide_toast()
         self.show("table")
 
     def enrollable_items(self) -> list[str]:

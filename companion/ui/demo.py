@@ -1,7 +1,7 @@
 """``companion demo``: a real 4-player 1870 game played forward on the touchscreen.
 
 The game is the packaged 18xx.games export (:mod:`companion.ui.scenario`).  The demo
-enrolls simulated NFC tags on every certificate and train card, then plays scenes:
+enrolls simulated NFC tags on the certificates it will tap, then plays scenes:
 
 1. Setup screen (new game, resume, tag enrollment);
 2. the private company auction is replayed; the first stock round is played by *taps*
@@ -29,12 +29,38 @@ from pathlib import Path
 from typing import Any
 
 from companion.interop.actions import effective_actions
-from companion.interop.replay import game_for_export
 from companion.ui import viewmodels as vm
 from companion.ui.scenario import demo_export, strip_action
-from companion.ui.session import TableSession
+from companion.ui.session import UISession
 
-__all__ = ["DemoScript", "run_demo", "uid_for"]
+__all__ = ["DemoScript", "remap_players", "run_demo", "same_action", "uid_for"]
+
+
+def remap_players(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, Any]:
+    """The action with 18xx.games player ids replaced by seat numbers (1, 2, ...), as the table
+    service's games number their players."""
+    out = dict(action)
+    if out.get("entity_type") == "player" and out.get("entity") in seats:
+        out["entity"] = seats[out["entity"]]
+    if isinstance(out.get("auto_actions"), list):
+        out["auto_actions"] = [remap_players(dict(a), seats) for a in out["auto_actions"]]
+    return out
+
+
+def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two actions do the same thing (ignoring bookkeeping fields)."""
+    keys = (
+        "type",
+        "entity",
+        "entity_type",
+        "shares",
+        "corporation",
+        "share_price",
+        "company",
+        "price",
+        "train",
+    )
+    return all(a.get(k) == b.get(k) for k in keys)
 
 
 def uid_for(index: int) -> str:
@@ -48,7 +74,7 @@ class DemoScript:
     def __init__(
         self,
         app: Any,
-        session: TableSession,
+        session: UISession,
         actions: list[dict[str, Any]],
         out: Path,
         *,
@@ -103,20 +129,26 @@ class DemoScript:
         self.say(f"  screenshot {name}")
 
     def forward_until(self, predicate: Any) -> int:
-        """Replay recorded actions until ``predicate(game, next action)`` holds."""
-        n = 0
+        """Replay recorded actions until ``predicate(game, next action)`` holds; store them."""
         batch: list[dict[str, Any]] = []
         game = self.session.game
         while self.pos < len(self.actions):
             a = self.actions[self.pos]
             if predicate(game, a):
                 break
-            game._process(a)  # recorded actions, already legal once (see docs/UI.md)
+            game._process(a)  # a recorded real game, replayed as Game.replayed does
             batch.append(a)
             self.pos += 1
-            n += 1
-        self.session.fast_forward([])
-        return n
+        self.session.recorded(batch)
+        return len(batch)
+
+    def wait_toast(self) -> Iterator[float]:
+        """Yield until the app shows a toast (the service answers on the next UI frame)."""
+        for _ in range(80):
+            if self.app.toast is not None:
+                break
+            yield 0.05
+        yield 0.1
 
     def next_action(self) -> dict[str, Any]:
         return self.actions[self.pos]
@@ -140,11 +172,12 @@ class DemoScript:
 
         self.say("Scene 2: the first stock round, by taps and touch")
         taps = 0
+        touched = 0
         toast_shot = False
         for _ in range(6 if self.short else 10):
             if self.pos >= len(self.actions) or session.game.round.name != "Stock Round":
                 break
-            a = strip_action(self.next_action())
+            a = self.next_action()
             if a["type"] == "buy_shares" and len(a.get("shares") or []) == 1:
                 uid = self.uids[a["shares"][0]]
                 self.say(f"  tap {a['shares'][0]} (tag {uid}) on the bank reader")
@@ -152,28 +185,34 @@ class DemoScript:
                 taps += 1
             else:
                 self.say(f"  touch: {vm.describe_action(session.game, a)}")
-                app.propose(a)
-            for _wait in range(40):
+                if app.touch(a):
+                    touched += 1
+                else:
+                    self.say("  (no button offers it: proposed directly)")
+                    app.propose(a)
+            for _wait in range(80):
                 yield 0.05
-                if session.pending is not None or app.toast is not None:
+                if session.pending is not None and app.toast is not None:
                     break
             prop = session.pending
             if prop is None:
                 self.say("  (no proposal: the tap was refused)")
                 self.flush_events()
                 break
-            if prop.action != a and strip_action(prop.action) != a:
+            if not same_action(prop.action, a):
                 self.say(f"  the tap proposes {prop.action}, the game recorded {a}: playing the record")
-                session.cancel()
-                app.hide_toast()
+                app.cancel()
+                yield 0.1
                 app.propose(a)
+                yield from self.wait_toast()
             if not toast_shot and taps:
                 yield 0.2
                 self.shot("table", "tap-toast")
                 toast_shot = True
             app.confirm()
             self.pos += 1
-            yield 0.05
+            yield 0.1
+        self.say(f"  {taps} taps, {touched} touch buttons")
         self.say(self.state_line())
         yield 0.2
         self.shot("table")
@@ -206,16 +245,16 @@ class DemoScript:
         self.shot("operating", "operating-routes")
         played = self.next_action()
         self.say(f"  the players ran for ${sum(int(r['revenue']) for r in played['routes'])}")
-        app.propose(strip_action(played))
-        yield 0.2
+        app.propose(played)
+        yield from self.wait_toast()
         app.confirm()
         self.pos += 1
         yield 0.3
         self.shot("operating", "operating-dividend")
-        div = strip_action(self.next_action())
+        div = self.next_action()
         if div["type"] == "dividend":
             app.propose(div)
-            yield 0.2
+            yield from self.wait_toast()
             self.shot("operating", "dividend-toast")
             app.confirm()
             self.pos += 1
@@ -228,9 +267,9 @@ class DemoScript:
         yield 0.2
         self.shot("log")
         app.ask_undo()
-        yield 0.2
+        yield from self.wait_toast()
         self.shot("log", "log-undo-confirm")
-        app.hide_toast()
+        app.cancel()
         self.say("  undo asked for and cancelled")
 
         self.say("Scene 4: a camera check (a tile was left off the table)")
@@ -251,7 +290,7 @@ class DemoScript:
         self.shot("camera")
         self.say("  unknown tag tapped")
         self.reader.tap(0, "04FFFFFFFFFFFF")
-        yield 0.4
+        yield from self.wait_toast()
         self.shot("camera", "tap-unknown")
         app.hide_toast()
 
@@ -282,6 +321,8 @@ def run_demo(
 
     from companion.hardware.camera import SimulatedCamera
     from companion.hardware.reader import SimulatedReader
+    from companion.store import Store
+    from companion.table.service import TableService
     from companion.table.tags import TagRegistry, find_item
     from companion.ui.app import CompanionApp
 
@@ -289,21 +330,26 @@ def run_demo(
     for old in out.glob("*.png"):
         old.unlink()
     export = demo_export()
-    actions = [dict(a) for a in effective_actions(export["actions"])]
-    session = TableSession(lambda: game_for_export(export))
+    seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}
+    names = [str(p["name"]) for p in export["players"]]
+    actions = [remap_players(strip_action(a), seats) for a in effective_actions(export["actions"])]
+    settings = export.get("settings") or {}
     tmp = Path(tempfile.mkdtemp(prefix="companion-demo-"))
-    registry = TagRegistry.open(tmp / "tags.sqlite3")
-    session.registry = registry
+    store = Store.open(tmp / "companion.sqlite3")
+    registry = TagRegistry.open(tmp / "companion.sqlite3")
+    service = TableService.new(
+        store, registry, "1870", names, settings.get("optional_rules") or [], int(settings.get("seed") or 0)
+    )
+    session = UISession(service)
+    # a tag on every certificate the demo taps (the first stock round's single-certificate buys)
     uids: dict[str, str] = {}
-    index = 0
-    for corp in session.game.corporations:
-        for share in corp.all_shares:
-            uid = uid_for(index)
-            registry.enroll(uid, find_item("1870", share.id))
-            uids[share.id] = uid
-            index += 1
+    for a in actions[:160]:
+        if a.get("type") == "buy_shares" and len(a.get("shares") or []) == 1 and a["shares"][0] not in uids:
+            uid = uid_for(len(uids))
+            registry.enroll(uid, find_item("1870", a["shares"][0]))
+            uids[a["shares"][0]] = uid
     reader = SimulatedReader(follow=True)
-    camera = SimulatedCamera(vm.board_state(session.game), seed=7, strength=0.35, size=(1280, 960))
+    camera = SimulatedCamera(vm.board_state(session.game), seed=7, strength=0.35, size=(1024, 768))
 
     def recognizer() -> Any:
         from vision.board import board_from_title
@@ -311,7 +357,7 @@ def run_demo(
 
         return Recognizer(board_from_title("1870"))
 
-    app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, registry=registry)
+    app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
     script = DemoScript(app, session, actions, out, reader=reader, uids=uids, camera=camera, short=short)
     steps = script.scenes()
     status = {"code": 0}
@@ -338,7 +384,8 @@ def run_demo(
         app.start_reader(reader)
         tick(0)
 
-    Clock.schedule_once(start, 0.5)
+    Clock.schedule_once(start, 0.2)
     app.run()
     registry.close()
+    store.close()
     return status["code"]

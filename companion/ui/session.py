@@ -1,105 +1,62 @@
-"""The touchscreen's session: one game, proposals with confirm/cancel, undo, taps, camera checks.
+"""The touchscreen's side of the table: one :class:`~companion.table.service.TableService`.
 
-Plain Python (no Kivy).  Every change goes the same way whether it comes from a touch
-button, an NFC tap or the camera: :meth:`TableSession.propose` describes the action and
-previews its money moves (a :class:`~companion.ui.viewmodels.Proposal` shown as a toast);
-:meth:`TableSession.confirm` applies it through the engine, records it in the store, then
-tells the listeners; :meth:`TableSession.cancel` drops it.  An illegal action is refused
-with the engine's reason and changes nothing.
+Every change goes through the table service (``companion/table/service.py``, see
+``docs/TABLE.md``), whether it comes from an NFC tap, a panel button or a touch button:
+the service proposes (the engine's preview, a sentence, options such as par prices), and
+on confirm it writes the action to the store, then applies it.  This module adapts the
+service's proposals and results for the screen (:class:`~companion.ui.viewmodels.Proposal`
+toasts), keeps a transcript of what happened, tells the screens when the game changed,
+and runs the camera check (:func:`check_board`).
 
-Taps are turned into actions here (:func:`action_for_item`) until the table service
-(``companion.table.service``) takes that job: a certificate tapped by the acting player
-is bought (from the IPO or the market) or, if the player holds it, sold; a train card
-tapped in an operating round is bought from the bank; a private company card in the
-auction is bid on at its minimum.
+The service may call back from the reader or panel threads; :class:`UISession` hands
+every callback to ``post`` (the app passes a function that runs it on the Kivy thread).
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.engine import Game, GameError
-from companion.engine.entities import Company, Corporation, Player
-from companion.ui.viewmodels import Proposal, board_state, entity_label, proposal_for
+from companion.engine import Game
+from companion.table.service import Proposal as ServiceProposal
+from companion.table.service import Result, TableService
+from companion.ui.viewmodels import Proposal, board_state
 
-__all__ = ["CameraCheck", "TableSession", "action_for_item", "check_board", "mark_differences"]
+__all__ = ["CameraCheck", "UISession", "check_board", "mark_differences", "to_view"]
 
 Action = dict[str, Any]
 Listener = Callable[[], None]
 
 
-def action_for_item(game: Game, kind: str, item_id: str) -> Action:
-    """The action a tap on a tagged card means now; :class:`GameError` if it means nothing."""
-    if game.finished:
-        raise GameError("the game is over")
-    actor = game.current_entity()
-    if actor is None:
-        raise GameError("nobody is acting now")
-    if kind == "certificate":
-        if not isinstance(actor, Player):
-            raise GameError(f"{entity_label(actor)} is acting: certificates are tapped in a stock round")
-        share = game.share(item_id)
-        corp = share.corporation
-        if share.owner is actor:
-            return {
-                "type": "sell_shares",
-                "entity": actor.id,
-                "entity_type": "player",
-                "shares": [share.id],
-                "percent": share.percent,
-            }
-        if share.president and not corp.ipoed:
-            raise GameError(f"to start {corp.sym}, choose its par price on the screen (Par…)")
-        if share.owner is corp or share.owner is game.pool:
-            return {
-                "type": "buy_shares",
-                "entity": actor.id,
-                "entity_type": "player",
-                "shares": [share.id],
-                "percent": share.percent,
-            }
-        raise GameError(f"{share.id} belongs to {entity_label(share.owner)}")
-    if kind == "train":
-        if not isinstance(actor, Corporation):
-            raise GameError(f"{entity_label(actor)} is acting: trains are bought by an operating corporation")
-        name = item_id.rsplit("-", 1)[0]
-        for train in game.depot_trains():
-            if train.name == name:
-                price = int(game.train_price(train))  # type: ignore[attr-defined]
-                return {
-                    "type": "buy_train",
-                    "entity": actor.sym,
-                    "entity_type": "corporation",
-                    "train": train.id,
-                    "price": price,
-                    "variant": train.name,
-                }
-        raise GameError(f"no {name}-train is for sale now")
-    if kind == "company":
-        company: Company = game.company(item_id)
-        if isinstance(actor, Player) and "bid" in game.legal_action_types(actor):
-            step = game.round.step_for(actor, "bid")
-            price = (
-                int(step.min_bid(company))
-                if step is not None and hasattr(step, "min_bid")
-                else company.min_bid
-            )
-            return {
-                "type": "bid",
-                "entity": actor.id,
-                "entity_type": "player",
-                "company": company.sym,
-                "price": price,
-            }
-        raise GameError(f"{company.sym} can only be bought in the auction by tapping")
-    raise GameError(f"a {kind} card means nothing to the game now")
+def to_view(game: Game, outcome: ServiceProposal | Result | None) -> Proposal | None:
+    """A service proposal (or refusal) as the toast shows it."""
+    if outcome is None:
+        return None
+    if isinstance(outcome, Result):
+        if outcome.ok:
+            return None
+        return Proposal("Not possible", (), outcome.action or {}, outcome.text)
+    names = {p.id: p.name for p in game.players}
+    details = [
+        f"{'Bank' if m.who == 'bank' else names.get(m.who, str(m.who))}: ${m.before:,} -> ${m.after:,}"
+        for m in outcome.preview.money
+        if m.who != "bank"
+    ]
+    details += [f"{sym} share price ${a} -> ${b}" for sym, (a, b) in outcome.preview.share_prices.items()]
+    return Proposal(
+        outcome.text,
+        tuple(details),
+        dict(outcome.action),
+        None,
+        options=tuple(o.label for o in outcome.options),
+        selected=outcome.selected,
+        hint=outcome.hint,
+    )
 
 
 @dataclass(frozen=True)
@@ -164,121 +121,99 @@ def check_board(game: Game, frame: NDArray[np.uint8], recognizer: Any) -> Camera
     )
 
 
-@dataclass
-class TableSession:
-    """The game on the table.  ``make_game`` builds the game afresh (for undo by replay)."""
+class UISession:
+    """The screen's view of a :class:`TableService` game (``post`` runs a callback on the UI thread)."""
 
-    make_game: Callable[[], Game]
-    game: Game = field(init=False)
-    store: Any = None
-    game_id: int | None = None
-    registry: Any = None
-    pending: Proposal | None = field(default=None, init=False)
-    listeners: list[Listener] = field(default_factory=list, init=False)
-    events: list[str] = field(default_factory=list, init=False)
-    """Everything that happened, in words (the demo transcript is made of these)."""
-    last_check: CameraCheck | None = field(default=None, init=False)
+    def __init__(
+        self, service: TableService, post: Callable[[Callable[[], None]], None] | None = None
+    ) -> None:
+        self.service = service
+        self.post: Callable[[Callable[[], None]], None] = post or (lambda f: f())
+        self.listeners: list[Listener] = []
+        self.events: list[str] = []
+        """Everything that happened, in words (the demo transcript is made of these)."""
+        self.last_check: CameraCheck | None = None
+        self.pending: Proposal | None = None
+        self.on_proposal: Callable[[Proposal | None], None] | None = None
+        """The app's toast: called on the UI thread with every new proposal or refusal (None: dropped)."""
+        service.on_proposal = self._service_proposal
+        service.on_result = self._service_result
 
-    def __post_init__(self) -> None:
-        self.game = self.make_game()
+    @property
+    def game(self) -> Game:
+        return self.service.game
 
-    # -- replay ---------------------------------------------------------------------------------------
-    def load(self, actions: list[Action]) -> None:
-        """Replay ``actions`` (a saved game) on a fresh game."""
-        self._rebuild(actions)
-        self._changed()
+    # -- service callbacks (any thread) ------------------------------------------------------------------
+    def _service_proposal(self, proposal: ServiceProposal | None) -> None:
+        def show() -> None:
+            view = to_view(self.game, proposal)
+            self.pending = view
+            if view is not None:
+                note = f"proposed: {view.text}"
+                if view.details:
+                    note += " (" + "; ".join(view.details) + ")"
+                self.events.append(note)
+            if self.on_proposal is not None:
+                self.on_proposal(view)
 
-    def fast_forward(self, actions: list[Action]) -> None:
-        """Apply recorded actions without proposals (the demo skips ahead with this)."""
-        for a in actions:
-            self.game.apply(a)
-        self._changed()
+        self.post(show)
 
-    # -- proposals ------------------------------------------------------------------------------------
-    def propose(self, action: Action, source: str = "touch") -> Proposal:
-        prop = proposal_for(self.game, action)
-        self.pending = prop if prop.ok else None
-        note = f"[{source}] proposed: {prop.text}"
-        if prop.details:
-            note += " (" + "; ".join(prop.details) + ")"
-        if not prop.ok:
-            note += f" -- refused: {prop.error}"
-        self.events.append(note)
-        return prop
+    def _service_result(self, result: Result) -> None:
+        def show() -> None:
+            if result.ok:
+                self.events.append(f"{'confirmed' if result.applied else 'ok'}: {result.text}")
+                self.events.extend(f"  {line}" for line in result.log)
+            else:
+                self.events.append(f"refused: {result.text}")
+                if self.on_proposal is not None:
+                    self.on_proposal(to_view(self.game, result))
+            if result.applied:
+                self.pending = None
+                self._changed()
 
-    def confirm(self) -> list[str]:
-        """Apply the pending proposal; returns the log lines it produced."""
-        prop = self.pending
-        if prop is None:
-            raise GameError("nothing to confirm")
-        self.pending = None
-        lines = self.game.apply(copy.deepcopy(prop.action))
-        if self.store is not None and self.game_id is not None:
-            try:
-                self.store.append(self.game_id, prop.action)
-            except Exception:
-                self._rebuild(self.game.actions[:-1])
-                raise
-        self.events.append(f"confirmed: {prop.text}")
-        self.events.extend(f"  {line}" for line in lines)
-        self._changed()
-        return lines
+        self.post(show)
+
+    # -- what the screen asks (UI thread) -----------------------------------------------------------------
+    def propose(self, action: Action) -> None:
+        self.service.propose(action)
+
+    def tap(self, uid: str) -> None:
+        self.events.append(f"[tap] {uid}")
+        self.service.tap(uid)
+
+    def choose(self, index: int) -> None:
+        self.service.choose(index)
+
+    def confirm(self) -> None:
+        self.service.press("confirm")
 
     def cancel(self) -> None:
-        if self.pending is not None:
-            self.events.append(f"cancelled: {self.pending.text}")
+        self.service.press("cancel")
         self.pending = None
+
+    def ask_undo(self) -> None:
+        """Propose taking back the last action (a pending proposal is dropped first)."""
+        if self.service.proposal is not None:
+            self.service.cancel()
+        self.service.undo()
+
+    def recorded(self, actions: list[Action]) -> None:
+        """Store actions the demo has just replayed on the game (a recorded real game), in one
+        transaction, and tell the screens."""
+        if actions:
+            self.service.store.append_many(self.service.game_id, actions)
         self._changed()
 
-    def undo(self) -> str:
-        """Take back the last action (replay all but the last); returns what was undone."""
-        if not self.game.actions:
-            raise GameError("there is nothing to undo")
-        last = self.game.actions[-1]
-        what = f"{last.get('type')} by {last.get('entity')}"
-        self._rebuild(list(self.game.actions[:-1]))
-        if self.store is not None and self.game_id is not None:
-            self.store.undo(self.game_id)
-        self.events.append(f"undone: {what}")
-        self.pending = None
-        self._changed()
-        return what
-
-    def _rebuild(self, actions: list[Action]) -> None:
-        game = self.make_game()
-        for a in actions:
-            game._process(a)  # replay of actions already accepted once (see docs/UI.md, engine requests)
-        self.game = game
-
-    # -- taps -----------------------------------------------------------------------------------------
-    def tap(self, uid: str) -> Proposal:
-        """A tag was tapped: look it up and propose what it means."""
-        item = self.registry.lookup(uid) if self.registry is not None else None
-        if item is None:
-            prop = Proposal(f"tag {uid}", (), {}, "this tag is not enrolled (Setup, Tag enrollment)")
-            self.events.append(f"[tap] {uid}: not enrolled")
-            self.pending = None
-            return prop
-        try:
-            action = action_for_item(self.game, str(item.kind), item.id)
-        except GameError as err:
-            self.events.append(f"[tap] {item.label}: {err}")
-            self.pending = None
-            return Proposal(f"tapped {item.label}", (), {}, str(err))
-        self.events.append(f"[tap] {item.label}")
-        return self.propose(action, source="tap")
-
-    # -- camera ---------------------------------------------------------------------------------------
-    def camera_check(self, frame: NDArray[np.uint8], recognizer: Any) -> CameraCheck:
-        check = check_board(self.game, frame, recognizer)
+    # -- camera -----------------------------------------------------------------------------------------
+    def record_check(self, check: CameraCheck) -> None:
         self.last_check = check
         if check.error:
             self.events.append(f"[camera] {check.error}")
         elif check.clean:
-            self.events.append(f"[camera] board matches the game ({len(check.cant_see)} hexes hidden)")
+            self.events.append(f"[camera] the board matches the game ({len(check.cant_see)} hexes hidden)")
         else:
             self.events.extend(f"[camera] {d}" for d in check.differences)
-        return check
+        self._changed()
 
     # -- listeners ------------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:

@@ -281,7 +281,7 @@ def table_view(game: Game) -> TableView:
         cert_limit=limit,
         finished=game.finished,
         result=result,
-        next_trains=tuple(f"{t.name} {money(game.train_price(t))}" for t in upcoming[:3]),  # type: ignore[attr-defined]
+        next_trains=tuple(f"{t.name} {money(game.train_price(t))}" for t in upcoming[:3]),
     )
 
 
@@ -408,7 +408,7 @@ def suggest_routes(
     if game_map is None:
         raise GameError(f"{game.title} has no map to run routes on")
     trains = trains_from_names(game.data, [t.id for t in corp.trains], game.optional_rules)
-    phase = game.map_phase()  # type: ignore[attr-defined]
+    phase = game.map_phase()
     return best_routes(
         game_map, corp.sym, trains, phase, progress=progress, cancel=cancel, time_limit=time_limit
     )
@@ -872,7 +872,7 @@ def _train_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
     seen: set[tuple[str, int]] = set()
     president_cash = corp.owner.cash if corp.owner else 0
     for train in game.depot_trains():
-        price = int(game.train_price(train))  # type: ignore[attr-defined]
+        price = int(game.train_price(train))
         key = (train.name, price)
         if key in seen:
             continue
@@ -911,7 +911,7 @@ def _tile_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
     if game_map is None:
         return []
     try:
-        lays = game_map.legal_lays(corp.sym, game.map_phase())  # type: ignore[attr-defined]
+        lays = game_map.legal_lays(corp.sym, game.map_phase())
     except Exception:  # noqa: BLE001 - the map may refuse a corporation without a home token yet
         return []
     out = []
@@ -938,7 +938,7 @@ def _token_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
     for city in spots(corp):
         where = city
         with contextlib.suppress(Exception):  # a label only
-            where = game.map.city(city)[0]  # type: ignore[attr-defined]
+            where = game.map.city(city)[0]
         out.append(
             ActionChoice(
                 "token",
@@ -1033,6 +1033,10 @@ class Proposal:
     action: dict[str, Any]
     error: str | None = None
     """Why the engine refuses it (then it cannot be confirmed)."""
+    options: tuple[str, ...] = ()
+    """Choices the table service offers (par prices); ``selected`` is the one proposed."""
+    selected: int = 0
+    hint: str = ""
 
     @property
     def ok(self) -> bool:

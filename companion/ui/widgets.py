@@ -60,7 +60,7 @@ def repaint(widget: Any, color: str) -> None:
         col.rgba = rgba(color)
 
 
-class Text(Label):
+class Text(Label):  # type: ignore[misc]
     """A label for table-like screens.
 
     By default it has a fixed height (1.6 × the font size) and shortens text that does not
@@ -106,6 +106,7 @@ def button(text: str, on_press: Any, *, size: float = 16, color: str = "#37474f"
     )
     b.bind(size=lambda *_: setattr(b, "text_size", (b.width - 8, b.height)))
     b.bind(on_press=lambda *_: on_press())
+    b.choices = []  # the action choices a button offers (CompanionApp.touch)
     return b
 
 

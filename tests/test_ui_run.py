@@ -1,0 +1,62 @@
+"""``companion run``: the touchscreen app from a configuration, under a private Xvfb."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.commands.demo import virtual_display
+from companion.store import Store
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    with virtual_display((1280, 720)) as name:
+        yield name
+
+
+def run(args: list[str], display: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, DISPLAY=display)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "run", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: str) -> None:
+    (tmp_path / "c.toml").write_text(
+        '[game]\ntitle = "1870"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
+        '[display]\nsize = "1280x720"\n'
+    )
+    proc = run(["--config", "c.toml", "--exit-after", "2", "--screenshot", "shot.png"], display, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    texts = (tmp_path / "shot.txt").read_text().splitlines()
+    assert "Bank $9,900" in texts and "Ann to act" in texts  # 1870: $12,000 less 4 × $525
+    assert (tmp_path / "shot.png").stat().st_size > 10_000
+    with Store.open(tmp_path / "db.sqlite3") as store:
+        (game,) = store.games()
+        assert game.players == ["Ann", "Bob", "Cy", "Di"] and game.status == "active"
+        store.append(game.id, {"type": "pass", "entity": 1, "entity_type": "player"})
+    proc = run(["--config", "c.toml", "--exit-after", "2", "--screenshot", "again.png"], display, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    texts = (tmp_path / "again.txt").read_text().splitlines()
+    assert "Bob to act" in texts  # the same game, resumed after Ann's pass
+    with Store.open(tmp_path / "db.sqlite3") as store:
+        assert len(store.games()) == 1
+
+
+def test_run_refuses_a_bad_configuration(tmp_path: Path, display: str) -> None:
+    (tmp_path / "bad.toml").write_text('[game]\ntitle = "1870"\nplayers = ["Ann"]\n')
+    proc = run(["--config", "bad.toml", "--exit-after", "1"], display, tmp_path)
+    assert proc.returncode == 2
+    assert "players" in proc.stderr
+    assert not (tmp_path / "shot.png").exists()

@@ -1,0 +1,180 @@
+"""``companion demo`` and every screen under Xvfb at 800×480 and 1280×720 (``--headless``).
+
+The demo drives the real app (taps on the simulated reader, touch proposals, route search,
+camera check) and saves a screenshot plus the label texts of every screen.  These tests
+check the screenshots are real pictures of the window and that the labels show what the
+engine says, recomputed here from the same game independently of the app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.ui import viewmodels as vm
+from companion.ui.scenario import demo_export, state_before
+
+pytestmark = pytest.mark.slow
+SIZES = ["800x480", "1280x720"]
+
+
+def run_demo(out: Path, size: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "demo", "--headless", "--size", size, "--out", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
+@pytest.fixture(scope="module", params=SIZES)
+def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    size = str(request.param)
+    out = tmp_path_factory.mktemp(f"demo-{size}")
+    proc = run_demo(out, size)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    records = json.loads((out / "screens.json").read_text())
+    w, h = (int(x) for x in size.split("x"))
+    return {"out": out, "records": records, "size": (w, h), "stdout": proc.stdout}
+
+
+def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
+    """``companion demo`` end to end (what ``make demo`` runs headless)."""
+    out = demo["out"]
+    shots = sorted(p.name for p in out.glob("*.png"))
+    assert len(shots) == 14 and shots[0] == "01-setup.png" and shots[-1] == "14-table-game-over.png"
+    text = (out / "transcript.txt").read_text()
+    for scene in range(1, 6):
+        assert f"Scene {scene}:" in text
+    assert "[tap] 04A1" in text and "proposed: Player 2 buys 10% MKT from the IPO for $68" in text
+    assert "confirmed: Player 3 buys 10% MKT from the IPO for $68" in text
+    assert "3 taps, 3 touch buttons" in text  # par and pass were pressed on screen (Par… list, Pass)
+    assert "confirmed: Player 2 pars MKT at $68" in text and "no button offers it" not in text
+    assert "[routes] " in text and "Suggested routes (best): $" in text
+    assert "[camera] " in text and "missing tile" in text
+    assert "final: Player 1 $12,155, Player 2 $10,169, Player 3 $6,917, Player 4 $6,769" in text
+    assert "demo failed" not in text
+    assert f"14 screenshots and transcript.txt in {out}" in demo["stdout"]
+
+
+def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
+    for r in demo["records"]:
+        if file_part in r["file"]:
+            return r
+    raise AssertionError(f"no screenshot {file_part}: {[r['file'] for r in demo['records']]}")
+
+
+def game_at(rec: dict[str, Any]) -> Any:
+    return state_before(demo_export(), rec["actions"]).game
+
+
+def inside(demo: dict[str, Any], box: list[float]) -> bool:
+    w, h = demo["size"]
+    x, y, bw, bh = box
+    return x >= -1 and y >= -1 and x + bw <= w + 1 and y + bh <= h + 1 and bw > 0 and bh > 0
+
+
+def test_every_screen_has_a_real_screenshot(demo: dict[str, Any]) -> None:
+    screens = {r["screen"] for r in demo["records"]}
+    assert screens == {"table", "market", "operating", "log", "camera", "setup"}
+    for r in demo["records"]:
+        assert r["window"] == list(demo["size"])
+        img = cv2.imread(str(demo["out"] / r["file"]))
+        assert img is not None, r["file"]
+        assert (img.shape[1], img.shape[0]) == demo["size"], r["file"]
+        assert float(img.std()) > 25, r["file"]
+        colors = np.unique(img.reshape(-1, 3)[::7], axis=0)
+        assert len(colors) > 40, r["file"]
+
+
+def test_table_shows_bank_acting_and_players(demo: dict[str, Any]) -> None:
+    rec = record(demo, "-table.png")
+    tv = vm.table_view(game_at(rec))
+    labels = rec["labelled"]
+    assert labels["bank"]["text"] == f"Bank {vm.money(tv.bank_cash)}"
+    assert labels["acting"]["text"] == f"{tv.acting} to act"
+    assert inside(demo, labels["bank"]["box"]) and inside(demo, labels["acting"]["box"])
+    for p in tv.players:
+        assert labels[f"cash:{p.name}"]["text"] == vm.money(p.cash)
+        assert inside(demo, labels[f"player:{p.name}"]["box"])
+    for p in tv.players:
+        for cert in p.certificates:
+            assert any(cert in t for t in rec["texts"]), cert
+
+
+def test_tap_shows_a_confirm_toast(demo: dict[str, Any]) -> None:
+    rec = record(demo, "tap-toast")
+    toast = rec["labelled"]["toast"]["text"]
+    assert re.fullmatch(r"Player \d buys 10% [A-Z]+ from the IPO for \$\d+", toast), toast
+    assert "Confirm" in rec["texts"] and "Cancel" in rec["texts"]
+    assert inside(demo, rec["labelled"]["toast"]["box"])
+
+
+def test_operating_shows_order_routes_and_preview(demo: dict[str, Any]) -> None:
+    rec = record(demo, "operating-routes")
+    game = game_at(rec)
+    corp = game.current_entity()
+    result = vm.suggest_routes(game, corp)
+    labels = rec["labelled"]
+    for sym in [c.sym for c in game.round.entities]:
+        assert f"order:{sym}" in labels and inside(demo, labels[f"order:{sym}"]["box"])
+    assert labels["routes"]["text"] == f"Suggested routes (best): {vm.money(result.total)}"
+    for r in result.routes:
+        assert any(
+            t.endswith(f" {vm.money(r.revenue)}") and t.startswith(r.train.split("-")[0])
+            for t in rec["texts"]
+        )
+    assert any(t.startswith("Pay out ") and "share price" in t for t in rec["texts"])
+    assert any(t.startswith("Withhold ") for t in rec["texts"])
+    assert f"Run suggested routes {vm.money(result.total)}" in rec["texts"]
+    assert labels["acting"]["text"] == f"{corp.sym} to act"
+
+
+def test_dividend_toast_previews_money(demo: dict[str, Any]) -> None:
+    rec = record(demo, "dividend-toast")
+    toast = rec["labelled"]["toast"]["text"]
+    assert re.fullmatch(r"[A-Z]+ (pays out|withholds|pays half)", toast), toast
+    assert any("share price" in t and "->" in t for t in rec["texts"])
+
+
+def test_market_shows_every_corporation_token(demo: dict[str, Any]) -> None:
+    rec = record(demo, "-market.png")
+    game = game_at(rec)
+    for corp in game.corporations:
+        if corp.ipoed and not corp.closed:
+            assert f"token:{corp.sym}" in rec["labelled"], corp.sym
+            assert inside(demo, rec["labelled"][f"token:{corp.sym}"]["box"])
+    assert "par price" in rec["texts"]
+
+
+def test_log_in_words_and_undo_confirmation(demo: dict[str, Any]) -> None:
+    rec = record(demo, "-log.png")
+    assert any(re.fullmatch(r"[A-Z]+ pays \$\d+ \(\$[\d.]+ per share\)", t) for t in rec["texts"])
+    undo = record(demo, "log-undo-confirm")
+    assert undo["labelled"]["toast"]["text"].startswith("Undo")
+
+
+def test_camera_marks_the_missing_tile(demo: dict[str, Any]) -> None:
+    rec = record(demo, "-camera.png")
+    assert rec["labelled"]["camera"]["text"] == "1 difference(s) on the board"
+    assert any("missing tile" in t for t in rec["texts"])
+    unknown = record(demo, "tap-unknown")
+    assert "Not possible: unknown tag 04FFFFFFFFFFFF" in " ".join(unknown["texts"])
+
+
+def test_setup_screen(demo: dict[str, Any]) -> None:
+    rec = record(demo, "setup")
+    for text in ("New game", "Optional rules", "Resume a saved game", "Tag enrollment", "Start the new game"):
+        assert text in rec["texts"], text
+    assert "$400 Finish" in rec["texts"]
