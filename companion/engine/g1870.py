@@ -131,6 +131,10 @@ class Game1870(Game):
 
     # -- money ---------------------------------------------------------------------------------------------
     # -- companies ------------------------------------------------------------------------------------------
+    def companies_for_player_purchase(self, player: Player) -> list[Company]:
+        # as 18xx.games: in phase 1 only the river corporations may buy a company
+        return [] if self.phase.name == "1" else super().companies_for_player_purchase(player)
+
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         if self.phase.name == "1":
             # as 18xx.games: in phase 1 the two river corporations are offered the bridge company

@@ -188,6 +188,17 @@ class Game:
 
     TILE_LAYS: list[dict[str, Any]] = [{"lay": True, "upgrade": True, "cost": 0}]
 
+    def companies_for_player_purchase(self, player: Player) -> list[Company]:
+        """Private companies another player owns that ``player`` may buy in a stock round."""
+        return [
+            c
+            for c in self.companies
+            if isinstance(c.owner, Player)
+            and c.owner is not player
+            and not c.closed
+            and c.ability("no_buy") is None
+        ]
+
     def purchasable_companies(self, corp: Corporation) -> list[Company]:
         """Private companies ``corp`` may buy from their owners now."""
         if "can_buy_companies" not in self.phase.status:
@@ -333,18 +344,23 @@ class Game:
         if self.finished and action.get("type") != "message":
             raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
         self.process_single(action)
-        self.actions.append(action)
         recorded = action.get("auto_actions")
         if recorded is not None:
             for sub in recorded:
                 self.process_single(sub)
         elif auto:
+            generated: list[ActionDict] = []
             for _ in range(50):
                 subs = self.round.auto_actions() if not self.finished else []
                 if not subs:
                     break
                 for sub in subs:
                     self.process_single(sub)
+                    generated.append(sub)
+            if generated:
+                # recorded like 18xx.games does, so the log replays the same way anywhere
+                action = {**action, "auto_actions": generated}
+        self.actions.append(action)
         return self.log[start:]
 
     def process_single(self, action: ActionDict) -> None:
@@ -773,7 +789,19 @@ class Game:
         self.depot.append(train)
 
     def must_buy_train(self, corp: Corporation) -> bool:
-        return not corp.trains and bool(self.depot_trains())
+        """A corporation without trains must buy one if it has a route to run (as on 18xx.games)."""
+        return not corp.trains and bool(self.depot_trains()) and self.route_available(corp)
+
+    def route_available(self, corp: Corporation) -> bool:
+        """Can a train of ``corp`` run at all: a second stop joined by track to one of its stations?
+
+        Every stop counts (cities, towns and off-boards are all mandatory stops in these titles), so
+        one stretch of track from a station token to any other stop is enough.
+        """
+        from companion.engine.graph import board_graph
+
+        chains = board_graph(self.map).chains
+        return any(chains.get(node) for node in self.map.tokens_of(corp.sym))
 
     # -- stock round hooks ---------------------------------------------------------------------------------
     def after_buy_company(self, player: Player, company: Company) -> None:

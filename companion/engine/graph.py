@@ -44,13 +44,22 @@ def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
 
 
 def connectivity(game_map: GameMap, corp: str) -> Connectivity:
-    """Flood fill from every token of ``corp`` (cached until the map changes)."""
+    """What ``corp``'s trains could reach from its tokens (cached until the map changes).
+
+    A walk along track in the direction of travel, as a train runs: a path entered at one end
+    leaves at its other end, into the paths of the next hex that share that edge, or through a
+    stop into every other path at that stop (not through a city full of other corporations'
+    tokens, not beyond an off-board).  Track that could only be reached by reversing at a hex edge
+    (a branch of a junction tile met from the wrong side) is not reached.
+    """
     key = f"conn:{corp}"
     cached = game_map._graph_cache.get(key)
     if isinstance(cached, Connectivity):
         return cached
     conn = Connectivity()
-    queue: deque[tuple[str, int]] = deque()
+    #: (hex, path index, the end it was entered at: an edge number or NODE + node index)
+    queue: deque[tuple[str, int, int]] = deque()
+    seen: set[tuple[str, int, int]] = set()
     expanded: set[Node] = set()
 
     def expand_node(node: Node) -> None:
@@ -60,7 +69,7 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
         hex_id, n = node
         for i, p in enumerate(_tile_paths(game_map, hex_id)):
             if NODE + n in (p.a, p.b):
-                queue.append((hex_id, i))
+                queue.append((hex_id, i, NODE + n))
 
     for hex_id, n in game_map.tokens_of(corp):
         conn.nodes.add((hex_id, n))
@@ -68,9 +77,11 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
         edges.update(game_map.hexes[hex_id].neighbors)
         expand_node((hex_id, n))
     while queue:
-        hex_id, i = queue.popleft()
-        if (hex_id, i) in conn.paths:
+        item = queue.popleft()
+        if item in seen:
             continue
+        seen.add(item)
+        hex_id, i, entry = item
         conn.paths.add((hex_id, i))
         conn.reachable_hexes.add(hex_id)
         st = game_map.state[hex_id]
@@ -79,21 +90,28 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
         for e in path.edges:
             conn.hex_edges.setdefault(hex_id, set()).add(e)
             nb = info.neighbors.get(e)
+            if nb is not None:
+                conn.hex_edges.setdefault(nb, set()).add((e + 3) % 6)
+        exit_end = path.b if path.a == entry else path.a
+        if path.a == path.b:
+            exit_end = path.b
+        if not is_node(exit_end):
+            nb = info.neighbors.get(exit_end)
             if nb is None:
                 continue
-            inv = (e + 3) % 6
-            conn.hex_edges.setdefault(nb, set()).add(inv)
+            inv = (exit_end + 3) % 6
             for j, q in enumerate(_tile_paths(game_map, nb)):
                 if inv in (q.a, q.b):
-                    queue.append((nb, j))
+                    queue.append((nb, j, inv))
+            continue
         for n in path.nodes:
-            node = (hex_id, n)
-            conn.nodes.add(node)
-            if path.terminal:
-                continue
-            if st.spec.nodes[n].is_city and st.blocks(n, corp):
-                continue
-            expand_node(node)
+            conn.nodes.add((hex_id, n))
+        n = exit_end - NODE
+        if path.terminal:
+            continue
+        if st.spec.nodes[n].is_city and st.blocks(n, corp):
+            continue
+        expand_node((hex_id, n))
     game_map._graph_cache[key] = conn
     return conn
 

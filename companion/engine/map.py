@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from companion.engine.tiles import (
     COLORS,
+    PathSpec,
     TileSpec,
     is_node,
     tile_spec,
@@ -461,12 +462,49 @@ class GameMap:
                 raise MapError(f"this ability may lay only tiles {', '.join(sorted(special.tiles))}")
         self._check_upgrade(info, old, new, tile_id, rotation, phase)
         self._check_rotation(corp, info, old, new, rotation, special)
+        if special is None:
+            self._check_new_track(corp, hex_id, tile_name, rotation)
         if special is not None and special.free:
             return 0
         cost = old.spec.upgrade_cost if old.preprinted else 0
         if special is not None:
             cost = max(0, cost - special.discount)
         return cost
+
+    def _check_new_track(self, corp: str, hex_id: str, tile_name: str, rotation: int) -> None:
+        """An upgrade by a corporation must give it new track or change a city's value.
+
+        18xx.games' ``semi_restrictive`` rule: among the new tile's paths the corporation reaches,
+        one must not repeat an old path (same edges, same kinds of stop), or one must run to a stop
+        whose value changed.  Laying on an empty hex always passes; so do special abilities.
+        """
+        from companion.engine.graph import connectivity
+
+        old = self.state[hex_id]
+        old_paths = old.spec.paths_at(old.rotation)
+        if not old_paths:
+            return
+        trial = self.copy()
+        trial.lay_tile(corp, hex_id, tile_name, rotation, SimplePhase("", ()), check=False)
+        new = trial.state[hex_id]
+        reached = connectivity(trial, corp).paths
+
+        def ends(spec: TileSpec, path: PathSpec) -> list[tuple[str, int | str]]:
+            out: list[tuple[str, int | str]] = [("edge", e) for e in path.edges]
+            out += [("node", spec.nodes[n].kind) for n in path.nodes]
+            return out
+
+        def values(spec: TileSpec, path: PathSpec) -> list[int]:
+            return sorted(max(v for _, v in spec.nodes[n].revenue) for n in path.nodes)
+
+        for i, path in enumerate(new.spec.paths_at(new.rotation)):
+            if (hex_id, i) not in reached:
+                continue
+            mine = ends(new.spec, path)
+            match = next((op for op in old_paths if all(e in ends(old.spec, op) for e in mine)), None)
+            if match is None or values(old.spec, match) != values(new.spec, path):
+                return
+        raise MapError(f"an upgrade on {hex_id} must give {corp} new track or change a city's value")
 
     def _check_upgrade(
         self, info: HexInfo, old: HexState, new: TileSpec, tile_id: str, rotation: int, phase: Phase

@@ -228,7 +228,7 @@ class Route(OperatorStep):
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
-        if not self.runnable_trains(entity):
+        if not self.runnable_trains(entity) or not self.game.route_available(entity):
             return []
         return ["run_routes"]
 

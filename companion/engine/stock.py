@@ -323,11 +323,38 @@ class BuySellParShares(Step):
             out.append("buy_shares")
         if self.can_par_any(entity):
             out.append("par")
+        if self.purchasable_companies(entity):
+            out.append("buy_company")
         if self.can_sell_any(entity):
             out.append("sell_shares")
         if out:
             out.append("pass")
         return out
+
+    def purchasable_companies(self, player: Player) -> list[Company]:
+        """Private companies ``player`` may buy from another player now (phase permitting)."""
+        if self.bought() or player.cash <= 0:
+            return []
+        if "can_buy_companies_from_other_players" not in self.game.phase.status:
+            return []
+        return list(self.game.companies_for_player_purchase(player))
+
+    def process_buy_company(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        company = self.game.company(str(action["company"]))
+        price = int(action["price"])
+        if company not in self.purchasable_companies(player):
+            raise GameError(f"{player.name} cannot buy {company.name} now")
+        if not 1 <= price <= player.cash:
+            raise GameError(f"{player.name} may pay between $1 and ${player.cash} for {company.name}")
+        seller = company.owner
+        assert isinstance(seller, Player)
+        player.spend(price, seller)
+        seller.companies.remove(company)
+        company.owner = player
+        player.companies.append(company)
+        self.game.log.append(f"{player.name} buys {company.name} from {seller.name} for ${price}")
+        self.track(action, None)
 
     def must_sell(self, player: Player) -> bool:
         if not self.can_sell_any(player):

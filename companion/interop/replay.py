@@ -147,3 +147,23 @@ def diff_traces(ours: list[dict[str, Any]], reference: list[dict[str, Any]]) -> 
 
 def load_trace(path: str | Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
+def export_game(game: Game, game_id: int = 0) -> dict[str, Any]:
+    """The game in 18xx.games' export format (players, settings, actions with ids, result)."""
+    actions = []
+    for i, action in enumerate(game.actions, start=1):
+        entry = {k: v for k, v in action.items() if not k.startswith("_")}
+        entry["id"] = i
+        actions.append(entry)
+    out: dict[str, Any] = {
+        "id": game_id,
+        "title": game.title,
+        "players": [{"id": pid, "name": name} for pid, name in game.player_spec],
+        "settings": {"seed": game.seed, "optional_rules": sorted(game.optional_rules)},
+        "actions": actions,
+    }
+    if game.finished:
+        out["result"] = {str(k): v for k, v in game.result().items()}
+        out["game_end_reason"] = game.game_end_reason
+    return out

@@ -1,0 +1,191 @@
+"""Play random legal 1870 games with our engine and write them as 18xx.games exports.
+
+A developer tool for differential testing: the exports can be replayed by another engine (the
+18xx.games reference, run locally beside ours) and the two traces compared with
+``companion replay --diff``.  Every action is chosen among candidates our engine accepts; the
+players are neither clever nor stupid, they just keep the game moving.
+
+    python tools/random_games.py OUT_DIR --games 5 --seed 1 [--players 3] [--rules diesels]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Game, GameError, new_game
+from companion.engine.entities import Corporation, Player
+from companion.interop.replay import export_game
+
+
+def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """Plausible actions for whoever acts now, most productive first, shuffled within kinds."""
+    entity = game.current_entity()
+    if entity is None:
+        return []
+    kinds = game.legal_action_types(entity)
+    is_player = isinstance(entity, Player)
+    base: dict[str, Any] = {
+        "entity": entity.id if is_player else entity.sym,
+        "entity_type": "player" if is_player else "corporation",
+    }
+    out: list[dict[str, Any]] = []
+
+    def add(action_type: str, **fields: Any) -> None:
+        out.append({"type": action_type, **base, **fields})
+
+    if "bid" in kinds and isinstance(entity, Player):
+        for company in game.companies:
+            rng_ = game.auction_bid_range(entity, company.sym)
+            if rng_ is None:
+                continue
+            lo, hi, fixed = rng_
+            if lo <= hi:
+                add("bid", company=company.sym, price=lo if fixed else min(hi, lo + 5 * rng.randint(0, 3)))
+    if "par" in kinds:
+        corps = [c for c in game.corporations if not c.ipoed and not c.closed]
+        rng.shuffle(corps)
+        for corp in corps[:3]:
+            for cell in rng.sample(game.market.par_prices(), k=len(game.market.par_prices())):
+                add("par", corporation=corp.sym, share_price=f"{cell.price},{cell.row},{cell.col}")
+    if "buy_shares" in kinds:
+        shares = [
+            s
+            for c in game.corporations
+            if c.ipoed and not c.closed
+            for s in (c.shares_of(c)[:1] + game.pool.shares_of(c)[:1])
+        ]
+        pending = game.pending_price_protection()
+        if pending is not None:
+            shares = [game.share(i) for i in pending["certificates"]]
+            add("buy_shares", shares=pending["certificates"], percent=sum(s.percent for s in shares))
+        rng.shuffle(shares)
+        for share in shares:
+            add("buy_shares", shares=[share.id], percent=share.percent)
+    if "sell_shares" in kinds and isinstance(entity, Player) and rng.random() < 0.3:
+        for corp in game.corporations:
+            own = sorted(entity.shares_of(corp), key=lambda s: (s.president, s.percent))
+            if own:
+                n = rng.randint(1, len(own))
+                bundle = own[:n]
+                add("sell_shares", shares=[s.id for s in bundle], percent=sum(s.percent for s in bundle))
+    if "lay_tile" in kinds and isinstance(entity, Corporation):
+        lays = game.map.legal_lays(entity.sym, game.map_phase())
+        rng.shuffle(lays)
+        for hex_id, tile, rotation, _cost in lays[:12]:
+            add("lay_tile", hex=hex_id, tile=tile, rotation=rotation)
+    if "place_token" in kinds and isinstance(entity, Corporation):
+        for ref in game.token_spots(entity):
+            add("place_token", city=ref, slot=None)
+    if "run_routes" in kinds and isinstance(entity, Corporation):
+        result = game.suggest_routes(entity)
+        if result.routes:
+            add("run_routes", routes=[r.as_action_route() for r in result.routes], extra_revenue=0)
+    if "dividend" in kinds:
+        for choice in rng.sample(["payout", "half", "withhold"], k=3):
+            add("dividend", kind=choice)
+    if "buy_train" in kinds and isinstance(entity, Corporation):
+        for train in game.depot_trains():
+            add("buy_train", train=train.id, price=game.train_price(train))
+        if rng.random() < 0.2:
+            for other in game.corporations:
+                if other is not entity and other.trains and entity.cash > 0:
+                    add("buy_train", train=other.trains[0].id, price=rng.randint(1, max(1, entity.cash)))
+    if "discard_train" in kinds and isinstance(entity, Corporation):
+        for train in entity.trains:
+            add("discard_train", train=train.id)
+    if "buy_company" in kinds:
+        for company in game.companies:
+            if isinstance(company.owner, Player) and company.owner is not entity and not company.closed:
+                lo = (company.value + 1) // 2
+                add("buy_company", company=company.sym, price=lo + rng.randint(0, company.value))
+    if "choose" in kinds:
+        for choice in rng.sample(["Map", "Charter"], k=2):
+            add("choose", choice=choice)
+    if "sell_shares" in kinds and isinstance(entity, Corporation) and entity.owner is not None:
+        president = entity.owner
+        for corp in game.corporations:
+            own = sorted(president.shares_of(corp), key=lambda s: (s.president, s.percent))
+            for n in range(1, len(own) + 1):
+                bundle = own[:n]
+                out.append(
+                    {
+                        "type": "sell_shares",
+                        "entity": president.id,
+                        "entity_type": "player",
+                        "shares": [s.id for s in bundle],
+                        "percent": sum(s.percent for s in bundle),
+                    }
+                )
+    for company in game.companies:
+        if isinstance(company.owner, Corporation) and company.owner is entity and not company.closed:
+            ability = company.ability("assign_hexes")
+            if ability and int(ability.get("count", 1)) > 0 and rng.random() < 0.5:
+                for hex_id in rng.sample(ability["hexes"], k=min(3, len(ability["hexes"]))):
+                    out.append(
+                        {
+                            "type": "assign",
+                            "entity": company.sym,
+                            "entity_type": "company",
+                            "target": hex_id,
+                            "target_type": "hex",
+                        }
+                    )
+    if "pass" in kinds:
+        add("pass")
+    if "bankrupt" in kinds or (isinstance(entity, Corporation) and not entity.trains):
+        add("bankrupt")
+    return out
+
+
+def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000) -> Game:
+    rng = random.Random(seed)
+    game = new_game("1870", [(1000 + i, f"Player {i + 1}") for i in range(players)], rules, seed)
+    stuck = 0
+    while not game.finished and len(game.actions) < max_actions:
+        options = candidates(game, rng)
+        # keep the game moving: prefer doing something over passing most of the time
+        passes = [o for o in options if o["type"] == "pass"]
+        others = [o for o in options if o["type"] != "pass"]
+        ordered = others + passes if rng.random() < 0.75 else passes + others
+        for action in ordered:
+            try:
+                game.apply(action)
+                stuck = 0
+                break
+            except GameError:
+                continue
+        else:
+            stuck += 1
+            if stuck > 3:
+                break
+    return game
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=0, help="0: 2-7 at random")
+    parser.add_argument("--rules", nargs="*", default=[])
+    parser.add_argument("--max-actions", type=int, default=3000)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for n in range(args.games):
+        seed = args.seed + n
+        count = args.players or random.Random(seed).randint(2, 7)
+        game = play(seed, count, frozenset(args.rules), args.max_actions)
+        data = export_game(game, game_id=seed)
+        path = args.out / f"random-{seed}.json"
+        path.write_text(json.dumps(data))
+        status = game.game_end_reason if game.finished else f"stopped in {game.round.name}"
+        print(f"{path} players={count} actions={len(game.actions)} {status}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
