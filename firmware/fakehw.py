@@ -16,6 +16,7 @@ _BIT_FRAMING = 0x0D
 _COLL = 0x0E
 _TX_CONTROL = 0x14
 _VERSION = 0x37
+_CMD_TRANSMIT = 0x04
 _CMD_TRANSCEIVE = 0x0C
 _CMD_SOFT_RESET = 0x0F
 
@@ -146,6 +147,7 @@ class FakeMFRC522:
         self.cards = []
         self.misses = 0  # the next N transceives time out (a flaky read)
         self.transceives = 0
+        self.transmits = 0
         self._reset()
 
     def _reset(self):
@@ -183,6 +185,8 @@ class FakeMFRC522:
                 self._reset()
                 return
             self.regs[reg] = v & 0x0F
+            if v & 0x0F == _CMD_TRANSMIT:
+                self._transmit()
         elif reg == _FIFO_DATA:
             self.fifo.append(v)
         elif reg == _FIFO_LEVEL:
@@ -201,6 +205,17 @@ class FakeMFRC522:
             self.regs[reg] = v
 
     # -- radio side -------------------------------------------------------
+    def _transmit(self):
+        """Transmit command: send the FIFO, ignore any answer, go idle."""
+        data = bytes(self.fifo)
+        self.fifo = bytearray()
+        self.transmits += 1
+        if self.regs[_TX_CONTROL] & 0x03:
+            for card in self.cards:
+                card.receive(data, self.regs[_BIT_FRAMING] & 7)
+        self.regs[_COMMAND] = 0
+        self.regs[_COM_IRQ] |= 0x10  # IdleIRq
+
     def _transceive(self):
         self.transceives += 1
         data = bytes(self.fifo)

@@ -53,9 +53,15 @@ def request(pcd, cmd=WUPA):
 
 
 def halt(pcd):
-    """HLTA: put the selected card to sleep. A card never answers HLTA."""
+    """HLTA: put the selected card to sleep. A card never answers HLTA, so a
+    PCD with send() (transmit only) does not wait out a receive timeout."""
     frame = bytes((HLTA, 0x00))
-    pcd.transceive(frame + crc_a(frame), 0, 0)
+    frame = frame + crc_a(frame)
+    send = getattr(pcd, "send", None)
+    if send is not None:
+        send(frame)
+    else:
+        pcd.transceive(frame, 0, 0)
 
 
 def anticollision(pcd, sel):

@@ -26,6 +26,7 @@ T_RELOAD_L = 0x2D
 VERSION = 0x37
 
 CMD_IDLE = 0x00
+CMD_TRANSMIT = 0x04
 CMD_TRANSCEIVE = 0x0C
 CMD_SOFT_RESET = 0x0F
 
@@ -91,11 +92,13 @@ class MFRC522:
         v = self.version()
         if v in (0x00, 0xFF):
             raise ReaderMissing("no MFRC522 answers (version register reads 0x%02X)" % v)
-        # Timer: prescaler 0xA9 -> 25 us per tick, reload 200 -> 5 ms receive timeout.
+        # Timer: prescaler 0xA9 -> 25 us per tick, reload 80 -> 2 ms receive timeout,
+        # started when a transmission ends (TAuto).  Cards answer WUPA, anticollision
+        # and SELECT within ~0.1 ms plus ~0.5 ms of frame, so an empty pad costs ~2 ms.
         self.write(T_MODE, 0x80)
         self.write(T_PRESCALER, 0xA9)
         self.write(T_RELOAD_H, 0x00)
-        self.write(T_RELOAD_L, 0xC8)
+        self.write(T_RELOAD_L, 0x50)
         self.write(TX_ASK, 0x40)  # 100 % ASK modulation
         self.write(MODE, 0x3D)  # CRC preset 0x6363
         self.write(RF_CFG, 0x70)  # maximum receiver gain (48 dB)
@@ -147,6 +150,19 @@ class MFRC522:
         if n == 0:
             return iso14443a.TIMEOUT, b"", 0, 0
         return iso14443a.OK, resp, last_bits, 0
+
+    def send(self, data):
+        """Transmit ``data`` without waiting for an answer (for HLTA, which a card never answers).
+
+        The chip goes idle by itself when the frame is out; the next command on
+        this chip comes a whole poll round later.
+        """
+        self.write(COMMAND, CMD_IDLE)
+        self.write(FIFO_LEVEL, 0x80)
+        for b in data:
+            self.write(FIFO_DATA, b)
+        self.write(BIT_FRAMING, 0x00)
+        self.write(COMMAND, CMD_TRANSMIT)
 
     def read_uid(self):
         """UID bytes of the card on this reader, or None."""

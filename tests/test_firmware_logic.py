@@ -49,6 +49,7 @@ def test_reads_whole_uid_over_cascade_levels(uid: str) -> None:
     # The card was halted and WUPA wakes it again: a resting card answers every poll.
     assert reader.read_uid() == bytes.fromhex(uid)
     assert chip.cards[0].state == "halt"
+    assert chip.transmits == 2  # HLTA goes out as a plain Transmit, no receive timeout
 
 
 def test_seven_byte_uid_goes_through_cl1_with_cascade_tag_then_cl2() -> None:
