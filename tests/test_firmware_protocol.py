@@ -137,7 +137,9 @@ def test_protocol_doc_examples_are_valid_lines() -> None:
     """Every example line in PROTOCOL.md decodes (device lines on the host, commands on the device)."""
     text = (FIRMWARE / "PROTOCOL.md").read_text()
     device = [ln for ln in text.splitlines() if len(ln) > 14 and ln[8:9] == "." and " *" in ln]
-    commands = [ln for ln in text.splitlines() if len(ln) > 6 and ln[4:5] == " " and ln[:4].isalnum() and " *" in ln]
+    commands = [
+        ln for ln in text.splitlines() if len(ln) > 6 and ln[4:5] == " " and ln[:4].isalnum() and " *" in ln
+    ]
     assert len(device) >= 6 and len(commands) == 1
     for ln in device:
         protocol.decode_line(ln.encode())
