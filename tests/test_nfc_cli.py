@@ -115,3 +115,49 @@ def test_nfc_without_subcommand_shows_help(capsys: pytest.CaptureFixture[str]) -
 def test_speed_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["nfc", "monitor", "--simulate", "-", "--speed", "0"]) == 2
     assert "--speed must be positive" in capsys.readouterr().err
+
+
+def test_check_talks_to_the_firmware(capsys: pytest.CaptureFixture[str]) -> None:
+    firmware = Path(__file__).resolve().parents[1] / "firmware"
+    sys.path.insert(0, str(firmware))
+    import fakehw
+    import mfrc522
+    import reader_app
+
+    spi, pins, _chips = fakehw.build_bus(2)
+    readers = [mfrc522.MFRC522(spi, cs) for cs in pins]
+    for r in readers:
+        r.init()
+    led = fakehw.FakePin(0)
+    board = PtyBoard()
+    app = reader_app.ReaderApp(
+        readers, lambda text: board.write(text.encode()), lambda: 0, 0xABCDEF01, led=led
+    )
+    app.start()
+    board.on_command = app.feed
+    try:
+        assert main(["nfc", "check", "--port", board.path, "--feedback", "reject", "--timeout", "20"]) == 0
+    finally:
+        board.close()
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["answered"] is True
+    assert (summary["boot"], summary["firmware"], summary["readers"], summary["protocol"]) == (
+        "ABCDEF01",
+        "0.1.0",
+        2,
+        1,
+    )
+    assert sorted(summary["replies"]) == ["ok", "pong"]
+    assert led.history[:1] == [1]  # the reject pattern started
+
+
+def test_check_reports_a_silent_board(capsys: pytest.CaptureFixture[str]) -> None:
+    board = PtyBoard()
+    try:
+        assert main(["nfc", "check", "--port", board.path, "--timeout", "0.3"]) == 1
+    finally:
+        board.close()
+    out, err = capsys.readouterr()
+    assert json.loads(out)["answered"] is False
+    assert "did not answer" in err
+    assert main(["nfc", "check", "--port", "/dev/does-not-exist"]) == 1

@@ -1,4 +1,8 @@
-"""``companion nfc monitor``: print every tag event from the reader as one JSON object per line."""
+"""``companion nfc monitor``: print every tag event from the reader as one JSON object per line.
+
+``companion nfc check``: talk to the reader board once (hello, ping, optional
+feedback) and say what it is; for bring-up and the installer's checks.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
@@ -63,6 +68,20 @@ def register(subparsers: Any) -> None:
         "--wait", action="store_true", help="wait for the board to be plugged in instead of failing"
     )
     mon.set_defaults(func=monitor)
+    chk = sub.add_parser(
+        "check",
+        help="ask the reader board who it is and whether it answers",
+        description="Open the board, wait for its hello and a pong, print one JSON summary. "
+        "Exit 0 if it answered, 1 if not.",
+    )
+    chk.add_argument(
+        "--port", metavar="DEV", help=f"serial device (default: find USB {PICO_VID:04X}:{PICO_PID:04X})"
+    )
+    chk.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for answers (default 5)")
+    chk.add_argument(
+        "--feedback", choices=["accept", "reject"], help="also blink/beep the board's accept or reject signal"
+    )
+    chk.set_defaults(func=check)
 
 
 def _no_subcommand(parser: argparse.ArgumentParser) -> int:
@@ -171,4 +190,61 @@ def _monitor(args: argparse.Namespace) -> int:
             f"{stats.connects} connects",
             file=sys.stderr,
         )
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    """Hello + ping (+ feedback) round trip with the board."""
+    if args.timeout <= 0:
+        print("error: --timeout must be positive", file=sys.stderr)
+        return 2
+    port = args.port if args.port is not None else find_reader_port()
+    if port is None or not os.path.exists(port):
+        where = port or f"USB {PICO_VID:04X}:{PICO_PID:04X}"
+        print(f"error: no reader board found ({where})", file=sys.stderr)
+        return 1
+    got: list[StatusEvent] = []
+    answered = threading.Event()
+    reader = SerialReader(port, silence_timeout=None, on_status=got.append)
+    thread = threading.Thread(target=lambda: [None for _ in reader.events()], daemon=True)
+    thread.start()
+    deadline = time.monotonic() + args.timeout
+    sent: dict[str, bool] = {}
+    try:
+        while time.monotonic() < deadline:
+            hello = next((s for s in got if isinstance(s, DeviceHello)), None)
+            replies = [s for s in got if isinstance(s, CommandReply)]
+            if hello is not None and "ping" not in sent:
+                sent["ping"] = reader.send("ping")
+                if args.feedback:
+                    sent["feedback"] = reader.feedback(args.feedback == "accept")
+            want = 1 + (1 if args.feedback else 0)
+            if hello is not None and len(replies) >= want:
+                answered.set()
+                break
+            time.sleep(0.02)
+    finally:
+        reader.close()
+        thread.join(timeout=2)
+    hello = next((s for s in got if isinstance(s, DeviceHello)), None)
+    replies = [s for s in got if isinstance(s, CommandReply)]
+    errors = [s for s in got if isinstance(s, DeviceError)]
+    summary: dict[str, Any] = {"port": port, "answered": answered.is_set()}
+    if hello is not None:
+        summary.update(
+            boot=f"{hello.boot:08X}",
+            protocol=hello.proto,
+            firmware=hello.firmware,
+            readers=hello.readers,
+            chip=hello.chip,
+        )
+    summary["replies"] = [r.kind for r in replies]
+    summary["device_errors"] = [{"code": e.code, "reader": e.reader, "detail": e.detail} for e in errors]
+    print(json.dumps(summary))
+    if not answered.is_set():
+        print(f"error: the board on {port} did not answer within {args.timeout:g} s", file=sys.stderr)
+        return 1
+    if any(r.kind == "nak" for r in replies):
+        print("error: the board refused a command (old firmware?)", file=sys.stderr)
+        return 1
     return 0
