@@ -37,7 +37,7 @@ def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: 
         '[game]\ntitle = "1870"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
         '[display]\nsize = "1280x720"\n'
     )
-    proc = run(["--config", "c.toml", "--exit-after", "2", "--screenshot", "shot.png"], display, tmp_path)
+    proc = run(["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     texts = (tmp_path / "shot.txt").read_text().splitlines()
     assert "Bank $9,900" in texts and "Ann to act" in texts  # 1870: $12,000 less 4 × $525
@@ -46,10 +46,10 @@ def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: 
         (game,) = store.games()
         assert game.players == ["Ann", "Bob", "Cy", "Di"] and game.status == "active"
         store.append(game.id, {"type": "pass", "entity": 1, "entity_type": "player"})
-    proc = run(["--config", "c.toml", "--exit-after", "2", "--screenshot", "again.png"], display, tmp_path)
+    proc = run(["--config", "c.toml", "--exit-after", "4", "--screenshot", "again.png"], display, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     texts = (tmp_path / "again.txt").read_text().splitlines()
-    assert "Bob to act" in texts  # the same game, resumed after Ann's pass
+    assert "Bob to act" in texts, texts  # the same game, resumed after Ann's pass
     with Store.open(tmp_path / "db.sqlite3") as store:
         assert len(store.games()) == 1
 

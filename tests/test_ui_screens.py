@@ -59,7 +59,7 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
         assert f"Scene {scene}:" in text
     assert "[tap] 04A1" in text and "proposed: Player 2 buys 10% MKT from the IPO for $68" in text
     assert "confirmed: Player 3 buys 10% MKT from the IPO for $68" in text
-    assert "3 taps, 3 touch buttons" in text  # par and pass were pressed on screen (Par… list, Pass)
+    assert "5 taps, 5 touch buttons" in text  # par and pass were pressed on screen (Par… list, Pass)
     assert "confirmed: Player 2 pars MKT at $68" in text and "no button offers it" not in text
     assert "[routes] " in text and "Suggested routes (best): $" in text
     assert "[camera] " in text and "missing tile" in text

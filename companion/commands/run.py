@@ -155,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
                 )
             app.stop()
 
-        Clock.schedule_once(finish, args.exit_after)
+        # count from the first frame (the window is up and the labels are drawn), not from now
+        Clock.schedule_once(lambda _dt: Clock.schedule_once(finish, args.exit_after), 0)
     try:
         app.run()
     finally:

@@ -36,7 +36,7 @@ from kivy.uix.widget import Widget
 from companion.engine import GameError
 from companion.store import StoreError
 from companion.ui import viewmodels as vm
-from companion.ui.mapimage import map_with_routes
+from companion.ui.mapimage import ROUTE_COLORS, map_with_routes
 from companion.ui.session import UISession
 from companion.ui.widgets import (
     ACCENT,
@@ -113,7 +113,7 @@ class BaseScreen(Screen):  # type: ignore[misc]
         super().__init__(**kw)
         self.app = app
         self.u = app.u
-        paint(self, PAPER)
+        paint(self, PAPER, relative=True)
 
     def refresh(self) -> None:
         raise NotImplementedError
@@ -394,14 +394,18 @@ class OperatingScreen(BaseScreen):
         )
         if ov.step:
             left.add_widget(Text(f"Now: {ov.step}", size=15 * u, wrap=True))
-        left.add_widget(Text(ov.routes.summary, size=18 * u, bold=True, wrap=True, id_name="routes"))
+        if ov.routes.summary:
+            left.add_widget(Text(ov.routes.summary, size=18 * u, bold=True, wrap=True, id_name="routes"))
         if computing and work is not None and work.show_progress:
             self.progress.value = work.progress
             if self.progress.parent is not None:
                 self.progress.parent.remove_widget(self.progress)
             left.add_widget(self.progress)
-        for line in ov.routes.lines:
-            left.add_widget(Text(line.text, size=14 * u, wrap=True))
+        for i, line in enumerate(ov.routes.lines):
+            b, g_, r = ROUTE_COLORS[i % len(ROUTE_COLORS)]  # the colour of this train's route on the map
+            left.add_widget(
+                Text(line.text, size=14 * u, wrap=True, bold=True, color=f"#{r:02x}{g_:02x}{b:02x}")
+            )
         if ov.revenue is not None:
             left.add_widget(Text(f"Ran for {vm.money(ov.revenue)}", size=16 * u, bold=True))
         for d in ov.dividends:

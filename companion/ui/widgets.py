@@ -32,11 +32,13 @@ def rgba(color: str, alpha: float = 1.0) -> list[float]:
     return [r, g, b, alpha]
 
 
-def paint(widget: Any, color: str, border: str | None = None) -> Any:
-    """Give ``widget`` a solid background (and optional border) that follows its pos/size."""
+def paint(widget: Any, color: str, border: str | None = None, *, relative: bool = False) -> Any:
+    """Give ``widget`` a solid background (and optional border) that follows its pos/size.
+
+    ``relative``: the widget draws in its own coordinates (a Screen, a RelativeLayout)."""
     with widget.canvas.before:
         col = Color(rgba=rgba(color))
-        rect = Rectangle(pos=widget.pos, size=widget.size)
+        rect = Rectangle(pos=(0, 0) if relative else widget.pos, size=widget.size)
         if border:
             Color(rgba=rgba(border))
             line = Line(rectangle=(*widget.pos, *widget.size), width=1.2)
@@ -44,7 +46,7 @@ def paint(widget: Any, color: str, border: str | None = None) -> Any:
             line = None
 
     def update(*_: Any) -> None:
-        rect.pos = widget.pos
+        rect.pos = (0, 0) if relative else widget.pos
         rect.size = widget.size
         if line is not None:
             line.rectangle = (*widget.pos, *widget.size)
