@@ -48,7 +48,7 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     if "par" in kinds:
         corps = [c for c in game.corporations if not c.ipoed and not c.closed]
         rng.shuffle(corps)
-        for corp in corps[:3]:
+        for corp in corps:
             for cell in rng.sample(game.market.par_prices(), k=len(game.market.par_prices())):
                 add("par", corporation=corp.sym, share_price=f"{cell.price},{cell.row},{cell.col}")
     if "buy_shares" in kinds:

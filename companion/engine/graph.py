@@ -60,15 +60,12 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
     #: (hex, path index, the end it was entered at: an edge number or NODE + node index)
     queue: deque[tuple[str, int, int]] = deque()
     seen: set[tuple[str, int, int]] = set()
-    expanded: set[Node] = set()
 
-    def expand_node(node: Node) -> None:
-        if node in expanded:
-            return
-        expanded.add(node)
+    def expand_node(node: Node, arrived_by: int | None = None) -> None:
+        """Leave a stop by every path at it but the one the train arrived on."""
         hex_id, n = node
         for i, p in enumerate(_tile_paths(game_map, hex_id)):
-            if NODE + n in (p.a, p.b):
+            if i != arrived_by and NODE + n in (p.a, p.b):
                 queue.append((hex_id, i, NODE + n))
 
     for hex_id, n in game_map.tokens_of(corp):
@@ -111,7 +108,7 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
             continue
         if st.spec.nodes[n].is_city and st.blocks(n, corp):
             continue
-        expand_node((hex_id, n))
+        expand_node((hex_id, n), arrived_by=i)
     game_map._graph_cache[key] = conn
     return conn
 
