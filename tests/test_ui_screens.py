@@ -53,7 +53,7 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     """``companion demo`` end to end (what ``make demo`` runs headless)."""
     out = demo["out"]
     shots = sorted(p.name for p in out.glob("*.png"))
-    assert len(shots) == 14 and shots[0] == "01-setup.png" and shots[-1] == "14-table-game-over.png"
+    assert len(shots) == 15 and shots[0] == "01-setup.png" and shots[-1] == "15-table-game-over.png"
     text = (out / "transcript.txt").read_text()
     for scene in range(1, 6):
         assert f"Scene {scene}:" in text
@@ -62,10 +62,13 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "5 taps, 5 touch buttons" in text  # par and pass were pressed on screen (Par… list, Pass)
     assert "confirmed: Player 2 pars MKT at $68" in text and "no button offers it" not in text
     assert "[routes] " in text and "Suggested routes (best): $" in text
-    assert "[camera] " in text and "missing tile" in text
+    assert "[camera] J15: missing tile" in text and "[camera] E6: unexpected tile" in text
+    # the camera path for tile lays: the tile seen on the table is proposed and confirmed
+    assert "proposed: MKT lays tile 9-3 on E6 (rotation 0)" in text
+    assert "confirmed: MKT lays tile 9-3 on E6 (rotation 0)" in text
     assert "final: Player 1 $12,155, Player 2 $10,169, Player 3 $6,917, Player 4 $6,769" in text
     assert "demo failed" not in text
-    assert f"14 screenshots and transcript.txt in {out}" in demo["stdout"]
+    assert f"15 screenshots and transcript.txt in {out}" in demo["stdout"]
 
 
 def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
@@ -165,10 +168,14 @@ def test_log_in_words_and_undo_confirmation(demo: dict[str, Any]) -> None:
     assert undo["labelled"]["toast"]["text"].startswith("Undo")
 
 
-def test_camera_marks_the_missing_tile(demo: dict[str, Any]) -> None:
+def test_camera_marks_differences_and_proposes_the_lay(demo: dict[str, Any]) -> None:
     rec = record(demo, "-camera.png")
-    assert rec["labelled"]["camera"]["text"] == "1 difference(s) on the board"
-    assert any("missing tile" in t for t in rec["texts"])
+    assert rec["labelled"]["camera"]["text"] == "2 difference(s) on the board"
+    assert any(t.startswith("J15: missing tile") for t in rec["texts"])
+    assert any(t.startswith("E6: unexpected tile") for t in rec["texts"])
+    assert "Lay tile 9 on E6 (MKT)" in rec["texts"]
+    toast = record(demo, "camera-lay-toast")
+    assert toast["labelled"]["toast"]["text"] == "MKT lays tile 9-3 on E6 (rotation 0)"
     unknown = record(demo, "tap-unknown")
     assert "Not possible: unknown tag 04FFFFFFFFFFFF" in " ".join(unknown["texts"])
 

@@ -487,6 +487,18 @@ class CameraScreen(BaseScreen):
             self.list.add_widget(Text(head, size=17 * u, bold=True, wrap=True, id_name="camera"))
             for d in check.differences:
                 self.list.add_widget(Text(d, size=14 * u, wrap=True, color=BAD))
+            for action in check.proposals:
+                label = f"Lay tile {str(action['tile']).rsplit('-', 1)[0]} on {action['hex']} ({action['entity']})"
+                b = button(
+                    label,
+                    lambda a=action: self.app.propose(a),
+                    size=15 * u,
+                    color=GOOD,
+                    size_hint_y=None,
+                    height=40 * u,
+                )
+                b.camera_action = action
+                self.list.add_widget(b)
             if check.cant_see:
                 self.list.add_widget(
                     Text(f"Can't see: {', '.join(check.cant_see[:12])}", size=12 * u, wrap=True)

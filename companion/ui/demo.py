@@ -272,14 +272,26 @@ class DemoScript:
         app.cancel()
         self.say("  undo asked for and cancelled")
 
-        self.say("Scene 4: a camera check (a tile was left off the table)")
+        self.say("Scene 4: the camera checks the board; a tile laid on the table is proposed from it")
+        skipped = self.forward_until(
+            lambda g, a: a["type"] == "lay_tile" and a["entity_type"] == "corporation"
+        )
+        self.say(f"  {skipped} actions replayed")
+        self.say(self.state_line())
+        lay = self.next_action()
         board = vm.board_state(session.game)
         laid = sorted(board.tiles)
-        if laid and self.camera is not None:
-            missing = laid[-1]
-            table = board.with_tiles({h: t for h, t in board.tiles.items() if h != missing})
-            self.camera.show(table)
-            self.say(f"  the simulated camera sees the table without the tile on {missing}")
+        if self.camera is not None:
+            tiles = dict(board.tiles)
+            if laid:
+                missing = laid[-1]
+                del tiles[missing]
+                self.say(f"  the tile on {missing} has been knocked off the table")
+            tiles[str(lay["hex"])] = (str(lay["tile"]).rsplit("-", 1)[0], int(lay["rotation"]) % 6)
+            self.say(
+                f"  {lay['entity']} puts tile {lay['tile']} on {lay['hex']} (rotation {lay['rotation']})"
+            )
+            self.camera.show(board.with_tiles(tiles))
         app.show("camera")
         app.camera_check()
         for _wait in range(600):
@@ -288,6 +300,31 @@ class DemoScript:
                 break
         yield 0.3
         self.shot("camera")
+        check = session.last_check
+        offered = [a for a in (check.proposals if check is not None else ()) if a["hex"] == lay["hex"]]
+        if offered:
+            for b in app.screens["camera"].list.children:
+                if getattr(b, "camera_action", None) == offered[0]:
+                    b.dispatch("on_press")
+            yield from self.wait_toast()
+            self.shot("camera", "camera-lay-toast")
+            prop = session.pending
+            if prop is None or not same_action(prop.action, lay):
+                self.say(f"  the camera proposes {offered[0]}, the game recorded {lay}: playing the record")
+                app.cancel()
+                yield 0.1
+                app.propose(lay)
+                yield from self.wait_toast()
+            app.confirm()
+            self.pos += 1
+            yield 0.2
+        else:
+            self.say("  (the camera did not propose the lay: laid by touch instead)")
+            app.propose(lay)
+            yield from self.wait_toast()
+            app.confirm()
+            self.pos += 1
+            yield 0.2
         self.say("  unknown tag tapped")
         self.reader.tap(0, "04FFFFFFFFFFFF")
         yield from self.wait_toast()

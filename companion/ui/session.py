@@ -100,8 +100,42 @@ def mark_differences(
     return out
 
 
+def tile_layer(game: Game) -> Any:
+    """The corporation that may lay a tile now (``None`` if nobody may)."""
+    from companion.engine.entities import Corporation
+
+    entity = None if game.finished else game.current_entity()
+    if isinstance(entity, Corporation) and "lay_tile" in game.legal_action_types(entity):
+        return entity
+    return None
+
+
+def legal_lay_check(game: Game) -> Callable[[str, str, int], bool | str] | None:
+    """For the reconciliation: may the acting corporation lay tile ``tile_id`` on a hex at a rotation?"""
+    from companion.engine.map import MapError
+
+    corp = tile_layer(game)
+    if corp is None:
+        return None
+
+    def check(hex_id: str, tile_id: str, rotation: int) -> bool | str:
+        names = game.map.available_tiles(tile_id)
+        if not names:
+            return f"no tile {tile_id} is left in the supply"
+        try:
+            game.map.validate_lay(corp.sym, hex_id, names[0], rotation, game.map_phase())
+        except MapError as err:
+            return str(err)
+        return True
+
+    return check
+
+
 def check_board(game: Game, frame: NDArray[np.uint8], recognizer: Any) -> CameraCheck:
-    """Recognise ``frame`` and reconcile it with the game's map."""
+    """Recognise ``frame`` and reconcile it with the game's map.
+
+    A tile the camera sees that the acting corporation may legally lay becomes a ``lay_tile``
+    action in ``proposals`` (the camera path for tile lays: one touch to propose it)."""
     from vision.reconcile import reconcile
 
     board = board_state(game)
@@ -110,15 +144,25 @@ def check_board(game: Game, frame: NDArray[np.uint8], recognizer: Any) -> Camera
         return CameraCheck(
             frame, (), (), (), result.seconds, f"the camera cannot see the board: {result.error}"
         )
-    rec = reconcile(result.observations, dict(board.tiles), board.title)
+    rec = reconcile(result.observations, dict(board.tiles), board.title, is_legal_lay=legal_lay_check(game))
     marked = mark_differences(frame, result.homography, board.geometry, [d.hex for d in rec.differences])
-    return CameraCheck(
-        marked,
-        tuple(d.describe() for d in rec.differences),
-        rec.cant_see,
-        rec.proposals,
-        result.seconds,
-    )
+    corp = tile_layer(game)
+    actions = []
+    for p in rec.proposals:
+        names = game.map.available_tiles(str(p["tile"]))
+        if corp is not None and names:
+            actions.append(
+                {
+                    "type": "lay_tile",
+                    "entity": corp.sym,
+                    "entity_type": "corporation",
+                    "hex": p["hex"],
+                    "tile": names[0],
+                    "rotation": int(p["rotation"]),
+                }
+            )
+    notes = tuple(d.describe() for d in rec.differences) + tuple(f"{h}: {why}" for h, why in rec.rejected)
+    return CameraCheck(marked, notes, rec.cant_see, tuple(actions), result.seconds)
 
 
 class UISession:
