@@ -35,6 +35,9 @@ def test_same_states_and_same_refusal_as_the_reference_engine(name: str) -> None
             break
         ours.append(trace_entry(game, action))
     assert diff_traces(ours, reference) is None
+    if "reference_result" in export:
+        assert game.finished
+        assert {str(k): v for k, v in game.result().items()} == export["reference_result"]
     if refusal is None:
         assert refused is None
     else:

@@ -174,7 +174,7 @@ class Track(OperatorStep):
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
-        if self.game.blocking_tile_lay_abilities(entity):
+        if self.game.blocking_tile_lay_abilities(entity) or self.can_buy_tile_laying_company(entity):
             return ["lay_tile", "pass"]
         lay = self.tile_lay()
         if not lay or not (lay.get("lay") or lay.get("upgrade")):
@@ -182,6 +182,16 @@ class Track(OperatorStep):
         if not entity.tokens:
             return []
         return ["lay_tile", "pass"]
+
+    def can_buy_tile_laying_company(self, corp: Corporation) -> bool:
+        """The track step waits while the corporation could still buy a company that lays track now."""
+        if "can_buy_companies" not in self.game.phase.status:
+            return False
+        return any(
+            self.game.company_min_price(c) <= corp.cash
+            and any(a.get("type") == "tile_lay" and a.get("when") == "track" for a in c.abilities)
+            for c in self.game.purchasable_companies(corp)
+        )
 
     def process_lay_tile(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
