@@ -27,26 +27,42 @@ pytestmark = pytest.mark.slow
 SIZES = ["800x480", "1280x720"]
 
 
-def run_demo(out: Path, size: str) -> subprocess.CompletedProcess[str]:
+def start_demo(out: Path, size: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    return subprocess.run(
+    return subprocess.Popen(
         [sys.executable, "-m", "companion", "demo", "--headless", "--size", size, "--out", str(out)],
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=240,
     )
 
 
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[subprocess.Popen[str], Path]]:
+    """Both sizes' demos, started together (each has its own Xvfb) to halve the wall time."""
+    out: dict[str, tuple[subprocess.Popen[str], Path]] = {}
+    for size in SIZES:
+        folder = tmp_path_factory.mktemp(f"demo-{size}")
+        out[size] = (start_demo(folder, size), folder)
+    return out
+
+
 @pytest.fixture(scope="module", params=SIZES)
-def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def demo(
+    request: pytest.FixtureRequest, runs: dict[str, tuple[subprocess.Popen[str], Path]]
+) -> dict[str, Any]:
     size = str(request.param)
-    out = tmp_path_factory.mktemp(f"demo-{size}")
-    proc = run_demo(out, size)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    proc, out = runs[size]
+    try:
+        stdout, stderr = proc.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    assert proc.returncode == 0, stderr[-3000:]
     records = json.loads((out / "screens.json").read_text())
     w, h = (int(x) for x in size.split("x"))
-    return {"out": out, "records": records, "size": (w, h), "stdout": proc.stdout}
+    return {"out": out, "records": records, "size": (w, h), "stdout": stdout}
 
 
 def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
