@@ -15,15 +15,24 @@ Two views of the same board:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.tiles import NODE, PathSpec, is_node
 
 if TYPE_CHECKING:
     from companion.engine.map import GameMap
 
-__all__ = ["Chain", "BoardGraph", "Connectivity", "board_graph", "connectivity", "hexes_connected"]
+__all__ = [
+    "Chain",
+    "BoardGraph",
+    "Connectivity",
+    "board_graph",
+    "connectivity",
+    "hexes_connected",
+    "reaches_any",
+]
 
 Node = tuple[str, int]  # (hex id, node index on its tile)
 
@@ -43,72 +52,135 @@ def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
     return st.spec.paths_at(st.rotation)
 
 
-def connectivity(game_map: GameMap, corp: str) -> Connectivity:
-    """What ``corp``'s trains could reach from its tokens (cached until the map changes).
+class _TileIndex:
+    """A laid tile's paths at its rotation, and which paths touch each edge or stop."""
 
-    A walk along track in the direction of travel, as a train runs: a path entered at one end
-    leaves at its other end, into the paths of the next hex that share that edge, or through a
-    stop into every other path at that stop (not through a city full of other corporations'
-    tokens, not beyond an off-board).  Track that could only be reached by reversing at a hex edge
-    (a branch of a junction tile met from the wrong side) is not reached.
+    def __init__(self, paths: tuple[PathSpec, ...]) -> None:
+        self.paths = paths
+        self.at_end: dict[int, list[int]] = {}
+        for i, p in enumerate(paths):
+            for end in dict.fromkeys((p.a, p.b)):
+                self.at_end.setdefault(end, []).append(i)
+
+
+class _TokenWalk:
+    """One depth-first walk from one station token (see :func:`connectivity`)."""
+
+    def __init__(self, game_map: GameMap, corp: str, conn: Connectivity, other_tokens: set[Node]) -> None:
+        self.map = game_map
+        self.corp = corp
+        self.conn = conn
+        self.visited_nodes: set[Node] = set(other_tokens)
+        self.visited_paths: set[tuple[str, int]] = set()
+        self.used: dict[tuple[str, int], int] = {}
+        self._tiles: dict[str, _TileIndex] = {}
+
+    def tile(self, hex_id: str) -> _TileIndex:
+        index = self._tiles.get(hex_id)
+        if index is None:
+            index = self._tiles[hex_id] = _TileIndex(_tile_paths(self.map, hex_id))
+        return index
+
+    def run(self, start: Node, until: set[tuple[str, int]] | None = None) -> bool:
+        """Walk from ``start``; with ``until``, stop as soon as one of those paths is reached (True)."""
+        # the walk is recursive; an explicit stack of generators keeps deep boards off the C stack
+        stack: list[Iterator[Any]] = [self.walk_node(start)]
+        while stack:
+            if until and not until.isdisjoint(self.conn.paths):
+                return True
+            try:
+                stack.append(next(stack[-1]))
+            except StopIteration:
+                stack.pop()
+        return until is not None and not until.isdisjoint(self.conn.paths)
+
+    def walk_node(self, node: Node, converging: bool = False) -> Iterator[Any]:
+        if node in self.visited_nodes:
+            return
+        self.visited_nodes.add(node)
+        hex_id, n = node
+        for i in self.tile(hex_id).at_end.get(NODE + n, ()):
+            yield self.walk_path(hex_id, i, None, node, converging)
+        if converging:
+            self.visited_nodes.discard(node)
+
+    def walk_path(
+        self, hex_id: str, i: int, skip: int | None, origin: Node, converging: bool
+    ) -> Iterator[Any]:
+        index = self.tile(hex_id)
+        path = index.paths[i]
+        if (hex_id, i) in self.visited_paths or any(self.used.get((hex_id, e), 0) for e in path.edges):
+            return
+        self.visited_paths.add((hex_id, i))
+        info = self.map.hexes[hex_id]
+        st = self.map.state[hex_id]
+        conn = self.conn
+        conn.paths.add((hex_id, i))
+        conn.reachable_hexes.add(hex_id)
+        for e in path.edges:
+            conn.hex_edges.setdefault(hex_id, set()).add(e)
+            nb = info.neighbors.get(e)
+            if nb is not None:
+                conn.hex_edges.setdefault(nb, set()).add((e + 3) % 6)
+        for n in path.nodes:
+            conn.nodes.add((hex_id, n))
+        if not path.terminal:
+            for n in path.nodes:
+                if (hex_id, n) == origin or (st.spec.nodes[n].is_city and st.blocks(n, self.corp)):
+                    continue
+                yield self.walk_node((hex_id, n), converging)
+        for e in path.edges:
+            if e == skip:
+                continue
+            nb = info.neighbors.get(e)
+            if nb is None:
+                continue
+            inv = (e + 3) % 6
+            # leaving by an edge several paths of this tile share: from here on the walk may come
+            # back over what it visits (as the 18xx.games engine walks "converging" exits)
+            onward = converging or len(index.at_end.get(e, ())) > 1
+            self.used[(hex_id, e)] = self.used.get((hex_id, e), 0) + 1
+            for j in self.tile(nb).at_end.get(inv, ()):
+                yield self.walk_path(nb, j, inv, origin, onward)
+            self.used[(hex_id, e)] -= 1
+        if converging:
+            self.visited_paths.discard((hex_id, i))
+
+
+def reaches_any(game_map: GameMap, corp: str, targets: set[tuple[str, int]]) -> bool:
+    """Does the walk of :func:`connectivity` reach any of ``targets`` (hex, path index)?  Stops early."""
+    if not targets:
+        return False
+    cached = game_map._graph_cache.get(f"conn:{corp}")
+    if isinstance(cached, Connectivity):
+        return not targets.isdisjoint(cached.paths)
+    tokens = game_map.tokens_of(corp)
+    return any(_TokenWalk(game_map, corp, Connectivity(), set(tokens) - {t}).run(t, targets) for t in tokens)
+
+
+def connectivity(game_map: GameMap, corp: str) -> Connectivity:
+    """What ``corp``'s trains could reach from its station tokens (cached until the map changes).
+
+    A depth-first walk from each token, as a train would run: a path entered at one end leaves at
+    the other, into the paths of the next hex that share that edge, or through a stop into the
+    other paths at that stop (not through a city full of other corporations' tokens, not beyond
+    an off-board).  No hex edge is used twice on one walk, so track that could only be reached by
+    running back over track already used (a branch met from behind, a loop back through a stop)
+    is not reached.  Each stop and path is walked once per token, in tile order: the same walk as
+    the 18xx.games engine's, so "connected" means the same thing in both.
     """
     key = f"conn:{corp}"
     cached = game_map._graph_cache.get(key)
     if isinstance(cached, Connectivity):
         return cached
     conn = Connectivity()
-    #: (hex, path index, the end it was entered at: an edge number or NODE + node index)
-    queue: deque[tuple[str, int, int]] = deque()
-    seen: set[tuple[str, int, int]] = set()
-
-    def expand_node(node: Node, arrived_by: int | None = None) -> None:
-        """Leave a stop by every path at it but the one the train arrived on."""
-        hex_id, n = node
-        for i, p in enumerate(_tile_paths(game_map, hex_id)):
-            if i != arrived_by and NODE + n in (p.a, p.b):
-                queue.append((hex_id, i, NODE + n))
-
-    for hex_id, n in game_map.tokens_of(corp):
+    tokens = game_map.tokens_of(corp)
+    for hex_id, n in tokens:
         conn.nodes.add((hex_id, n))
-        edges = conn.hex_edges.setdefault(hex_id, set())
-        edges.update(game_map.hexes[hex_id].neighbors)
-        expand_node((hex_id, n))
-    while queue:
-        item = queue.popleft()
-        if item in seen:
-            continue
-        seen.add(item)
-        hex_id, i, entry = item
-        conn.paths.add((hex_id, i))
-        conn.reachable_hexes.add(hex_id)
-        st = game_map.state[hex_id]
-        path = _tile_paths(game_map, hex_id)[i]
-        info = game_map.hexes[hex_id]
-        for e in path.edges:
-            conn.hex_edges.setdefault(hex_id, set()).add(e)
-            nb = info.neighbors.get(e)
-            if nb is not None:
-                conn.hex_edges.setdefault(nb, set()).add((e + 3) % 6)
-        exit_end = path.b if path.a == entry else path.a
-        if path.a == path.b:
-            exit_end = path.b
-        if not is_node(exit_end):
-            nb = info.neighbors.get(exit_end)
-            if nb is None:
-                continue
-            inv = (exit_end + 3) % 6
-            for j, q in enumerate(_tile_paths(game_map, nb)):
-                if inv in (q.a, q.b):
-                    queue.append((nb, j, inv))
-            continue
-        for n in path.nodes:
-            conn.nodes.add((hex_id, n))
-        n = exit_end - NODE
-        if path.terminal:
-            continue
-        if st.spec.nodes[n].is_city and st.blocks(n, corp):
-            continue
-        expand_node((hex_id, n), arrived_by=i)
+        conn.hex_edges.setdefault(hex_id, set()).update(game_map.hexes[hex_id].neighbors)
+
+    for start in tokens:
+        _TokenWalk(game_map, corp, conn, set(tokens) - {start}).run(start)
     game_map._graph_cache[key] = conn
     return conn
 

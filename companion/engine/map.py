@@ -478,7 +478,7 @@ class GameMap:
         one must not repeat an old path (same edges, same kinds of stop), or one must run to a stop
         whose value changed.  Laying on an empty hex always passes; so do special abilities.
         """
-        from companion.engine.graph import connectivity
+        from companion.engine.graph import reaches_any
 
         old = self.state[hex_id]
         old_paths = old.spec.paths_at(old.rotation)
@@ -487,7 +487,6 @@ class GameMap:
         trial = self.copy()
         trial.lay_tile(corp, hex_id, tile_name, rotation, SimplePhase("", ()), check=False)
         new = trial.state[hex_id]
-        reached = connectivity(trial, corp).paths
 
         def ends(spec: TileSpec, path: PathSpec) -> list[tuple[str, int | str]]:
             out: list[tuple[str, int | str]] = [("edge", e) for e in path.edges]
@@ -497,13 +496,15 @@ class GameMap:
         def values(spec: TileSpec, path: PathSpec) -> list[int]:
             return sorted(max(v for _, v in spec.nodes[n].revenue) for n in path.nodes)
 
+        # the new tile's paths that would count: new track, or track to a stop whose value changed
+        counting: set[tuple[str, int]] = set()
         for i, path in enumerate(new.spec.paths_at(new.rotation)):
-            if (hex_id, i) not in reached:
-                continue
             mine = ends(new.spec, path)
             match = next((op for op in old_paths if all(e in ends(old.spec, op) for e in mine)), None)
             if match is None or values(old.spec, match) != values(new.spec, path):
-                return
+                counting.add((hex_id, i))
+        if reaches_any(trial, corp, counting):
+            return
         raise MapError(f"an upgrade on {hex_id} must give {corp} new track or change a city's value")
 
     def _check_upgrade(
