@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -105,7 +104,6 @@ def run(args: argparse.Namespace) -> int:
     headless = bool(args.headless) or not has_display()
     out: Path = args.out
     start = time.monotonic()
-    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="companion-kivy-"))
     if headless:
         try:
             with virtual_display(args.size):

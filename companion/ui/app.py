@@ -286,9 +286,8 @@ class OperatingScreen(BaseScreen):
         if "run_routes" not in g.legal_action_types(corp):
             self.draw_map([])
             return
-        import copy
 
-        snapshot = copy.deepcopy(g)
+        snapshot = g.clone()
         snap_corp = snapshot.corporation(corp.sym)
 
         def job(report: Callable[[float], None]) -> Any:
@@ -951,9 +950,8 @@ class CompanionApp(App):  # type: ignore[misc]
         if "camera" in self.busy:
             return
         session = self.session
-        import copy
 
-        game = copy.deepcopy(session.game)
+        game = session.game.clone()
         board = vm.board_state(game)
 
         def job(report: Callable[[float], None]) -> Any:

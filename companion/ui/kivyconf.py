@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 __all__ = ["configure_kivy"]
@@ -13,7 +15,12 @@ def configure_kivy(size: tuple[int, int], *, fullscreen: bool = False, home: str
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_HOME", home or tempfile.mkdtemp(prefix="companion-kivy-"))
+    if "KIVY_HOME" not in os.environ:
+        if home is None:
+            # Kivy writes its config.ini and logs here: a private folder, removed at exit
+            home = tempfile.mkdtemp(prefix="companion-kivy-")
+            atexit.register(shutil.rmtree, home, True)
+        os.environ["KIVY_HOME"] = home
     from kivy.config import Config
 
     Config.set("graphics", "width", str(size[0]))

@@ -7,7 +7,6 @@ package so ``companion demo`` runs on a fresh clone.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ class Step:
 
 def replay_steps(export: dict[str, Any]) -> Iterator[Step]:
     """Every effective action with the live game before it (the same object, advanced after each
-    yield: copy it with :func:`copy.deepcopy` to keep it)."""
+    yield: copy it with ``Game.clone`` to keep it)."""
     game = game_for_export(export)
     for i, action in enumerate(effective_actions(export["actions"])):
         yield Step(i, action, game)
@@ -58,7 +57,7 @@ def first_state(export: dict[str, Any], want: Callable[[Step], bool], *, start: 
     """A copy of the first state (at or after action ``start``) for which ``want`` holds."""
     for step in replay_steps(export):
         if step.index >= start and want(step):
-            return Step(step.index, step.action, copy.deepcopy(step.game))
+            return Step(step.index, step.action, step.game.clone())
     raise LookupError("no state of the game matches")
 
 

@@ -20,7 +20,6 @@ screen comes from here.
 from __future__ import annotations
 
 import contextlib
-import copy
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -550,7 +549,7 @@ def preview_dividends_after_run(
     """Dividend previews as if ``corp`` ran ``routes`` now (on a copy; ``game`` is unchanged)."""
     if "run_routes" not in game.legal_action_types(corp):
         return dividend_options(game, corp)
-    trial = copy.deepcopy(game)
+    trial = game.clone()
     try:
         trial.apply(run_routes_action(corp, routes))
     except GameError:
