@@ -69,9 +69,9 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     """``companion demo`` end to end (what ``make demo`` runs headless)."""
     out = demo["out"]
     shots = sorted(p.name for p in out.glob("*.png"))
-    assert len(shots) == 15 and shots[0] == "01-setup.png" and shots[-1] == "15-table-game-over.png"
+    assert len(shots) == 16 and shots[0] == "01-setup.png" and shots[-2] == "15-table-game-over.png"
     text = (out / "transcript.txt").read_text()
-    for scene in range(1, 6):
+    for scene in range(1, 7):
         assert f"Scene {scene}:" in text
     assert "[tap] 04A1" in text and "proposed: Player 2 buys 10% MKT from the IPO for $68" in text
     assert "confirmed: Player 3 buys 10% MKT from the IPO for $68" in text
@@ -84,7 +84,9 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "confirmed: MKT lays tile 9-3 on E6 (rotation 0)" in text
     assert "final: Player 1 $12,155, Player 2 $10,169, Player 3 $6,917, Player 4 $6,769" in text
     assert "demo failed" not in text
-    assert f"15 screenshots and transcript.txt in {out}" in demo["stdout"]
+    # Setup's "Start the new game" made a second game in the store, through the table service
+    assert "new game: Ann, Bob, Cy, Di; Auction; Ann to act" in text and "games in the store: 2" in text
+    assert f"16 screenshots and transcript.txt in {out}" in demo["stdout"]
 
 
 def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
@@ -194,6 +196,13 @@ def test_camera_marks_differences_and_proposes_the_lay(demo: dict[str, Any]) -> 
     assert toast["labelled"]["toast"]["text"] == "MKT lays tile 9-3 on E6 (rotation 0)"
     unknown = record(demo, "tap-unknown")
     assert "Not possible: unknown tag 04FFFFFFFFFFFF" in " ".join(unknown["texts"])
+
+
+def test_new_game_from_setup(demo: dict[str, Any]) -> None:
+    rec = record(demo, "new-game")
+    labels = rec["labelled"]
+    assert labels["bank"]["text"] == "Bank $9,900" and labels["acting"]["text"] == "Ann to act"
+    assert [labels[f"cash:{n}"]["text"] for n in ("Ann", "Bob", "Cy", "Di")] == ["$525"] * 4
 
 
 def test_setup_screen(demo: dict[str, Any]) -> None:

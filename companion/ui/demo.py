@@ -339,6 +339,23 @@ class DemoScript:
         self.shot("table", "table-game-over")
         tv = vm.table_view(session.game)
         self.say("  final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result))
+
+        self.say("Scene 6: a new game from the Setup screen")
+        app.show("setup")
+        yield 0.2
+        setup = app.screens["setup"]
+        names = ["Ann", "Bob", "Cy", "Di"]
+        for field, name in zip(setup.names, names, strict=False):
+            field.text = name
+        for b in list(setup.grid.walk(restrict=True)):
+            if getattr(b, "text", "") == "Start the new game" and hasattr(b, "choices"):
+                b.dispatch("on_press")
+        yield 0.3
+        self.session = app.session
+        tv = vm.table_view(app.session.game)
+        self.say(f"  new game: {', '.join(p.name for p in tv.players)}; {tv.round}; {tv.headline}")
+        self.say(f"  games in the store: {len(app.saved_games())}")
+        self.shot("table", "new-game")
         self.flush_events()
 
     def write(self) -> None:
