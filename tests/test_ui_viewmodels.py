@@ -282,3 +282,16 @@ def test_views_keep_money_and_certificates_consistent(data: st.DataObject) -> No
     mv = vm.market_view(g)
     tokens = [t for row in mv.rows for c in row if c is not None for t in c.tokens]
     assert sorted(tokens) == sorted(c.sym for c in g.corporations if c.share_price and not c.closed)
+
+
+def test_routes_run_for_drawing(states: dict[str, Any]) -> None:
+    step: Step = states["run"]
+    g = step.game.clone()
+    g.apply(strip_action(step.action))
+    drawn = vm.routes_run(g)
+    assert [r.train for r in drawn] == [r["train"] for r in step.action["routes"]]
+    assert sum(r.revenue for r in drawn) == sum(int(r["revenue"]) for r in step.action["routes"])
+    for r, played in zip(drawn, step.action["routes"], strict=True):
+        assert [f"{h}-{n}" for h, n in r.stops] == played["nodes"]
+        assert [list(c) for c in r.connections] == played["connections"]
+    assert vm.routes_run(step.game) == []  # before the run there is nothing to draw

@@ -261,6 +261,7 @@ class OperatingScreen(BaseScreen):
         self.dividends: tuple[vm.DividendOption, ...] | None = None
         self.progress = ProgressBar(max=1.0, size_hint_y=None, height=10)
         self.map_key: Any = None
+        self.map_pending: Any = None
 
     def key(self) -> tuple[int, str]:
         g = self.app.session.game
@@ -284,7 +285,8 @@ class OperatingScreen(BaseScreen):
         self.routes = None
         self.dividends = None
         if "run_routes" not in g.legal_action_types(corp):
-            self.draw_map([])
+            # after the run: the routes that were run, until the dividend is decided
+            self.draw_map(vm.routes_run(g) if "dividend" in g.legal_action_types(corp) else [])
             return
 
         snapshot = g.clone()
@@ -324,8 +326,9 @@ class OperatingScreen(BaseScreen):
 
     def draw_map(self, routes: Any) -> None:
         key = self.key()
-        if self.map_key == key:
+        if key in (self.map_key, self.map_pending):
             return
+        self.map_pending = key
         board = vm.board_state(self.app.session.game)
         scale = self.map_scale()
 
@@ -333,6 +336,8 @@ class OperatingScreen(BaseScreen):
             return map_with_routes(board, routes, scale)
 
         def done(image: Any, error: Exception | None) -> None:
+            if self.map_pending == key:
+                self.map_pending = None
             if image is not None and self.map_key != key:
                 self.map.texture = texture_from_bgr(image)
                 self.map_key = key

@@ -59,6 +59,7 @@ __all__ = [
     "operating_view",
     "proposal_for",
     "round_label",
+    "routes_run",
     "run_routes_action",
     "setup_view",
     "suggest_routes",
@@ -424,6 +425,19 @@ def routes_view(result: RouteResult | None, *, computing: bool = False, progress
         return RoutesView("none", message="No route earns money")
     lines = tuple(RouteLine(r.train, r.revenue, tuple(h for h, _ in r.stops)) for r in result.routes)
     return RoutesView("done", lines, result.total, result.optimal, 1.0)
+
+
+def routes_run(game: Game) -> list[TrainRoute]:
+    """The routes the operating corporation has run this turn (from its ``run_routes``), for drawing."""
+    out = []
+    for r in getattr(game.round, "routes", None) or []:
+        try:
+            stops = tuple((h, int(n)) for h, _, n in (str(x).rpartition("-") for x in r.get("nodes") or []))
+        except ValueError:
+            continue
+        connections = tuple(tuple(str(h) for h in c) for c in r.get("connections") or [])
+        out.append(TrainRoute(str(r.get("train", "")), stops, (), int(r.get("revenue", 0)), connections, ()))
+    return out
 
 
 def run_routes_action(corp: Corporation, routes: Sequence[TrainRoute]) -> dict[str, Any]:
