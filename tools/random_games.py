@@ -90,6 +90,11 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     if "buy_train" in kinds and isinstance(entity, Corporation):
         for train in game.depot_trains():
             add("buy_train", train=train.id, price=game.train_price(train))
+            for name, discount in (train.discount or {}).items():
+                for own in entity.trains:
+                    if own.name == name:
+                        price = game.train_price(train) - int(discount)
+                        add("buy_train", train=train.id, price=price, exchange=own.id)
         if rng.random() < 0.2:
             for other in game.corporations:
                 if other is not entity and other.trains and entity.cash > 0:

@@ -363,7 +363,18 @@ class BuyTrain(OperatorStep):
         price = self.min_depot_price()
         can_depot = self.room(corp) and price is not None and corp.cash >= price
         can_other = self.room(corp) and corp.cash > 0 and bool(self.other_trains(corp))
-        return can_depot or can_other
+        return can_depot or can_other or bool(self.trade_ins(corp))
+
+    def trade_ins(self, corp: Corporation) -> list[tuple[Train, Train, int]]:
+        """(own train, new train, price) the corporation can afford by trading a train in (no room needed)."""
+        out = []
+        for new in self.game.depot_trains():
+            for name, discount in (new.discount or {}).items():
+                price = self.game.train_price(new) - int(discount)
+                for own in corp.trains:
+                    if own.name == name and corp.cash >= price:
+                        out.append((own, new, price))
+        return out
 
     def other_trains(self, corp: Corporation) -> list[Train]:
         return [t for c in self.game.corporations if c is not corp and not c.closed for t in c.trains]
@@ -439,7 +450,7 @@ class BuyTrain(OperatorStep):
             raise GameError(f"the {train.name} train has rusted")
         if train.owner is corp:
             raise GameError("a corporation cannot buy a train from itself")
-        if not self.room(corp):
+        if not self.room(corp) and not action.get("exchange"):
             raise GameError(f"{corp.name} is at its train limit of {self.game.train_limit(corp)}")
         exchange = None
         if action.get("exchange"):
