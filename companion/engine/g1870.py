@@ -14,6 +14,7 @@ from typing import Any
 from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token
 from companion.engine.errors import GameError
 from companion.engine.game import Game
+from companion.engine.graph import destination_walk
 from companion.engine.map import MapError, MapRules, SpecialLay
 from companion.engine.market import StockMarket
 from companion.engine.operating import (
@@ -718,7 +719,12 @@ class CheckConnection(OperatorStep):
         if not corp.trains:
             return False
         max_stops = max(t.distance for t in corp.trains)
-        return game.map.connected(corp.sym, home, dest, max_stops)
+        dest_state, home_state = game.map.state[dest], game.map.state[home]
+        if not dest_state.spec.nodes or not home_state.spec.city_indices:
+            return False
+        start = (dest, 0)
+        target = (home, home_state.spec.city_indices[0])
+        return destination_walk(game.map, corp.sym, start, target, max_stops)
 
     def process_destination_connection(self, action: ActionDict) -> None:
         game: Game1870 = self.game  # type: ignore[assignment]

@@ -74,6 +74,10 @@ class _TokenWalk:
         self.visited_paths: set[tuple[str, int]] = set()
         self.used: dict[tuple[str, int], int] = {}
         self._tiles: dict[str, _TileIndex] = {}
+        #: destination checks: stop when a path to this stop is walked with fewer stops behind it
+        self.target: Node | None = None
+        self.max_stops = 0
+        self.found = False
 
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
@@ -81,12 +85,12 @@ class _TokenWalk:
             index = self._tiles[hex_id] = _TileIndex(_tile_paths(self.map, hex_id))
         return index
 
-    def run(self, start: Node, until: set[tuple[str, int]] | None = None) -> bool:
+    def run(self, start: Node, until: set[tuple[str, int]] | None = None, converging: bool = False) -> bool:
         """Walk from ``start``; with ``until``, stop as soon as one of those paths is reached (True)."""
         # the walk is recursive; an explicit stack of generators keeps deep boards off the C stack
-        stack: list[Iterator[Any]] = [self.walk_node(start)]
+        stack: list[Iterator[Any]] = [self.walk_node(start, converging)]
         while stack:
-            if until and not until.isdisjoint(self.conn.paths):
+            if (until and not until.isdisjoint(self.conn.paths)) or self.found:
                 return True
             try:
                 stack.append(next(stack[-1]))
@@ -124,6 +128,10 @@ class _TokenWalk:
                 conn.hex_edges.setdefault(nb, set()).add((e + 3) % 6)
         for n in path.nodes:
             conn.nodes.add((hex_id, n))
+        reached_target = self.target is not None and self.target in [(hex_id, n) for n in path.nodes]
+        if reached_target and len(self.visited_nodes) < self.max_stops:
+            self.found = True
+            return
         if not path.terminal:
             for n in path.nodes:
                 if (hex_id, n) == origin or (st.spec.nodes[n].is_city and st.blocks(n, self.corp)):
@@ -145,6 +153,17 @@ class _TokenWalk:
             self.used[(hex_id, e)] -= 1
         if converging:
             self.visited_paths.discard((hex_id, i))
+
+
+def destination_walk(game_map: GameMap, corp: str, start: Node, target: Node, max_stops: int) -> bool:
+    """1870's connection check, walked as the 18xx.games engine walks it: from the destination's
+    first stop, along track without using an edge twice and not through cities full of other
+    corporations' tokens, is there a way to the home city with fewer stops behind it than the
+    longest train's length?"""
+    walk = _TokenWalk(game_map, corp, Connectivity(), set())
+    walk.target = target
+    walk.max_stops = max_stops
+    return walk.run(start, converging=True)
 
 
 def reaches_any(game_map: GameMap, corp: str, targets: set[tuple[str, int]]) -> bool:
