@@ -67,11 +67,10 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
             add("buy_shares", shares=[share.id], percent=share.percent)
     if "sell_shares" in kinds and isinstance(entity, Player) and rng.random() < 0.3:
         for corp in game.corporations:
-            own = sorted(entity.shares_of(corp), key=lambda s: (s.president, s.percent))
-            if own:
-                n = rng.randint(1, len(own))
-                bundle = own[:n]
-                add("sell_shares", shares=[s.id for s in bundle], percent=sum(s.percent for s in bundle))
+            bundles = game.sale_bundles(entity, corp)
+            if bundles:
+                shares, pct = rng.choice(bundles)
+                add("sell_shares", shares=[s.id for s in shares], percent=pct)
     if "lay_tile" in kinds and isinstance(entity, Corporation):
         lays = game.map.legal_lays(entity.sym, game.map_phase())
         rng.shuffle(lays)
@@ -113,16 +112,14 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     if "sell_shares" in kinds and isinstance(entity, Corporation) and entity.owner is not None:
         president = entity.owner
         for corp in game.corporations:
-            own = sorted(president.shares_of(corp), key=lambda s: (s.president, s.percent))
-            for n in range(1, len(own) + 1):
-                bundle = own[:n]
+            for shares, pct in game.sale_bundles(president, corp):
                 out.append(
                     {
                         "type": "sell_shares",
                         "entity": president.id,
                         "entity_type": "player",
-                        "shares": [s.id for s in bundle],
-                        "percent": sum(s.percent for s in bundle),
+                        "shares": [s.id for s in shares],
+                        "percent": pct,
                     }
                 )
     for company in game.companies:

@@ -208,9 +208,9 @@ class Game1870(Game):
         corp = shares[0].corporation
         return bool(step.holding_ok(corp, player, -percent))
 
-    def must_sell_down(self, player: Player, shares: list[Share]) -> bool:
+    def must_sell_down(self, player: Player, shares: list[Share], pct: int) -> bool:
         corp = shares[0].corporation
-        return not self.holds_over_limit_ok(corp, player, -sum(s.percent for s in shares) + 1)
+        return not self.holds_over_limit_ok(corp, player, -pct + 1)
 
     def issue_par(self, corp: Corporation) -> Any:
         row = [c for c in self.market.grid[0] if c is not None]

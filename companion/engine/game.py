@@ -857,7 +857,7 @@ class Game:
             raise GameError(f"cannot sell {percent}% of {', '.join(s.id for s in shares)}")
         return percent
 
-    def must_sell_down(self, player: Player, shares: list[Share]) -> bool:
+    def must_sell_down(self, player: Player, shares: list[Share], pct: int) -> bool:
         """Selling one less certificate would leave ``player`` above the holding limit."""
         return False
 
@@ -1055,15 +1055,28 @@ class Game:
     def train_price(self, train: Any) -> int:
         return int(train.price)
 
-    def sale_bundles(self, player: Player, corp: Corporation) -> list[list[Share]]:
+    def sale_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        """Every way ``player`` could sell ``corp``: (certificates, percent sold), smallest first.
+
+        Plain certificates first; a bundle with the president's certificate may also be sold in
+        part (the seller keeps 10 % of it), as on 18xx.games.
+        """
         if not corp.ipoed:
             return []
         shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
-        return [shares[:i] for i in range(1, len(shares) + 1)]
+        out = [(shares[:i], sum(s.percent for s in shares[:i])) for i in range(1, len(shares) + 1)]
+        if shares and shares[-1].president:
+            full = out[-1][1]
+            for n in range(1, (corp.president_share.percent - corp.share_percent) // corp.share_percent + 1):
+                out.append((shares, full - corp.share_percent * n))
+        return sorted(out, key=lambda b: b[1])
 
-    def can_ebuy_sell_extra(self, player: Player, shares: list[Share]) -> bool:
+    def bundle_price(self, shares: list[Share], percent: int) -> int:
         corp = shares[0].corporation
-        pct = sum(s.percent for s in shares)
+        return corp.share_price.price * percent // corp.share_percent if corp.share_price else 0
+
+    def can_ebuy_sell_extra(self, player: Player, shares: list[Share], pct: int) -> bool:
+        corp = shares[0].corporation
         sp = corp.share_price
         if sp is not None and (sp.is_("multiple_buy") or sp.is_("unlimited")):
             return True

@@ -401,18 +401,20 @@ class BuyTrain(OperatorStep):
         if player.cash + corp.cash >= self.needed_cash():
             return False
         return any(
-            self.can_ebuy_sell(player, corp, bundle)
+            self.can_ebuy_sell(player, corp, shares, pct)
             for c in self.game.corporations
-            for bundle in self.game.sale_bundles(player, c)
+            for shares, pct in self.game.sale_bundles(player, c)
         )
 
-    def can_ebuy_sell(self, player: Player, operator: Corporation, shares: list[Share]) -> bool:
+    def can_ebuy_sell(
+        self, player: Player, operator: Corporation, shares: list[Share], pct: int | None = None
+    ) -> bool:
         corp = shares[0].corporation
         if any(s.owner is not player for s in shares):
             return False
         if self.game.MUST_SELL_IN_BLOCKS and corp in self.corporations_sold:
             return False
-        pct = sum(s.percent for s in shares)
+        pct = sum(s.percent for s in shares) if pct is None else pct
         if self.game.pool.percent_of(corp) + pct > self.game.MARKET_SHARE_LIMIT:
             return False
         if any(s.president for s in shares):
@@ -426,9 +428,9 @@ class BuyTrain(OperatorStep):
                 return False
         # only as much as is needed: the bundle minus its cheapest certificate must not be enough
         needed = self.needed_cash() - (player.cash + operator.cash)
-        smaller = sum(s.price for s in shares) - min(s.price for s in shares)
-        minimum = smaller < needed or self.game.must_sell_down(player, shares)
-        return minimum and self.game.can_ebuy_sell_extra(player, shares)
+        smaller = self.game.bundle_price(shares, pct) - min(s.price for s in shares)
+        minimum = smaller < needed or self.game.must_sell_down(player, shares, pct)
+        return minimum and self.game.can_ebuy_sell_extra(player, shares, pct)
 
     def process_sell_shares(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
@@ -436,9 +438,10 @@ class BuyTrain(OperatorStep):
         if not isinstance(corp, Corporation):
             raise GameError("no corporation is buying a train")
         shares = [self.game.share(i) for i in action.get("shares") or []]
-        if not shares or not self.can_ebuy_sell(player, corp, shares):
+        pct = self.game.sale_percent(shares, action) if shares else 0
+        if not shares or not self.can_ebuy_sell(player, corp, shares, pct):
             raise GameError(f"{player.name} cannot sell {', '.join(action.get('shares') or [])} now")
-        self.game.sell_shares_and_change_price(player, shares, self.game.sale_percent(shares, action))
+        self.game.sell_shares_and_change_price(player, shares, pct)
         self.corporations_sold.append(shares[0].corporation)
         self.ornd.recalculate_order()
 
@@ -521,12 +524,12 @@ class Bankrupt(OperatorStep):
         if step is None:
             return total
         for other in self.game.corporations:
-            bundles = [
-                b for b in self.game.sale_bundles(player, other) if step.can_ebuy_sell(player, corp, b)
+            prices = [
+                self.game.bundle_price(shares, pct)
+                for shares, pct in self.game.sale_bundles(player, other)
+                if step.can_ebuy_sell(player, corp, shares, pct)
             ]
-            if bundles:
-                best = max(bundles, key=lambda b: sum(s.price for s in b))
-                total += sum(s.price for s in best)
+            total += max(prices, default=0)
         return total
 
     def process_bankrupt(self, action: ActionDict) -> None:
@@ -549,12 +552,14 @@ class Bankrupt(OperatorStep):
         for other in list(self.game.corporations):
             while True:
                 bundles = [
-                    b for b in self.game.sale_bundles(player, other) if step.can_ebuy_sell(player, corp, b)
+                    (shares, pct)
+                    for shares, pct in self.game.sale_bundles(player, other)
+                    if step.can_ebuy_sell(player, corp, shares, pct)
                 ]
                 if not bundles:
                     break
-                best = max(bundles, key=lambda b: sum(s.price for s in b))
-                self.game.sell_shares_and_change_price(player, best)
+                shares, pct = max(bundles, key=lambda b: self.game.bundle_price(*b))
+                self.game.sell_shares_and_change_price(player, shares, pct)
         self.ornd.recalculate_order()
         if player.cash:
             player.spend(player.cash, self.game.bank)

@@ -429,15 +429,6 @@ class BuySellParShares(Step):
                 return True
         return False
 
-    def sale_bundles(self, player: Player, corp: Corporation) -> list[list[Share]]:
-        if not corp.ipoed:
-            return []
-        shares = sorted(player.shares_of(corp), key=lambda s: (s.president, s.percent))
-        out: list[list[Share]] = []
-        for i in range(1, len(shares) + 1):
-            out.append(shares[:i])
-        return out
-
     def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
         if not shares or any(s.owner is not player for s in shares):
             return False
@@ -461,9 +452,9 @@ class BuySellParShares(Step):
 
     def can_sell_any(self, player: Player) -> bool:
         return any(
-            self.can_sell(player, bundle)
+            self.can_sell(player, shares, pct)
             for corp in self.game.corporations
-            for bundle in self.sale_bundles(player, corp)
+            for shares, pct in self.game.sale_bundles(player, corp)
         )
 
     # -- processing ------------------------------------------------------------------------------------

@@ -801,31 +801,29 @@ def _share_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
 
 
 def _sell_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
+    """One choice per sale the acting step allows (a president's certificate may be sold in part)."""
     out: list[ActionChoice] = []
-    can_sell = getattr(step, "can_sell", None) or getattr(step, "can_ebuy_sell", None)
-    bundles = getattr(game, "sale_bundles", None) or getattr(step, "sale_bundles", None)
-    if bundles is None:
-        return out
+    stock_sale = getattr(step, "can_sell", None)
+    emergency_sale = getattr(step, "can_ebuy_sell", None)
     for corp in game.corporations:
-        for bundle in bundles(player, corp):
-            if can_sell is not None:
-                try:
-                    ok = (
-                        can_sell(player, bundle)
-                        if getattr(step, "can_sell", None) is not None
-                        else can_sell(player, game.round.current_entity(), bundle)
-                    )
-                except (GameError, AttributeError, TypeError):
+        for shares, pct in game.sale_bundles(player, corp):
+            try:
+                if stock_sale is not None:
+                    ok = bool(stock_sale(player, shares, pct))
+                elif emergency_sale is not None:
+                    ok = bool(emergency_sale(player, game.round.current_entity(), shares, pct))
+                else:
                     ok = False
-                if not ok:
-                    continue
-            pct = sum(s.percent for s in bundle)
-            price = corp.share_price.price * pct // corp.share_percent if corp.share_price else 0
+            except (GameError, AttributeError, TypeError):
+                ok = False
+            if not ok:
+                continue
+            price = game.bundle_price(shares, pct)
             out.append(
                 ActionChoice(
                     "sell",
                     f"Sell {corp.sym} {pct}% for {money(price)}",
-                    {"type": "sell_shares", **_ent(player), "shares": [s.id for s in bundle], "percent": pct},
+                    {"type": "sell_shares", **_ent(player), "shares": [s.id for s in shares], "percent": pct},
                 )
             )
     return out
