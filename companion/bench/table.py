@@ -210,9 +210,8 @@ def bench() -> str:
         "pressed at once → `store.append` (committed, fsync) → `game.apply`. "
         f"{taps} taps in one run (Player 3 buying SLSF_1 from the IPO, undone between taps, not timed).\n\n"
         "| stage | median | p95 |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
-        f"The p95 {verdict} the 50 ms goal. The engine's `preview` and `apply` each copy the whole game "
-        "state (`Game.clone`); that copy is most of both stages (see docs/TABLE.md, requests to the engine). "
-        "A person's time to press confirm is not included.\n"
+        f"The p95 {verdict} the 50 ms goal. The engine's `preview` and `apply` each copy the game state "
+        "(`Game.clone`), most of both stages. A person's time to press confirm is not included.\n"
     )
 
 
