@@ -1,6 +1,6 @@
 import pytest
 
-from companion.data import load_title, load_tiles, parse_code, tile_def
+from companion.data import load_tiles, load_title, parse_code, tile_def
 from companion.data.tilecode import revenue_by_color
 
 

@@ -22,7 +22,8 @@ def machine_description() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    system = f"{platform.system()} {platform.release()}"
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {system}"
 
 
 def main() -> int:
