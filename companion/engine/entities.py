@@ -146,7 +146,6 @@ class Train:
 class Corporation(Holder):
     sym: str
     name: str
-    token_costs: list[int]
     float_percent: int
     coordinates: str
     color: str

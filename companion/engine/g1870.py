@@ -73,8 +73,6 @@ class Game1870(Game):
     def setup(self) -> None:
         #: sales waiting for price protection: (certificates, president then, seller, number of shares sold)
         self.sell_queue: list[tuple[list[Share], Player | None, Holder, int]] = []
-        self.reissued: set[str] = set()
-        self.connection_done: set[str] = set()
         self.river_company.max_price = self.river_company.value
         self.sync_map_rules()
 
@@ -333,7 +331,6 @@ class BuySellParShares1870(BuySellParShares):
         if new_par.price > entity.par_price.price:
             entity.par_price = new_par
         entity.capitalization = "incremental"
-        game.reissued.add(entity.sym)
         for s in shares:
             s.buyable = True
         self.game.log.append(f"{entity.name} reissues {len(shares)} share(s) at ${entity.par_price.price}")
@@ -674,7 +671,6 @@ class ConnectionDividend(ConnectionStep, Dividend1870):
         self.ornd.routes = []
         self.game.pay_dividend(corp, revenue, options[kind], str(kind))
         self.ornd.connection_runs.pop(corp)
-        self.game.connection_done.add(corp.sym)  # type: ignore[attr-defined]
         for step in self.round.steps:
             if isinstance(step, ConnectionStep):
                 step.unpass()

@@ -163,7 +163,6 @@ class Game:
         corp = Corporation(
             sym=c["sym"],
             name=c["name"],
-            token_costs=[int(t) for t in c["tokens"]],
             tokens=[Token(int(t)) for t in c["tokens"]],
             float_percent=int(c.get("float_percent", 60)),
             coordinates=c["coordinates"],
@@ -924,8 +923,6 @@ class Game:
                 raise GameError(f"{corp.name} cannot lay a yellow tile now")
             if lay.get("cannot_reuse_same_hex") and hex_id in rnd.laid_hexes:
                 raise GameError(f"{hex_id} was already laid this turn")
-        if hex_id == rnd.river_special_tile_lay:
-            raise GameError("Cannot upgrade the tile in the same turn")
         try:
             cost = self.map.lay_tile(corp.sym, hex_id, tile_name, rotation, self.map_phase(), special=special)
         except MapError as err:

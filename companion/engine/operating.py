@@ -26,8 +26,6 @@ class OperatingRound(Round):
         self.routes: list[dict[str, Any]] = []
         self.revenue = 0
         self.extra_revenue = 0
-        self.corporations_sold: list[Corporation] = []
-        self.river_special_tile_lay: str | None = None
         self.connection_runs: dict[Corporation, str] = {}
         super().__init__(game, step_classes, round_num)
 
@@ -55,8 +53,6 @@ class OperatingRound(Round):
         self.tokened = False
         self.routes = []
         self.revenue = 0
-        self.corporations_sold = []
-        self.river_special_tile_lay = None
 
     def start_operating(self) -> None:
         if not self.entities:
