@@ -136,6 +136,61 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
                             "target_type": "hex",
                         }
                     )
+    # a corporation's own stock round moves (1870: buy back a share, reissue bought-back shares)
+    if isinstance(entity, Player) and type(game.round).__name__ == "StockRound" and rng.random() < 0.3:
+        for corp in game.corporations:
+            if corp.owner is not entity or corp.closed:
+                continue
+            sources = (
+                game.pool.shares_of(corp)[:1]
+                + [s for p in game.players if p is not entity for s in p.shares_of(corp) if not s.president][
+                    :2
+                ]
+            )
+            for share in sources:
+                out.append(
+                    {
+                        "type": "buy_shares",
+                        "entity": corp.sym,
+                        "entity_type": "corporation",
+                        "shares": [share.id],
+                        "percent": share.percent,
+                    }
+                )
+            own = [s for s in corp.shares_of(corp) if not s.buyable]
+            if own:
+                out.append(
+                    {
+                        "type": "sell_shares",
+                        "entity": corp.sym,
+                        "entity_type": "corporation",
+                        "shares": [s.id for s in own],
+                        "percent": sum(s.percent for s in own),
+                    }
+                )
+    # a company's special tile lay (1870: the bridge company on the Mississippi)
+    if isinstance(entity, Corporation):
+        from companion.engine.map import SpecialLay
+
+        for company in entity.companies:
+            ability = company.ability("tile_lay")
+            if ability and int(ability.get("count", 1)) > 0 and not company.closed:
+                lays = game.map.legal_lays(
+                    entity.sym, game.map_phase(), special=SpecialLay.from_ability(ability)
+                )
+                rng.shuffle(lays)
+                for hex_id, tile, rotation, _cost in lays[:6]:
+                    out.insert(
+                        0,
+                        {
+                            "type": "lay_tile",
+                            "entity": company.sym,
+                            "entity_type": "company",
+                            "hex": hex_id,
+                            "tile": tile,
+                            "rotation": rotation,
+                        },
+                    )
     if "pass" in kinds:
         add("pass")
     if "bankrupt" in kinds or (isinstance(entity, Corporation) and not entity.trains):
