@@ -65,7 +65,8 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
         rng.shuffle(shares)
         for share in shares:
             add("buy_shares", shares=[share.id], percent=share.percent)
-    if "sell_shares" in kinds and isinstance(entity, Player) and rng.random() < 0.3:
+    must_sell = kinds == ["sell_shares"]  # over the certificate limit: selling is the only move
+    if "sell_shares" in kinds and isinstance(entity, Player) and (must_sell or rng.random() < 0.3):
         for corp in game.corporations:
             bundles = game.sale_bundles(entity, corp)
             if bundles:
