@@ -460,6 +460,19 @@ class BuyCompany1870(BuyCompany):
         return super().can_buy_company(corp)
 
 
+def usable_ability(rnd: OperatingRound, entity: Entity, kind: str) -> dict[str, Any] | None:
+    """The ability of a company the operating corporation owns, if it has a use left."""
+    if not isinstance(entity, Company) or entity.closed:
+        return None
+    operator = rnd.current_operator
+    if operator is None or entity.owner is not operator:
+        return None
+    ability = entity.ability(kind)
+    if ability is None or int(ability.get("count", 1)) <= 0:
+        return None
+    return ability
+
+
 class Assign(OperatorStep):
     """Place the cattle (SCC) or port (GSC) token of a company the operating corporation owns."""
 
@@ -467,15 +480,7 @@ class Assign(OperatorStep):
     blocks_default = False
 
     def actions(self, entity: Entity) -> list[str]:
-        if not isinstance(entity, Company) or entity.closed:
-            return []
-        operator = self.ornd.current_operator
-        if entity.owner is not operator or operator is None:
-            return []
-        ability = entity.ability("assign_hexes")
-        if ability is None or int(ability.get("count", 1)) <= 0:
-            return []
-        return ["assign"]
+        return ["assign"] if usable_ability(self.ornd, entity, "assign_hexes") else []
 
     def process_assign(self, action: ActionDict) -> None:
         company = self.game.entity_of(action)
@@ -510,15 +515,8 @@ class SpecialTrack(OperatorStep):
     blocks_default = False
 
     def actions(self, entity: Entity) -> list[str]:
-        if not isinstance(entity, Company) or entity.closed:
-            return []
-        operator = self.ornd.current_operator
-        if entity.owner is not operator or operator is None:
-            return []
-        ability = entity.ability("tile_lay")
-        if ability is None or int(ability.get("count", 1)) <= 0:
-            return []
-        if ability.get("owner_type") == "corporation" and not isinstance(entity.owner, Corporation):
+        ability = usable_ability(self.ornd, entity, "tile_lay")
+        if ability is None:
             return []
         if ability.get("when") == "track" and not isinstance(self.round.active_step(), Track):
             return []
