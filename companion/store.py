@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, Self, cast
 
 from companion.config import default_data_dir
 from companion.interop.actions import ExportError, effective_actions
@@ -211,8 +211,15 @@ def _dumps(value: object, what: str) -> str:
         raise StoreError(f"{what} is not plain JSON ({exc}); nothing was stored") from exc
 
 
-class Store:
-    """The action log of every game on this device.  Use ``Store.open(path)``."""
+class Database:
+    """One open device database: a lock, committed write transactions and checked reads.
+
+    ``Store`` (the action log) and the tag registry share the same file and this plumbing.
+    """
+
+    #: how a failed read names what was being read, and what a failed commit left undone
+    READING = ""
+    NOT_DONE = "nothing was stored"
 
     def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], float] = time.time) -> None:
         self._conn = conn
@@ -221,15 +228,15 @@ class Store:
         self._lock = threading.RLock()
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Store:
-        """Open or create the database at ``path``."""
+    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Self:
+        """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used."""
         return cls(connect(path), Path(path), clock)
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -253,14 +260,18 @@ class Store:
             except sqlite3.Error as exc:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
-                raise StoreError(f"cannot commit to {self.path}: {exc}; nothing was stored") from exc
+                raise StoreError(f"cannot commit to {self.path}: {exc}; {self.NOT_DONE}") from exc
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"cannot read {self.path}: {exc}") from exc
+                raise StoreError(f"cannot read {self.READING}{self.path}: {exc}") from exc
+
+
+class Store(Database):
+    """The action log of every game on this device.  Use ``Store.open(path)``."""
 
     # -- games -----------------------------------------------------------------
 

@@ -13,21 +13,15 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
-import sqlite3
-import threading
-import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from pathlib import Path
 from typing import Any, TextIO
 
 from companion import data
-from companion.store import StoreError, connect
+from companion.store import Database
 
 __all__ = [
     "CSV_HEADER",
@@ -235,57 +229,11 @@ def find_item(title: str, item_id: str) -> Item:
 # --------------------------------------------------------------------------- the registry
 
 
-class TagRegistry:
+class TagRegistry(Database):
     """UID ↔ item, kept in the device database.  Use ``TagRegistry.open(path)``."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], float] = time.time) -> None:
-        self._conn = conn
-        self.path = path
-        self._clock = clock
-        self._lock = threading.RLock()
-
-    @classmethod
-    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> TagRegistry:
-        """Open (creating if needed) the registry in the device database at ``path``.
-
-        ``StoreError`` if the file is not a usable companion database."""
-        return cls(connect(path), Path(path), clock)
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
-
-    def __enter__(self) -> TagRegistry:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot write to {self.path}: {exc}") from exc
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            try:
-                self._conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise StoreError(f"cannot commit to {self.path}: {exc}; nothing was changed") from exc
-
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self._conn.execute(sql, params).fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"cannot read the tag registry in {self.path}: {exc}") from exc
+    READING = "the tag registry in "
+    NOT_DONE = "nothing was changed"
 
     def _resolve(self, uid: str, title: str, item_id: str) -> Item:
         try:
@@ -299,12 +247,12 @@ class TagRegistry:
     def lookup(self, uid: str) -> Item | None:
         """The item carrying tag ``uid``, or ``None`` for an unknown tag."""
         key = normalize_uid(uid)
-        rows = self._rows("SELECT title, item FROM tags WHERE uid = ?", (key,))
+        rows = self._read("SELECT title, item FROM tags WHERE uid = ?", (key,))
         return self._resolve(key, rows[0][0], rows[0][1]) if rows else None
 
     def uid_of(self, item: Item) -> str | None:
         """The tag on ``item``, or ``None`` if it has none yet."""
-        rows = self._rows("SELECT uid FROM tags WHERE title = ? AND item = ?", (item.title, item.id))
+        rows = self._read("SELECT uid FROM tags WHERE title = ? AND item = ?", (item.title, item.id))
         return str(rows[0][0]) if rows else None
 
     def enroll(self, uid: str, item: Item) -> Enrollment:
@@ -366,7 +314,7 @@ class TagRegistry:
         if title is not None:
             sql += " WHERE title = ?"
             params = (title,)
-        out = [Enrollment(uid, self._resolve(uid, t, i), at) for uid, t, i, at in self._rows(sql, params)]
+        out = [Enrollment(uid, self._resolve(uid, t, i), at) for uid, t, i, at in self._read(sql, params)]
         order = {
             (item.title, item.id): n
             for t in {e.item.title for e in out}
@@ -384,7 +332,7 @@ class TagRegistry:
         optional_rules: Iterable[str] = (),
     ) -> list[Item]:
         """The cards of ``title`` that have no tag yet, in enrollment order."""
-        have = {r[0] for r in self._rows("SELECT item FROM tags WHERE title = ?", (title,))}
+        have = {r[0] for r in self._read("SELECT item FROM tags WHERE title = ?", (title,))}
         items = items_for_title(title, kinds, unlimited_copies, optional_rules)
         return [item for item in items if item.id not in have]
 
