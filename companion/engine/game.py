@@ -693,6 +693,16 @@ class Game:
                 self.bank.spend(company.revenue, company.owner)
                 self.log.append(f"{company.owner.name} collects ${company.revenue} from {company.name}")
 
+    def transfer_company(self, company: Company, buyer: Player | Corporation, price: int) -> None:
+        """``buyer`` buys a private company from the player who owns it."""
+        seller = company.owner
+        assert isinstance(seller, Player)
+        buyer.spend(price, seller)
+        seller.companies.remove(company)
+        company.owner = buyer
+        buyer.companies.append(company)
+        self.log.append(f"{buyer.name} buys {company.name} from {seller.name} for ${price}")
+
     def close_company(self, company: Company) -> None:
         if company.closed:
             return

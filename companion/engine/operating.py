@@ -141,13 +141,7 @@ class BuyCompany(OperatorStep):
             raise GameError(f"{company.name} costs between ${lo} and ${hi}, not ${price}")
         if price > corp.cash:
             raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${price}")
-        seller = company.owner
-        assert isinstance(seller, Player)
-        corp.spend(price, seller)
-        seller.companies.remove(company)
-        company.owner = corp
-        corp.companies.append(company)
-        self.game.log.append(f"{corp.name} buys {company.name} from {seller.name} for ${price}")
+        self.game.transfer_company(company, corp, price)
         self.game.after_company_sold_to_corporation(corp, company)
 
 

@@ -347,13 +347,7 @@ class BuySellParShares(Step):
             raise GameError(f"{player.name} cannot buy {company.name} now")
         if not 1 <= price <= player.cash:
             raise GameError(f"{player.name} may pay between $1 and ${player.cash} for {company.name}")
-        seller = company.owner
-        assert isinstance(seller, Player)
-        player.spend(price, seller)
-        seller.companies.remove(company)
-        company.owner = player
-        player.companies.append(company)
-        self.game.log.append(f"{player.name} buys {company.name} from {seller.name} for ${price}")
+        self.game.transfer_company(company, player, price)
         self.track(action, None)
 
     def must_sell(self, player: Player) -> bool:
