@@ -1,20 +1,25 @@
 """Tile recognition: markers → homography → per-hex patches → colour, tile, rotation, tokens.
 
-For every tileable hex the recogniser samples a small square patch (the hex
-at ``SCALE`` pixels per hex width) straight from the camera frame through the
-board homography, so no full rectified image is ever built.  Then:
+For every tileable hex the recogniser samples square patches straight from
+the camera frame through the board homography, so no rectified image is ever
+built.  Then:
 
-1. **colour class** from the median chromaticity of the patch's bright
-   (non-track) pixels, after white-balancing the frame against the board's
-   paper margin: neutral (plain map or gray tile), yellow, green or brown;
-2. **tile and rotation**: normalised cross-correlation of the patch against
-   templates rendered by :mod:`vision.render` for the tiles of that colour,
-   one template per distinct rotation (symmetric rotations share one), plus
-   the hex's own preprinted look for "no tile";
-3. **confidence** from the best score and its margin over the best
-   non-equivalent alternative; below ``min_confidence`` a hex is reported as
-   ``unseen`` (can't see), never guessed;
-4. **tokens**: for each city slot of a recognised tile, the slot's colour is
+1. **colour votes** from the saturated pixels of a coarse patch (``SCALE``
+   pixels per hex width), after white-balancing the frame against the board's
+   paper margin and the markers' black borders: brown, yellow, green or none;
+2. **coarse candidates**: normalised cross-correlation of the coarse patch
+   against templates rendered by :mod:`vision.render` for every tile of the
+   plausible colours, one template per distinct appearance; the best
+   ``CANDIDATES`` track patterns go on, plus the hex's own printed look ("no
+   tile") when the hex may be plain;
+3. **fine decision** (:mod:`vision.finematch`): a second patch at
+   ``FINE_SCALE`` is fitted by each candidate with free shading, and the
+   winner must beat every close rival where their drawings differ, have its
+   own colour and explain the patch; an empty hex must also show its printed
+   outline on every edge (a hand or card over it does not);
+4. **confidence** below ``min_confidence`` makes a hex ``unseen`` (can't see),
+   never a guess;
+5. **tokens**: for each city slot of a recognised tile, the slot's colour is
    matched against white (free) and the corporations' colours.
 """
 
@@ -28,14 +33,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import BoardState, HexInfo, title_tile_shapes
+from vision.board import BoardState, title_tile_shapes
+from vision.finematch import FINE_PATCH, FINE_SCALE, FineMatcher, fine_gray, outline_contrast
 from vision.geometry import edge_angle
 from vision.markers import Detection, RegistrationError, board_homography, detect_markers, make_detector
 from vision.render import (
     CITY_RADIUS,
     COLORS,
     Image,
-    draw_preprinted,
     draw_tile,
     hex_to_bgr,
     slot_offsets,
@@ -48,6 +53,8 @@ FloatArray = NDArray[np.float32]
 
 SCALE = 28.0  # patch pixels per hex width
 PATCH = 34  # patch side in pixels
+CANDIDATES = 5  # tiles per hex passed from the coarse to the fine stage
+SAME_LOOK = 3.0  # mean absolute grey difference below which two rotations of a tile look the same
 COLOR_CLASSES = ("neutral", "yellow", "green", "brown")
 TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
 
@@ -95,8 +102,8 @@ class FrameResult:
 # ---------------------------------------------------------------- sampling
 
 
-def _patch_offsets() -> NDArray[np.float64]:
-    idx = (np.arange(PATCH, dtype=np.float64) - (PATCH - 1) / 2) / SCALE
+def _patch_offsets(scale: float = SCALE, size: int = PATCH) -> NDArray[np.float64]:
+    idx = (np.arange(size, dtype=np.float64) - (size - 1) / 2) / scale
     xx, yy = np.meshgrid(idx, idx)
     return np.stack([xx, yy], axis=-1)  # (P, P, 2) board units
 
@@ -118,29 +125,35 @@ def _px_per_unit(hmat: Homography, at: tuple[float, float]) -> float:
 
 
 def sample_patches(
-    image: Image, hmat: Homography, centres: NDArray[np.float64], at: tuple[float, float]
+    image: Image,
+    hmat: Homography,
+    centres: NDArray[np.float64],
+    at: tuple[float, float],
+    scale: float = SCALE,
+    size: int = PATCH,
 ) -> tuple[FloatArray, NDArray[np.bool_]]:
-    """BGR patches (N, P, P, 3) centred on board points ``centres`` and a mask of samples inside the image."""
+    """BGR patches (N, size, size, 3) at ``scale`` pixels per hex width centred on board points
+    ``centres``, and a mask of samples inside the image."""
     k = _px_per_unit(hmat, at)
     src = image
     h = hmat
-    if k > 1.3 * SCALE:
-        f = 1.3 * SCALE / k
+    if k > 1.3 * scale:
+        f = 1.3 * scale / k
         src = np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), dtype=np.uint8)
         # pixel-centre convention of resize: x' = (x + 0.5) f - 0.5
         h = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1.0]]) @ hmat
-    off = _patch_offsets()
+    off = _patch_offsets(scale, size)
     n = len(centres)
     pts = centres[:, None, None, :] + off[None, :, :, :]  # (N, P, P, 2)
     flat = pts.reshape(-1, 2)
     proj = flat @ h[:, :2].T + h[:, 2]
     uv = proj[:, :2] / proj[:, 2:3]
-    mapx = uv[:, 0].astype(np.float32).reshape(n * PATCH, PATCH)
-    mapy = uv[:, 1].astype(np.float32).reshape(n * PATCH, PATCH)
+    mapx = uv[:, 0].astype(np.float32).reshape(n * size, size)
+    mapy = uv[:, 1].astype(np.float32).reshape(n * size, size)
     hh, ww = src.shape[:2]
-    inside = ((mapx >= 0) & (mapx <= ww - 1) & (mapy >= 0) & (mapy <= hh - 1)).reshape(n, PATCH, PATCH)
+    inside = ((mapx >= 0) & (mapx <= ww - 1) & (mapy >= 0) & (mapy <= hh - 1)).reshape(n, size, size)
     out = cv2.remap(src, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-    patches = out.reshape(n, PATCH, PATCH, 3).astype(np.float32)
+    patches = out.reshape(n, size, size, 3).astype(np.float32)
     return patches, inside
 
 
@@ -238,11 +251,6 @@ def colour_votes(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray
     return out
 
 
-def _slot_mask(mask: NDArray[np.bool_], shape: TileShape, rotation: int, layout: str) -> FloatArray:
-    """The hex mask without the token discs of the shape's cities (tokens must not sway the match)."""
-    return _slot_masks(mask, shape, rotation, layout)[0]
-
-
 def _slot_masks(
     mask: NDArray[np.bool_], shape: TileShape, rotation: int, layout: str
 ) -> tuple[FloatArray, FloatArray]:
@@ -267,7 +275,8 @@ def _slot_masks(
 
 @dataclass(frozen=True)
 class TemplateBank:
-    keys: tuple[tuple[str, int], ...]  # (tile id, canonical rotation)
+    keys: tuple[tuple[str, int], ...]  # (tile id, rotation) of each distinct appearance
+    groups: NDArray[np.int64]  # templates of the same tile with the same track pattern share a group
     classes: tuple[str, ...]  # colour class per template
     desc: FloatArray  # (K, D) normalised over masks
     masks: FloatArray  # (K, D) 0/1: hex minus token discs
@@ -276,20 +285,31 @@ class TemplateBank:
     chroma: dict[str, FloatArray]  # colour class -> reference chromaticity
 
 
-def _render_single(draw: object, layout: str) -> tuple[FloatArray, NDArray[np.bool_]]:
-    scale = SCALE * 3
-    size = int(math.ceil(1.4 * scale))
+def render_single(
+    draw: object, layout: str, patch_scale: float = SCALE, patch_size: int = PATCH
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """One hex drawn by ``draw(img, centre, scale)`` at three times the patch scale, then sampled
+    as a camera patch would be."""
+    scale = patch_scale * 3
+    size = int(math.ceil(1.4 * scale * max(1.0, patch_size / patch_scale / 1.2)))
     img: Image = np.empty((size, size, 3), dtype=np.uint8)
     img[:] = COLORS["paper"]
     centre = ((size - 1) / 2, (size - 1) / 2)
     assert callable(draw)
     draw(img, centre, scale)
     hmat = np.array([[scale, 0, centre[0]], [0, scale, centre[1]], [0, 0, 1.0]])
-    return sample_patches(img, hmat, np.zeros((1, 2)), (0.0, 0.0))
+    return sample_patches(img, hmat, np.zeros((1, 2)), (0.0, 0.0), patch_scale, patch_size)
 
 
 def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> TemplateBank:
+    """Templates of every tile of the title, one per distinct appearance.
+
+    Rotations with the same track pattern are one reading (a straight track at rotation 0 or 3),
+    but they need not look alike: a two-slot city's oval and the revenue circle turn with the
+    tile.  So each rotation of a track pattern gets its own template unless it looks like one
+    already kept, and all of them share a group."""
     keys: list[tuple[str, int]] = []
+    groups: list[int] = []
     classes: list[str] = []
     patches: list[FloatArray] = []
     for tile_id, shape in title_tile_shapes(title).items():
@@ -297,17 +317,23 @@ def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> Templat
         if cls is None:
             continue
         for group in rotation_classes(shape):
-            rot = min(group)
+            kept: list[FloatArray] = []
+            group_id = max(groups, default=-1) + 1
+            for rot in sorted(group):
 
-            def draw(
-                img: Image, centre: tuple[float, float], scale: float, s: TileShape = shape, r: int = rot
-            ) -> None:
-                draw_tile(img, centre, scale, s, r, layout)
+                def draw(
+                    img: Image, centre: tuple[float, float], scale: float, s: TileShape = shape, r: int = rot
+                ) -> None:
+                    draw_tile(img, centre, scale, s, r, layout)
 
-            patch, _ = _render_single(draw, layout)
-            keys.append((tile_id, rot))
-            classes.append(cls)
-            patches.append(patch[0])
+                patch, _ = render_single(draw, layout)
+                if any(float(np.abs(patch[0] - k).mean()) < SAME_LOOK for k in kept):
+                    continue
+                kept.append(patch[0])
+                keys.append((tile_id, rot))
+                groups.append(group_id)
+                classes.append(cls)
+                patches.append(patch[0])
     stack = np.stack(patches)
     values, _ = _values(_gray(stack), mask)
     shapes = title_tile_shapes(title)
@@ -325,7 +351,9 @@ def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> Templat
     chroma["neutral"] = white / white.sum()
     # one reference per colour class, so colour never reorders tiles of the same colour
     per_template = np.stack([chroma[c] if c != "neutral" else chroma_all[i] for i, c in enumerate(classes)])
-    return TemplateBank(tuple(keys), tuple(classes), desc, masks, discs, per_template, chroma)
+    return TemplateBank(
+        tuple(keys), np.array(groups, np.int64), tuple(classes), desc, masks, discs, per_template, chroma
+    )
 
 
 # ---------------------------------------------------------------- the recogniser
@@ -349,7 +377,13 @@ class Recognizer:
         self.mask = _hex_mask(self.layout, 0.9)
         self.bank = build_templates(board.title, self.layout, self.mask)
         self.shapes = title_tile_shapes(board.title)
-        self._empty_desc, self._empty_masks, self._empty_texture = self._empty_templates()
+        self.fine = FineMatcher(
+            self.layout,
+            self.bank.keys,
+            self.shapes,
+            [board.hexes[h] for h in self.hex_ids],
+            lambda draw: render_single(draw, self.layout, FINE_SCALE, FINE_PATCH)[0][0],
+        )
         self._paper_points = self._margin_points()
         self._black_points = self._marker_border_points()
         self.detector = make_detector()
@@ -359,22 +393,6 @@ class Recognizer:
         self._corp_colors = {
             sym: np.array(hex_to_bgr(c.color), np.float32) for sym, c in board.corporations.items()
         }
-
-    def _empty_templates(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        patches = []
-        for hex_id in self.hex_ids:
-            info: HexInfo = self.board.hexes[hex_id]
-
-            def draw(img: Image, centre: tuple[float, float], scale: float, i: HexInfo = info) -> None:
-                draw_preprinted(img, centre, scale, i, self.layout)
-
-            patch, _ = _render_single(draw, self.layout)
-            patches.append(patch[0])
-        values, texture = _values(_gray(np.stack(patches)), self.mask)
-        masks = np.stack(
-            [_slot_mask(self.mask, self.board.hexes[h].shape, 0, self.layout) for h in self.hex_ids]
-        )
-        return _normalise(values, masks), masks, texture
 
     def _marker_border_points(self) -> NDArray[np.float64]:
         pts = []
@@ -458,7 +476,7 @@ class Recognizer:
         # not clipped at 255: a hex brighter than the margin must keep its colour
         balanced = np.maximum((patches - black[None, None, None, :]) * gains[None, None, None, :], 0)
         glare = patches.max(axis=3) >= 250
-        values, texture = _values(_gray(patches), self.mask)
+        values, _ = _values(_gray(patches), self.mask)
         ones = np.ones(3, np.float32)
         chroma = _chroma(balanced, self.mask, ones, glare)
         votes = colour_votes(balanced, self.mask, ones)
@@ -468,49 +486,39 @@ class Recognizer:
         # the tile's colour must match too (skin, cards and shadows have the wrong chromaticity)
         cdist = np.linalg.norm(chroma[:, None, :] - self.bank.tile_chroma[None, :, :], axis=2)
         scores -= 4.0 * np.clip(cdist - 0.035, 0.0, None)
-        em = self._empty_masks
-        count = np.maximum(em.sum(axis=1), 1.0)
-        s1 = (values * em).sum(axis=1)
-        var = np.maximum((values * values * em).sum(axis=1) - s1 * s1 / count, 1e-3)
-        empty_scores = (values * self._empty_desc).sum(axis=1) / np.sqrt(var)
-        flat_empty = self._empty_texture < 0.04
-        empty_scores = np.where(flat_empty, 1.0 - texture / 0.12, empty_scores)
-        # an empty hex has the map's own colour: skin, cards and tiles do not
-        d_map = np.linalg.norm(chroma - self.bank.chroma["neutral"][None, :], axis=1)
-        empty_scores = empty_scores * np.clip(1.0 - (d_map - 0.015) / 0.02, 0.0, 1.0)
         inside_frac = inside[:, self.mask].mean(axis=1)
+        candidates, valid = self._candidates(scores, votes)
+        t_coarse = time.perf_counter()
+        fine, fine_inside = sample_patches(frame, hmat, self.centres, at, FINE_SCALE, FINE_PATCH)
+        fine_balanced = np.maximum((fine - black[None, None, None, :]) * gains[None, None, None, :], 0)
+        usable = fine.min(axis=3) < 250  # blown-out white: glare
+        decisions = self.fine.decide(fine_gray(fine_balanced), fine_balanced, usable, candidates, valid)
+        # an empty hex shows its printed outline on every edge; a hand or card lying over it does not
+        outline = outline_contrast(fine_gray(fine_balanced, 0.0), self.layout).min(axis=1)
+        outline_ok = np.clip((outline - 0.005) / 0.015, 0.0, 1.0)
         observations: dict[str, HexObservation] = {}
         for i, hex_id in enumerate(self.hex_ids):
-            if inside_frac[i] < 0.98:
+            if inside_frac[i] < 0.98 or fine_inside[i][self.fine.mask].mean() < 0.98:
                 observations[hex_id] = HexObservation(hex_id, "unseen")
                 continue
-            classes = self._classes(votes[i])
-            cand = np.concatenate([self._class_index[c] for c in classes])
-            cand_scores = scores[i, cand]
-            ranked = np.argsort(-cand_scores)
-            options: list[tuple[float, str | None, int | None]] = [
-                (float(cand_scores[j]), self.bank.keys[cand[j]][0], self.bank.keys[cand[j]][1])
-                for j in ranked[:2]
-            ]
-            if "neutral" in classes:
-                options.append((float(empty_scores[i]), None, None))
-            options.sort(key=lambda o: -o[0])
-            best = options[0]
-            second = options[1][0] if len(options) > 1 else -1.0
-            d1, d2 = 1.0 - best[0], max(1.0 - second, 1e-6)
-            conf = float(np.clip((best[0] - 0.35) / 0.25, 0, 1) * np.clip(2.0 * (1.0 - d1 / d2), 0, 1))
-            color = classes[0]
-            if conf < self.min_confidence:
-                observations[hex_id] = HexObservation(hex_id, "unseen", None, None, color, conf, best[0])
-            elif best[1] is None:
-                observations[hex_id] = HexObservation(hex_id, "empty", None, None, color, conf, best[0])
-            else:
-                tile_id, rot = best[1], best[2]
-                assert rot is not None
-                tokens = self._tokens(balanced[i], ones, self.shapes[tile_id], rot)
+            d = decisions[i]
+            color = self._classes(votes[i])[0]
+            if d.choice < 0 or d.confidence < self.min_confidence:
                 observations[hex_id] = HexObservation(
-                    hex_id, "tile", tile_id, rot, color, conf, best[0], tokens
+                    hex_id, "unseen", None, None, color, d.confidence, d.fit
                 )
+                continue
+            k = int(candidates[i, d.choice])
+            if k >= self.fine.n_tiles:
+                conf = d.confidence * float(outline_ok[i])
+                status = "empty" if conf >= self.min_confidence else "unseen"
+                observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
+                continue
+            tile_id, rot = self.bank.keys[k]
+            tokens = self._tokens(balanced[i], ones, self.shapes[tile_id], rot)
+            observations[hex_id] = HexObservation(
+                hex_id, "tile", tile_id, rot, self.bank.classes[k], d.confidence, d.fit, tokens
+            )
         t3 = time.perf_counter()
         return FrameResult(
             observations,
@@ -518,8 +526,39 @@ class Recognizer:
             (),
             t3 - t0,
             None,
-            {"sample": t1 - t0, "features": t2 - t1, "match": t3 - t2},
+            {"sample": t1 - t0, "features": t2 - t1, "coarse": t_coarse - t2, "fine": t3 - t_coarse},
         )
+
+    def _candidates(
+        self, scores: FloatArray, votes: FloatArray
+    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """Per hex, the fine stage's candidates: the best coarse tiles of every plausible colour and
+        the hex's own empty look (N, C) with a validity mask."""
+        n = len(self.hex_ids)
+        width = CANDIDATES + 1
+        cand = np.zeros((n, width), np.int64)
+        valid = np.zeros((n, width), bool)
+        for i in range(n):
+            classes = self._classes(votes[i])
+            extra = [c for c, v in zip(("brown", "yellow", "green"), votes[i], strict=True) if v >= 0.05]
+            pool = np.concatenate([self._class_index[c] for c in dict.fromkeys(classes + extra)])
+            seen: set[int] = set()
+            picked: list[int] = []
+            for k in pool[np.argsort(-scores[i, pool])]:
+                g = int(self.bank.groups[k])
+                if g in seen:
+                    continue
+                seen.add(g)
+                picked.append(int(k))
+                if len(picked) == CANDIDATES:
+                    break
+            best = np.array(picked, np.int64)
+            cand[i, : len(best)] = best
+            valid[i, : len(best)] = True
+            if "neutral" in classes or float(votes[i].max()) < 0.3:
+                cand[i, -1] = self.fine.empty_index(i)
+                valid[i, -1] = True
+        return cand, valid
 
     @staticmethod
     def _classes(votes: FloatArray) -> list[str]:
