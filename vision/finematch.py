@@ -234,6 +234,7 @@ class FineMatcher:
             np.float32
         )
         self.counts = count[:, 0]
+        self.squares = (self.templates * self.templates).astype(np.float32)
 
     def _template(
         self, patch: FloatArray, shape: TileShape, rotation: int, fill: tuple[int, int, int]
@@ -301,7 +302,7 @@ class FineMatcher:
         )  # (N, C, 3, 3)
         tsums = np.matmul(tpl, np.stack([ob, ok, ok * self.x[None, :], ok * self.y[None, :]], axis=-1))
         s_ot, bt = tsums[..., 0], tsums[..., 1:4]
-        s_tt = (tpl * tpl).sum(-1)
+        s_tt = np.matmul(self.squares[candidates], ok[:, :, None])[..., 0]
         hv = np.einsum("ncij,ncj->nci", shade_inv, v)
         hbt = np.einsum("ncij,ncj->nci", shade_inv, bt)
         # shading alone, then the template's gain on top of it (least squares), clamped into the range
@@ -334,8 +335,9 @@ class FineMatcher:
         colour_ok = np.where(bcount >= 20, np.clip((0.6 - ratio) / 0.3, 0.0, 1.0), 0.5)
         # and pixel by pixel: a card or hand over part of a tile leaves a patch of another colour
         in_colour = self._pixels_in_colour(col)  # (N, R, D)
-        gathered = in_colour[np.arange(n)[:, None], self.ref_ids[candidates]]  # (N, C, D)
-        share = (back * gathered).sum(-1) / np.maximum(bcount, 1.0)
+        per_ref = np.matmul(back, in_colour.transpose(0, 2, 1))  # (N, C, R)
+        share = np.take_along_axis(per_ref, self.ref_ids[candidates][..., None], axis=2)[..., 0]
+        share = share / np.maximum(bcount, 1.0)
         colour_ok = colour_ok * np.where(bcount >= 20, np.clip((share - SHARE_FLOOR) / 0.15, 0.0, 1.0), 1.0)
 
         def resid(i: int, j: int) -> FloatArray:
@@ -387,15 +389,25 @@ class FineMatcher:
     def _pixels_in_colour(self, col: FloatArray) -> FloatArray:
         """(N, R, D): whether each pixel's chromaticity belongs to each reference colour rather than to
         another colour family."""
-        total = col.sum(-1, keepdims=True)
-        chroma = col / np.maximum(total, 1.0)  # (N, D, 3)
-        d_ref = np.linalg.norm(chroma[:, None, :, :] - self.unique_refs[None, :, None, :], axis=-1)  # (N, R, D)
-        d_fam = np.linalg.norm(chroma[:, None, :, :] - self.family_refs[None, :, None, :], axis=-1)  # (N, F, D)
-        out = np.zeros_like(d_ref)
+        n, d = col.shape[:2]
+        total = col[..., 0] + col[..., 1] + col[..., 2]
+        chroma = (col / np.maximum(total, 1.0)[..., None]).reshape(n * d, 3)
+        sq = (chroma * chroma).sum(-1, keepdims=True)
+
+        def dist2(refs: FloatArray) -> FloatArray:
+            out: FloatArray = sq - 2.0 * chroma @ refs.T + (refs * refs).sum(-1)[None, :]
+            return out.reshape(n, d, len(refs))
+
+        d_ref = np.ascontiguousarray(dist2(self.unique_refs).transpose(2, 0, 1))  # (R, N, D)
+        d_fam = np.ascontiguousarray(dist2(self.family_refs).transpose(2, 0, 1))  # (F, N, D)
+        lit = total > 30
+        out = np.zeros((n, len(self.unique_refs), d), np.float32)
         for r, fam in enumerate(self.unique_families):
             others = [f for f in range(len(FAMILIES) - 1) if f != fam]
-            nearest_other = d_fam[:, others, :].min(axis=1)
-            out[:, r, :] = (d_ref[:, r, :] < 0.6 * nearest_other) & (total[..., 0] > 30)
+            nearest_other = d_fam[others[0]]
+            for f in others[1:]:
+                nearest_other = np.minimum(nearest_other, d_fam[f])
+            out[:, r, :] = (d_ref[r] < 0.36 * nearest_other) & lit
         return out
 
     @staticmethod

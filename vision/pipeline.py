@@ -475,7 +475,7 @@ class Recognizer:
         black, gains = self.white_balance(frame, hmat)
         # not clipped at 255: a hex brighter than the margin must keep its colour
         balanced = np.maximum((patches - black[None, None, None, :]) * gains[None, None, None, :], 0)
-        glare = patches.max(axis=3) >= 250
+        glare = np.maximum(np.maximum(patches[..., 0], patches[..., 1]), patches[..., 2]) >= 250
         values, _ = _values(_gray(patches), self.mask)
         ones = np.ones(3, np.float32)
         chroma = _chroma(balanced, self.mask, ones, glare)
@@ -491,7 +491,7 @@ class Recognizer:
         t_coarse = time.perf_counter()
         fine, fine_inside = sample_patches(frame, hmat, self.centres, at, FINE_SCALE, FINE_PATCH)
         fine_balanced = np.maximum((fine - black[None, None, None, :]) * gains[None, None, None, :], 0)
-        usable = fine.min(axis=3) < 250  # blown-out white: glare
+        usable = np.minimum(np.minimum(fine[..., 0], fine[..., 1]), fine[..., 2]) < 250  # not blown-out white
         decisions = self.fine.decide(fine_gray(fine_balanced), fine_balanced, usable, candidates, valid)
         # an empty hex shows its printed outline on every edge; a hand or card lying over it does not
         outline = outline_contrast(fine_gray(fine_balanced, 0.0), self.layout).min(axis=1)
