@@ -63,6 +63,8 @@ GAIN_RANGE = (0.55, 1.5)
 FIT_FLOOR = 0.78
 #: share of a tile's background pixels that must have the tile's colour
 SHARE_FLOOR = 0.55
+#: saturation ((max - min) / max) below which a colour is neutral: the plain map is about 0.15
+NEUTRAL_SAT = 0.2
 
 Draw = Callable[[Image, tuple[float, float], float], None]
 Sampler = Callable[[Draw], FloatArray]
@@ -147,6 +149,17 @@ def _family(chroma: FloatArray) -> int:
     return int(np.argmin([np.linalg.norm(chroma - r) for r in refs]))
 
 
+def hue_direction(bgr: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """A colour's hue as a direction and its saturation, both unchanged by white light added on top
+    (glare) and by brightness: ``(c - min(c)) / sum(c - min(c))`` and ``(max - min) / max``."""
+    low = np.minimum(np.minimum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
+    high = np.maximum(np.maximum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
+    v = bgr - low[..., None]
+    direction = (v / np.maximum(v.sum(-1, keepdims=True), 1e-3)).astype(np.float32)
+    saturation = ((high - low) / np.maximum(high, 1.0)).astype(np.float32)
+    return direction, saturation
+
+
 def _chromaticity(bgr: Sequence[float] | FloatArray) -> FloatArray:
     v = np.asarray(bgr, dtype=np.float32)
     out: FloatArray = (v / max(float(v.sum()), 1.0)).astype(np.float32)
@@ -217,10 +230,11 @@ class FineMatcher:
         # colour families: a template's colour is judged against the other families' colours, so a
         # global colour cast (a clipped white point, warm light, glare) moves both alike
         self.families = np.array([_family(r) for r in self.refs])
+        self.neutral = self.families == len(FAMILIES) - 1
         self.family_refs = np.stack([_chromaticity(hex_to_bgr(f)) for f in FAMILIES[:-1]])
-        unique, self.ref_ids = np.unique(np.round(self.refs, 4), axis=0, return_inverse=True)
-        self.unique_refs = unique.astype(np.float32)
-        self.unique_families = np.array([_family(r) for r in self.unique_refs])
+        self.family_dirs = hue_direction(np.array([hex_to_bgr(f) for f in FAMILIES[:-1]], np.float32))[0]
+        # the colour a candidate's background must have: a saturated family's hue, or neutral
+        self.ref_ids = np.where(self.neutral, len(FAMILIES) - 1, self.families)
         raw = np.stack(values)
         count = np.maximum(self.masks.sum(axis=1, keepdims=True), 1.0)
         mean = (raw * self.masks).sum(axis=1, keepdims=True) / count
@@ -387,27 +401,25 @@ class FineMatcher:
         return decisions
 
     def _pixels_in_colour(self, col: FloatArray) -> FloatArray:
-        """(N, R, D): whether each pixel's chromaticity belongs to each reference colour rather than to
-        another colour family."""
+        """(N, F + 1, D): whether each pixel has each saturated family's hue (rather than another
+        family's), or is neutral (the last row)."""
         n, d = col.shape[:2]
         total = col[..., 0] + col[..., 1] + col[..., 2]
-        chroma = (col / np.maximum(total, 1.0)[..., None]).reshape(n * d, 3)
-        sq = (chroma * chroma).sum(-1, keepdims=True)
-
-        def dist2(refs: FloatArray) -> FloatArray:
-            out: FloatArray = sq - 2.0 * chroma @ refs.T + (refs * refs).sum(-1)[None, :]
-            return out.reshape(n, d, len(refs))
-
-        d_ref = np.ascontiguousarray(dist2(self.unique_refs).transpose(2, 0, 1))  # (R, N, D)
-        d_fam = np.ascontiguousarray(dist2(self.family_refs).transpose(2, 0, 1))  # (F, N, D)
+        direction, sat = hue_direction(col)
+        flat_dir = direction.reshape(n * d, 3)
+        sq = (flat_dir * flat_dir).sum(-1, keepdims=True)
+        refs = self.family_dirs
+        dist2 = (sq - 2.0 * flat_dir @ refs.T + (refs * refs).sum(-1)[None, :]).reshape(n, d, len(refs))
+        dist2 = np.ascontiguousarray(dist2.transpose(2, 0, 1))  # (F, N, D)
         lit = total > 30
-        out = np.zeros((n, len(self.unique_refs), d), np.float32)
-        for r, fam in enumerate(self.unique_families):
-            others = [f for f in range(len(FAMILIES) - 1) if f != fam]
-            nearest_other = d_fam[others[0]]
-            for f in others[1:]:
-                nearest_other = np.minimum(nearest_other, d_fam[f])
-            out[:, r, :] = (d_ref[r] < 0.36 * nearest_other) & lit
+        out = np.zeros((n, len(refs) + 1, d), np.float32)
+        for f in range(len(refs)):
+            others = [g for g in range(len(refs)) if g != f]
+            nearest_other = dist2[others[0]]
+            for g in others[1:]:
+                nearest_other = np.minimum(nearest_other, dist2[g])
+            out[:, f, :] = (dist2[f] < 0.64 * nearest_other) & (sat > NEUTRAL_SAT) & lit
+        out[:, -1, :] = (sat < NEUTRAL_SAT + 0.1) & lit
         return out
 
     @staticmethod

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -43,6 +43,7 @@ from vision.render import (
     Image,
     draw_tile,
     hex_to_bgr,
+    render_board,
     slot_offsets,
     tile_layout,
 )
@@ -377,6 +378,7 @@ class Recognizer:
         self.mask = _hex_mask(self.layout, 0.9)
         self.bank = build_templates(board.title, self.layout, self.mask)
         self.shapes = title_tile_shapes(board.title)
+        self._expected_outline = self._printed_outline(board)
         self.fine = FineMatcher(
             self.layout,
             self.bank.keys,
@@ -393,6 +395,30 @@ class Recognizer:
         self._corp_colors = {
             sym: np.array(hex_to_bgr(c.color), np.float32) for sym, c in board.corporations.items()
         }
+
+    def _map_white(self, balanced: FloatArray, votes: FloatArray) -> FloatArray:
+        """Per-channel gains that bring the plain map hexes of this frame to the map's printed colour
+        (ones when too few hexes are plain).  Hexes without saturated pixels are the plain map, gray
+        tiles or things lying on the board; the median over them is the map."""
+        plain = votes.max(axis=1) < 0.02
+        if int(plain.sum()) < 6:
+            return np.ones(3, np.float32)
+        per_hex = np.median(balanced[plain][:, self.mask, :], axis=1)  # (M, 3)
+        seen = np.median(per_hex, axis=0)
+        want = np.array(COLORS["white"], np.float32)
+        ratio = want / np.maximum(seen, 1.0)
+        out: FloatArray = np.clip(ratio / ratio[1], 0.7, 1.4).astype(np.float32)
+        return out
+
+    def _printed_outline(self, board: BoardState) -> FloatArray:
+        """(N, 6) outline contrast of every hex edge on the printed map: an edge that a river or a
+        printed line runs along shows little and is not checked."""
+        scale = 2 * FINE_SCALE
+        img = render_board(replace(board, tiles={}, tokens={}), scale, markers=False, coordinates=False)
+        patches, _ = sample_patches(
+            img, np.diag([scale, scale, 1.0]), self.centres, (0.0, 0.0), FINE_SCALE, FINE_PATCH
+        )
+        return outline_contrast(fine_gray(patches, 0.0), self.layout)
 
     def _marker_border_points(self) -> NDArray[np.float64]:
         pts = []
@@ -480,6 +506,10 @@ class Recognizer:
         ones = np.ones(3, np.float32)
         chroma = _chroma(balanced, self.mask, ones, glare)
         votes = colour_votes(balanced, self.mask, ones)
+        # refine the white balance on the plain map itself (the paper margin may be clipped)
+        refine = self._map_white(balanced, votes)
+        gains = gains * refine
+        balanced = balanced * refine
         t2 = time.perf_counter()
         scores = masked_ncc(values, self.bank.desc, self.bank.masks)  # (N, K)
         scores -= self._disc_penalty(values, self.bank.discs)
@@ -494,8 +524,10 @@ class Recognizer:
         usable = np.minimum(np.minimum(fine[..., 0], fine[..., 1]), fine[..., 2]) < 250  # not blown-out white
         decisions = self.fine.decide(fine_gray(fine_balanced), fine_balanced, usable, candidates, valid)
         # an empty hex shows its printed outline on every edge; a hand or card lying over it does not
-        outline = outline_contrast(fine_gray(fine_balanced, 0.0), self.layout).min(axis=1)
-        outline_ok = np.clip((outline - 0.005) / 0.015, 0.0, 1.0)
+        seen_outline = outline_contrast(fine_gray(fine_balanced, 0.0), self.layout)
+        expected = self._expected_outline
+        outline = np.where(expected >= 0.1, seen_outline / np.maximum(expected, 0.1), np.inf).min(axis=1)
+        outline_ok = np.clip((outline - 0.04) / 0.08, 0.0, 1.0)
         observations: dict[str, HexObservation] = {}
         for i, hex_id in enumerate(self.hex_ids):
             if inside_frac[i] < 0.98 or fine_inside[i][self.fine.mask].mean() < 0.98:
