@@ -403,7 +403,7 @@ def run_demo(
             registry.enroll(uid, find_item("1870", a["shares"][0]))
             uids[a["shares"][0]] = uid
     reader = SimulatedReader(follow=True)
-    camera = SimulatedCamera(vm.board_state(session.game), seed=7, strength=0.35, size=(1024, 768))
+    camera = SimulatedCamera(vm.board_state(session.game), seed=7, strength=0.35, size=(1640, 1232))
 
     def recognizer() -> Any:
         from vision.board import board_from_title
