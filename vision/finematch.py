@@ -70,19 +70,28 @@ Draw = Callable[[Image, tuple[float, float], float], None]
 Sampler = Callable[[Draw], FloatArray]
 
 
-def fine_offsets() -> NDArray[np.float64]:
-    idx = (np.arange(FINE_PATCH, dtype=np.float64) - (FINE_PATCH - 1) / 2) / FINE_SCALE
+def patch_offsets(scale: float, size: int) -> NDArray[np.float64]:
+    """Board-unit offsets (size, size, 2) of a square patch's pixels from its centre at ``scale``
+    pixels per hex width."""
+    idx = (np.arange(size, dtype=np.float64) - (size - 1) / 2) / scale
     xx, yy = np.meshgrid(idx, idx)
     return np.stack([xx, yy], axis=-1)
 
 
-def fine_mask(layout: str) -> NDArray[np.bool_]:
-    off = fine_offsets()
-    inside = np.ones((FINE_PATCH, FINE_PATCH), dtype=bool)
+def hex_mask(layout: str, inset: float, scale: float, size: int) -> NDArray[np.bool_]:
+    """The patch pixels inside the hex shrunk to ``inset`` of its size."""
+    off = patch_offsets(scale, size)
+    inside = np.ones((size, size), dtype=bool)
     for e in range(6):
         a = edge_angle(layout, e)
-        inside &= off[..., 0] * math.cos(a) + off[..., 1] * math.sin(a) <= 0.5 * INSET
+        inside &= off[..., 0] * math.cos(a) + off[..., 1] * math.sin(a) <= 0.5 * inset
     return inside
+
+
+def to_gray(patches: FloatArray) -> FloatArray:
+    """Luma of BGR patches (..., 3)."""
+    g: FloatArray = patches[..., 0] * 0.114 + patches[..., 1] * 0.587 + patches[..., 2] * 0.299
+    return g
 
 
 def outline_points(layout: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -126,14 +135,11 @@ def outline_contrast(gray: FloatArray, layout: str) -> FloatArray:
     return out
 
 
-def fine_gray(patches: FloatArray, sigma: float = BLUR_SIGMA) -> FloatArray:
-    """Grey, lightly blurred patches (N, P, P) from BGR patches (N, P, P, 3)."""
-    n = patches.shape[0]
-    g = patches[..., 0] * 0.114 + patches[..., 1] * 0.587 + patches[..., 2] * 0.299
-    flat = np.ascontiguousarray(g.reshape(n * FINE_PATCH, FINE_PATCH), dtype=np.float32)
-    if sigma <= 0:
-        return np.asarray(flat, dtype=np.float32).reshape(n, FINE_PATCH, FINE_PATCH)
-    out = cv2.GaussianBlur(flat, (0, 0), sigma)
+def fine_blur(gray: FloatArray) -> FloatArray:
+    """Grey fine patches (N, P, P) lightly blurred, as the fit compares them."""
+    n = gray.shape[0]
+    flat = np.ascontiguousarray(gray.reshape(n * FINE_PATCH, FINE_PATCH), dtype=np.float32)
+    out = cv2.GaussianBlur(flat, (0, 0), BLUR_SIGMA)
     result: FloatArray = np.asarray(out, dtype=np.float32).reshape(n, FINE_PATCH, FINE_PATCH)
     return result
 
@@ -190,8 +196,9 @@ class FineMatcher:
         sample: Sampler,
     ) -> None:
         self.layout = layout
-        self.mask = fine_mask(layout)
-        off = fine_offsets()[self.mask]  # (D, 2)
+        self.mask = hex_mask(layout, INSET, FINE_SCALE, FINE_PATCH)
+        self.offsets = patch_offsets(FINE_SCALE, FINE_PATCH)
+        off = self.offsets[self.mask]  # (D, 2)
         self.x = off[:, 0].astype(np.float32)
         self.y = off[:, 1].astype(np.float32)
         self.n_tiles = len(keys)
@@ -247,15 +254,14 @@ class FineMatcher:
         self.relative_contrast = np.where(self.flat, 0.0, std[:, 0] / np.maximum(mean[:, 0], 1.0)).astype(
             np.float32
         )
-        self.counts = count[:, 0]
         self.squares = (self.templates * self.templates).astype(np.float32)
 
     def _template(
         self, patch: FloatArray, shape: TileShape, rotation: int, fill: tuple[int, int, int]
     ) -> tuple[FloatArray, NDArray[np.bool_], NDArray[np.bool_]]:
-        gray = fine_gray(patch[None])[0]
+        gray = fine_blur(to_gray(patch[None]))[0]
         keep = self.mask.copy()
-        off = fine_offsets()
+        off = self.offsets
         lay = tile_layout(shape, rotation, self.layout)
         for node in shape.cities:
             if node.slots == 0:
@@ -283,11 +289,10 @@ class FineMatcher:
         usable: NDArray[np.bool_],
         candidates: NDArray[np.int64],
         valid: NDArray[np.bool_],
-        equivalent: NDArray[np.bool_] | None = None,
     ) -> list[Decision]:
         """Choose among ``candidates`` (N, C) template indices (``valid`` marks real entries).
 
-        ``gray`` (N, P, P) from :func:`fine_gray`, ``colour`` (N, P, P, 3) white-balanced BGR,
+        ``gray`` (N, P, P) from :func:`fine_blur`, ``colour`` (N, P, P, 3) white-balanced BGR,
         ``usable`` (N, P, P) pixels that are not blown out by glare.
         """
         n, c = candidates.shape
@@ -378,7 +383,7 @@ class FineMatcher:
             for w in order[:3]:
                 worst = 1.0
                 for o in order:
-                    if o == w or (equivalent is not None and equivalent[i, w, o]):
+                    if o == w:
                         continue
                     worst = min(
                         worst,

@@ -34,8 +34,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardState, title_tile_shapes
-from vision.finematch import FINE_PATCH, FINE_SCALE, FineMatcher, fine_gray, outline_contrast
-from vision.geometry import edge_angle
+from vision.finematch import (
+    FINE_PATCH,
+    FINE_SCALE,
+    FineMatcher,
+    fine_blur,
+    hex_mask,
+    outline_contrast,
+    patch_offsets,
+    to_gray,
+)
 from vision.markers import Detection, RegistrationError, board_homography, detect_markers, make_detector
 from vision.render import (
     CITY_RADIUS,
@@ -103,21 +111,6 @@ class FrameResult:
 # ---------------------------------------------------------------- sampling
 
 
-def _patch_offsets(scale: float = SCALE, size: int = PATCH) -> NDArray[np.float64]:
-    idx = (np.arange(size, dtype=np.float64) - (size - 1) / 2) / scale
-    xx, yy = np.meshgrid(idx, idx)
-    return np.stack([xx, yy], axis=-1)  # (P, P, 2) board units
-
-
-def _hex_mask(layout: str, inset: float) -> NDArray[np.bool_]:
-    off = _patch_offsets()
-    inside = np.ones((PATCH, PATCH), dtype=bool)
-    for e in range(6):
-        a = edge_angle(layout, e)
-        inside &= off[..., 0] * math.cos(a) + off[..., 1] * math.sin(a) <= 0.5 * inset
-    return inside
-
-
 def _px_per_unit(hmat: Homography, at: tuple[float, float]) -> float:
     c = np.array([at[0], at[1], 1.0])
     q = [hmat @ (c + d) for d in (np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0]))]
@@ -143,7 +136,7 @@ def sample_patches(
         src = np.asarray(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), dtype=np.uint8)
         # pixel-centre convention of resize: x' = (x + 0.5) f - 0.5
         h = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1.0]]) @ hmat
-    off = _patch_offsets(scale, size)
+    off = patch_offsets(scale, size)
     n = len(centres)
     pts = centres[:, None, None, :] + off[None, :, :, :]  # (N, P, P, 2)
     flat = pts.reshape(-1, 2)
@@ -156,11 +149,6 @@ def sample_patches(
     out = cv2.remap(src, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
     patches = out.reshape(n, size, size, 3).astype(np.float32)
     return patches, inside
-
-
-def _gray(patches: FloatArray) -> FloatArray:
-    g: FloatArray = patches[..., 0] * 0.114 + patches[..., 1] * 0.587 + patches[..., 2] * 0.299
-    return g
 
 
 def _blur(gray: FloatArray) -> FloatArray:
@@ -336,7 +324,7 @@ def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> Templat
                 classes.append(cls)
                 patches.append(patch[0])
     stack = np.stack(patches)
-    values, _ = _values(_gray(stack), mask)
+    values, _ = _values(to_gray(stack), mask)
     shapes = title_tile_shapes(title)
     pairs = [_slot_masks(mask, shapes[t], r, layout) for t, r in keys]
     masks = np.stack([m for m, _ in pairs])
@@ -375,7 +363,7 @@ class Recognizer:
         self.min_confidence = min_confidence
         self.hex_ids = tuple(h for h, info in board.hexes.items() if info.tileable)
         self.centres = np.array([self.geometry.center(h) for h in self.hex_ids], dtype=np.float64)
-        self.mask = _hex_mask(self.layout, 0.9)
+        self.mask = hex_mask(self.layout, 0.9, SCALE, PATCH)
         self.bank = build_templates(board.title, self.layout, self.mask)
         self.shapes = title_tile_shapes(board.title)
         self._expected_outline = self._printed_outline(board)
@@ -418,7 +406,7 @@ class Recognizer:
         patches, _ = sample_patches(
             img, np.diag([scale, scale, 1.0]), self.centres, (0.0, 0.0), FINE_SCALE, FINE_PATCH
         )
-        return outline_contrast(fine_gray(patches, 0.0), self.layout)
+        return outline_contrast(to_gray(patches), self.layout)
 
     def _marker_border_points(self) -> NDArray[np.float64]:
         pts = []
@@ -502,7 +490,7 @@ class Recognizer:
         # not clipped at 255: a hex brighter than the margin must keep its colour
         balanced = np.maximum((patches - black[None, None, None, :]) * gains[None, None, None, :], 0)
         glare = np.maximum(np.maximum(patches[..., 0], patches[..., 1]), patches[..., 2]) >= 250
-        values, _ = _values(_gray(patches), self.mask)
+        values, _ = _values(to_gray(patches), self.mask)
         ones = np.ones(3, np.float32)
         chroma = _chroma(balanced, self.mask, ones, glare)
         votes = colour_votes(balanced, self.mask, ones)
@@ -522,9 +510,10 @@ class Recognizer:
         fine, fine_inside = sample_patches(frame, hmat, self.centres, at, FINE_SCALE, FINE_PATCH)
         fine_balanced = np.maximum((fine - black[None, None, None, :]) * gains[None, None, None, :], 0)
         usable = np.minimum(np.minimum(fine[..., 0], fine[..., 1]), fine[..., 2]) < 250  # not blown-out white
-        decisions = self.fine.decide(fine_gray(fine_balanced), fine_balanced, usable, candidates, valid)
+        fine_luma = to_gray(fine_balanced)
+        decisions = self.fine.decide(fine_blur(fine_luma), fine_balanced, usable, candidates, valid)
         # an empty hex shows its printed outline on every edge; a hand or card lying over it does not
-        seen_outline = outline_contrast(fine_gray(fine_balanced, 0.0), self.layout)
+        seen_outline = outline_contrast(fine_luma, self.layout)
         expected = self._expected_outline
         outline = np.where(expected >= 0.1, seen_outline / np.maximum(expected, 0.1), np.inf).min(axis=1)
         outline_ok = np.clip((outline - 0.04) / 0.08, 0.0, 1.0)
