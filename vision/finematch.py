@@ -61,6 +61,12 @@ GAIN_RANGE = (0.55, 1.5)
 #: share of the patch's structure a tile's template must explain (a clear view explains 0.88 or more;
 #: a hand or card over part of the hex leaves much unexplained)
 FIT_FLOOR = 0.78
+#: share of an empty hex that may be hidden or glared over (a card corner, a fingertip, a glare spot)
+#: and still be read as empty from the rest, if the rest is flat, the map's colour and outlined
+BLEMISH = 0.12
+#: share of an empty hex that may be brighter than the map around it (glare, a white card) when the
+#: rest is read as empty
+GLARE_SHARE = 0.3
 #: share of a tile's background pixels that must have the tile's colour
 SHARE_FLOOR = 0.55
 #: saturation ((max - min) / max) below which a colour is neutral: the plain map is about 0.15
@@ -127,11 +133,12 @@ def bilinear(gray: FloatArray, pts: NDArray[np.float64]) -> FloatArray:
 
 def outline_contrast(gray: FloatArray, layout: str) -> FloatArray:
     """Per hex and edge (N, 6): how much darker the printed outline is than the paper just inside it,
-    relative to that paper's brightness.  A hand or card over the edge shows no outline."""
+    relative to that paper's brightness, the median along the edge.  A hand or card over most of
+    the edge shows no outline; a fingertip over a short stretch of it does not hide it."""
     line_pts, inner_pts = outline_points(layout)
-    line = bilinear(gray, line_pts).mean(axis=-1)
-    inner = bilinear(gray, inner_pts).mean(axis=-1)
-    out: FloatArray = ((inner - line) / np.maximum(inner, 1.0)).astype(np.float32)
+    line = bilinear(gray, line_pts)
+    inner = bilinear(gray, inner_pts)
+    out: FloatArray = np.median((inner - line) / np.maximum(inner, 1.0), axis=-1).astype(np.float32)
     return out
 
 
@@ -351,6 +358,19 @@ class FineMatcher:
         for f in range(len(FAMILIES) - 1):
             to_family[..., f] = np.where(fam == f, np.inf, to_family[..., f])
         ratio = own / np.maximum(to_family.min(axis=-1), 1e-3)
+        # a saturated family may also be judged by its hue direction, which glare (white light added
+        # on top) does not change: the summed chromatic part (colour minus its grey) of the
+        # background.  Either test may pass: a colour cast moves the direction more than the
+        # chromaticity, glare moves the chromaticity more than the direction.
+        chromatic = col - col.min(axis=-1, keepdims=True)
+        csum = np.matmul(back, chromatic)  # (N, C, 3)
+        direction = csum / np.maximum(csum.sum(-1, keepdims=True), 1.0)
+        dir_dist = np.linalg.norm(direction[:, :, None, :] - self.family_dirs[None, None, :, :], axis=-1)
+        own_dir = np.take_along_axis(dir_dist, np.minimum(fam, len(FAMILIES) - 2)[..., None], axis=2)[..., 0]
+        for f in range(len(FAMILIES) - 1):
+            dir_dist[..., f] = np.where(fam == f, np.inf, dir_dist[..., f])
+        dir_ratio = own_dir / np.maximum(dir_dist.min(axis=-1), 1e-3)
+        ratio = np.where(self.neutral[candidates], ratio, np.minimum(ratio, dir_ratio))
         colour_ok = np.where(bcount >= 20, np.clip((0.6 - ratio) / 0.3, 0.0, 1.0), 0.5)
         # and pixel by pixel: a card or hand over part of a tile leaves a patch of another colour
         in_colour = self._pixels_in_colour(col)  # (N, R, D)
@@ -400,10 +420,69 @@ class FineMatcher:
                 fit = float(np.clip((0.045 - rel) / 0.02, 0.0, 1.0))
             else:
                 fit = float(np.clip((float(explained[i, best]) - FIT_FLOOR) / 0.1, 0.0, 1.0))
+            if fit < 1.0 and candidates[i, best] >= self.n_tiles:
+                # an empty hex with a card corner, a fingertip or a glare spot over a small part of it
+                fit = max(
+                    fit,
+                    self._fit_around_blemish(
+                        obs[i],
+                        ok[i] * msk[i, best],
+                        tpl[i, best],
+                        bool(flat[i, best]),
+                        (GAIN_RANGE[0] * float(expected[i, best]), GAIN_RANGE[1] * float(expected[i, best])),
+                        float(level[i, best]),
+                    ),
+                )
             colour_score = float(colour_ok[i, best])
             m = float(np.clip(margin / 0.35, 0.0, 1.0))
             decisions.append(Decision(best, fit * colour_score * m, fit, m, colour_score))
         return decisions
+
+    def _fit_around_blemish(
+        self,
+        obs: FloatArray,
+        weight: FloatArray,
+        template: FloatArray,
+        flat: bool,
+        gain_range: tuple[float, float],
+        level: float,
+    ) -> float:
+        """The fit of an empty hex's printed look leaving out up to ``BLEMISH`` of its pixels that are
+        darker or otherwise unexplained, and up to ``GLARE_SHARE`` that are brighter than the map
+        (glare adds light; nothing printed is brighter than the paper).  A robust refit, three times;
+        0 when more than that is wrong."""
+        use = weight > 0
+        o = obs[use].astype(np.float64)
+        n = len(o)
+        if n < 50:
+            return 0.0
+        shade = np.stack([np.ones(n), self.x[use], self.y[use]], axis=1).astype(np.float64)
+        t = template[use].astype(np.float64)
+        keep = np.ones(n, bool)
+        residual = o
+        for _ in range(3):
+            gain = 0.0
+            if not flat:
+                full = np.column_stack([t, shade])[keep]
+                gain = float(np.linalg.lstsq(full, o[keep], rcond=None)[0][0])
+                gain = min(max(gain, gain_range[0]), gain_range[1])
+            coef = np.linalg.lstsq(shade[keep], o[keep] - gain * t[keep], rcond=None)[0]
+            residual = o - gain * t - shade @ coef
+            inner = residual[keep]
+            sigma = 1.4826 * float(np.median(np.abs(inner - np.median(inner))))
+            tolerance = max(3.5 * sigma, 0.015 * level)
+            bright = residual > max(2.0 * sigma, 0.01 * level)
+            dark = residual < -tolerance
+            keep = ~bright & ~dark
+            if dark.mean() > BLEMISH or bright.mean() > GLARE_SHARE:
+                return 0.0
+        rms = math.sqrt(float((residual[keep] ** 2).mean()))
+        if flat:
+            return float(np.clip((0.045 - rms / level) / 0.02, 0.0, 1.0))
+        coef0 = np.linalg.lstsq(shade[keep], o[keep], rcond=None)[0]
+        plain = float(((o[keep] - shade[keep] @ coef0) ** 2).sum())
+        explained = 1.0 - float((residual[keep] ** 2).sum()) / max(plain, 1e-3)
+        return float(np.clip((explained - FIT_FLOOR) / 0.1, 0.0, 1.0))
 
     def _pixels_in_colour(self, col: FloatArray) -> FloatArray:
         """(N, F + 1, D): whether each pixel has each saturated family's hue (rather than another

@@ -384,18 +384,35 @@ class Recognizer:
             sym: np.array(hex_to_bgr(c.color), np.float32) for sym, c in board.corporations.items()
         }
 
-    def _map_white(self, balanced: FloatArray, votes: FloatArray) -> FloatArray:
-        """Per-channel gains that bring the plain map hexes of this frame to the map's printed colour
-        (ones when too few hexes are plain).  Hexes without saturated pixels are the plain map, gray
-        tiles or things lying on the board; the median over them is the map."""
-        plain = votes.max(axis=1) < 0.02
+    def _map_white(self, balanced: FloatArray, raw: FloatArray, plain: NDArray[np.bool_]) -> FloatArray:
+        """Per-channel gains that bring the ``plain`` map hexes of this frame to the map's printed
+        colour (ones when fewer than six are plain); the median over them is the map.  Pixels with a
+        clipped channel (``raw`` at 250 or more) say nothing about the colour: where the map is
+        over-exposed only its shaded parts are used."""
         if int(plain.sum()) < 6:
             return np.ones(3, np.float32)
-        per_hex = np.median(balanced[plain][:, self.mask, :], axis=1)  # (M, 3)
-        seen = np.median(per_hex, axis=0)
+        pixels = balanced[plain][:, self.mask, :]  # (M, D, 3)
+        unclipped = raw[plain][:, self.mask, :].max(axis=2) < 250
+        per_hex = []
+        for px, ok in zip(pixels, unclipped, strict=True):
+            if ok.mean() >= 0.5:
+                per_hex.append(np.median(px[ok], axis=0))
+        if len(per_hex) < 6:
+            per_hex = list(np.median(pixels, axis=1))
+        seen = np.median(np.array(per_hex), axis=0)
         want = np.array(COLORS["white"], np.float32)
         ratio = want / np.maximum(seen, 1.0)
         out: FloatArray = np.clip(ratio / ratio[1], 0.7, 1.4).astype(np.float32)
+        return out
+
+    def _outline_ratios(self, luma: FloatArray) -> FloatArray:
+        """(N, 6) the printed outline's contrast on each edge of fine grey patches relative to the
+        printed map's (infinite where the map shows no outline there, e.g. a river along it)."""
+        expected = self._expected_outline
+        seen = outline_contrast(luma, self.layout)
+        out: FloatArray = np.where(expected >= 0.1, seen / np.maximum(expected, 0.1), np.inf).astype(
+            np.float32
+        )
         return out
 
     def _printed_outline(self, board: BoardState) -> FloatArray:
@@ -494,8 +511,11 @@ class Recognizer:
         ones = np.ones(3, np.float32)
         chroma = _chroma(balanced, self.mask, ones, glare)
         votes = colour_votes(balanced, self.mask, ones)
-        # refine the white balance on the plain map itself (the paper margin may be clipped)
-        refine = self._map_white(balanced, votes)
+        fine, fine_inside = sample_patches(frame, hmat, self.centres, at, FINE_SCALE, FINE_PATCH)
+        # refine the white balance on the plain map itself (the paper margin may be clipped): hexes
+        # with no tile colour whose printed outline shows all round (nothing lies on them)
+        outlined = self._outline_ratios(to_gray(fine)).min(axis=1) >= 0.3
+        refine = self._map_white(balanced, patches, (votes.max(axis=1) < 0.02) & outlined)
         gains = gains * refine
         balanced = balanced * refine
         t2 = time.perf_counter()
@@ -507,15 +527,14 @@ class Recognizer:
         inside_frac = inside[:, self.mask].mean(axis=1)
         candidates, valid = self._candidates(scores, votes)
         t_coarse = time.perf_counter()
-        fine, fine_inside = sample_patches(frame, hmat, self.centres, at, FINE_SCALE, FINE_PATCH)
         fine_balanced = np.maximum((fine - black[None, None, None, :]) * gains[None, None, None, :], 0)
         usable = np.minimum(np.minimum(fine[..., 0], fine[..., 1]), fine[..., 2]) < 250  # not blown-out white
         fine_luma = to_gray(fine_balanced)
         decisions = self.fine.decide(fine_blur(fine_luma), fine_balanced, usable, candidates, valid)
-        # an empty hex shows its printed outline on every edge; a hand or card lying over it does not
-        seen_outline = outline_contrast(fine_luma, self.layout)
-        expected = self._expected_outline
-        outline = np.where(expected >= 0.1, seen_outline / np.maximum(expected, 0.1), np.inf).min(axis=1)
+        # an empty hex shows its printed outline; a hand or card lying over it does not.  All edges
+        # but one must show it: the edge of a card or a fingertip may lie along one edge while the
+        # hex itself is in clear view (its inside must still be flat and the map's colour)
+        outline = np.sort(self._outline_ratios(fine_luma), axis=1)[:, 1]
         outline_ok = np.clip((outline - 0.04) / 0.08, 0.0, 1.0)
         observations: dict[str, HexObservation] = {}
         for i, hex_id in enumerate(self.hex_ids):
