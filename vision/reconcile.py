@@ -13,6 +13,11 @@ The caller passes the expected map as plain ``{hex: (tile_id, rotation)}``
 Hexes the camera could not see (``unseen`` or below ``min_confidence``) are
 listed in ``cant_see`` and never reported as differences.
 
+Several frames of the same table are combined first (:func:`combine`): a hex
+counts as seen only if enough of the latest frames that saw it read it alike,
+so a hand moving over the board, a one-frame misreading or a tile being put
+down while the frames were taken is "can't see" rather than a difference.
+
 A seen tile that is not on the expected map (``unexpected_tile``, or a
 ``wrong_tile`` that may be an upgrade) becomes a proposed ``lay_tile`` action
 when the caller's ``is_legal_lay(hex, tile, rotation)`` accepts it (``True``);
@@ -21,7 +26,7 @@ a string answer is the reason it is not legal and is kept in ``rejected``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +68,58 @@ class Reconciliation:
 def same_placement(shape: TileShape, a: int, b: int) -> bool:
     """Whether two rotations of a tile look the same on the board."""
     return b % 6 in equivalent_rotations(shape, a)
+
+
+def same_reading(shapes: Mapping[str, TileShape], a: HexObservation, b: HexObservation) -> bool:
+    """Whether two observations of a hex say the same thing (a tile at equivalent rotations counts)."""
+    if a.status != b.status:
+        return False
+    pa, pb = a.placed, b.placed
+    if pa is None or pb is None:
+        return pa is None and pb is None
+    return pa[0] == pb[0] and pa[0] in shapes and same_placement(shapes[pa[0]], pa[1], pb[1])
+
+
+def combine(
+    frames: Sequence[Mapping[str, HexObservation]],
+    title: str,
+    *,
+    min_seen: int = 1,
+    min_confidence: float = 0.5,
+) -> dict[str, HexObservation]:
+    """One observation per hex from several frames of the same table, oldest first.
+
+    A hex's reading is its latest confident one (confidence ``min_confidence`` or more), backed by
+    the frames that read it alike since the last frame that read it otherwise (frames that could
+    not see it do not count either way).  It is accepted when at least ``min_seen`` frames back it,
+    and at least two if an earlier frame read the hex otherwise; else the hex is ``unseen``: hidden
+    too often, or changing while the frames were taken.  So a one-frame misreading never counts,
+    and a tile really put down counts once two frames have seen it."""
+    if min_seen < 1:
+        raise ValueError(f"min_seen must be at least 1, not {min_seen}")
+    shapes = title_tile_shapes(title)
+    hexes: dict[str, None] = {}
+    for frame in frames:
+        hexes.update(dict.fromkeys(frame))
+    out: dict[str, HexObservation] = {}
+    for hex_id in hexes:
+        seen = [
+            f[hex_id]
+            for f in frames
+            if hex_id in f and f[hex_id].status != "unseen" and f[hex_id].confidence >= min_confidence
+        ]
+        if not seen:
+            out[hex_id] = HexObservation(hex_id, "unseen")
+            continue
+        latest = seen[-1]
+        backing = 0
+        for obs in reversed(seen):
+            if not same_reading(shapes, obs, latest):
+                break
+            backing += 1
+        needed = max(min_seen, 2 if backing < len(seen) else 1)
+        out[hex_id] = latest if backing >= needed else HexObservation(hex_id, "unseen")
+    return out
 
 
 def reconcile(

@@ -57,7 +57,8 @@ def open_camera(config: Any, board: Any) -> Any:
 
     cam = config.camera
     if cam.mode == "simulated":
-        return SimulatedCamera(board, seed=0, strength=0.3, size=tuple(cam.resolution))
+        # the simulated table shows what the game records (the players lay every tile they enter)
+        return SimulatedCamera(board, seed=0, strength=0.3, size=tuple(cam.resolution), follows_game=True)
     if cam.mode == "picamera2":
         return Picamera2Camera(PiCameraConfig(resolution=tuple(cam.resolution)))
     if cam.mode == "usb":
@@ -138,7 +139,14 @@ def run(args: argparse.Namespace) -> int:
 
     from kivy.clock import Clock
 
-    app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
+    app = CompanionApp(
+        session,
+        camera=camera,
+        recognizer_factory=recognizer,
+        store=store,
+        registry=registry,
+        check_interval=config.camera.check_interval,
+    )
     if reader is not None:
         Clock.schedule_once(lambda _dt: app.start_reader(reader), 0.5)
     if panel is not None:

@@ -2,8 +2,9 @@
 
 * ``vision bench --title 1870 --frames N --seed S [--json]``: simulated photos of
   fixture board states with deliberate differences; per-frame results and a summary;
-* ``vision check IMAGE --fixture FILE --action ID [--out annotated.png]``: recognise
-  a photo and list its differences from the game's map at that action;
+* ``vision check IMAGE… (--fixture FILE [--action ID] | --game ID [--db PATH]) [--out annotated.png]``:
+  recognise photos of the table and list their differences from a game's map, an 18xx.games
+  export at an action or a live game of the database (which also proposes a newly laid tile);
 * ``vision markers OUT_DIR [--hex-mm 38.1]``: the printable marker sheet (PNG + SVG);
 * ``vision render --fixture FILE [--action ID] OUT.png``: draw a board state.
 """
@@ -45,11 +46,22 @@ def register(subparsers: Any) -> None:
     bench.add_argument("--json", action="store_true", help="one JSON object per frame, then the summary")
     bench.set_defaults(func=cmd_bench)
 
-    check = sub.add_parser("check", help="check a photo of the table against a game's map")
-    check.add_argument("image", type=Path)
-    check.add_argument("--fixture", type=Path, required=True, help="18xx.games export (JSON)")
-    check.add_argument("--action", type=int, default=None, help="action id (default: the end of the game)")
-    check.add_argument("--out", type=Path, default=None, help="write an annotated copy of the photo")
+    check = sub.add_parser(
+        "check",
+        help="check photos of the table against a game's map",
+        description="Recognise one or more photos of the same table (what they agree on counts) and "
+        "list the differences from a game's map: an 18xx.games export at an action (--fixture), or a "
+        "live game of the companion's database (--game), which also proposes a tile newly laid.",
+    )
+    check.add_argument("image", type=Path, nargs="+")
+    which = check.add_mutually_exclusive_group(required=True)
+    which.add_argument("--fixture", type=Path, help="18xx.games export (JSON)")
+    which.add_argument("--game", type=int, metavar="ID", help="a game of the companion's database")
+    check.add_argument(
+        "--action", type=int, default=None, help="with --fixture: action id (default: the end of the game)"
+    )
+    check.add_argument("--db", type=Path, default=None, help="with --game: the database (default as `table`)")
+    check.add_argument("--out", type=Path, default=None, help="write an annotated copy of the (last) photo")
     check.add_argument("--json", action="store_true")
     check.set_defaults(func=cmd_check)
 
@@ -114,80 +126,115 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    from vision.pipeline import Recognizer
-    from vision.reconcile import reconcile
+def _read_images(paths: list[Path]) -> list[np.ndarray]:
+    images = []
+    for path in paths:
+        read = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if read is None:
+            raise FileNotFoundError(f"cannot read image {path} (missing, or not a PNG/JPEG)")
+        images.append(np.asarray(read, dtype=np.uint8))
+    return images
 
-    image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-    if image is None:
-        print(f"error: cannot read image {args.image} (missing, or not a PNG/JPEG)", file=sys.stderr)
-        return 2
+
+def cmd_check(args: argparse.Namespace) -> int:
     try:
-        game = load_fixture(args.fixture)
-        expected = board_at(game, args.action)
-    except (FixtureError, KeyError) as exc:
+        images = _read_images(list(args.image))
+    except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    rec = Recognizer(expected)
-    result = rec.recognise(np.asarray(image, dtype=np.uint8))
-    if result.error:
-        print(f"error: {result.error}", file=sys.stderr)
+    check = _check_game(args, images) if args.game is not None else _check_fixture(args, images)
+    if isinstance(check, int):
+        return check
+    if check.error:
+        print(f"error: {check.error}", file=sys.stderr)
         return 1
-    recon = reconcile(result.observations, dict(expected.tiles), expected.title)
     if args.json:
         print(
             json.dumps(
                 {
-                    "differences": [d.__dict__ for d in recon.differences],
-                    "cant_see": list(recon.cant_see),
-                    "markers": list(result.markers),
-                    "seconds": result.seconds,
+                    "differences": [d.__dict__ for d in check.differences],
+                    "cant_see": list(check.cant_see),
+                    "proposals": list(check.proposals),
+                    "rejected": [list(r) for r in check.rejected],
+                    "frames": check.frames,
+                    "seconds": check.seconds,
                 }
             )
         )
     else:
-        print(f"markers {list(result.markers)}, {result.seconds:.3f} s")
-        for diff in recon.differences:
-            print(diff.describe())
-        if recon.cant_see:
-            print(f"can't see: {', '.join(recon.cant_see)}")
-        if recon.clean:
-            print("the table matches the game's map" + (" (where visible)" if recon.cant_see else ""))
-    if args.out is not None:
-        assert result.homography is not None
-        annotated = annotate(image, expected, result.homography, recon)
-        if not cv2.imwrite(str(args.out), annotated):
+        print(f"{check.frames} photo(s), {check.seconds:.3f} s")
+        for line in check.notes():
+            print(line)
+        for p in check.proposals:
+            print(f"proposed: {p['entity']} lays #{p['tile']} on {p['hex']}, rotation {p['rotation']}")
+        if check.cant_see:
+            print(f"can't see: {', '.join(check.cant_see)}")
+        if check.clean:
+            print("the table matches the game's map" + (" (where visible)" if check.cant_see else ""))
+    if args.out is not None and check.image is not None:
+        if not cv2.imwrite(str(args.out), check.image):
             print(f"error: cannot write {args.out}", file=sys.stderr)
             return 2
         print(f"wrote {args.out}")
-    return 0 if recon.clean else 1
+    return 0 if check.clean else 1
 
 
-def annotate(image: np.ndarray, board: Any, hmat: np.ndarray, recon: Any) -> np.ndarray:
-    """The photo with every difference outlined in red and labelled, unseen hexes in grey."""
-    from vision.geometry import hex_corners
+def _check_fixture(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
+    """The photos against an 18xx.games export at an action (vision alone, no engine)."""
+    from companion.table.camera import CameraCheck
+    from vision.annotate import annotate
+    from vision.pipeline import Recognizer
+    from vision.reconcile import combine, reconcile
 
-    out = image.copy()
-    geometry = board.geometry
+    if args.db is not None:
+        print("error: --db goes with --game", file=sys.stderr)
+        return 2
+    try:
+        expected = board_at(load_fixture(args.fixture), args.action)
+    except (FixtureError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    rec = Recognizer(expected)
+    results = [rec.recognise(image) for image in images]
+    seen = [(image, r) for image, r in zip(images, results, strict=True) if r.ok and r.homography is not None]
+    seconds = sum(r.seconds for r in results)
+    if not seen:
+        return CameraCheck(error=results[-1].error, seconds=seconds)
+    observations = combine([r.observations for _, r in seen], expected.title)
+    recon = reconcile(observations, dict(expected.tiles), expected.title)
+    image, last = seen[-1]
+    assert last.homography is not None
+    return CameraCheck(
+        differences=list(recon.differences),
+        cant_see=list(recon.cant_see),
+        seconds=seconds,
+        frames=len(seen),
+        image=annotate(image, expected, last.homography, recon.differences, recon.cant_see),
+    )
 
-    def poly(hex_id: str) -> np.ndarray:
-        cx, cy = geometry.center(hex_id)
-        pts = np.array([[cx + x, cy + y, 1.0] for x, y in hex_corners(board.layout, 0.95)])
-        proj = (hmat @ pts.T).T
-        out_pts: np.ndarray = (proj[:, :2] / proj[:, 2:3]).astype(np.int32)
-        return out_pts
 
-    for hex_id in recon.cant_see:
-        cv2.polylines(out, [poly(hex_id)], True, (160, 160, 160), 2, cv2.LINE_AA)
-    for diff in recon.differences:
-        pts = poly(diff.hex)
-        cv2.polylines(out, [pts], True, (0, 0, 255), 4, cv2.LINE_AA)
-        x, y = pts.min(axis=0)
-        label = f"{diff.hex} {diff.kind.replace('_', ' ')}"
-        cv2.putText(
-            out, label, (int(x), int(y) - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 255), 2, cv2.LINE_AA
-        )
-    return out
+def _check_game(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
+    """The photos against a live game of the database, with tile lays the engine would accept."""
+    from companion.commands.tags import db_path
+    from companion.engine import GameError
+    from companion.store import Store, StoreError
+    from companion.table.camera import check_frames
+    from companion.table.service import game_from_store
+
+    if args.action is not None:
+        print("error: --action goes with --fixture (a live game is checked as it stands)", file=sys.stderr)
+        return 2
+    path = db_path(args)
+    if not path.exists():
+        print(f"error: no game database at {path}", file=sys.stderr)
+        return 2
+    try:
+        with Store.open(path) as store:
+            game = game_from_store(store, args.game)
+    except (StoreError, GameError, KeyError) as exc:
+        print(f"error: cannot load game {args.game} from {path}: {exc}", file=sys.stderr)
+        return 2
+    return check_frames(game, images)
 
 
 def cmd_markers(args: argparse.Namespace) -> int:

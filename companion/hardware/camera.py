@@ -174,11 +174,19 @@ class SimulatedCamera:
     """Photographs a board description: render, then perspective/lighting/occlusion perturbation.
 
     ``strength`` 0 is a clean straight-on view; 1 is the full benchmark mix.
-    Frames are deterministic for a seed; ``show(board)`` changes what lies on the table.
+    Frames are deterministic for a seed; ``show(board)`` changes what lies on the table.  With
+    ``follows_game`` the table is whatever the game's map says, as if the players laid every tile
+    they recorded (``sync(game)`` before each look; the app does it).
     """
 
     def __init__(
-        self, board: Any, seed: int = 0, strength: float = 1.0, size: tuple[int, int] = (1640, 1232)
+        self,
+        board: Any,
+        seed: int = 0,
+        strength: float = 1.0,
+        size: tuple[int, int] = (1640, 1232),
+        *,
+        follows_game: bool = False,
     ) -> None:
         from vision.perturb import random_perturbation
 
@@ -190,8 +198,17 @@ class SimulatedCamera:
         self._closed = False
         self.last: Any = None
 
+        self.follows_game = follows_game
+
     def show(self, board: Any) -> None:
         self._board = board
+
+    def sync(self, game: Any) -> None:
+        """Put the game's map on the table, if this camera follows the game."""
+        if self.follows_game:
+            from companion.table.camera import board_from_game
+
+            self._board = board_from_game(game)
 
     def read(self) -> Frame:
         from vision.perturb import simulate_frame

@@ -1,14 +1,17 @@
 """The camera check of a live game: what the engine's map says against what the camera sees.
 
-``vision`` never imports the engine; this module is the bridge.  It turns the engine's board
-into vision's plain description, runs the recogniser on a frame, reconciles the observation with
-the engine's tiles, and turns a newly laid tile into a ``lay_tile`` action for the operating
-corporation, but only if the engine accepts that lay (checked on a preview, nothing changes).
+``vision`` never imports the engine; this module is the bridge, and the only one (the CLI and
+the touchscreen both use it).  It turns the engine's board into vision's plain description,
+recognises frames, combines several frames of the table (:class:`BoardWatch`), reconciles the
+observation with the engine's tiles, and turns a newly laid tile into a ``lay_tile`` action for
+the operating corporation, but only if the engine accepts that lay (checked on a preview,
+nothing changes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,11 +21,14 @@ from numpy.typing import NDArray
 from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
 from companion.engine.operating import OperatingRound
+from vision.annotate import annotate
 from vision.board import BoardState, board_from_title
-from vision.pipeline import FrameResult, Recognizer
-from vision.reconcile import Difference, Reconciliation, reconcile
+from vision.pipeline import FrameResult, HexObservation, Recognizer
+from vision.reconcile import Difference, Reconciliation, combine, reconcile
 
-__all__ = ["CameraCheck", "board_from_game", "check_frame", "lay_checker"]
+__all__ = ["BoardWatch", "CameraCheck", "board_from_game", "check_frame", "check_frames", "lay_checker"]
+
+Frame = NDArray[np.uint8]
 
 
 @dataclass
@@ -35,10 +41,20 @@ class CameraCheck:
     rejected: list[tuple[str, str]] = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    frames: int = 0
+    """How many frames the observation combines."""
+    image: Frame | None = None
+    """The latest frame with the differences outlined in red and hidden hexes in grey."""
 
     @property
     def clean(self) -> bool:
         return self.error is None and not self.differences
+
+    def notes(self) -> list[str]:
+        """The differences in words, then why a tile seen on the table cannot be proposed."""
+        return [d.describe() for d in self.differences] + [
+            f"{hex_id}: {reason}" for hex_id, reason in self.rejected
+        ]
 
     def summary(self) -> str:
         if self.error:
@@ -62,9 +78,9 @@ def board_from_game(game: Game) -> BoardState:
     for hex_id, st in game.map.state.items():
         if not st.preprinted:
             tile_id = st.tile.rpartition("-")[0] or st.tile
-            tiles[hex_id] = (tile_id, st.rotation)
+            tiles[hex_id] = (tile_id, st.rotation % 6)
         cities = st.spec.city_indices
-        if cities and cities[0] in st.tokens and any(st.tokens[cities[0]]):
+        if cities and cities[0] in st.tokens and any(s is not None for s in st.tokens[cities[0]]):
             tokens[hex_id] = list(st.tokens[cities[0]])
     return board_from_title(game.title, tiles, tokens)
 
@@ -110,21 +126,16 @@ def lay_checker(game: Game) -> Callable[[str, str, int], bool | str]:
     return check
 
 
-def check_frame(
+def compare(
     game: Game,
-    frame: NDArray[np.uint8],
-    recognizer: Recognizer | None = None,
+    observations: dict[str, HexObservation],
     *,
     min_confidence: float = 0.5,
 ) -> CameraCheck:
-    """Recognise a camera frame and compare it with the game's board."""
+    """Reconcile observations of the table with the game's board (no image)."""
     board = board_from_game(game)
-    rec = recognizer if recognizer is not None else Recognizer(board)
-    result: FrameResult = rec.recognise(frame)
-    if not result.ok:
-        return CameraCheck(error=result.error, seconds=result.seconds)
     recon: Reconciliation = reconcile(
-        result.observations,
+        observations,
         dict(board.tiles),
         game.title,
         is_legal_lay=lay_checker(game),
@@ -143,5 +154,91 @@ def check_frame(
         cant_see=list(recon.cant_see),
         proposals=proposals,
         rejected=list(recon.rejected),
-        seconds=result.seconds,
     )
+
+
+class BoardWatch:
+    """The camera's memory of the table over its last ``window`` frames.
+
+    Each frame is recognised and kept; the table is what the recent frames agree on
+    (:func:`vision.reconcile.combine`): a hex must be seen in ``min_seen`` of them, and read the
+    same in every one that saw it, before it can be reported.  A hand passing over the board, a
+    tile being put down or a one-frame misreading therefore never make a difference; a tile that
+    really changed is reported once it has been seen ``min_seen`` times.
+    """
+
+    def __init__(self, recognizer: Recognizer, window: int = 3, min_seen: int = 2) -> None:
+        if not 1 <= min_seen <= window:
+            raise ValueError(f"need 1 <= min_seen ({min_seen}) <= window ({window})")
+        self.recognizer = recognizer
+        self.window = window
+        self.min_seen = min_seen
+        self.frames: deque[dict[str, HexObservation]] = deque(maxlen=window)
+        self.last_frame: Frame | None = None
+        self.last_homography: NDArray[np.float64] | None = None
+        self.seconds = 0.0
+
+    def add(self, frame: Frame) -> FrameResult:
+        """Recognise a frame and remember what it saw (a frame without the board adds nothing)."""
+        result = self.recognizer.recognise(frame)
+        self.seconds += result.seconds
+        if result.ok and result.homography is not None:
+            self.frames.append(result.observations)
+            self.last_frame = frame
+            self.last_homography = np.asarray(result.homography, dtype=np.float64)
+        return result
+
+    def clear(self) -> None:
+        """Forget every frame (the camera or the board moved)."""
+        self.frames.clear()
+        self.last_frame = None
+        self.last_homography = None
+        self.seconds = 0.0
+
+    def observations(self) -> dict[str, HexObservation]:
+        return combine(list(self.frames), self.recognizer.board.title, min_seen=self.min_seen)
+
+    def check(self, game: Game, *, min_confidence: float = 0.5) -> CameraCheck:
+        """The table as the recent frames agree on it, reconciled with the game's board."""
+        if not self.frames or self.last_frame is None or self.last_homography is None:
+            return CameraCheck(
+                error="the camera cannot see the board (no markers found)", seconds=self.seconds
+            )
+        result = compare(game, self.observations(), min_confidence=min_confidence)
+        result.frames = len(self.frames)
+        result.seconds = self.seconds
+        result.image = annotate(
+            self.last_frame, board_from_game(game), self.last_homography, result.differences, result.cant_see
+        )
+        return result
+
+
+def check_frames(
+    game: Game,
+    frames: Sequence[Frame],
+    recognizer: Recognizer | None = None,
+    *,
+    min_seen: int = 1,
+    min_confidence: float = 0.5,
+) -> CameraCheck:
+    """Recognise several frames of the table taken now and compare what they agree on with the
+    game's board.  With ``min_seen`` 1 a hex seen in any frame counts, unless frames disagree."""
+    if not frames:
+        raise ValueError("a camera check needs at least one frame")
+    rec = recognizer if recognizer is not None else Recognizer(board_from_game(game))
+    watch = BoardWatch(rec, window=len(frames), min_seen=min(min_seen, len(frames)))
+    errors = [r.error for r in (watch.add(f) for f in frames) if r.error]
+    if not watch.frames:
+        return CameraCheck(error=errors[-1] if errors else "no frame", seconds=watch.seconds)
+    return watch.check(game, min_confidence=min_confidence)
+
+
+def check_frame(
+    game: Game,
+    frame: Frame,
+    recognizer: Recognizer | None = None,
+    *,
+    min_confidence: float = 0.5,
+) -> CameraCheck:
+    """Recognise one camera frame and compare it with the game's board."""
+    return check_frames(game, [frame], recognizer, min_confidence=min_confidence)

@@ -66,6 +66,11 @@ TITLES = {
 PROGRESS_AFTER = 0.3
 
 
+#: frames the Check button takes; the board watch remembers as many, and a hex must be read alike
+#: in two of them before it counts
+CHECK_FRAMES = 3
+
+
 class Work:
     """Run ``job`` in a thread; ``done(result)`` on the UI thread; show progress after 0.3 s."""
 
@@ -481,7 +486,8 @@ class CameraScreen(BaseScreen):
         if work is not None:
             self.list.add_widget(Text("Checking the board…", size=16 * u, bold=True))
         if check is not None:
-            self.image.texture = texture_from_bgr(check.image)
+            if check.image is not None:
+                self.image.texture = texture_from_bgr(check.image)
             if check.error:
                 head = check.error
             elif check.clean:
@@ -489,8 +495,8 @@ class CameraScreen(BaseScreen):
             else:
                 head = f"{len(check.differences)} difference(s) on the board"
             self.list.add_widget(Text(head, size=17 * u, bold=True, wrap=True, id_name="camera"))
-            for d in check.differences:
-                self.list.add_widget(Text(d, size=14 * u, wrap=True, color=BAD))
+            for line in check.notes():
+                self.list.add_widget(Text(line, size=14 * u, wrap=True, color=BAD))
             for action in check.proposals:
                 label = f"Lay tile {str(action['tile']).rsplit('-', 1)[0]} on {action['hex']} ({action['entity']})"
                 b = button(
@@ -648,13 +654,16 @@ class CompanionApp(App):  # type: ignore[misc]
         recognizer_factory: Callable[[], Any] | None = None,
         store: Any = None,
         registry: Any = None,
+        check_interval: float | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self.session = session
         self.camera = camera
         self.recognizer_factory = recognizer_factory
-        self._recognizer: Any = None
+        self.check_interval = check_interval
+        """Seconds between the board watch's frames (``None``: only the Check button looks)."""
+        self._watch: Any = None
         self.store = store
         self.registry = registry
         self.busy: dict[str, Work] = {}
@@ -722,6 +731,8 @@ class CompanionApp(App):  # type: ignore[misc]
         self.session.post = self.post
         self.refresh()
         self._tick = Clock.schedule_interval(self._progress_tick, 0.25)
+        if self.camera is not None and self.check_interval:
+            Clock.schedule_interval(lambda _dt: self.camera_check(frames=1, quiet=True), self.check_interval)
         return root
 
     def _progress_tick(self, _dt: float) -> None:
@@ -948,36 +959,46 @@ class CompanionApp(App):  # type: ignore[misc]
         threading.Thread(target=loop, name="companion-reader", daemon=True).start()
 
     # -- camera -----------------------------------------------------------------------------------------
-    def camera_check(self) -> None:
+    def camera_check(self, frames: int = CHECK_FRAMES, quiet: bool = False) -> None:
+        """Look at the board: ``frames`` new frames go into the board watch, which reports what
+        its recent frames agree on (:class:`companion.table.camera.BoardWatch`).  The Check button
+        takes several frames at once; the periodic watch (``quiet``) one at a time, and only adds
+        to the transcript when the camera's verdict changes."""
         if self.camera is None:
-            self.show_toast(vm.Proposal("Camera", (), {}, "no camera is configured"))
+            if not quiet:
+                self.show_toast(vm.Proposal("Camera", (), {}, "no camera is configured"))
             return
         if "camera" in self.busy:
             return
         session = self.session
-
         game = session.game.clone()
-        board = vm.board_state(game)
+        sync = getattr(self.camera, "sync", None)
+        if callable(sync):
+            sync(game)  # a simulated table that follows the game
 
         def job(report: Callable[[float], None]) -> Any:
-            if self._recognizer is None and self.recognizer_factory is not None:
-                self._recognizer = self.recognizer_factory()
-            report(0.3)
-            frame = self.camera.read()
-            report(0.6)
-            from companion.ui.session import check_board
+            from companion.table.camera import BoardWatch
 
-            return check_board(game, frame, self._recognizer), board
+            if self._watch is None and self.recognizer_factory is not None:
+                self._watch = BoardWatch(self.recognizer_factory(), window=CHECK_FRAMES, min_seen=2)
+            if self._watch is None:
+                raise RuntimeError("no recogniser for the camera")
+            self._watch.seconds = 0.0
+            for k in range(frames):
+                report((k + 0.5) / frames)
+                self._watch.add(self.camera.read())
+            return self._watch.check(game)
 
-        def done(out: Any, error: Exception | None) -> None:
+        def done(check: Any, error: Exception | None) -> None:
             if error is not None:
                 self.note(f"[camera] check failed: {error}")
             else:
-                session.record_check(out[0])
+                session.record_check(check, quiet_if_unchanged=quiet)
             self.refresh()
 
         Work(self, "camera", job, done)
-        self.refresh()
+        if not quiet:
+            self.refresh()
 
     # -- setup, store, tags ----------------------------------------------------------------------------
     def saved_games(self) -> list[Any]:

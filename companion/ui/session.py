@@ -6,7 +6,7 @@ the service proposes (the engine's preview, a sentence, options such as par pric
 on confirm it writes the action to the store, then applies it.  This module adapts the
 service's proposals and results for the screen (:class:`~companion.ui.viewmodels.Proposal`
 toasts), keeps a transcript of what happened, tells the screens when the game changed,
-and runs the camera check (:func:`check_board`).
+and records the camera's checks (made by :mod:`companion.table.camera`).
 
 The service may call back from the reader or panel threads; :class:`UISession` hands
 every callback to ``post`` (the app passes a function that runs it on the Kivy thread).
@@ -15,19 +15,17 @@ every callback to ``post`` (the app passes a function that runs it on the Kivy t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
-import cv2
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from companion.engine import Game
 from companion.table.service import Proposal as ServiceProposal
 from companion.table.service import Result, TableService
-from companion.ui.viewmodels import Proposal, board_state
+from companion.ui.viewmodels import Proposal
 
-__all__ = ["CameraCheck", "UISession", "check_board", "mark_differences", "to_view"]
+if TYPE_CHECKING:
+    from companion.table.camera import CameraCheck
+
+__all__ = ["UISession", "to_view"]
 
 Action = dict[str, Any]
 Listener = Callable[[], None]
@@ -57,112 +55,6 @@ def to_view(game: Game, outcome: ServiceProposal | Result | None) -> Proposal | 
         selected=outcome.selected,
         hint=outcome.hint,
     )
-
-
-@dataclass(frozen=True)
-class CameraCheck:
-    """One board check: the frame with differences marked and the sentences."""
-
-    image: NDArray[np.uint8]
-    differences: tuple[str, ...]
-    cant_see: tuple[str, ...]
-    proposals: tuple[dict[str, Any], ...]
-    seconds: float
-    error: str | None = None
-
-    @property
-    def clean(self) -> bool:
-        return self.error is None and not self.differences
-
-
-def mark_differences(
-    frame: NDArray[np.uint8], homography: Any, geometry: Any, hexes: list[str]
-) -> NDArray[np.uint8]:
-    """Red rings and hex ids on the frame where the board differs from the game."""
-    out = frame.copy()
-    if homography is None:
-        return out
-    size = max(6, int(out.shape[1] / 40))
-    for hex_id in hexes:
-        x, y = geometry.center(hex_id)
-        p = np.asarray(homography, dtype=np.float64) @ np.array([x, y, 1.0])
-        u, v = int(p[0] / p[2]), int(p[1] / p[2])
-        cv2.circle(out, (u, v), size * 2, (0, 0, 255), max(3, size // 3))
-        cv2.putText(
-            out,
-            hex_id,
-            (u + size * 2, v - size),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            size / 12,
-            (0, 0, 255),
-            max(2, size // 5),
-        )
-    return out
-
-
-def tile_layer(game: Game) -> Any:
-    """The corporation that may lay a tile now (``None`` if nobody may)."""
-    from companion.engine.entities import Corporation
-
-    entity = None if game.finished else game.current_entity()
-    if isinstance(entity, Corporation) and "lay_tile" in game.legal_action_types(entity):
-        return entity
-    return None
-
-
-def legal_lay_check(game: Game) -> Callable[[str, str, int], bool | str] | None:
-    """For the reconciliation: may the acting corporation lay tile ``tile_id`` on a hex at a rotation?"""
-    from companion.engine.map import MapError
-
-    corp = tile_layer(game)
-    if corp is None:
-        return None
-
-    def check(hex_id: str, tile_id: str, rotation: int) -> bool | str:
-        names = game.map.available_tiles(tile_id)
-        if not names:
-            return f"no tile {tile_id} is left in the supply"
-        try:
-            game.map.validate_lay(corp.sym, hex_id, names[0], rotation, game.map_phase())
-        except MapError as err:
-            return str(err)
-        return True
-
-    return check
-
-
-def check_board(game: Game, frame: NDArray[np.uint8], recognizer: Any) -> CameraCheck:
-    """Recognise ``frame`` and reconcile it with the game's map.
-
-    A tile the camera sees that the acting corporation may legally lay becomes a ``lay_tile``
-    action in ``proposals`` (the camera path for tile lays: one touch to propose it)."""
-    from vision.reconcile import reconcile
-
-    board = board_state(game)
-    result = recognizer.recognise(frame)
-    if not result.ok:
-        return CameraCheck(
-            frame, (), (), (), result.seconds, f"the camera cannot see the board: {result.error}"
-        )
-    rec = reconcile(result.observations, dict(board.tiles), board.title, is_legal_lay=legal_lay_check(game))
-    marked = mark_differences(frame, result.homography, board.geometry, [d.hex for d in rec.differences])
-    corp = tile_layer(game)
-    actions = []
-    for p in rec.proposals:
-        names = game.map.available_tiles(str(p["tile"]))
-        if corp is not None and names:
-            actions.append(
-                {
-                    "type": "lay_tile",
-                    "entity": corp.sym,
-                    "entity_type": "corporation",
-                    "hex": p["hex"],
-                    "tile": names[0],
-                    "rotation": int(p["rotation"]),
-                }
-            )
-    notes = tuple(d.describe() for d in rec.differences) + tuple(f"{h}: {why}" for h, why in rec.rejected)
-    return CameraCheck(marked, notes, rec.cant_see, tuple(actions), result.seconds)
 
 
 class UISession:
@@ -249,14 +141,20 @@ class UISession:
         self._changed()
 
     # -- camera -----------------------------------------------------------------------------------------
-    def record_check(self, check: CameraCheck) -> None:
+    def record_check(self, check: CameraCheck, *, quiet_if_unchanged: bool = False) -> None:
+        """Show a camera check.  The board watch checks every few seconds: with
+        ``quiet_if_unchanged`` the transcript only gets a line when what the camera says changed."""
+        before = self.last_check
         self.last_check = check
+        if quiet_if_unchanged and before is not None and _same_verdict(before, check):
+            self._changed()
+            return
         if check.error:
             self.events.append(f"[camera] {check.error}")
         elif check.clean:
             self.events.append(f"[camera] the board matches the game ({len(check.cant_see)} hexes hidden)")
         else:
-            self.events.extend(f"[camera] {d}" for d in check.differences)
+            self.events.extend(f"[camera] {line}" for line in check.notes())
         self._changed()
 
     # -- listeners ------------------------------------------------------------------------------------
@@ -266,3 +164,7 @@ class UISession:
     def _changed(self) -> None:
         for listener in list(self.listeners):
             listener()
+
+
+def _same_verdict(a: CameraCheck, b: CameraCheck) -> bool:
+    return a.error == b.error and a.notes() == b.notes()

@@ -1141,18 +1141,6 @@ def proposal_for(game: Game, action: dict[str, Any]) -> Proposal:
 
 def board_state(game: Game) -> Any:
     """The game's map as a :class:`vision.board.BoardState` (tiles, rotations, station tokens)."""
-    from vision.board import board_from_title
+    from companion.table.camera import board_from_game
 
-    game_map = getattr(game, "map", None)
-    tiles: dict[str, tuple[str, int]] = {}
-    tokens: dict[str, list[str | None]] = {}
-    if game_map is not None:
-        for hex_id, st in game_map.state.items():
-            if not st.preprinted:
-                tiles[hex_id] = (st.tile.rsplit("-", 1)[0], int(st.rotation) % 6)
-            cities = st.spec.city_indices
-            if cities and st.tokens.get(cities[0]):
-                slots = list(st.tokens[cities[0]])
-                if any(s is not None for s in slots):
-                    tokens[hex_id] = slots
-    return board_from_title(str(game.data.get("title", game.title)), tiles, tokens)
+    return board_from_game(game)
