@@ -392,14 +392,14 @@ class Recognizer:
         if int(plain.sum()) < 6:
             return np.ones(3, np.float32)
         pixels = balanced[plain][:, self.mask, :]  # (M, D, 3)
+        medians = np.median(pixels, axis=1)
         unclipped = raw[plain][:, self.mask, :].max(axis=2) < 250
-        per_hex = []
-        for px, ok in zip(pixels, unclipped, strict=True):
-            if ok.mean() >= 0.5:
-                per_hex.append(np.median(px[ok], axis=0))
-        if len(per_hex) < 6:
-            per_hex = list(np.median(pixels, axis=1))
-        seen = np.median(np.array(per_hex), axis=0)
+        share = unclipped.mean(axis=1)
+        per_hex = [
+            medians[k] if share[k] == 1.0 else np.median(pixels[k][unclipped[k]], axis=0)
+            for k in np.flatnonzero(share >= 0.5)
+        ]
+        seen = np.median(np.array(per_hex) if len(per_hex) >= 6 else medians, axis=0)
         want = np.array(COLORS["white"], np.float32)
         ratio = want / np.maximum(seen, 1.0)
         out: FloatArray = np.clip(ratio / ratio[1], 0.7, 1.4).astype(np.float32)
