@@ -1,0 +1,33 @@
+"""``python -m companion.bench NAME`` replaces only its own section of docs/BENCHMARKS.md."""
+
+from __future__ import annotations
+
+from companion.bench.__main__ import merge_sections
+
+OLD = """# Benchmarks
+
+Written by `make bench` on 2026-01-01 00:00 UTC.
+
+## Engine replay
+
+engine figures
+
+## Camera tile recognition
+
+old camera figures
+
+This section was re-run alone before.
+"""
+
+
+def test_a_section_run_alone_replaces_only_its_own_section() -> None:
+    new = merge_sections(OLD, ["## Camera tile recognition\n\nnew camera figures\n"], "Re-run alone today.")
+    assert new.startswith(
+        "# Benchmarks\n\nWritten by `make bench` on 2026-01-01 00:00 UTC.\n\n## Engine replay"
+    )
+    assert "engine figures" in new
+    assert "old camera figures" not in new and "re-run alone before" not in new
+    assert new.endswith("## Camera tile recognition\n\nnew camera figures\n\nRe-run alone today.\n")
+    added = merge_sections(OLD, ["## Route optimiser\n\nroutes\n"], "note")
+    assert added.index("## Camera tile recognition") < added.index("## Route optimiser")
+    assert "old camera figures" in added
