@@ -114,3 +114,80 @@ def test_outline_shows_on_a_plain_hex_and_not_under_a_hand() -> None:
     assert contrast[0].min() > 0.05  # the plain hex's printed outline on all six edges
     assert contrast[1].min() > 0.0  # a tile's own border
     assert abs(float(contrast[2].max())) < 0.01  # nothing under the hand
+
+
+def _pixel(sim: object, board: BoardState, hex_id: str, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int]:
+    """Frame pixel of a board point ``(dx, dy)`` hex widths from a hex's centre."""
+    cx, cy = board.geometry.center(hex_id)
+    p = np.asarray(sim.homography) @ np.array([cx + dx, cy + dy, 1.0])  # type: ignore[attr-defined]
+    return int(round(p[0] / p[2])), int(round(p[1] / p[2]))
+
+
+def _plain_hexes(recognizer: Recognizer, board: BoardState, count: int) -> list[str]:
+    plain = [
+        h
+        for h in recognizer.hex_ids
+        if h not in board.tiles and not board.hexes[h].terrain and not board.hexes[h].shape.nodes
+    ]
+    return plain[:: max(1, len(plain) // count)][:count]
+
+
+def test_glare_spots_on_tiles_and_on_the_plain_map(end_board: BoardState, recognizer: Recognizer) -> None:
+    # white light added on top washes out a tile's colour and puts a bright bump on a plain hex
+    board = end_board.with_tiles(
+        {h: t for h, t in end_board.tiles.items() if h not in ("C4", "D5", "F9", "H9")}
+    )
+    tiles = sorted(board.tiles)[::9][:6]
+    plain = _plain_hexes(recognizer, board, 6)
+    sim = simulate_frame(board, Perturbation(fill=0.9, noise_sigma=2.0, jpeg_quality=85))
+    frame = sim.image.astype(np.float32)
+    unit = float(np.hypot(*np.subtract(_pixel(sim, board, tiles[0], 1.0), _pixel(sim, board, tiles[0]))))
+    yy, xx = np.mgrid[0 : frame.shape[0], 0 : frame.shape[1]].astype(np.float32)
+    for hex_id in tiles + plain:
+        gx, gy = _pixel(sim, board, hex_id, 0.15, -0.1)
+        frame += 75.0 * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (0.3 * unit) ** 2))[..., None]
+    result = recognizer.recognise(np.clip(frame, 0, 255).astype(np.uint8))
+    for hex_id in tiles:
+        seen = result.observations[hex_id]
+        assert _same(board, hex_id, seen.placed if seen.placed else seen.status), (hex_id, seen)
+    assert [result.observations[h].status for h in plain] == ["empty"] * len(plain)
+
+
+def test_a_card_corner_over_an_empty_hex_and_a_card_over_a_tile(
+    end_board: BoardState, recognizer: Recognizer
+) -> None:
+    board = end_board.with_tiles(
+        {h: t for h, t in end_board.tiles.items() if h not in ("C4", "D5", "F9", "H9")}
+    )
+    plain = _plain_hexes(recognizer, board, 5)
+    tiles = sorted(board.tiles)[3::11][:5]
+    sim = simulate_frame(board, Perturbation(fill=0.9, noise_sigma=2.0, jpeg_quality=85))
+    frame = sim.image.copy()
+    for hex_id in plain:  # a green card's corner over one edge: about a tenth of the hex
+        corner = [
+            _pixel(sim, board, hex_id, x, y) for x, y in ((0.3, 0.15), (0.75, 0.15), (0.75, 0.6), (0.3, 0.6))
+        ]
+        cv2.fillConvexPoly(frame, np.array(corner, np.int32), (70, 150, 40))
+    for hex_id in tiles:  # a white card over a third of a tile, across its edge
+        card = [
+            _pixel(sim, board, hex_id, x, y) for x, y in ((-0.1, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.1, 0.8))
+        ]
+        cv2.fillConvexPoly(frame, np.array(card, np.int32), (235, 240, 242))
+    result = recognizer.recognise(frame)
+    assert [result.observations[h].status for h in plain] == ["empty"] * len(plain)
+    for hex_id in tiles:  # read, or "can't see"; never "no tile"
+        seen = result.observations[hex_id]
+        assert seen.status == "unseen" or _same(board, hex_id, seen.placed), (hex_id, seen)
+    recon = reconcile(result.observations, dict(board.tiles), "1870")
+    assert recon.differences == (), [d.describe() for d in recon.differences]
+
+
+def test_an_over_exposed_warm_frame_with_shadows_reads_the_plain_map(recognizer: Recognizer) -> None:
+    # the paper margin and the lit map clip in red and green; only shaded map shows their true colour
+    board = board_from_title("1870", {"E10": ("9", 2)})
+    p = Perturbation(fill=0.92, brightness=1.17, contrast=1.1, temperature=0.67, shadows=2, seed=432673177)
+    seen = _read(recognizer, board, p)
+    empties = [h for h in recognizer.hex_ids if h not in board.tiles]
+    read = [h for h in empties if seen[h] == "empty"]
+    assert len(read) >= 0.97 * len(empties), sorted(set(empties) - set(read))
+    assert all(seen[h] in ("empty", "unseen") for h in empties)
