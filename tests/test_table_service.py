@@ -377,3 +377,26 @@ def test_an_engine_crash_on_a_tap_is_refused_and_the_table_goes_on(
     assert s.proposal is None and s.store.actions(s.game_id) == []
     monkeypatch.undo()
     assert isinstance(s.tap(uid("GRSC")), Proposal)
+
+
+def test_the_words_for_a_proposed_action_are_the_words_players_use() -> None:
+    """Button, camera and undo proposals are worded by one function, as taps are."""
+    from companion.table.service import describe_action
+
+    game = new_game("1870", NAMES)
+    assert (
+        describe_action(game, {"type": "pass", "entity": 1, "entity_type": "player"}) == f"{NAMES[0]} passes"
+    )
+    lay = {"type": "lay_tile", "entity": "MKT", "entity_type": "corporation", "hex": "E6", "tile": "9-3"}
+    assert describe_action(game, {**lay, "rotation": 0}) == "MKT lays tile 9 on E6 (rotation 0)"
+    train = {"type": "buy_train", "entity": "MKT", "entity_type": "corporation", "train": "2-0", "price": 80}
+    assert describe_action(game, train) == "MKT buys a 2-train for $80"
+    run = {
+        "type": "run_routes",
+        "entity": "MKT",
+        "entity_type": "corporation",
+        "routes": [{"revenue": 40}] * 2,
+    }
+    assert describe_action(game, run) == "MKT runs 2 trains for $80"
+    half = {"type": "dividend", "entity": "MKT", "entity_type": "corporation", "kind": "half"}
+    assert describe_action(game, half) == "MKT pays half"

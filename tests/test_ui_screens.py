@@ -80,8 +80,8 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "[routes] " in text and "Suggested routes (best): $" in text
     assert "[camera] J15: missing tile" in text and "[camera] E6: unexpected tile" in text
     # the camera path for tile lays: the tile seen on the table is proposed and confirmed
-    assert "proposed: MKT lays tile 9-3 on E6 (rotation 0)" in text
-    assert "confirmed: MKT lays tile 9-3 on E6 (rotation 0)" in text
+    assert "proposed: MKT lays tile 9 on E6 (rotation 0)" in text
+    assert "confirmed: MKT lays tile 9 on E6 (rotation 0)" in text
     assert "final: Player 1 $12,155, Player 2 $10,169, Player 3 $6,917, Player 4 $6,769" in text
     assert "demo failed" not in text
     # Setup's "Start the new game" made a second game in the store, through the table service
@@ -193,7 +193,7 @@ def test_camera_marks_differences_and_proposes_the_lay(demo: dict[str, Any]) -> 
     assert any(t.startswith("E6: unexpected tile") for t in rec["texts"])
     assert "Lay tile 9 on E6 (MKT)" in rec["texts"]
     toast = record(demo, "camera-lay-toast")
-    assert toast["labelled"]["toast"]["text"] == "MKT lays tile 9-3 on E6 (rotation 0)"
+    assert toast["labelled"]["toast"]["text"] == "MKT lays tile 9 on E6 (rotation 0)"
     unknown = record(demo, "tap-unknown")
     assert "Not possible: unknown tag 04FFFFFFFFFFFF" in " ".join(unknown["texts"])
 

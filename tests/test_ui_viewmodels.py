@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import Game, new_game
+from companion.engine import Game, GameError, new_game
 from companion.engine.entities import Corporation, Player
 from companion.ui import viewmodels as vm
 from companion.ui.scenario import Step, demo_export, replay_steps, strip_action
@@ -210,8 +210,7 @@ def test_stock_round_choices_are_legal(states: dict[str, Any]) -> None:
     for choice in [c for c in choices if c.group in ("buy", "sell", "pass")] + [
         c for c in choices if c.group == "par"
     ][:3]:
-        prop = vm.proposal_for(g, choice.action)
-        assert prop.ok, (choice.label, prop.error)
+        g.preview(choice.action)  # the engine accepts it (GameError otherwise)
         trial = copy.deepcopy(g)
         trial.apply(choice.action)
     played = strip_action(states["stock"].action)
@@ -235,17 +234,17 @@ def test_auction_choices(states: dict[str, Any]) -> None:
     choices = vm.action_choices(g)
     assert any(c.group == "bid" for c in choices) and any(c.group == "pass" for c in choices)
     for c in choices:
-        assert vm.proposal_for(g, c.action).ok, c.label
+        g.preview(c.action)  # the engine accepts every button's action
 
 
-def test_proposal_for_illegal_action_changes_nothing(states: dict[str, Any]) -> None:
+def test_an_illegal_action_is_refused_and_changes_nothing(states: dict[str, Any]) -> None:
     g = states["stock"].game
     before = (g.bank.cash, [p.cash for p in g.players], len(g.log))
     other = next(p for p in g.players if p is not g.current_entity())
-    prop = vm.proposal_for(g, {"type": "pass", "entity": other.id, "entity_type": "player"})
-    assert not prop.ok and prop.error
-    prop = vm.proposal_for(g, {"type": "buy_shares", "entity": other.id, "entity_type": "player"})
-    assert not prop.ok
+    with pytest.raises(GameError):
+        g.preview({"type": "pass", "entity": other.id, "entity_type": "player"})
+    with pytest.raises(GameError):
+        g.preview({"type": "buy_shares", "entity": other.id, "entity_type": "player"})
     assert (g.bank.cash, [p.cash for p in g.players], len(g.log)) == before
 
 

@@ -360,12 +360,12 @@ class TableService:
                 before = self.game.replayed(self.game.actions[:-1])
             except GameError as exc:
                 return self._refuse(f"cannot undo: {exc}")
-            preview = Preview(log=[f"undo: {describe_action(self.game, last)}"])
+            preview = Preview(log=[f"undo: {describe_action(self.game, last, applied=True)}"])
             now, then = self.game.cash_table(), before.cash_table()
             for key, cash in then.items():
                 if now.get(key) != cash:
                     preview.money.append(MoneyMove(key, now.get(key, 0), cash))
-            text = f"Undo: {describe_action(self.game, last)}"
+            text = f"Undo: {describe_action(self.game, last, applied=True)}"
             return self._propose(
                 Proposal(
                     "undo",
@@ -860,37 +860,63 @@ class TableService:
         return text
 
 
-def describe_action(game: Game, action: Action) -> str:
-    """A sentence for an action of ``game`` (for undo and for actions proposed by the UI)."""
+def describe_action(game: Game, action: Action, *, applied: bool = False) -> str:
+    """A sentence for an action of ``game``: ``Player 2 buys 10% SLSF from the IPO for $100``.
+
+    The proposals (taps, buttons, the camera) describe an action before it is applied; the undo
+    describes the last action after it was (``applied``), when who sold a share and at what price
+    can no longer be read off the game."""
     kind = str(action.get("type"))
     try:
         entity = game.entity_of(action)
-        who = entity.sym if isinstance(entity, Corporation) else entity.name
+        who = entity.sym if isinstance(entity, Corporation | Company) else entity.name
     except GameError:
         who = str(action.get("entity"))
-    shares = [str(s) for s in action.get("shares") or []]
-    if kind in ("buy_shares", "sell_shares") and shares:
-        verb = "buys" if kind == "buy_shares" else "sells"
-        corp = shares[0].rpartition("_")[0]
-        return f"{who} {verb} {action.get('percent', '')}% {corp} ({', '.join(shares)})"
+    ids = [str(s) for s in action.get("shares") or []]
+    if kind == "buy_shares":
+        try:
+            shares: list[Share] = [game.share(i) for i in ids]
+        except GameError:
+            return f"{who} buys {', '.join(ids)}"
+        if not shares:
+            return f"{who} buys nothing"
+        corp, pct = shares[0].corporation, sum(s.percent for s in shares)
+        if applied:
+            return f"{who} buys {pct}% {corp.sym} ({', '.join(ids)})"
+        owner = shares[0].owner
+        where = "the IPO" if owner is corp else "the market" if isinstance(owner, SharePool) else owner.name
+        return f"{who} buys {pct}% {corp.sym} from {where} for ${sum(s.price for s in shares):,}"
+    if kind == "sell_shares":
+        sym = ids[0].rpartition("_")[0] if ids else "?"
+        return f"{who} sells {action.get('percent') or len(ids) * 10}% {sym}" + (
+            f" ({', '.join(ids)})" if applied else ""
+        )
     if kind == "par":
         return f"{who} pars {action.get('corporation')} at ${str(action.get('share_price')).split(',')[0]}"
     if kind == "bid":
         return f"{who} bids ${action.get('price')} for {action.get('company')}"
     if kind == "buy_train":
-        return f"{who} buys train {action.get('train')} for ${action.get('price')}"
+        name = str(action.get("train", "")).rpartition("-")[0] or action.get("train")
+        return f"{who} buys a {name}-train for ${action.get('price')}"
+    if kind == "discard_train":
+        name = str(action.get("train", "")).rpartition("-")[0] or action.get("train")
+        return f"{who} discards the {name}-train"
     if kind == "buy_company":
         return f"{who} buys {action.get('company')} for ${action.get('price')}"
+    if kind == "choose":
+        return f"{who} chooses {action.get('choice')}"
     if kind == "pass":
         return f"{who} passes"
     if kind == "lay_tile":
-        return (
-            f"{who} lays tile {action.get('tile')} on {action.get('hex')} (rotation {action.get('rotation')})"
-        )
+        tile = str(action.get("tile", "")).rpartition("-")[0] or action.get("tile")
+        return f"{who} lays tile {tile} on {action.get('hex')} (rotation {action.get('rotation')})"
     if kind == "place_token":
-        return f"{who} places a token on {action.get('city')}"
+        return f"{who} places a token in {action.get('city')}"
     if kind == "run_routes":
-        return f"{who} runs {_plural(len(action.get('routes') or []), 'route')}"
+        routes = action.get("routes") or []
+        total = sum(int(r.get("revenue", 0)) for r in routes)
+        return f"{who} runs {_plural(len(routes), 'train')} for ${total}"
     if kind == "dividend":
-        return f"{who} {'pays out' if action.get('kind') == 'payout' else action.get('kind')}"
+        words = {"payout": "pays out", "withhold": "withholds", "half": "pays half"}
+        return f"{who} {words.get(str(action.get('kind')), str(action.get('kind')))}"
     return f"{who}: {kind.replace('_', ' ')}"

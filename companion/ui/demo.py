@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.interop.actions import effective_actions
+from companion.table.service import describe_action
 from companion.ui import viewmodels as vm
 from companion.ui.scenario import demo_export, strip_action
 from companion.ui.session import UISession
@@ -184,7 +185,7 @@ class DemoScript:
                 self.reader.tap(0, uid)
                 taps += 1
             else:
-                self.say(f"  touch: {vm.describe_action(session.game, a)}")
+                self.say(f"  touch: {describe_action(session.game, a)}")
                 if app.touch(a):
                     touched += 1
                 else:

@@ -12,9 +12,8 @@ screen comes from here.
 * :func:`log_view` — the game log in words ("SLSF pays $40 ($4 per share)");
 * :func:`setup_view` — titles, player counts and optional rules for a new game;
 * :func:`action_choices` — one button per concrete legal action of the acting entity,
-  so every common action can be done by touch alone;
-* :func:`describe_action` / :func:`proposal_for` — the sentence and money preview shown
-  in a confirm/cancel toast before an action is applied.
+  so every common action can be done by touch alone (the table service words and previews
+  what a button proposes, as it does for a tap).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from typing import Any
 
 from companion import data as title_data
 from companion.engine import TITLE_CLASSES, Game, GameError
-from companion.engine.entities import Company, Corporation, Player, Share
+from companion.engine.entities import Company, Corporation, Player
 from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
 from companion.engine.routes import trains_from_names
 
@@ -51,13 +50,11 @@ __all__ = [
     "ZONE_COLORS",
     "action_choices",
     "board_state",
-    "describe_action",
     "entity_label",
     "log_view",
     "market_view",
     "money",
     "operating_view",
-    "proposal_for",
     "round_label",
     "routes_run",
     "run_routes_action",
@@ -1052,88 +1049,6 @@ class Proposal:
     @property
     def ok(self) -> bool:
         return self.error is None
-
-
-def _holder_name(game: Game, who: Any) -> str:
-    if who == "bank":
-        return "Bank"
-    for p in game.players:
-        if p.id == who:
-            return p.name
-    return str(who)
-
-
-def describe_action(game: Game, action: dict[str, Any]) -> str:
-    """A short sentence for an action before it is applied: ``Player 2 buys SLSF 10% from the IPO``."""
-    try:
-        who = entity_label(game.entity_of(action))
-    except GameError:
-        who = str(action.get("entity"))
-    kind = action.get("type")
-    if kind == "buy_shares":
-        ids = list(action.get("shares") or [])
-        try:
-            shares: list[Share] = [game.share(i) for i in ids]
-        except GameError:
-            return f"{who} buys {', '.join(ids)}"
-        if not shares:
-            return f"{who} buys nothing"
-        corp = shares[0].corporation
-        where = "the IPO" if shares[0].owner is corp else entity_label(shares[0].owner)
-        pct = sum(s.percent for s in shares)
-        return f"{who} buys {corp.sym} {pct}% from {where} for {money(sum(s.price for s in shares))}"
-    if kind == "sell_shares":
-        ids = list(action.get("shares") or [])
-        sym = ids[0].rsplit("_", 1)[0] if ids else "?"
-        return f"{who} sells {sym} {action.get('percent') or len(ids) * 10}%"
-    if kind == "par":
-        price = str(action.get("share_price", "")).split(",")[0]
-        return f"{who} pars {action.get('corporation')} at ${price}"
-    if kind == "bid":
-        return f"{who} bids ${action.get('price')} for {action.get('company')}"
-    if kind == "buy_train":
-        name = str(action.get("train", "")).rsplit("-", 1)[0]
-        return f"{who} buys a {name}-train for ${action.get('price')}"
-    if kind == "lay_tile":
-        tile = str(action.get("tile", "")).rsplit("-", 1)[0]
-        return f"{who} lays tile {tile} on {action.get('hex')} (rotation {action.get('rotation')})"
-    if kind == "place_token":
-        return f"{who} places a token in {action.get('city')}"
-    if kind == "run_routes":
-        total = sum(int(r.get("revenue", 0)) for r in action.get("routes") or [])
-        return f"{who} runs {len(action.get('routes') or [])} train(s) for ${total}"
-    if kind == "dividend":
-        word = {"payout": "pays out", "withhold": "withholds", "half": "pays half"}.get(
-            str(action.get("kind")), str(action.get("kind"))
-        )
-        return f"{who} {word}"
-    if kind == "discard_train":
-        return f"{who} discards the {str(action.get('train', '')).rsplit('-', 1)[0]}-train"
-    if kind == "buy_company":
-        return f"{who} buys {action.get('company')} for ${action.get('price')}"
-    if kind == "choose":
-        return f"{who} chooses {action.get('choice')}"
-    if kind == "pass":
-        return f"{who} passes"
-    return f"{who}: {str(kind).replace('_', ' ')}"
-
-
-def proposal_for(game: Game, action: dict[str, Any]) -> Proposal:
-    """Describe ``action`` and preview its money moves; an illegal action gets its reason in ``error``."""
-    text = describe_action(game, action)
-    try:
-        pv = game.preview(action)
-    except GameError as err:
-        return Proposal(text, (), action, str(err))
-    except (KeyError, ValueError, TypeError) as err:
-        return Proposal(text, (), action, f"not a valid action ({err})")
-    details = [
-        f"{_holder_name(game, m.who)}: {money(m.before)} -> {money(m.after)}"
-        for m in pv.money
-        if m.who != "bank"
-    ]
-    details += [f"{sym} share price {money(a)} -> {money(b)}" for sym, (a, b) in pv.share_prices.items()]
-    return Proposal(text, tuple(details), action)
 
 
 # --------------------------------------------------------------------------------------------- board
