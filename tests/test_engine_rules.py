@@ -196,6 +196,43 @@ def test_preview_shows_money_and_price_moves_without_applying() -> None:
     assert game.corporation(corp).share_price.price == hi
 
 
+def test_a_preview_spares_apply_its_trial_only_for_the_same_action_on_the_same_state() -> None:
+    game = new_game("1870", ["Ann", "Bob", "Cy", "Dee"])
+    bid = {"type": "bid", "entity": 1, "entity_type": "player", "company": "GRSC", "price": 20}
+    preview = game.preview(bid)
+    assert game.previewed(bid, preview)
+    assert game.previewed(dict(bid), preview)  # equal action, another dict
+    assert not game.previewed({**bid, "price": 25}, preview)
+    assert not game.clone().previewed(bid, preview)
+    assert not game.previewed(bid, None)
+    game.apply(bid, preview)
+    assert [c.sym for c in game.players[0].companies] == ["GRSC"]
+    assert not game.previewed(bid, preview)  # the state changed
+    # a stale preview does not let an action that has become illegal through
+    bob_passes = {"type": "pass", "entity": 2, "entity_type": "player"}
+    stale = game.preview(bob_passes)
+    game.apply(bob_passes, stale)
+    assert not game.previewed(bob_passes, stale)
+    before = snapshot(game)
+    with pytest.raises(GameError):
+        game.apply(bob_passes, stale)  # not Bob's turn any more
+    assert snapshot(game) == before
+    cy_passes = {"type": "pass", "entity": 3, "entity_type": "player"}
+    fresh = game.preview(cy_passes)
+    game.undo()
+    assert not game.previewed(cy_passes, fresh)  # an undo changes the state too
+
+
+def test_applying_with_the_preview_gives_the_same_game_as_without() -> None:
+    name = "34110"
+    count = 120
+    previewed = game_at(name, 0)
+    for action in actions(name)[:count]:
+        previewed.apply(action, previewed.preview(action))
+    assert snapshot(previewed) == snapshot(game_at(name, count))
+    assert previewed.log == game_at(name, count).log
+
+
 def test_game_over_rejects_further_actions() -> None:
     name = "34110"
     game = game_at(name, len(actions(name)))

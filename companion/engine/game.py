@@ -7,8 +7,11 @@ The engine does no I/O: title data is passed in as a dict.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import json
 import math
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -62,6 +65,9 @@ class Preview:
     money: list[MoneyMove] = field(default_factory=list)
     share_prices: dict[str, tuple[int, int]] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    basis: tuple[Any, int, str] | None = field(default=None, repr=False, compare=False)
+    """The game, its state version and the action (as JSON) this preview was computed from: an
+    :meth:`Game.apply` of the same action to the same, unchanged game need not try it again."""
 
 
 class Game:
@@ -91,6 +97,8 @@ class Game:
         self.optional_rules = frozenset(optional_rules)
         self.log: list[str] = []
         self.actions: list[ActionDict] = []
+        self.version = 0
+        """Counts the changes of state (every processed action and undo); previews remember it."""
         self.finished = False
         self.game_end_reason: str | None = None
         self.game_end_trigger: tuple[str, str] | None = None
@@ -277,15 +285,28 @@ class Game:
             return []
         return self.round.actions_for(entity)
 
-    def apply(self, action: ActionDict) -> list[str]:
+    def apply(self, action: ActionDict, preview: Preview | None = None) -> list[str]:
         """Apply one action; raise :class:`GameError` with the reason (state unchanged) if illegal.
 
         Returns the log lines the action produced.
         """
         # Try it on a copy first, so a refused action leaves this game untouched; then apply it
-        # here, so references the caller holds (players, corporations) stay valid.
-        self.clone()._process(action)
+        # here, so references the caller holds (players, corporations) stay valid.  A preview of
+        # this very action on this game in its current state has already tried it.
+        if not self.previewed(action, preview):
+            self.clone()._process(action)
         return self._process(action)
+
+    def previewed(self, action: ActionDict, preview: Preview | None) -> bool:
+        """Whether ``preview`` was computed from ``action`` on this game as it is now."""
+        if preview is None or preview.basis is None:
+            return False
+        ref, version, text = preview.basis
+        try:
+            same_action = text == json.dumps(action, sort_keys=True, default=str)
+        except (TypeError, ValueError):
+            return False
+        return bool(ref() is self and version == self.version and same_action)
 
     def clone(self) -> Game:
         """An independent copy of the game state (static title data is shared, never mutated)."""
@@ -302,8 +323,10 @@ class Game:
         if not self.actions:
             raise GameError("there is nothing to undo")
         last = self.actions[-1]
+        version = self.version
         rebuilt = self.replayed(self.actions[:-1])
         self.__dict__.update(rebuilt.__dict__)
+        self.version = version + 1
         return last
 
     def replayed(self, actions: list[ActionDict]) -> Game:
@@ -318,6 +341,9 @@ class Game:
         trial = self.clone()
         lines = trial._process(action)
         out = Preview(log=lines)
+        # an action that is not plain data is simply tried again when applied
+        with contextlib.suppress(TypeError, ValueError):
+            out.basis = (weakref.ref(self), self.version, json.dumps(action, sort_keys=True, default=str))
         before = self.cash_table()
         after = trial.cash_table()
         for key, cash in after.items():
@@ -363,6 +389,7 @@ class Game:
         return self.log[start:]
 
     def process_single(self, action: ActionDict) -> None:
+        self.version += 1
         kind = action.get("type")
         if not isinstance(kind, str):
             raise GameError("an action needs a type")

@@ -326,7 +326,8 @@ class TableService:
             except StoreError as exc:
                 return self._refuse(f"not saved, nothing changed: {exc}")
             try:
-                lines = self.game.apply(action)
+                # the proposal's preview already tried this action on this very state
+                lines = self.game.apply(action, proposal.preview)
             except Exception as exc:
                 # the engine refused what it accepted in the preview: take it back out of the log
                 self._store_undo(action)
