@@ -298,7 +298,10 @@ def test_operating_round_trains_and_private_companies(tmp_path: Path) -> None:
     assert s.game.current_entity().sym == "MP"
     owner = s.game.company("MRBC").owner
     p = s.tap(uid("MRBC"))
-    assert isinstance(p, Proposal) and p.text == f"MP buys MRBC from {owner.name} for $40"
+    assert (
+        isinstance(p, Proposal)
+        and p.text == f"MP buys MRBC (Mississippi River Bridge Company) from {owner.name} for $40"
+    )
     assert s.confirm().ok and s.game.company("MRBC").owner is s.game.corporation("MP")
 
 
@@ -400,3 +403,5 @@ def test_the_words_for_a_proposed_action_are_the_words_players_use() -> None:
     assert describe_action(game, run) == "MKT runs 2 trains for $80"
     half = {"type": "dividend", "entity": "MKT", "entity_type": "corporation", "kind": "half"}
     assert describe_action(game, half) == "MKT pays half"
+    cattle = {"type": "assign", "entity": "SCC", "entity_type": "company", "target": "B11"}
+    assert describe_action(game, cattle) == "SCC places its token on B11"

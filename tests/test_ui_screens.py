@@ -69,15 +69,19 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     """``companion demo`` end to end (what ``make demo`` runs headless)."""
     out = demo["out"]
     shots = sorted(p.name for p in out.glob("*.png"))
-    assert len(shots) == 16 and shots[0] == "01-setup.png" and shots[-2] == "15-table-game-over.png"
+    assert len(shots) == 17 and shots[0] == "01-setup.png" and shots[-2] == "16-table-game-over.png"
     text = (out / "transcript.txt").read_text()
-    for scene in range(1, 7):
+    for scene in range(1, 8):
         assert f"Scene {scene}:" in text
     assert "[tap] 04A1" in text and "proposed: Player 2 buys 10% MKT from the IPO for $68" in text
     assert "confirmed: Player 3 buys 10% MKT from the IPO for $68" in text
     assert "5 taps, 5 touch buttons" in text  # par and pass were pressed on screen (Par… list, Pass)
     assert "confirmed: Player 2 pars MKT at $68" in text and "no button offers it" not in text
     assert "[routes] " in text and "Suggested routes (best): $" in text
+    # a private company by touch: the toast's + raised the price to what the players agreed
+    assert "touch: Buy SCC from Player 2 $50 ($25–$100)" in text and "+ pressed up to the agreed $100" in text
+    assert "confirmed: MKT buys SCC (The Southern Cattle Company) from Player 2 for $100" in text
+    assert "confirmed: SCC places its token on B11" in text
     assert "[camera] J15: missing tile" in text and "[camera] E6: unexpected tile" in text
     # the camera path for tile lays: the tile seen on the table is proposed and confirmed
     assert "proposed: MKT lays tile 9 on E6 (rotation 0)" in text
@@ -86,7 +90,7 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "demo failed" not in text
     # Setup's "Start the new game" made a second game in the store, through the table service
     assert "new game: Ann, Bob, Cy, Di; Auction; Ann to act" in text and "games in the store: 2" in text
-    assert f"16 screenshots and transcript.txt in {out}" in demo["stdout"]
+    assert f"17 screenshots and transcript.txt in {out}" in demo["stdout"]
 
 
 def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
@@ -184,6 +188,15 @@ def test_log_in_words_and_undo_confirmation(demo: dict[str, Any]) -> None:
     assert any(re.fullmatch(r"[A-Z]+ pays \$\d+ \(\$[\d.]+ per share\)", t) for t in rec["texts"])
     undo = record(demo, "log-undo-confirm")
     assert undo["labelled"]["toast"]["text"].startswith("Undo")
+
+
+def test_the_company_toast_has_price_buttons(demo: dict[str, Any]) -> None:
+    rec = record(demo, "company-toast")
+    assert (
+        rec["labelled"]["toast"]["text"]
+        == "MKT buys SCC (The Southern Cattle Company) from Player 2 for $100"
+    )
+    assert {"−$25", "−$5", "+$5", "+$25"} <= set(rec["texts"])
 
 
 def test_camera_marks_differences_and_proposes_the_lay(demo: dict[str, Any]) -> None:

@@ -447,8 +447,25 @@ class TableService:
             )
 
     def propose(self, action: Action, text: str | None = None) -> Outcome:
-        """Propose any action (what the UI offers besides taps: lay a tile, redeem a share ...)."""
+        """Propose any action (what the UI offers besides taps: lay a tile, redeem a share ...).
+
+        A bid, a private company purchase or a train bought from another corporation gets the
+        proposal tapping its card gives, with its price range (:meth:`set_price` adjusts it),
+        at the action's price."""
         with self._lock:
+            if (
+                text is None
+                and action.get("type") in ("bid", "buy_company", "buy_train")
+                and "price" in action
+            ):
+                try:
+                    priced = self._priced(action)
+                except GameError as exc:
+                    return self._refuse(str(exc))
+                except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                    return self._refuse(f"not a valid {action.get('type')} action: {exc!r}")
+                if priced is not None:
+                    return priced
             try:
                 preview = self.game.preview(action)
             except GameError as exc:
@@ -461,6 +478,29 @@ class TableService:
                     str(action.get("type")), words, dict(action), preview, actor=str(action.get("entity"))
                 )
             )
+
+    def _priced(self, action: Action) -> Outcome | None:
+        """The tap path's proposal for a priced action, at the action's price (``None``: not one)."""
+        kind = action["type"]
+        entity = self.game.entity_of(action)
+        if entity is not self.game.current_entity():
+            return None  # the engine's own refusal says why
+        if kind == "buy_train" and isinstance(entity, Corporation):
+            out = self._buy_train(self.game.train(str(action["train"])), entity)
+        elif kind == "bid" and isinstance(entity, Player) and isinstance(self.game.round, AuctionRound):
+            out = self._bid(self.game.company(str(action["company"])), entity)
+        elif kind == "buy_company" and isinstance(entity, Corporation):
+            out = self._buy_company(self.game.company(str(action["company"])), entity)
+        elif kind == "buy_company" and isinstance(entity, Player):
+            out = self._player_buys_company(self.game.company(str(action["company"])), entity)
+        else:
+            return None
+        price = int(action["price"])
+        if isinstance(out, Proposal) and out.price_range is not None and int(out.action["price"]) != price:
+            lo, hi = out.price_range
+            if lo <= price <= hi:
+                return self.set_price(price)
+        return out
 
     # -- interpretation --------------------------------------------------------------------------------
     def _preview(self, action: Action) -> Preview:
@@ -722,19 +762,26 @@ class TableService:
             raise GameError(f"{company.sym} has closed")
         rnd = self.game.round
         current = self._current()
+        p = self._proposal
+        if p is not None and p.kind in ("bid", "buy_company") and p.cards == (company.sym,):
+            return self.next_option()  # the same card again: the next price
         if isinstance(rnd, AuctionRound) and isinstance(current, Player):
             return self._bid(company, current)
         if isinstance(rnd, OperatingRound) and isinstance(current, Corporation):
             return self._buy_company(company, current)
+        if isinstance(rnd, StockRound) and isinstance(current, Player):
+            if "buy_company" not in self.game.legal_action_types(current):
+                raise GameError(
+                    f"{current.name} cannot buy a private company from another player now "
+                    f"(not in this phase, or after buying this turn)"
+                )
+            return self._player_buys_company(company, current)
         raise GameError(
-            f"private companies are auctioned at the start and bought by corporations in operating rounds; "
-            f"it is {self._round_name()}"
+            f"private companies are auctioned at the start, bought by corporations in operating rounds "
+            f"and, from some phase on, by players from each other in stock rounds; it is {self._round_name()}"
         )
 
     def _bid(self, company: Company, player: Player) -> Outcome:
-        p = self._proposal
-        if p is not None and p.kind == "bid" and p.cards == (company.sym,):
-            return self.next_option()
         if company.owner is not None:
             raise GameError(f"{company.sym} already belongs to {company.owner.name}")
         bid_range = self.game.auction_bid_range(player, company.sym)
@@ -754,14 +801,13 @@ class TableService:
                 price_range=None if fixed else (lo, max(lo, hi)),
                 price_step=BID_STEP,
                 cards=(company.sym,),
-                hint="confirm to buy it" if fixed else "tap again to raise by $5, confirm to bid",
+                hint="confirm to buy it"
+                if fixed
+                else f"tap again or press + to raise by ${BID_STEP}, confirm to bid",
             )
         )
 
     def _buy_company(self, company: Company, corp: Corporation) -> Outcome:
-        p = self._proposal
-        if p is not None and p.kind == "buy_company" and p.cards == (company.sym,):
-            return self.next_option()
         if company.owner is corp:
             raise GameError(f"{corp.sym} already owns {company.sym}")
         if not isinstance(company.owner, Player):
@@ -785,7 +831,33 @@ class TableService:
                 price_range=(lo, hi),
                 price_step=COMPANY_STEP,
                 cards=(company.sym,),
-                hint=f"tap again to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
+                hint=f"tap again or press + to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
+            )
+        )
+
+    def _player_buys_company(self, company: Company, player: Player) -> Outcome:
+        """A player buys a private company from another player, at a price they agree on."""
+        if company.owner is player:
+            raise GameError(f"{player.name} already owns {company.sym}")
+        if not isinstance(company.owner, Player):
+            raise GameError(f"{company.sym} is not owned by a player and cannot be bought")
+        if player.cash < 1:
+            raise GameError(f"{player.name} has no money to buy {company.sym}")
+        hi = player.cash
+        action = self._entity_action("buy_company", player, company=company.sym, price=min(company.value, hi))
+        preview = self._preview(action)
+        return self._propose(
+            Proposal(
+                "buy_company",
+                self._price_text("buy_company", action, preview),
+                action,
+                preview,
+                player.name,
+                price_range=(1, hi),
+                price_step=COMPANY_STEP,
+                cards=(company.sym,),
+                hint=f"the price the players agree on: tap again or press + to raise by ${COMPANY_STEP} "
+                f"($1 to ${hi}), confirm to buy",
             )
         )
 
@@ -833,7 +905,7 @@ class TableService:
                 hint=(
                     "confirm to buy it"
                     if price_range is None
-                    else f"tap again to raise by ${TRAIN_STEP} ($1 to ${corp.cash}), confirm to buy"
+                    else f"tap again or press + to raise by ${TRAIN_STEP} ($1 to ${corp.cash}), confirm to buy"
                 ),
             )
         )
@@ -848,8 +920,10 @@ class TableService:
             return f"{player.name} bids ${price} for {company.sym} ({company.name})"
         if kind == "buy_company":
             company = self.game.company(action["company"])
+            buyer = self.game.entity_of(action)
+            who = buyer.sym if isinstance(buyer, Corporation) else buyer.name
             seller = company.owner.name if company.owner is not None else "the bank"
-            return f"{action['entity']} buys {company.sym} from {seller} for ${price}"
+            return f"{who} buys {company.sym} ({company.name}) from {seller} for ${price}"
         train = self.game.train(action["train"])
         source = "the bank" if train.owner is None else train.owner.sym
         text = f"{action['entity']} buys a {train.name}-train from {source} for ${price}"
@@ -913,6 +987,8 @@ def describe_action(game: Game, action: Action, *, applied: bool = False) -> str
         return f"{who} lays tile {tile} on {action.get('hex')} (rotation {action.get('rotation')})"
     if kind == "place_token":
         return f"{who} places a token in {action.get('city')}"
+    if kind == "assign":
+        return f"{who} places its token on {action.get('target')}"
     if kind == "run_routes":
         routes = action.get("routes") or []
         total = sum(int(r.get("revenue", 0)) for r in routes)

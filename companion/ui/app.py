@@ -790,6 +790,7 @@ class CompanionApp(App):  # type: ignore[misc]
             "discard": "Discard…",
             "choose": "Choose…",
             "dividend": "Dividend…",
+            "company": "Private companies…",
         }
         if not choices:
             bar.add_widget(Text("No actions (game over or waiting)", size=15 * u, fill=True))
@@ -886,7 +887,8 @@ class CompanionApp(App):  # type: ignore[misc]
         """The proposal with Confirm / Cancel (and its options), or its error with OK, over the bottom."""
         u = self.u
         self.hide_toast()
-        height = (150 + (44 if prop.options else 0)) * u
+        stepper = prop.ok and prop.price is not None
+        height = (150 + (44 if prop.options else 0) + (44 if stepper else 0)) * u
         toast = BoxLayout(
             orientation="vertical",
             size_hint=(0.96, None),
@@ -907,6 +909,20 @@ class CompanionApp(App):  # type: ignore[misc]
                     button(label, lambda i=i: self.session.choose(i), size=15 * u, color=color)
                 )
             toast.add_widget(options)
+        if stepper:
+            prices = row(height=40 * u, spacing=3)
+            for steps in (-5, -1, 1, 5):
+                price = prop.stepped_price(steps)
+                label = f"{'+' if steps > 0 else '−'}${abs(steps) * max(1, prop.price_step)}"
+                b = button(
+                    label,
+                    lambda p=price: self.session.set_price(int(p)) if p is not None else None,
+                    size=15 * u,
+                    color="#455a64",
+                )
+                b.price_step = steps
+                prices.add_widget(b)
+            toast.add_widget(prices)
         if prop.ok:
             toast.add_widget(
                 row(

@@ -49,7 +49,7 @@ def remap_players(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, An
 
 
 def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Whether two actions do the same thing (ignoring bookkeeping fields)."""
+    """Whether two actions do the same thing (ignoring bookkeeping fields; any copy of a tile)."""
     keys = (
         "type",
         "entity",
@@ -60,8 +60,17 @@ def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
         "company",
         "price",
         "train",
+        "hex",
+        "rotation",
+        "city",
+        "target",
     )
-    return all(a.get(k) == b.get(k) for k in keys)
+
+    def tile(x: dict[str, Any]) -> str:
+        name = str(x.get("tile", ""))
+        return name.rpartition("-")[0] or name
+
+    return all(a.get(k) == b.get(k) for k in keys) and tile(a) == tile(b)
 
 
 def uid_for(index: int) -> str:
@@ -154,6 +163,83 @@ class DemoScript:
     def next_action(self) -> dict[str, Any]:
         return self.actions[self.pos]
 
+    def private_company_by_touch(self) -> Iterator[float]:
+        """The operating corporation buys a private company by touch: the button proposes it at
+        face value, the toast's + raises the price to what the players agreed (the recorded price),
+        confirm; then the company's own ability is used from the same list of buttons."""
+        app, session = self.app, self.session
+        app.show("table")
+        yield 0.1
+        buy = self.next_action()
+        button = next(
+            (
+                c
+                for c in vm.action_choices(session.game)
+                if c.action["type"] == "buy_company" and c.action.get("company") == buy["company"]
+            ),
+            None,
+        )
+        if button is None:
+            self.say("  (no button offers it: proposed directly)")
+            app.propose(buy)
+        else:
+            self.say(f"  touch: {button.label}")
+            app.touch(button.action)
+        yield from self.wait_toast()
+        for _press in range(12):
+            prop = session.pending
+            if prop is None or prop.price is None or prop.price >= int(buy["price"]):
+                break
+            gap = int(buy["price"]) - prop.price
+            big = prop.stepped_price(5)
+            steps = 5 if big is not None and big - prop.price <= gap else 1
+            plus = [b for b in self.toast_buttons() if getattr(b, "price_step", 0) == steps]
+            if not plus:
+                break
+            plus[0].dispatch("on_press")
+            before = prop
+            for _wait in range(40):
+                yield 0.05
+                if session.pending is not before:
+                    break
+        prop = session.pending
+        if prop is None or not same_action(prop.action, buy):
+            shown = prop.action if prop else None
+            self.say(f"  the toast proposes {shown}, the game recorded {buy}: playing the record")
+            app.cancel()
+            yield 0.1
+            app.propose(buy)
+            yield from self.wait_toast()
+        else:
+            self.say(f"  + pressed up to the agreed ${buy['price']}")
+        yield 0.2
+        self.shot("table", "company-toast")
+        app.confirm()
+        self.pos += 1
+        yield 0.2
+        use = self.next_action()
+        if use.get("entity_type") == "company":
+            self.say(f"  touch: {describe_action(session.game, use)}")
+            if not app.touch(use):
+                self.say("  (no button offers it: proposed directly)")
+                app.propose(use)
+            yield from self.wait_toast()
+            app.confirm()
+            self.pos += 1
+            yield 0.2
+        self.say(self.state_line())
+
+    def toast_buttons(self) -> list[Any]:
+        """Every button on the toast now showing."""
+        found: list[Any] = []
+        stack = [self.app.toast] if self.app.toast is not None else []
+        while stack:
+            widget = stack.pop()
+            if hasattr(widget, "price_step") or type(widget).__name__.endswith("Button"):
+                found.append(widget)
+            stack.extend(getattr(widget, "children", []))
+        return found
+
     # -- the scenes -------------------------------------------------------------------------------------
     def scenes(self) -> Iterator[float]:
         app, session = self.app, self.session
@@ -221,7 +307,19 @@ class DemoScript:
         yield 0.2
         self.shot("market", "market-first-sr")
 
-        self.say("Scene 3: an operating round with route suggestions")
+        self.say("Scene 3: a private company changes hands by touch, at the price the players agree on")
+        skipped = self.forward_until(
+            lambda g, a: (
+                a["type"] == "buy_company"
+                and a.get("entity_type") == "corporation"
+                and int(a["price"]) > g.company(str(a["company"])).value
+            )
+        )
+        self.say(f"  {skipped} actions replayed")
+        self.say(self.state_line())
+        yield from self.private_company_by_touch()
+
+        self.say("Scene 4: an operating round with route suggestions")
         skipped = self.forward_until(
             lambda g, a: a["type"] == "run_routes" and len(g.current_entity().trains) >= 2 and g.turn >= 4
         )
@@ -273,7 +371,7 @@ class DemoScript:
         app.cancel()
         self.say("  undo asked for and cancelled")
 
-        self.say("Scene 4: the camera checks the board; a tile laid on the table is proposed from it")
+        self.say("Scene 5: the camera checks the board; a tile laid on the table is proposed from it")
         skipped = self.forward_until(
             lambda g, a: a["type"] == "lay_tile" and a["entity_type"] == "corporation"
         )
@@ -332,7 +430,7 @@ class DemoScript:
         self.shot("camera", "tap-unknown")
         app.hide_toast()
 
-        self.say("Scene 5: the rest of the game (replayed) to the end")
+        self.say("Scene 6: the rest of the game (replayed) to the end")
         skipped = self.forward_until(lambda g, a: False)
         self.say(f"  {skipped} actions replayed")
         app.show("table")
@@ -341,7 +439,7 @@ class DemoScript:
         tv = vm.table_view(session.game)
         self.say("  final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result))
 
-        self.say("Scene 6: a new game from the Setup screen")
+        self.say("Scene 7: a new game from the Setup screen")
         app.show("setup")
         yield 0.2
         setup = app.screens["setup"]

@@ -54,6 +54,8 @@ def to_view(game: Game, outcome: ServiceProposal | Result | None) -> Proposal | 
         options=tuple(o.label for o in outcome.options),
         selected=outcome.selected,
         hint=outcome.hint,
+        price_range=outcome.price_range,
+        price_step=outcome.price_step,
     )
 
 
@@ -119,6 +121,10 @@ class UISession:
 
     def choose(self, index: int) -> None:
         self.service.choose(index)
+
+    def set_price(self, price: int) -> None:
+        """Set the pending bid's or purchase's price (the toast's − / + buttons)."""
+        self.service.set_price(price)
 
     def confirm(self) -> None:
         self.service.press("confirm")

@@ -27,6 +27,7 @@ from typing import Any
 from companion import data as title_data
 from companion.engine import TITLE_CLASSES, Game, GameError
 from companion.engine.entities import Company, Corporation, Player
+from companion.engine.map import SpecialLay
 from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
 from companion.engine.routes import trains_from_names
 
@@ -878,6 +879,7 @@ def _bid_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
 def _train_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
     out = []
     seen: set[tuple[str, int]] = set()
+    seen_from: set[tuple[str, str]] = set()
     president_cash = corp.owner.cash if corp.owner else 0
     for train in game.depot_trains():
         price = int(game.train_price(train))
@@ -908,6 +910,29 @@ def _train_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
                             "price": price - int(discount),
                             "variant": train.name,
                             "exchange": old.id,
+                        },
+                    )
+                )
+    # from another corporation, at any price the presidents agree on ($1 to the buyer's treasury)
+    if corp.cash >= 1:
+        for other in game.corporations:
+            if other is corp or other.closed:
+                continue
+            for train in other.trains:
+                if train.rusted or (other.sym, train.name) in seen_from:
+                    continue
+                seen_from.add((other.sym, train.name))
+                price = min(train.price, corp.cash)
+                out.append(
+                    ActionChoice(
+                        "train",
+                        f"Buy {other.sym}'s {train.name}-train {money(price)} (agree a price)",
+                        {
+                            "type": "buy_train",
+                            **_ent(corp),
+                            "train": train.id,
+                            "price": price,
+                            "variant": train.name,
                         },
                     )
                 )
@@ -1020,10 +1045,90 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
                 out.append(
                     ActionChoice("choose", f"Choose {c}", {"type": "choose", **_ent(entity), "choice": c})
                 )
+        elif kind == "buy_company":
+            out += _company_purchase_choices(game, entity, step)
         elif kind == "pass":
             desc = str(getattr(_step(game, entity, "pass"), "description", ""))
             label = f"Pass ({desc.lower()})" if desc else "Pass"
             out.append(ActionChoice("pass", label, {"type": "pass", **_ent(entity)}))
+    if isinstance(entity, Corporation):
+        out += _company_ability_choices(game, entity)
+    return out
+
+
+def _company_purchase_choices(game: Game, buyer: Any, step: Any) -> list[ActionChoice]:
+    """Buy a private company from the player who owns it: an operating corporation (between the
+    title's minimum and maximum price) or, in a stock round, a player (any price the players
+    agree on).  The button proposes a starting price; the toast's − / + set the agreed one."""
+    out = []
+    if isinstance(buyer, Corporation):
+        for company in game.purchasable_companies(buyer):
+            lo = int(game.company_min_price(company))
+            hi = min(int(game.company_max_price(company)), buyer.cash)
+            if hi < lo or company.owner is None:
+                continue
+            price = min(max(company.value, lo), hi)
+            out.append(
+                ActionChoice(
+                    "company",
+                    f"Buy {company.sym} from {company.owner.name} {money(price)} ({money(lo)}–{money(hi)})",
+                    {"type": "buy_company", **_ent(buyer), "company": company.sym, "price": price},
+                )
+            )
+    elif isinstance(buyer, Player):
+        for company in getattr(step, "purchasable_companies", lambda p: [])(buyer):
+            if company.owner is None or buyer.cash < 1:
+                continue
+            price = min(company.value, buyer.cash)
+            out.append(
+                ActionChoice(
+                    "company",
+                    f"Buy {company.sym} from {company.owner.name} {money(price)} (agree a price)",
+                    {"type": "buy_company", **_ent(buyer), "company": company.sym, "price": price},
+                )
+            )
+    return out
+
+
+def _company_ability_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
+    """What the private companies ``corp`` owns can do now: place their token on a hex (1870's
+    cattle and port tokens) or lay their special tile (1870's bridge company)."""
+    out = []
+    for company in list(corp.companies):
+        kinds = game.legal_action_types(company)
+        if "assign" in kinds:
+            assign = company.ability("assign_hexes") or {}
+            for hex_id in assign.get("hexes", []):
+                out.append(
+                    ActionChoice(
+                        "company",
+                        f"{company.sym}: token on {hex_id}",
+                        {"type": "assign", **_ent(company), "target": hex_id},
+                    )
+                )
+        if "lay_tile" in kinds:
+            lay = company.ability("tile_lay")
+            if lay is None:
+                continue
+            try:
+                lays = game.map.legal_lays(corp.sym, game.map_phase(), special=SpecialLay.from_ability(lay))
+            except Exception:  # noqa: BLE001 - no legal lay to offer
+                lays = []
+            for hex_id, tile, rotation, cost in lays:
+                extra = f" {money(cost)}" if cost else " free"
+                out.append(
+                    ActionChoice(
+                        "company",
+                        f"{company.sym}: {hex_id} tile {tile.rsplit('-', 1)[0]} rotation {rotation}{extra}",
+                        {
+                            "type": "lay_tile",
+                            **_ent(company),
+                            "hex": hex_id,
+                            "tile": tile,
+                            "rotation": rotation,
+                        },
+                    )
+                )
     return out
 
 
@@ -1045,10 +1150,27 @@ class Proposal:
     """Choices the table service offers (par prices); ``selected`` is the one proposed."""
     selected: int = 0
     hint: str = ""
+    price_range: tuple[int, int] | None = None
+    """For a bid, a private company or a train bought from another corporation: the prices the
+    players may set (the toast's − / + buttons step by ``price_step``)."""
+    price_step: int = 0
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def price(self) -> int | None:
+        value = self.action.get("price")
+        return int(value) if self.price_range is not None and value is not None else None
+
+    def stepped_price(self, steps: int) -> int | None:
+        """The price ``steps`` price steps away, kept inside the range (``None``: no price to set)."""
+        price = self.price
+        if price is None or self.price_range is None:
+            return None
+        lo, hi = self.price_range
+        return min(max(price + steps * max(1, self.price_step), lo), hi)
 
 
 # --------------------------------------------------------------------------------------------- board
