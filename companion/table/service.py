@@ -489,10 +489,8 @@ class TableService:
             out = self._buy_train(self.game.train(str(action["train"])), entity)
         elif kind == "bid" and isinstance(entity, Player) and isinstance(self.game.round, AuctionRound):
             out = self._bid(self.game.company(str(action["company"])), entity)
-        elif kind == "buy_company" and isinstance(entity, Corporation):
+        elif kind == "buy_company" and isinstance(entity, Corporation | Player):
             out = self._buy_company(self.game.company(str(action["company"])), entity)
-        elif kind == "buy_company" and isinstance(entity, Player):
-            out = self._player_buys_company(self.game.company(str(action["company"])), entity)
         else:
             return None
         price = int(action["price"])
@@ -775,7 +773,7 @@ class TableService:
                     f"{current.name} cannot buy a private company from another player now "
                     f"(not in this phase, or after buying this turn)"
                 )
-            return self._player_buys_company(company, current)
+            return self._buy_company(company, current)
         raise GameError(
             f"private companies are auctioned at the start, bought by corporations in operating rounds "
             f"and, from some phase on, by players from each other in stock rounds; it is {self._round_name()}"
@@ -807,19 +805,26 @@ class TableService:
             )
         )
 
-    def _buy_company(self, company: Company, corp: Corporation) -> Outcome:
-        if company.owner is corp:
-            raise GameError(f"{corp.sym} already owns {company.sym}")
+    def _buy_company(self, company: Company, buyer: Corporation | Player) -> Outcome:
+        """The operating corporation buys a private company within the title's price range, or (in a
+        stock round) a player buys one from another player at any price they agree on."""
+        name = buyer.sym if isinstance(buyer, Corporation) else buyer.name
+        if company.owner is buyer:
+            raise GameError(f"{name} already owns {company.sym}")
         if not isinstance(company.owner, Player):
             raise GameError(f"{company.sym} is not owned by a player and cannot be bought")
-        lo = int(getattr(self.game, "company_min_price", lambda c: 1)(company))
-        hi = min(int(getattr(self.game, "company_max_price", lambda c: c.value)(company)), corp.cash)
+        agreed = ""
+        if isinstance(buyer, Corporation):
+            lo = int(getattr(self.game, "company_min_price", lambda c: 1)(company))
+            hi = min(int(getattr(self.game, "company_max_price", lambda c: c.value)(company)), buyer.cash)
+        else:
+            lo, hi, agreed = 1, buyer.cash, "the price the players agree on: "
         if hi < lo:
             raise GameError(
-                f"{corp.sym} has ${corp.cash} and cannot pay the ${lo} that {company.sym} costs at least"
+                f"{name} has ${buyer.cash} and cannot pay the ${lo} that {company.sym} costs at least"
             )
         price = min(max(company.value, lo), hi)
-        action = self._entity_action("buy_company", corp, company=company.sym, price=price)
+        action = self._entity_action("buy_company", buyer, company=company.sym, price=price)
         preview = self._preview(action)
         return self._propose(
             Proposal(
@@ -827,37 +832,11 @@ class TableService:
                 self._price_text("buy_company", action, preview),
                 action,
                 preview,
-                corp.sym,
+                name,
                 price_range=(lo, hi),
                 price_step=COMPANY_STEP,
                 cards=(company.sym,),
-                hint=f"tap again or press + to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
-            )
-        )
-
-    def _player_buys_company(self, company: Company, player: Player) -> Outcome:
-        """A player buys a private company from another player, at a price they agree on."""
-        if company.owner is player:
-            raise GameError(f"{player.name} already owns {company.sym}")
-        if not isinstance(company.owner, Player):
-            raise GameError(f"{company.sym} is not owned by a player and cannot be bought")
-        if player.cash < 1:
-            raise GameError(f"{player.name} has no money to buy {company.sym}")
-        hi = player.cash
-        action = self._entity_action("buy_company", player, company=company.sym, price=min(company.value, hi))
-        preview = self._preview(action)
-        return self._propose(
-            Proposal(
-                "buy_company",
-                self._price_text("buy_company", action, preview),
-                action,
-                preview,
-                player.name,
-                price_range=(1, hi),
-                price_step=COMPANY_STEP,
-                cards=(company.sym,),
-                hint=f"the price the players agree on: tap again or press + to raise by ${COMPANY_STEP} "
-                f"($1 to ${hi}), confirm to buy",
+                hint=f"{agreed}tap again or press + to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
             )
         )
 
