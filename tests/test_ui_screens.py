@@ -69,7 +69,7 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     """``companion demo`` end to end (what ``make demo`` runs headless)."""
     out = demo["out"]
     shots = sorted(p.name for p in out.glob("*.png"))
-    assert len(shots) == 17 and shots[0] == "01-setup.png" and shots[-2] == "16-table-game-over.png"
+    assert len(shots) == 18 and shots[0] == "01-setup.png" and shots[-2] == "17-table-game-over.png"
     text = (out / "transcript.txt").read_text()
     for scene in range(1, 8):
         assert f"Scene {scene}:" in text
@@ -82,6 +82,9 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "touch: Buy SCC from Player 2 $50 ($25–$100)" in text and "+ pressed up to the agreed $100" in text
     assert "confirmed: MKT buys SCC (The Southern Cattle Company) from Player 2 for $100" in text
     assert "confirmed: SCC places its token on B11" in text
+    # a tile by touch: Lay tile…, the hex, then the tile drawn at its rotation
+    assert "Lay tile… then C16: 5 tiles and rotations to pick from" in text
+    assert "confirmed: MP lays tile 9 on C16 (rotation 1)" in text and "the picker proposes" not in text
     assert "[camera] J15: missing tile" in text and "[camera] E6: unexpected tile" in text
     # the camera path for tile lays: the tile seen on the table is proposed and confirmed
     assert "proposed: MKT lays tile 9 on E6 (rotation 0)" in text
@@ -90,7 +93,7 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "demo failed" not in text
     # Setup's "Start the new game" made a second game in the store, through the table service
     assert "new game: Ann, Bob, Cy, Di; Auction; Ann to act" in text and "games in the store: 2" in text
-    assert f"17 screenshots and transcript.txt in {out}" in demo["stdout"]
+    assert f"18 screenshots and transcript.txt in {out}" in demo["stdout"]
 
 
 def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
@@ -197,6 +200,16 @@ def test_the_company_toast_has_price_buttons(demo: dict[str, Any]) -> None:
         == "MKT buys SCC (The Southern Cattle Company) from Player 2 for $100"
     )
     assert {"−$25", "−$5", "+$5", "+$25"} <= set(rec["texts"])
+
+
+def test_the_tile_picker_lists_one_hex_with_pictures(demo: dict[str, Any]) -> None:
+    rec = record(demo, "tile-picker")
+    options = [t for t in rec["texts"] if t.startswith("C16: tile ")]
+    assert "C16: tile 9 rotation 1 $40" in options and len(options) == len(set(options)) >= 3
+    assert not any(t.startswith("C16: tile 9 rotation 4") for t in options)  # the same lay as rotation 1
+    img = cv2.imread(str(demo["out"] / rec["file"]))
+    w, h = demo["size"]
+    assert img.shape[:2] == (h, w)
 
 
 def test_camera_marks_differences_and_proposes_the_lay(demo: dict[str, Any]) -> None:

@@ -66,6 +66,21 @@ TITLES = {
 PROGRESS_AFTER = 0.3
 
 
+#: a list of tile lays longer than this is picked hex first
+TILE_LIST_MAX = 12
+
+
+def _hex_order(hex_id: str) -> tuple[str, int]:
+    """Hexes in map order: letter, then number (``B9`` before ``B11``)."""
+    letters = hex_id.rstrip("0123456789")
+    digits = hex_id[len(letters) :]
+    return letters, int(digits) if digits else 0
+
+
+def _tile_order(tile_id: str) -> tuple[int, str]:
+    return (int(tile_id), "") if tile_id.isdigit() else (10**6, tile_id)
+
+
 #: frames the Check button takes; the board watch remembers as many, and a hex must be read alike
 #: in two of them before it counts
 CHECK_FRAMES = 3
@@ -813,8 +828,9 @@ class CompanionApp(App):  # type: ignore[misc]
                 bar.add_widget(b)
 
     def touch(self, action: dict[str, Any]) -> bool:
-        """Press the on-screen button for ``action`` (opening its group's list if needed), as a finger
-        would; False if no button offers it.  The demo and the tests play touch actions this way."""
+        """Press the on-screen button for ``action`` (opening its group's list, and a tile lay's hex,
+        if needed), as a finger would; False if no button offers it.  The demo and the tests play
+        touch actions this way."""
         from companion.ui.demo import same_action
 
         for b in list(self.actions_bar.children):
@@ -822,19 +838,50 @@ class CompanionApp(App):  # type: ignore[misc]
             if not any(same_action(c.action, action) for c in choices):
                 continue
             b.dispatch("on_press")
-            if len(choices) == 1:
+            return len(choices) == 1 or self.touch_in_popup(action)
+        return False
+
+    def touch_in_popup(self, action: dict[str, Any]) -> bool:
+        """Press the open list's entry for ``action`` (and in a hex's list, its tile)."""
+        from companion.ui.demo import same_action
+
+        if self.popup is None:
+            return False
+        for _level in range(3):  # a list, perhaps a hex's list in it
+            item = next(
+                (
+                    i
+                    for i in list(self.popup_grid.children)
+                    if any(same_action(c.action, action) for c in getattr(i, "choices", []))
+                ),
+                None,
+            )
+            if item is None:
+                return False
+            if isinstance(item, BoxLayout):  # a tile's picture and its button
+                item = next(w for w in item.children if not isinstance(w, Image))
+            item.dispatch("on_press")
+            if len(item.choices) == 1:
                 return True
-            for item in list(self.popup_grid.children):
-                if any(same_action(c.action, action) for c in getattr(item, "choices", [])):
-                    item.dispatch("on_press")
-                    return True
         return False
 
     def choose(self, title: str, items: list[vm.ActionChoice]) -> None:
+        """A list of choices in a popup.  Many tile lays are picked hex first: a button per hex, then
+        that hex's tiles and rotations, each drawn as it would lie on the map."""
+        if self.popup is not None:
+            self.popup.dismiss()
+        lays = [c for c in items if c.action.get("type") == "lay_tile"]
+        by_hex: dict[str, list[vm.ActionChoice]] = {}
+        for c in lays:
+            by_hex.setdefault(str(c.action["hex"]), []).append(c)
+        if len(lays) == len(items) and len(items) > TILE_LIST_MAX and len(by_hex) > 1:
+            self._choose_hex(title, by_hex)
+            return
         u = self.u
         grid = GridLayout(cols=2 if self.width_px < 1000 else 3, size_hint_y=None, spacing=3)
         grid.bind(minimum_height=grid.setter("height"))
         popup = Popup(title=title, size_hint=(0.92, 0.85), title_size=16 * u)
+        pictures = self._tile_pictures(lays) if lays and len(by_hex) == 1 else {}
         for c in items:
 
             def pick(c: vm.ActionChoice = c) -> None:
@@ -842,18 +889,67 @@ class CompanionApp(App):  # type: ignore[misc]
                 self.popup = None
                 self.propose(c.action)
 
-            b = button(c.label, pick, size=14 * u, size_hint_y=None, height=44 * u)
+            picture = pictures.get(id(c))
+            b = button(c.label, pick, size=14 * u, size_hint_y=None, height=(64 if picture else 44) * u)
             b.choices = [c]
+            if picture is None:
+                grid.add_widget(b)
+                continue
+            cell = BoxLayout(orientation="horizontal", size_hint_y=None, height=64 * u, spacing=3)
+            cell.add_widget(Image(texture=picture, size_hint_x=None, width=64 * u, fit_mode="contain"))
+            cell.add_widget(b)
+            cell.choices = [c]
+            grid.add_widget(cell)
+        self._open_popup(popup, grid)
+
+    def _choose_hex(self, title: str, by_hex: dict[str, list[vm.ActionChoice]]) -> None:
+        """First level of the tile picker: one button per hex (how many lays, the cheapest cost)."""
+        u = self.u
+        grid = GridLayout(cols=3 if self.width_px < 1000 else 4, size_hint_y=None, spacing=3)
+        grid.bind(minimum_height=grid.setter("height"))
+        popup = Popup(title=f"{title} pick a hex", size_hint=(0.92, 0.85), title_size=16 * u)
+        for hex_id in sorted(by_hex, key=_hex_order):
+            options = by_hex[hex_id]
+            tiles = sorted({str(c.action["tile"]).rsplit("-", 1)[0] for c in options}, key=_tile_order)
+            label = f"{hex_id}: {', '.join(tiles[:4])}{'…' if len(tiles) > 4 else ''}"
+
+            def pick(h: str = hex_id, o: list[vm.ActionChoice] = options) -> None:
+                self.choose(f"Lay a tile on {h}", o)
+
+            b = button(label, pick, size=14 * u, size_hint_y=None, height=44 * u)
+            b.choices = options
             grid.add_widget(b)
+        self._open_popup(popup, grid)
+
+    def _open_popup(self, popup: Popup, grid: GridLayout) -> None:
+        u = self.u
         body = BoxLayout(orientation="vertical")
         body.add_widget(scroll_of(grid))
-        body.add_widget(
-            button("Close", popup.dismiss, size=15 * u, size_hint_y=None, height=40 * u, color=BAD)
-        )
+
+        def close() -> None:
+            popup.dismiss()
+            self.popup = None
+
+        body.add_widget(button("Close", close, size=15 * u, size_hint_y=None, height=40 * u, color=BAD))
         popup.content = body
         self.popup = popup
         self.popup_grid = grid
         popup.open()
+
+    def _tile_pictures(self, lays: list[vm.ActionChoice]) -> dict[int, Any]:
+        """A small picture of each lay's tile at its rotation (keyed by the choice's id)."""
+        from vision.render import render_tile
+
+        board = vm.board_state(self.session.game)
+        out: dict[int, Any] = {}
+        for c in lays:
+            tile_id = str(c.action["tile"]).rsplit("-", 1)[0]
+            try:
+                img = render_tile(board.tile_shape(tile_id), int(c.action["rotation"]), board.layout, 56.0)
+            except (KeyError, ValueError):
+                continue
+            out[id(c)] = texture_from_bgr(img)
+        return out
 
     # -- proposals and the toast -------------------------------------------------------------------------
     def post(self, fn: Callable[[], None]) -> None:
@@ -1091,7 +1187,7 @@ class CompanionApp(App):  # type: ignore[misc]
 
     # -- screenshots and widget texts (tests, demo) ------------------------------------------------------
     def texts(self) -> list[str]:
-        """Every label text on the window now (current screen, bars, toast)."""
+        """Every label text on the window now (current screen, bars, toast, an open list)."""
         out: list[str] = []
         for w in self.root_layout.walk(restrict=False):
             if isinstance(w, Label) and w.text and w.opacity > 0:
@@ -1101,6 +1197,8 @@ class CompanionApp(App):  # type: ignore[misc]
                 if screen is not None and screen is not self.sm.current_screen:
                     continue
                 out.append(str(w.text))
+        if self.popup is not None and self.popup.parent is not None:
+            out += [str(w.text) for w in self.popup.walk(restrict=True) if isinstance(w, Label) and w.text]
         return out
 
     def labelled(self) -> dict[str, dict[str, Any]]:
@@ -1118,9 +1216,31 @@ class CompanionApp(App):  # type: ignore[misc]
         return out
 
     def screenshot(self, path: str | Path) -> Path:
+        """Save the window as it looks now, an open list (popup) over the screens included."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.root_layout.export_to_png(str(path))
+        popup = self.popup
+        if popup is None or popup.parent is None:
+            self.root_layout.export_to_png(str(path))
+            return path
+        import cv2
+        import numpy as np
+
+        def rgba(widget: Any) -> Any:
+            tex = widget.export_as_image().texture
+            return np.frombuffer(tex.pixels, np.uint8).reshape(tex.height, tex.width, 4).astype(np.float32)
+
+        base, over = rgba(self.root_layout), rgba(popup)
+        out = base[..., :3] * 0.35  # the list dims the window behind it, as on screen
+        height = out.shape[0]
+        x, top = int(popup.x), height - int(popup.y) - over.shape[0]
+        h = min(over.shape[0], height - max(top, 0))
+        w = min(over.shape[1], out.shape[1] - max(x, 0))
+        if h > 0 and w > 0:
+            region = out[max(top, 0) : max(top, 0) + h, max(x, 0) : max(x, 0) + w]
+            alpha = over[:h, :w, 3:4] / 255.0
+            region[:] = region * (1 - alpha) + over[:h, :w, :3] * alpha
+        cv2.imwrite(str(path), np.clip(out, 0, 255).astype(np.uint8)[..., ::-1])
         return path
 
 

@@ -229,6 +229,45 @@ class DemoScript:
             yield 0.2
         self.say(self.state_line())
 
+    def tile_by_touch(self) -> Iterator[float]:
+        """The recorded tile lay, by touch: ``Lay tile…``, the hex, then the tile at its rotation."""
+        app, session = self.app, self.session
+        lay = self.next_action()
+        app.show("table")
+        yield 0.1
+        bar = [
+            b for b in app.actions_bar.children if any(c.group == "tile" for c in getattr(b, "choices", []))
+        ]
+        if not bar:
+            self.say("  (no Lay tile button: proposed directly)")
+            app.propose(lay)
+        else:
+            bar[0].dispatch("on_press")
+            yield 0.2
+            hexes = [b for b in app.popup_grid.children if any(same_action(c.action, lay) for c in b.choices)]
+            if hexes:
+                self.say(
+                    f"  Lay tile… then {lay['hex']}: {len(hexes[0].choices)} tiles and rotations to pick from"
+                )
+                hexes[0].dispatch("on_press")
+                yield 0.3
+                self.shot("table", "tile-picker")
+            if not app.touch_in_popup(lay):
+                self.say("  (the picker does not offer it: proposed directly)")
+                app.propose(lay)
+        yield from self.wait_toast()
+        prop = session.pending
+        if prop is None or not same_action(prop.action, lay) or prop.action.get("tile") != lay["tile"]:
+            shown = prop.action if prop else None
+            self.say(f"  the picker proposes {shown}, the game recorded {lay}: playing the record")
+            app.cancel()
+            yield 0.1
+            app.propose(lay)
+            yield from self.wait_toast()
+        app.confirm()
+        self.pos += 1
+        yield 0.2
+
     def toast_buttons(self) -> list[Any]:
         """Every button on the toast now showing."""
         found: list[Any] = []
@@ -430,7 +469,20 @@ class DemoScript:
         self.shot("camera", "tap-unknown")
         app.hide_toast()
 
-        self.say("Scene 6: the rest of the game (replayed) to the end")
+        self.say(
+            "Scene 6: a tile laid by touch (the hex, then the tile as it will lie), then the rest of the game"
+        )
+        skipped = self.forward_until(
+            lambda g, a: (
+                a["type"] == "lay_tile"
+                and a["entity_type"] == "corporation"
+                # the touch offers the next unused copy of a tile: the record must have used that one
+                and g.map.available_tiles(str(a["tile"]).rpartition("-")[0])[:1] == [a["tile"]]
+                and len({c.action["hex"] for c in vm.action_choices(g) if c.group == "tile"}) > 1
+            )
+        )
+        self.say(f"  {skipped} actions replayed")
+        yield from self.tile_by_touch()
         skipped = self.forward_until(lambda g, a: False)
         self.say(f"  {skipped} actions replayed")
         app.show("table")

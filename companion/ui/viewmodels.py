@@ -948,8 +948,13 @@ def _tile_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
     except Exception:  # noqa: BLE001 - the map may refuse a corporation without a home token yet
         return []
     out = []
+    shown: set[tuple[str, str, frozenset[int]]] = set()
     for hex_id, tile, rotation, cost in lays:
         tile_id = tile.rsplit("-", 1)[0]
+        same_look = _same_look(game, tile_id, rotation)
+        if (hex_id, tile_id, same_look) in shown:
+            continue  # a rotation that lays the same track as one already offered
+        shown.add((hex_id, tile_id, same_look))
         extra = f" {money(cost)}" if cost else ""
         out.append(
             ActionChoice(
@@ -959,6 +964,16 @@ def _tile_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
             )
         )
     return out
+
+
+def _same_look(game: Game, tile_id: str, rotation: int) -> frozenset[int]:
+    """The rotations of a tile that lay the same track as ``rotation`` (a straight track turned
+    half way round is the same lay)."""
+    from vision.board import title_tile_shapes
+    from vision.tiles import equivalent_rotations
+
+    shape = title_tile_shapes(game.title).get(tile_id)
+    return equivalent_rotations(shape, rotation) if shape is not None else frozenset({rotation})
 
 
 def _token_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
@@ -1114,7 +1129,12 @@ def _company_ability_choices(game: Game, corp: Corporation) -> list[ActionChoice
                 lays = game.map.legal_lays(corp.sym, game.map_phase(), special=SpecialLay.from_ability(lay))
             except Exception:  # noqa: BLE001 - no legal lay to offer
                 lays = []
+            shown: set[tuple[str, str, frozenset[int]]] = set()
             for hex_id, tile, rotation, cost in lays:
+                look = (hex_id, tile.rsplit("-", 1)[0], _same_look(game, tile.rsplit("-", 1)[0], rotation))
+                if look in shown:
+                    continue
+                shown.add(look)
                 extra = f" {money(cost)}" if cost else " free"
                 out.append(
                     ActionChoice(
