@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from companion.engine import GameError, new_game
 from companion.engine.entities import Player
+from companion.engine.game import Game
 
 
 def first_index(name: str, kind: str, start: int = 0) -> int:
@@ -231,6 +232,36 @@ def test_applying_with_the_preview_gives_the_same_game_as_without() -> None:
         previewed.apply(action, previewed.preview(action))
     assert snapshot(previewed) == snapshot(game_at(name, count))
     assert previewed.log == game_at(name, count).log
+
+
+def test_undo_from_checkpoints_gives_the_game_a_full_replay_gives() -> None:
+    name = "34110"
+    every = Game.CHECKPOINT_EVERY
+    count = 3 * every + 4  # past three checkpoints
+    game = game_at(name, 0)
+    assert not game.checkpointing  # a replay keeps none
+    game.keep_checkpoints()
+    states = {}  # the state after each count of actions, by a plain replay
+    plain = game_at(name, 0)
+    for n, action in enumerate(actions(name)[:count], start=1):
+        game.apply(action)
+        plain._process(action)
+        states[n] = (snapshot(plain), list(plain.log))
+    assert [n for n, _ in game._checkpoints] == [2 * every, 3 * every]
+    assert not game.clone()._checkpoints and not game.clone().checkpointing
+    # undo back across two checkpoints (the last one without a usable checkpoint replays it all)
+    for back in range(1, every + 8):
+        game.undo()
+        assert (snapshot(game), game.log) == states[count - back], back
+        # the round and its steps act on this game, not on the rebuilt copy it took its state from
+        assert game.round.game is game and all(step.game is game for step in game.round.steps)
+    assert all(n <= len(game.actions) for n, _ in game._checkpoints)
+    # and forward again, with the same log (an undo used to leave the round acting on the rebuilt
+    # copy, so the next phase change was announced twice): checkpoints come back as the game goes on
+    for action in actions(name)[len(game.actions) : count]:
+        game.apply(action)
+    assert (snapshot(game), game.log) == states[count]
+    assert game._checkpoints and game._checkpoints[-1][0] == 3 * every
 
 
 def test_game_over_rejects_further_actions() -> None:

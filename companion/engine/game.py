@@ -74,6 +74,7 @@ class Game:
     """Shared 18xx mechanics.  A title subclasses it and supplies rounds and overrides."""
 
     title = "base"
+    CHECKPOINT_EVERY = 25
     BANKRUPTCY_ENDS_GAME = True
     MUST_SELL_IN_BLOCKS = False
     MARKET_SHARE_LIMIT = 50
@@ -97,6 +98,10 @@ class Game:
         self.optional_rules = frozenset(optional_rules)
         self.log: list[str] = []
         self.actions: list[ActionDict] = []
+        self._checkpoints: tuple[tuple[int, Game], ...] = ()
+        self.checkpointing = False
+        """Keep a copy of the state every ``CHECKPOINT_EVERY`` actions, so an undo replays only the
+        actions since the last copy (:meth:`keep_checkpoints`; the table does, replays do not)."""
         self.version = 0
         """Counts the changes of state (every processed action and undo); previews remember it."""
         self.finished = False
@@ -309,29 +314,67 @@ class Game:
         return bool(ref() is self and version == self.version and same_action)
 
     def clone(self) -> Game:
-        """An independent copy of the game state (static title data is shared, never mutated)."""
+        """An independent copy of the game state (static title data is shared, never mutated).
+        The copy keeps no checkpoints and makes none."""
         memo: dict[int, Any] = {id(self.data): self.data}
         for static in self.static_state():
             memo[id(static)] = static
         memo[id(self.map)] = self.map.copy()  # the map knows how to copy itself cheaply
         for action in self.actions:  # applied actions are never changed: share them
             memo[id(action)] = action
-        return copy.deepcopy(self, memo)
+        memo[id(self._checkpoints)] = ()
+        out: Game = copy.deepcopy(self, memo)
+        out.checkpointing = False
+        return out
 
     def undo(self) -> ActionDict:
-        """Take back the last action (replay all but the last); return it.  Raises if there is none."""
+        """Take back the last action (the state before it is rebuilt from the latest checkpoint);
+        return it.  Raises if there is none."""
         if not self.actions:
             raise GameError("there is nothing to undo")
         last = self.actions[-1]
-        version = self.version
-        rebuilt = self.replayed(self.actions[:-1])
-        self.__dict__.update(rebuilt.__dict__)
+        version, checkpointing = self.version, self.checkpointing
+        keep = tuple(cp for cp in self._checkpoints if cp[0] < len(self.actions))
+        self._adopt(self.before_last())
+        self._checkpoints, self.checkpointing = keep, checkpointing
         self.version = version + 1
         return last
 
+    def keep_checkpoints(self) -> None:
+        """From now on keep a copy of the state every ``CHECKPOINT_EVERY`` actions (and one now), so
+        that an undo is quick; a game at the table does, a bulk replay need not."""
+        self.checkpointing = True
+        if self.actions and not any(n == len(self.actions) for n, _ in self._checkpoints):
+            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
+
+    def _adopt(self, other: Game) -> None:
+        """Become ``other`` (a rebuilt state): take its state, and point its round and steps, which
+        refer to the game they act on, at this game instead."""
+        self.__dict__.update(other.__dict__)
+        rnd = self.round
+        for obj in [rnd, *getattr(rnd, "steps", [])]:
+            if getattr(obj, "game", None) is other:
+                obj.game = self
+
+    def before_last(self) -> Game:
+        """A new game as this one was before its last action (this one is unchanged): a copy of
+        the latest checkpoint with the actions since replayed, or every action replayed."""
+        if not self.actions:
+            raise GameError("there is nothing to undo")
+        target = len(self.actions) - 1
+        usable = [cp for cp in self._checkpoints if cp[0] <= target]
+        if not usable:
+            return self.replayed(self.actions[:target])
+        count, checkpoint = usable[-1]
+        game = checkpoint.clone()
+        for action in self.actions[count:target]:
+            game._process(action)
+        return game
+
     def replayed(self, actions: list[ActionDict]) -> Game:
-        """A new game of the same title and players with ``actions`` applied."""
+        """A new game of the same title and players with ``actions`` applied (no checkpoints)."""
         game = type(self)(self.data, self.player_spec, self.optional_rules, self.seed)
+        game.checkpointing = False
         for action in actions:
             game._process(action)
         return game
@@ -386,6 +429,9 @@ class Game:
                 # recorded like 18xx.games does, so the log replays the same way anywhere
                 action = {**action, "auto_actions": generated}
         self.actions.append(action)
+        if self.checkpointing and len(self.actions) % self.CHECKPOINT_EVERY == 0:
+            # the two latest are kept: an undo rarely goes further back than that
+            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
         return self.log[start:]
 
     def process_single(self, action: ActionDict) -> None:

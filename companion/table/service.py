@@ -158,6 +158,7 @@ class TableService:
         on_result: Callable[[Result], object] | None = None,
     ) -> None:
         self.game = game
+        game.keep_checkpoints()  # an undo at the table replays only the last few actions
         self.store = store
         self.game_id = game_id
         self.registry = registry
@@ -358,7 +359,7 @@ class TableService:
                 return self._refuse("there is nothing to undo")
             last = self.game.actions[-1]
             try:
-                before = self.game.replayed(self.game.actions[:-1])
+                before = self.game.before_last()
             except GameError as exc:
                 return self._refuse(f"cannot undo: {exc}")
             preview = Preview(log=[f"undo: {describe_action(self.game, last, applied=True)}"])
