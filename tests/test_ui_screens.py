@@ -83,6 +83,7 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "confirmed: MKT buys SCC (The Southern Cattle Company) from Player 2 for $100" in text
     assert "confirmed: SCC places its token on B11" in text
     # a tile by touch: Lay tile…, the hex, then the tile drawn at its rotation
+    assert "a finger on the map at C16: 5 tiles and rotations listed" in text  # the map's own picker
     assert "Lay tile… then C16: 5 tiles and rotations to pick from" in text
     assert "confirmed: MP lays tile 9 on C16 (rotation 1)" in text and "the picker proposes" not in text
     assert "[camera] J15: missing tile" in text and "[camera] E6: unexpected tile" in text

@@ -36,7 +36,7 @@ from kivy.uix.widget import Widget
 from companion.engine import GameError
 from companion.store import StoreError
 from companion.ui import viewmodels as vm
-from companion.ui.mapimage import ROUTE_COLORS, map_with_routes
+from companion.ui.mapimage import ROUTE_COLORS, hex_at_touch, map_with_routes, touch_at_hex
 from companion.ui.session import UISession
 from companion.ui.widgets import (
     ACCENT,
@@ -274,6 +274,9 @@ class OperatingScreen(BaseScreen):
         self.left = vgrid(2)
         body.add_widget(scroll_of(self.left))
         self.map = Image(size_hint_x=0.9, fit_mode="contain")
+        self.map.bind(on_touch_down=self._map_touched)
+        self.map_drawn_scale = 0.0
+        """Pixels per board unit of the picture now shown (for a touch on the map)."""
         body.add_widget(self.map)
         self.add_widget(body)
         self.routes: Any = None
@@ -315,8 +318,9 @@ class OperatingScreen(BaseScreen):
         def job(report: Callable[[float], None]) -> Any:
             result = vm.suggest_routes(snapshot, snap_corp, progress=report, time_limit=20.0)
             dividends = vm.preview_dividends_after_run(snapshot, snap_corp, result.routes)
-            image = map_with_routes(vm.board_state(snapshot), result.routes, self.map_scale())
-            return result, dividends, image
+            scale = self.map_scale()
+            image = map_with_routes(vm.board_state(snapshot), result.routes, scale)
+            return result, dividends, (image, scale)
 
         def done(out: Any, error: Exception | None) -> None:
             if self.routes_for != key:
@@ -324,8 +328,8 @@ class OperatingScreen(BaseScreen):
             if error is not None:
                 self.app.note(f"route search failed: {error}")
                 return
-            self.routes, self.dividends, image = out
-            self.map.texture = texture_from_bgr(image)
+            self.routes, self.dividends, (image, scale) = out
+            self.show_map(image, scale)
             self.map_key = key
             self.app.session.events.append(
                 f"[routes] {corp.sym}: "
@@ -344,6 +348,38 @@ class OperatingScreen(BaseScreen):
             w, h = self.app.width_px * 0.45, self.app.height_px * 0.6
         return float(max(18.0, min(80.0, min(w / geo.width, h / geo.height) * 1.5)))
 
+    def show_map(self, image: Any, scale: float) -> None:
+        self.map.texture = texture_from_bgr(image)
+        self.map_drawn_scale = scale
+
+    def _map_touched(self, widget: Any, touch: Any) -> bool:
+        """A finger on the map: the tile lays the acting corporation may make on that hex."""
+        if not widget.collide_point(*touch.pos) or widget.texture is None:
+            return False
+        hex_id = self.hex_at(touch.pos)
+        if hex_id is None:
+            return False
+        self.app.lay_on_hex(hex_id)
+        return True
+
+    def pos_of_hex(self, hex_id: str) -> tuple[float, float] | None:
+        """Where a hex's centre is on the map now, in window coordinates (a finger's target)."""
+        if self.map.texture is None or self.map_drawn_scale <= 0:
+            return None
+        geo = vm.board_state(self.app.session.game).geometry
+        size = (int(self.map.texture.width), int(self.map.texture.height))
+        box = (float(self.map.x), float(self.map.y), float(self.map.width), float(self.map.height))
+        return touch_at_hex(geo, self.map_drawn_scale, size, box, hex_id)
+
+    def hex_at(self, pos: tuple[float, float]) -> str | None:
+        """The hex shown at a window position on the map, if any."""
+        if self.map.texture is None or self.map_drawn_scale <= 0:
+            return None
+        geo = vm.board_state(self.app.session.game).geometry
+        size = (int(self.map.texture.width), int(self.map.texture.height))
+        box = (float(self.map.x), float(self.map.y), float(self.map.width), float(self.map.height))
+        return hex_at_touch(geo, self.map_drawn_scale, size, box, (float(pos[0]), float(pos[1])))
+
     def draw_map(self, routes: Any) -> None:
         key = self.key()
         if key in (self.map_key, self.map_pending):
@@ -359,7 +395,7 @@ class OperatingScreen(BaseScreen):
             if self.map_pending == key:
                 self.map_pending = None
             if image is not None and self.map_key != key:
-                self.map.texture = texture_from_bgr(image)
+                self.show_map(image, scale)
                 self.map_key = key
 
         Work(self.app, "map", job, done)
@@ -950,6 +986,21 @@ class CompanionApp(App):  # type: ignore[misc]
                 continue
             out[id(c)] = texture_from_bgr(img)
         return out
+
+    def lay_on_hex(self, hex_id: str) -> None:
+        """The tile lays (the corporation's own and its private companies') possible on one hex,
+        as the picker's list for that hex; a toast says so when there is none."""
+        lays = [
+            c
+            for c in vm.action_choices(self.session.game)
+            if c.action.get("type") == "lay_tile" and c.action.get("hex") == hex_id
+        ]
+        if not lays:
+            self.show_toast(
+                vm.Proposal(f"Lay a tile on {hex_id}", (), {}, f"no legal tile lay on {hex_id} now")
+            )
+            return
+        self.choose(f"Lay a tile on {hex_id}", lays)
 
     # -- proposals and the toast -------------------------------------------------------------------------
     def post(self, fn: Callable[[], None]) -> None:

@@ -48,6 +48,13 @@ def remap_players(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, An
     return out
 
 
+class _Finger:
+    """A touch at a window position, as the map's touch handler sees it."""
+
+    def __init__(self, pos: tuple[float, float]) -> None:
+        self.pos = pos
+
+
 def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two actions do the same thing (ignoring bookkeeping fields; any copy of a tile)."""
     keys = (
@@ -233,6 +240,24 @@ class DemoScript:
         """The recorded tile lay, by touch: ``Lay tile…``, the hex, then the tile at its rotation."""
         app, session = self.app, self.session
         lay = self.next_action()
+        # a finger on the map, on the hex: that hex's lays
+        app.show("operating")
+        op = app.screens["operating"]
+        for _wait in range(200):
+            yield 0.05
+            if op.map_key == op.key() and not app.busy:
+                break
+        where = op.pos_of_hex(str(lay["hex"]))
+        if where is not None and op._map_touched(op.map, _Finger(where)):
+            yield 0.3
+            listed = [c for item in app.popup_grid.children for c in getattr(item, "choices", [])]
+            self.say(f"  a finger on the map at {lay['hex']}: {len(listed)} tiles and rotations listed")
+            if app.popup is not None:
+                app.popup.dismiss()
+                app.popup = None
+            yield 0.2
+        else:
+            self.say(f"  (the map does not show {lay['hex']} under a finger)")
         app.show("table")
         yield 0.1
         bar = [

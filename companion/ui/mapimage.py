@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from companion.engine.route_optimizer import TrainRoute
 
-__all__ = ["ROUTE_COLORS", "map_with_routes", "route_points"]
+__all__ = ["ROUTE_COLORS", "hex_at_touch", "map_with_routes", "route_points", "touch_at_hex"]
 
 #: BGR colours of the 1st, 2nd, … train's route.
 ROUTE_COLORS: tuple[tuple[int, int, int], ...] = (
@@ -88,3 +88,46 @@ def map_with_routes(board: Any, routes: Sequence[TrainRoute] = (), scale: float 
             )
             cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, fs, color, 2, cv2.LINE_AA)
     return img
+
+
+def hex_at_touch(
+    geometry: Any,
+    scale: float,
+    image_size: tuple[int, int],
+    widget_box: tuple[float, float, float, float],
+    touch: tuple[float, float],
+) -> str | None:
+    """The hex under a touch on the map picture.
+
+    The picture (``image_size`` pixels, drawn at ``scale`` pixels per board unit) is shown
+    scaled to fit inside the widget ``(x, y, width, height)`` and centred, as Kivy's
+    ``fit_mode="contain"`` does; ``touch`` is in the same window coordinates (y upwards).
+    ``None`` when the touch is beside the picture or on no hex."""
+    iw, ih = image_size
+    x, y, w, h = widget_box
+    if iw <= 0 or ih <= 0 or w <= 0 or h <= 0 or scale <= 0:
+        return None
+    fit = min(w / iw, h / ih)
+    left, bottom = x + (w - iw * fit) / 2, y + (h - ih * fit) / 2
+    px = (touch[0] - left) / fit
+    py = ih - (touch[1] - bottom) / fit  # picture rows run downwards
+    if not (0 <= px <= iw and 0 <= py <= ih):
+        return None
+    hex_id: str | None = geometry.hex_at(px / scale, py / scale)
+    return hex_id
+
+
+def touch_at_hex(
+    geometry: Any,
+    scale: float,
+    image_size: tuple[int, int],
+    widget_box: tuple[float, float, float, float],
+    hex_id: str,
+) -> tuple[float, float]:
+    """Where a hex's centre is shown, in window coordinates (the inverse of :func:`hex_at_touch`)."""
+    iw, ih = image_size
+    x, y, w, h = widget_box
+    fit = min(w / iw, h / ih)
+    left, bottom = x + (w - iw * fit) / 2, y + (h - ih * fit) / 2
+    cx, cy = geometry.center(hex_id)
+    return left + cx * scale * fit, bottom + (ih - cy * scale) * fit
