@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -209,15 +209,7 @@ class DemoScript:
                 yield 0.05
                 if session.pending is not before:
                     break
-        prop = session.pending
-        if prop is None or not same_action(prop.action, buy):
-            shown = prop.action if prop else None
-            self.say(f"  the toast proposes {shown}, the game recorded {buy}: playing the record")
-            app.cancel()
-            yield 0.1
-            app.propose(buy)
-            yield from self.wait_toast()
-        else:
+        if (yield from self.ensure_recorded(buy, "toast")):
             self.say(f"  + pressed up to the agreed ${buy['price']}")
         yield 0.2
         self.shot("table", "company-toast")
@@ -238,7 +230,7 @@ class DemoScript:
 
     def tile_by_touch(self) -> Iterator[float]:
         """The recorded tile lay, by touch: ``Lay tile…``, the hex, then the tile at its rotation."""
-        app, session = self.app, self.session
+        app = self.app
         lay = self.next_action()
         # a finger on the map, on the hex: that hex's lays
         app.show("operating")
@@ -281,17 +273,29 @@ class DemoScript:
                 self.say("  (the picker does not offer it: proposed directly)")
                 app.propose(lay)
         yield from self.wait_toast()
-        prop = session.pending
-        if prop is None or not same_action(prop.action, lay) or prop.action.get("tile") != lay["tile"]:
-            shown = prop.action if prop else None
-            self.say(f"  the picker proposes {shown}, the game recorded {lay}: playing the record")
-            app.cancel()
-            yield 0.1
-            app.propose(lay)
-            yield from self.wait_toast()
+        yield from self.ensure_recorded(lay, "picker")
         app.confirm()
         self.pos += 1
         yield 0.2
+
+    def ensure_recorded(self, recorded: dict[str, Any], source: str) -> Generator[float, None, bool]:
+        """Make sure the pending proposal is the recorded action (the very tile copy too, so the rest
+        of the record replays); if it is not, say so and propose the record instead.  Whether the
+        proposal already was the record."""
+        prop = self.session.pending
+        if (
+            prop is not None
+            and same_action(prop.action, recorded)
+            and prop.action.get("tile") == recorded.get("tile")
+        ):
+            return True
+        shown = prop.action if prop is not None else None
+        self.say(f"  the {source} proposes {shown}, the game recorded {recorded}: playing the record")
+        self.app.cancel()
+        yield 0.1
+        self.app.propose(recorded)
+        yield from self.wait_toast()
+        return False
 
     def toast_buttons(self) -> list[Any]:
         """Every button on the toast now showing."""
@@ -350,12 +354,7 @@ class DemoScript:
                 self.say("  (no proposal: the tap was refused)")
                 self.flush_events()
                 break
-            if not same_action(prop.action, a):
-                self.say(f"  the tap proposes {prop.action}, the game recorded {a}: playing the record")
-                app.cancel()
-                yield 0.1
-                app.propose(a)
-                yield from self.wait_toast()
+            yield from self.ensure_recorded(a, "tap")
             if not toast_shot and taps:
                 yield 0.2
                 self.shot("table", "tap-toast")
@@ -471,13 +470,7 @@ class DemoScript:
                     b.dispatch("on_press")
             yield from self.wait_toast()
             self.shot("camera", "camera-lay-toast")
-            prop = session.pending
-            if prop is None or not same_action(prop.action, lay):
-                self.say(f"  the camera proposes {offered[0]}, the game recorded {lay}: playing the record")
-                app.cancel()
-                yield 0.1
-                app.propose(lay)
-                yield from self.wait_toast()
+            yield from self.ensure_recorded(lay, "camera")
             app.confirm()
             self.pos += 1
             yield 0.2
