@@ -107,8 +107,9 @@ def test_the_watch_reports_a_new_tile_once_two_frames_agree_and_ignores_a_blip()
     readings = [{}, {"A8": eight}, {}, {}, {"A8": eight}, {"A8": eight}]
     watch = BoardWatch(Scripted(recognizer(), readings), window=3, min_seen=2)  # type: ignore[arg-type]
     verdicts = []
-    for _ in range(len(readings)):
+    for n in range(len(readings)):
         watch.add(frame)
+        assert watch.ready == (n >= 2)  # a full window of three frames
         check = watch.check(game)
         verdicts.append([(d.kind, d.hex) for d in check.differences])
         assert check.image is not None and check.image.shape == frame.shape

@@ -60,3 +60,22 @@ def test_run_refuses_a_bad_configuration(tmp_path: Path, display: str) -> None:
     assert proc.returncode == 2
     assert "players" in proc.stderr
     assert not (tmp_path / "shot.png").exists()
+
+
+def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str) -> None:
+    """With a camera configured, the app looks at the board every ``camera.check_interval`` seconds
+    without anyone asking; the simulated table follows the game, so the board matches it."""
+    (tmp_path / "c.toml").write_text(
+        '[game]\ntitle = "1870"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
+        '[camera]\nmode = "simulated"\ncheck_interval = 1.0\n'
+        '[display]\nsize = "800x480"\n'
+    )
+    proc = run(["--config", "c.toml", "--exit-after", "12", "--screenshot", "shot.png"], display, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    happened = (tmp_path / "shot.txt").read_text().split("what happened:\n", 1)[1].splitlines()
+    camera = [line for line in happened if line.startswith("[camera]")]
+    assert camera and camera[0].startswith("[camera] the board matches the game"), happened
+    hidden = int(camera[0].split("(")[1].split()[0]) if "hidden" in camera[0] else 0
+    assert hidden < 20, camera[0]  # the first verdict waits for three frames, which see most of the board
+    # a verdict that does not change is not written again and again
+    assert len(camera) == len(set(camera))

@@ -30,7 +30,12 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="quit after this long (checks, tests)",
     )
-    p.add_argument("--screenshot", type=Path, default=None, help="with --exit-after: save the screen first")
+    p.add_argument(
+        "--screenshot",
+        type=Path,
+        default=None,
+        help="with --exit-after: save the screen first (PNG), its texts and what happened (.txt beside it)",
+    )
     p.set_defaults(func=run)
 
 
@@ -159,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
             if args.screenshot is not None:
                 app.screenshot(args.screenshot)
                 args.screenshot.with_suffix(".txt").write_text(
-                    "\n".join(app.texts()) + "\n", encoding="utf-8"
+                    "\n".join(app.texts()) + "\n\nwhat happened:\n" + "\n".join(session.events) + "\n",
+                    encoding="utf-8",
                 )
             app.stop()
 

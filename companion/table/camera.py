@@ -56,12 +56,16 @@ class CameraCheck:
             f"{hex_id}: {reason}" for hex_id, reason in self.rejected
         ]
 
+    def hidden(self) -> str:
+        """`` (3 hexes hidden)`` or ``""``."""
+        n = len(self.cant_see)
+        return "" if n == 0 else f" ({n} hex hidden)" if n == 1 else f" ({n} hexes hidden)"
+
     def summary(self) -> str:
         if self.error:
             return f"camera check failed: {self.error}"
         if not self.differences:
-            unseen = f" ({len(self.cant_see)} hexes hidden)" if self.cant_see else ""
-            return f"the board matches the game{unseen}"
+            return f"the board matches the game{self.hidden()}"
         lines = [d.describe() for d in self.differences]
         lines += [
             f"proposed: {p['entity']} lays #{p['tile']} on {p['hex']}, rotation {p['rotation']}"
@@ -194,6 +198,12 @@ class BoardWatch:
         self.last_frame = None
         self.last_homography = None
         self.seconds = 0.0
+
+    @property
+    def ready(self) -> bool:
+        """Whether the watch has its full window of frames (before that, a hex hidden in one of
+        the few frames so far is "can't see" too often to be worth reporting)."""
+        return len(self.frames) >= self.window
 
     def observations(self) -> dict[str, HexObservation]:
         return combine(list(self.frames), self.recognizer.board.title, min_seen=self.min_seen)

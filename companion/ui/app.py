@@ -118,7 +118,8 @@ class Work:
 
             Clock.schedule_once(finish, 0)
 
-        threading.Thread(target=run, name=f"companion-{name}", daemon=True).start()
+        self.thread = threading.Thread(target=run, name=f"companion-{name}", daemon=True)
+        self.thread.start()
 
     @property
     def show_progress(self) -> bool:
@@ -728,6 +729,13 @@ class CompanionApp(App):  # type: ignore[misc]
         self._tick: Any = None
 
     # -- building ---------------------------------------------------------------------------------------
+    def on_stop(self) -> None:
+        """Let running work (a route search, a camera check) finish before the process ends: a
+        thread stopped inside OpenCV at interpreter exit aborts the process."""
+        deadline = time.monotonic() + 20.0
+        for work in list(self.busy.values()):
+            work.thread.join(timeout=max(0.0, deadline - time.monotonic()))
+
     def build(self) -> Widget:
         u = self.u
         root = FloatLayout()
@@ -1150,12 +1158,14 @@ class CompanionApp(App):  # type: ignore[misc]
             for k in range(frames):
                 report((k + 0.5) / frames)
                 self._watch.add(self.camera.read())
+            if quiet and not self._watch.ready and self._watch.last_frame is not None:
+                return None  # the watch has not seen enough frames to say anything yet
             return self._watch.check(game)
 
         def done(check: Any, error: Exception | None) -> None:
             if error is not None:
                 self.note(f"[camera] check failed: {error}")
-            else:
+            elif check is not None:
                 session.record_check(check, quiet_if_unchanged=quiet)
             self.refresh()
 

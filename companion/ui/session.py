@@ -158,7 +158,7 @@ class UISession:
         if check.error:
             self.events.append(f"[camera] {check.error}")
         elif check.clean:
-            self.events.append(f"[camera] the board matches the game ({len(check.cant_see)} hexes hidden)")
+            self.events.append(f"[camera] the board matches the game{check.hidden()}")
         else:
             self.events.extend(f"[camera] {line}" for line in check.notes())
         self._changed()
