@@ -104,11 +104,9 @@ def hex_at_touch(
     ``fit_mode="contain"`` does; ``touch`` is in the same window coordinates (y upwards).
     ``None`` when the touch is beside the picture or on no hex."""
     iw, ih = image_size
-    x, y, w, h = widget_box
-    if iw <= 0 or ih <= 0 or w <= 0 or h <= 0 or scale <= 0:
+    if iw <= 0 or ih <= 0 or widget_box[2] <= 0 or widget_box[3] <= 0 or scale <= 0:
         return None
-    fit = min(w / iw, h / ih)
-    left, bottom = x + (w - iw * fit) / 2, y + (h - ih * fit) / 2
+    fit, left, bottom = _shown(image_size, widget_box)
     px = (touch[0] - left) / fit
     py = ih - (touch[1] - bottom) / fit  # picture rows run downwards
     if not (0 <= px <= iw and 0 <= py <= ih):
@@ -125,9 +123,17 @@ def touch_at_hex(
     hex_id: str,
 ) -> tuple[float, float]:
     """Where a hex's centre is shown, in window coordinates (the inverse of :func:`hex_at_touch`)."""
+    fit, left, bottom = _shown(image_size, widget_box)
+    cx, cy = geometry.center(hex_id)
+    return left + cx * scale * fit, bottom + (image_size[1] - cy * scale) * fit
+
+
+def _shown(
+    image_size: tuple[int, int], widget_box: tuple[float, float, float, float]
+) -> tuple[float, float, float]:
+    """How a picture is shown fitted into a widget and centred: its zoom and its left and bottom
+    edges in window coordinates."""
     iw, ih = image_size
     x, y, w, h = widget_box
     fit = min(w / iw, h / ih)
-    left, bottom = x + (w - iw * fit) / 2, y + (h - ih * fit) / 2
-    cx, cy = geometry.center(hex_id)
-    return left + cx * scale * fit, bottom + (ih - cy * scale) * fit
+    return fit, x + (w - iw * fit) / 2, y + (h - ih * fit) / 2
