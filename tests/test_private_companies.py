@@ -181,3 +181,27 @@ def test_a_train_from_another_corporation_is_a_button_with_an_agreed_price(
         assert t.service.confirm().applied and train.owner is corp
         return
     pytest.fail("no buy-train step with another corporation's train in the fixture")
+
+
+def test_a_finger_on_a_hex_lists_what_may_be_done_there(tmp_path: Path, closing: list[Table]) -> None:
+    """``choices_on_hex`` (the map's touch): tile lays, a station token in the hex's city, a private
+    company's token on it, and nothing elsewhere."""
+    token_at = next(
+        i
+        for i, m in enumerate(_moves(200))
+        if m["type"] == "place_token" and m["entity_type"] == "corporation"
+    )
+    for count in (30, 50, token_at):  # the bridge company's lay on C18; SCC's token on B9; a station
+        t = _at(tmp_path / str(count), count)
+        closing.append(t)
+        game = t.service.game
+        real = _recorded(count)
+        hex_id = str(real.get("hex") or real.get("target") or game.map.city(str(real["city"]))[0])
+        here = vm.choices_on_hex(game, hex_id)
+        assert any(_same(c.action, real) and c.action.get("city") == real.get("city") for c in here), (
+            hex_id,
+            [c.label for c in here],
+        )
+        assert all(c in vm.action_choices(game) for c in here)
+        elsewhere = next(h for h in ("A2", "N1", "O2", "M22") if h != hex_id and h in game.map.state)
+        assert not [c for c in vm.choices_on_hex(game, elsewhere) if c.action.get("type") != "lay_tile"]

@@ -354,13 +354,13 @@ class OperatingScreen(BaseScreen):
         self.map_drawn_scale = scale
 
     def _map_touched(self, widget: Any, touch: Any) -> bool:
-        """A finger on the map: the tile lays the acting corporation may make on that hex."""
+        """A finger on the map: what the acting corporation may do on that hex."""
         if not widget.collide_point(*touch.pos) or widget.texture is None:
             return False
         hex_id = self.hex_at(touch.pos)
         if hex_id is None:
             return False
-        self.app.lay_on_hex(hex_id)
+        self.app.act_on_hex(hex_id)
         return True
 
     def pos_of_hex(self, hex_id: str) -> tuple[float, float] | None:
@@ -995,20 +995,15 @@ class CompanionApp(App):  # type: ignore[misc]
             out[id(c)] = texture_from_bgr(img)
         return out
 
-    def lay_on_hex(self, hex_id: str) -> None:
-        """The tile lays (the corporation's own and its private companies') possible on one hex,
-        as the picker's list for that hex; a toast says so when there is none."""
-        lays = [
-            c
-            for c in vm.action_choices(self.session.game)
-            if c.action.get("type") == "lay_tile" and c.action.get("hex") == hex_id
-        ]
-        if not lays:
-            self.show_toast(
-                vm.Proposal(f"Lay a tile on {hex_id}", (), {}, f"no legal tile lay on {hex_id} now")
-            )
+    def act_on_hex(self, hex_id: str) -> None:
+        """What may be done on one hex now (tile lays, a station token in its city, a private
+        company's token), as a list; a toast says so when there is nothing."""
+        choices = vm.choices_on_hex(self.session.game, hex_id)
+        if not choices:
+            self.show_toast(vm.Proposal(hex_id, (), {}, f"nothing to lay or place on {hex_id} now"))
             return
-        self.choose(f"Lay a tile on {hex_id}", lays)
+        lays = all(c.action.get("type") == "lay_tile" for c in choices)
+        self.choose(f"Lay a tile on {hex_id}" if lays else hex_id, choices)
 
     # -- proposals and the toast -------------------------------------------------------------------------
     def post(self, fn: Callable[[], None]) -> None:

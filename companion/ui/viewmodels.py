@@ -51,6 +51,7 @@ __all__ = [
     "ZONE_COLORS",
     "action_choices",
     "board_state",
+    "choices_on_hex",
     "entity_label",
     "log_view",
     "market_view",
@@ -994,6 +995,26 @@ def _token_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
                 {"type": "place_token", **_ent(corp), "city": city},
             )
         )
+    return out
+
+
+def choices_on_hex(game: Game, hex_id: str) -> list[ActionChoice]:
+    """What the acting entity may do on one hex of the map (a finger on the map): lay a tile,
+    place a station token in one of its cities, place a private company's token on it."""
+    out = []
+    for c in action_choices(game):
+        kind = c.action.get("type")
+        if (kind == "lay_tile" and c.action.get("hex") == hex_id) or (
+            kind == "assign" and c.action.get("target") == hex_id
+        ):
+            out.append(c)
+        elif kind == "place_token":
+            try:
+                where = game.map.city(str(c.action.get("city")))[0]
+            except Exception:  # noqa: BLE001 - a city the map cannot place is on no hex
+                continue
+            if where == hex_id:
+                out.append(c)
     return out
 
 
