@@ -169,3 +169,45 @@ def test_vision_check_against_a_live_game_proposes_the_lay(tmp_path: Path, capsy
     assert "no game database" in capsys.readouterr().err
     assert main(["vision", "check", photos[0], "--game", "1", "--db", str(db), "--action", "3"]) == 2
     assert FIXTURES.exists()
+
+
+def test_the_background_watch_proposes_a_tile_just_laid_on_the_table(tmp_path: Path) -> None:
+    """Lay the tile, confirm: the watch's verdict with one legal new tile becomes the proposal."""
+    from test_private_companies import _at
+
+    from companion.table.service import Proposal
+    from companion.ui.session import UISession
+
+    idx = next(i for i, a in enumerate(actions(NAME)) if a["id"] == LAY)
+    table = _at(tmp_path, idx)
+    try:
+        service = table.service
+        session = UISession(service)
+        board = board_from_game(service.game)
+        on_table = board.with_tiles({**board.tiles, "A8": ("8", 5)})
+        frames = [
+            simulate_frame(on_table, Perturbation(fill=0.9, noise_sigma=2.0, seed=s)).image for s in (1, 2, 3)
+        ]
+        check = check_frames(service.game, frames, recognizer(), min_seen=2)
+        assert [(p["hex"], p["rotation"]) for p in check.proposals] == [("A8", 5)], check.summary()
+        session.record_check(check, quiet_if_unchanged=True, offer=True)
+        proposal = service.proposal
+        assert isinstance(proposal, Proposal) and proposal.action["type"] == "lay_tile"
+        assert (proposal.action["entity"], proposal.action["hex"], proposal.action["rotation"]) == (
+            "ATSF",
+            "A8",
+            5,
+        )
+        assert "[camera] proposes the tile it sees" in session.events
+        # cancelled: the same verdict again is not proposed again
+        session.cancel()
+        session.record_check(check, quiet_if_unchanged=True, offer=True)
+        assert service.proposal is None
+        # the Check button's path shows the lay as a button instead of proposing it
+        fresh = UISession(service)
+        fresh.record_check(check)
+        assert service.proposal is None
+        assert service.confirm().ok is False  # nothing was proposed, nothing changes
+    finally:
+        table.store.close()
+        table.registry.close()

@@ -1161,7 +1161,7 @@ class CompanionApp(App):  # type: ignore[misc]
             if error is not None:
                 self.note(f"[camera] check failed: {error}")
             elif check is not None:
-                session.record_check(check, quiet_if_unchanged=quiet)
+                session.record_check(check, quiet_if_unchanged=quiet, offer=quiet)
             self.refresh()
 
         Work(self, "camera", job, done)

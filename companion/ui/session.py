@@ -147,9 +147,15 @@ class UISession:
         self._changed()
 
     # -- camera -----------------------------------------------------------------------------------------
-    def record_check(self, check: CameraCheck, *, quiet_if_unchanged: bool = False) -> None:
+    def record_check(
+        self, check: CameraCheck, *, quiet_if_unchanged: bool = False, offer: bool = False
+    ) -> None:
         """Show a camera check.  The board watch checks every few seconds: with
-        ``quiet_if_unchanged`` the transcript only gets a line when what the camera says changed."""
+        ``quiet_if_unchanged`` the transcript only gets a line when what the camera says changed.
+
+        With ``offer`` (the background watch), a tile the players have just laid on the table that
+        the acting corporation may legally lay there is proposed at once, so confirming it is all
+        that is left to do; only when nothing else is proposed, and once per new verdict."""
         before = self.last_check
         self.last_check = check
         if quiet_if_unchanged and before is not None and _same_verdict(before, check):
@@ -161,6 +167,9 @@ class UISession:
             self.events.append(f"[camera] the board matches the game{check.hidden()}")
         else:
             self.events.extend(f"[camera] {line}" for line in check.notes())
+        if offer and len(check.proposals) == 1 and self.service.proposal is None:
+            self.events.append("[camera] proposes the tile it sees")
+            self.service.propose(dict(check.proposals[0]))
         self._changed()
 
     # -- listeners ------------------------------------------------------------------------------------
