@@ -163,10 +163,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         )
     else:
         print(f"{check.frames} photo(s), {check.seconds:.3f} s")
-        for line in check.notes():
+        for line in check.notes() + check.proposal_lines():
             print(line)
-        for p in check.proposals:
-            print(f"proposed: {p['entity']} lays #{p['tile']} on {p['hex']}, rotation {p['rotation']}")
         if check.cant_see:
             print(f"can't see: {', '.join(check.cant_see)}")
         if check.clean:
@@ -180,11 +178,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check_fixture(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
-    """The photos against an 18xx.games export at an action (vision alone, no engine)."""
-    from companion.table.camera import CameraCheck
-    from vision.annotate import annotate
+    """The photos against an 18xx.games export at an action (no engine: no lays proposed)."""
+    from companion.table.camera import BoardWatch
     from vision.pipeline import Recognizer
-    from vision.reconcile import combine, reconcile
 
     if args.db is not None:
         print("error: --db goes with --game", file=sys.stderr)
@@ -194,23 +190,10 @@ def _check_fixture(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
     except (FixtureError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    rec = Recognizer(expected)
-    results = [rec.recognise(image) for image in images]
-    seen = [(image, r) for image, r in zip(images, results, strict=True) if r.ok and r.homography is not None]
-    seconds = sum(r.seconds for r in results)
-    if not seen:
-        return CameraCheck(error=results[-1].error, seconds=seconds)
-    observations = combine([r.observations for _, r in seen], expected.title)
-    recon = reconcile(observations, dict(expected.tiles), expected.title)
-    image, last = seen[-1]
-    assert last.homography is not None
-    return CameraCheck(
-        differences=list(recon.differences),
-        cant_see=list(recon.cant_see),
-        seconds=seconds,
-        frames=len(seen),
-        image=annotate(image, expected, last.homography, recon.differences, recon.cant_see),
-    )
+    watch = BoardWatch(Recognizer(expected), window=len(images), min_seen=1)
+    for image in images:
+        watch.add(image)
+    return watch.reconcile(expected)[0]
 
 
 def _check_game(args: argparse.Namespace, images: list[np.ndarray]) -> Any:

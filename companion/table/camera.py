@@ -66,13 +66,13 @@ class CameraCheck:
             return f"camera check failed: {self.error}"
         if not self.differences:
             return f"the board matches the game{self.hidden()}"
-        lines = [d.describe() for d in self.differences]
-        lines += [
+        return "\n".join(self.notes() + self.proposal_lines())
+
+    def proposal_lines(self) -> list[str]:
+        return [
             f"proposed: {p['entity']} lays #{p['tile']} on {p['hex']}, rotation {p['rotation']}"
             for p in self.proposals
         ]
-        lines += [f"{hex_id}: {reason}" for hex_id, reason in self.rejected]
-        return "\n".join(lines)
 
 
 def board_from_game(game: Game) -> BoardState:
@@ -130,45 +130,14 @@ def lay_checker(game: Game) -> Callable[[str, str, int], bool | str]:
     return check
 
 
-def compare(
-    game: Game,
-    observations: dict[str, HexObservation],
-    *,
-    min_confidence: float = 0.5,
-) -> CameraCheck:
-    """Reconcile observations of the table with the game's board (no image)."""
-    board = board_from_game(game)
-    recon: Reconciliation = reconcile(
-        observations,
-        dict(board.tiles),
-        game.title,
-        is_legal_lay=lay_checker(game),
-        min_confidence=min_confidence,
-    )
-    corp = operating_corporation(game)
-    proposals: list[dict[str, Any]] = []
-    for p in recon.proposals:
-        if corp is None:
-            continue
-        action = lay_action(game, corp, str(p["hex"]), str(p["tile"]), int(p["rotation"]))
-        if isinstance(action, dict):
-            proposals.append(action)
-    return CameraCheck(
-        differences=list(recon.differences),
-        cant_see=list(recon.cant_see),
-        proposals=proposals,
-        rejected=list(recon.rejected),
-    )
-
-
 class BoardWatch:
     """The camera's memory of the table over its last ``window`` frames.
 
     Each frame is recognised and kept; the table is what the recent frames agree on
-    (:func:`vision.reconcile.combine`): a hex must be seen in ``min_seen`` of them, and read the
-    same in every one that saw it, before it can be reported.  A hand passing over the board, a
-    tile being put down or a one-frame misreading therefore never make a difference; a tile that
-    really changed is reported once it has been seen ``min_seen`` times.
+    (:func:`vision.reconcile.combine`): a hex counts when the latest frames that saw it read it
+    alike, at least ``min_seen`` of them (two if an earlier frame read it otherwise).  A hand
+    passing over the board, a tile being put down or a one-frame misreading therefore never make a
+    difference; a tile that really changed is reported once it has been seen ``min_seen`` times.
     """
 
     def __init__(self, recognizer: Recognizer, window: int = 3, min_seen: int = 2) -> None:
@@ -180,6 +149,8 @@ class BoardWatch:
         self.frames: deque[dict[str, HexObservation]] = deque(maxlen=window)
         self.last_frame: Frame | None = None
         self.last_homography: NDArray[np.float64] | None = None
+        self.last_error: str | None = None
+        """Why the latest frame that did not show the board was refused."""
         self.seconds = 0.0
 
     def add(self, frame: Frame) -> FrameResult:
@@ -190,14 +161,9 @@ class BoardWatch:
             self.frames.append(result.observations)
             self.last_frame = frame
             self.last_homography = np.asarray(result.homography, dtype=np.float64)
+        else:
+            self.last_error = result.error
         return result
-
-    def clear(self) -> None:
-        """Forget every frame (the camera or the board moved)."""
-        self.frames.clear()
-        self.last_frame = None
-        self.last_homography = None
-        self.seconds = 0.0
 
     @property
     def ready(self) -> bool:
@@ -208,19 +174,50 @@ class BoardWatch:
     def observations(self) -> dict[str, HexObservation]:
         return combine(list(self.frames), self.recognizer.board.title, min_seen=self.min_seen)
 
-    def check(self, game: Game, *, min_confidence: float = 0.5) -> CameraCheck:
-        """The table as the recent frames agree on it, reconciled with the game's board."""
+    def reconcile(
+        self,
+        expected: BoardState,
+        *,
+        is_legal_lay: Callable[[str, str, int], bool | str] | None = None,
+        min_confidence: float = 0.5,
+    ) -> tuple[CameraCheck, Reconciliation | None]:
+        """The table as the recent frames agree on it against an expected board, the latest frame
+        annotated; and the reconciliation (``None`` when no frame showed the board)."""
         if not self.frames or self.last_frame is None or self.last_homography is None:
-            return CameraCheck(
-                error="the camera cannot see the board (no markers found)", seconds=self.seconds
-            )
-        result = compare(game, self.observations(), min_confidence=min_confidence)
-        result.frames = len(self.frames)
-        result.seconds = self.seconds
-        result.image = annotate(
-            self.last_frame, board_from_game(game), self.last_homography, result.differences, result.cant_see
+            why = f": {self.last_error}" if self.last_error else " (no frame yet)"
+            return CameraCheck(error=f"the camera cannot see the board{why}", seconds=self.seconds), None
+        recon = reconcile(
+            self.observations(),
+            dict(expected.tiles),
+            expected.title,
+            is_legal_lay=is_legal_lay,
+            min_confidence=min_confidence,
         )
-        return result
+        image = annotate(self.last_frame, expected, self.last_homography, recon.differences, recon.cant_see)
+        check = CameraCheck(
+            differences=list(recon.differences),
+            cant_see=list(recon.cant_see),
+            rejected=list(recon.rejected),
+            seconds=self.seconds,
+            frames=len(self.frames),
+            image=image,
+        )
+        return check, recon
+
+    def check(self, game: Game, *, min_confidence: float = 0.5) -> CameraCheck:
+        """The table as the recent frames agree on it, reconciled with the game's board; a newly
+        laid tile the engine accepts becomes the operating corporation's ``lay_tile`` action."""
+        out, recon = self.reconcile(
+            board_from_game(game), is_legal_lay=lay_checker(game), min_confidence=min_confidence
+        )
+        corp = operating_corporation(game)
+        if recon is None or corp is None:
+            return out
+        for p in recon.proposals:
+            action = lay_action(game, corp, str(p["hex"]), str(p["tile"]), int(p["rotation"]))
+            if isinstance(action, dict):
+                out.proposals.append(action)
+        return out
 
 
 def check_frames(
@@ -237,9 +234,8 @@ def check_frames(
         raise ValueError("a camera check needs at least one frame")
     rec = recognizer if recognizer is not None else Recognizer(board_from_game(game))
     watch = BoardWatch(rec, window=len(frames), min_seen=min(min_seen, len(frames)))
-    errors = [r.error for r in (watch.add(f) for f in frames) if r.error]
-    if not watch.frames:
-        return CameraCheck(error=errors[-1] if errors else "no frame", seconds=watch.seconds)
+    for frame in frames:
+        watch.add(frame)
     return watch.check(game, min_confidence=min_confidence)
 
 
