@@ -396,15 +396,12 @@ class BuyTrain(OperatorStep):
             for shares, pct in self.game.sale_bundles(player, c)
         )
 
-    def can_ebuy_sell(
-        self, player: Player, operator: Corporation, shares: list[Share], pct: int | None = None
-    ) -> bool:
+    def can_ebuy_sell(self, player: Player, operator: Corporation, shares: list[Share], pct: int) -> bool:
         corp = shares[0].corporation
         if any(s.owner is not player for s in shares):
             return False
         if self.game.MUST_SELL_IN_BLOCKS and corp in self.corporations_sold:
             return False
-        pct = sum(s.percent for s in shares) if pct is None else pct
         if self.game.pool.percent_of(corp) + pct > self.game.MARKET_SHARE_LIMIT:
             return False
         if any(s.president for s in shares):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -949,13 +949,7 @@ def _tile_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
     except Exception:  # noqa: BLE001 - the map may refuse a corporation without a home token yet
         return []
     out = []
-    shown: set[tuple[str, str, frozenset[int]]] = set()
-    for hex_id, tile, rotation, cost in lays:
-        tile_id = tile.rsplit("-", 1)[0]
-        same_look = _same_look(game, tile_id, rotation)
-        if (hex_id, tile_id, same_look) in shown:
-            continue  # a rotation that lays the same track as one already offered
-        shown.add((hex_id, tile_id, same_look))
+    for hex_id, tile, tile_id, rotation, cost in _distinct_lays(game, lays):
         extra = f" {money(cost)}" if cost else ""
         out.append(
             ActionChoice(
@@ -967,14 +961,25 @@ def _tile_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
     return out
 
 
-def _same_look(game: Game, tile_id: str, rotation: int) -> frozenset[int]:
-    """The rotations of a tile that lay the same track as ``rotation`` (a straight track turned
-    half way round is the same lay)."""
+def _distinct_lays(
+    game: Game, lays: Iterable[tuple[str, str, int, int]]
+) -> Iterator[tuple[str, str, str, int, int]]:
+    """The map's legal lays ``(hex, tile, rotation, cost)`` as ``(hex, tile, tile number, rotation,
+    cost)``, leaving out a rotation that lays the same track as one already given (a straight track
+    turned half way round is the same lay)."""
     from vision.board import title_tile_shapes
     from vision.tiles import equivalent_rotations
 
-    shape = title_tile_shapes(game.title).get(tile_id)
-    return equivalent_rotations(shape, rotation) if shape is not None else frozenset({rotation})
+    shapes = title_tile_shapes(game.title)
+    shown: set[tuple[str, str, frozenset[int]]] = set()
+    for hex_id, tile, rotation, cost in lays:
+        tile_id = tile.rsplit("-", 1)[0]
+        shape = shapes.get(tile_id)
+        look = (hex_id, tile_id, equivalent_rotations(shape, rotation) if shape else frozenset({rotation}))
+        if look in shown:
+            continue
+        shown.add(look)
+        yield hex_id, tile, tile_id, rotation, cost
 
 
 def _token_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
@@ -1150,17 +1155,12 @@ def _company_ability_choices(game: Game, corp: Corporation) -> list[ActionChoice
                 lays = game.map.legal_lays(corp.sym, game.map_phase(), special=SpecialLay.from_ability(lay))
             except Exception:  # noqa: BLE001 - no legal lay to offer
                 lays = []
-            shown: set[tuple[str, str, frozenset[int]]] = set()
-            for hex_id, tile, rotation, cost in lays:
-                look = (hex_id, tile.rsplit("-", 1)[0], _same_look(game, tile.rsplit("-", 1)[0], rotation))
-                if look in shown:
-                    continue
-                shown.add(look)
+            for hex_id, tile, tile_id, rotation, cost in _distinct_lays(game, lays):
                 extra = f" {money(cost)}" if cost else " free"
                 out.append(
                     ActionChoice(
                         "company",
-                        f"{company.sym}: {hex_id} tile {tile.rsplit('-', 1)[0]} rotation {rotation}{extra}",
+                        f"{company.sym}: {hex_id} tile {tile_id} rotation {rotation}{extra}",
                         {
                             "type": "lay_tile",
                             **_ent(company),
