@@ -16,7 +16,7 @@ built.  Then:
    ``FINE_SCALE`` is fitted by each candidate with free shading, and the
    winner must beat every close rival where their drawings differ, have its
    own colour and explain the patch; an empty hex must also show its printed
-   outline on every edge (a hand or card over it does not);
+   outline on every edge but one (a hand or card over it hides it);
 4. **confidence** below ``min_confidence`` makes a hex ``unseen`` (can't see),
    never a guess;
 5. **tokens**: for each city slot of a recognised tile, the slot's colour is

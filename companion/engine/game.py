@@ -1123,6 +1123,19 @@ class Game:
     def company_max_price(self, company: Company) -> int:
         return company.max_price if company.max_price is not None else company.value * 2
 
+    def company_price_range(self, company: Company, buyer: Player | Corporation) -> tuple[int, int]:
+        """What ``buyer`` may pay for a private company bought from its owner: a corporation within
+        the title's limits, a player (from another player) any amount; never more than its cash.
+        Empty (low above high) when the buyer cannot afford the least."""
+        if isinstance(buyer, Corporation):
+            return self.company_min_price(company), min(self.company_max_price(company), buyer.cash)
+        return 1, buyer.cash
+
+    def company_offer(self, company: Company, buyer: Player | Corporation) -> int:
+        """A first price to propose: the face value, inside the range."""
+        lo, hi = self.company_price_range(company, buyer)
+        return min(max(company.value, lo), hi)
+
     def after_company_sold_to_corporation(self, corp: Corporation, company: Company) -> None:
         ability = company.ability("assign_corporation")
         if ability is not None:

@@ -139,6 +139,12 @@ def game_from_store(store: Store, game_id: int) -> Game:
     return game
 
 
+def _printed(name: object) -> str:
+    """What is printed on a train or tile: its id without the copy number (``2-0`` → ``2``)."""
+    text = str(name)
+    return text.rpartition("-")[0] or text
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -814,18 +820,15 @@ class TableService:
             raise GameError(f"{name} already owns {company.sym}")
         if not isinstance(company.owner, Player):
             raise GameError(f"{company.sym} is not owned by a player and cannot be bought")
-        agreed = ""
-        if isinstance(buyer, Corporation):
-            lo = int(getattr(self.game, "company_min_price", lambda c: 1)(company))
-            hi = min(int(getattr(self.game, "company_max_price", lambda c: c.value)(company)), buyer.cash)
-        else:
-            lo, hi, agreed = 1, buyer.cash, "the price the players agree on: "
+        agreed = "" if isinstance(buyer, Corporation) else "the price the players agree on: "
+        lo, hi = self.game.company_price_range(company, buyer)
         if hi < lo:
             raise GameError(
                 f"{name} has ${buyer.cash} and cannot pay the ${lo} that {company.sym} costs at least"
             )
-        price = min(max(company.value, lo), hi)
-        action = self._entity_action("buy_company", buyer, company=company.sym, price=price)
+        action = self._entity_action(
+            "buy_company", buyer, company=company.sym, price=self.game.company_offer(company, buyer)
+        )
         preview = self._preview(action)
         return self._propose(
             Proposal(
@@ -951,11 +954,9 @@ def describe_action(game: Game, action: Action, *, applied: bool = False) -> str
     if kind == "bid":
         return f"{who} bids ${action.get('price')} for {action.get('company')}"
     if kind == "buy_train":
-        name = str(action.get("train", "")).rpartition("-")[0] or action.get("train")
-        return f"{who} buys a {name}-train for ${action.get('price')}"
+        return f"{who} buys a {_printed(action.get('train'))}-train for ${action.get('price')}"
     if kind == "discard_train":
-        name = str(action.get("train", "")).rpartition("-")[0] or action.get("train")
-        return f"{who} discards the {name}-train"
+        return f"{who} discards the {_printed(action.get('train'))}-train"
     if kind == "buy_company":
         return f"{who} buys {action.get('company')} for ${action.get('price')}"
     if kind == "choose":
@@ -963,8 +964,8 @@ def describe_action(game: Game, action: Action, *, applied: bool = False) -> str
     if kind == "pass":
         return f"{who} passes"
     if kind == "lay_tile":
-        tile = str(action.get("tile", "")).rpartition("-")[0] or action.get("tile")
-        return f"{who} lays tile {tile} on {action.get('hex')} (rotation {action.get('rotation')})"
+        number = _printed(action.get("tile"))
+        return f"{who} lays tile {number} on {action.get('hex')} (rotation {action.get('rotation')})"
     if kind == "place_token":
         return f"{who} places a token in {action.get('city')}"
     if kind == "assign":

@@ -363,23 +363,25 @@ class OperatingScreen(BaseScreen):
         self.app.act_on_hex(hex_id)
         return True
 
-    def pos_of_hex(self, hex_id: str) -> tuple[float, float] | None:
-        """Where a hex's centre is on the map now, in window coordinates (a finger's target)."""
+    def _shown_map(self) -> tuple[Any, float, tuple[int, int], tuple[float, float, float, float]] | None:
+        """How the map is shown now: the board geometry, its scale, the picture's size and the
+        widget's box in window coordinates (``None`` before a picture is shown)."""
         if self.map.texture is None or self.map_drawn_scale <= 0:
             return None
         geo = vm.board_state(self.app.session.game).geometry
         size = (int(self.map.texture.width), int(self.map.texture.height))
         box = (float(self.map.x), float(self.map.y), float(self.map.width), float(self.map.height))
-        return touch_at_hex(geo, self.map_drawn_scale, size, box, hex_id)
+        return geo, self.map_drawn_scale, size, box
+
+    def pos_of_hex(self, hex_id: str) -> tuple[float, float] | None:
+        """Where a hex's centre is on the map now, in window coordinates (a finger's target)."""
+        shown = self._shown_map()
+        return None if shown is None else touch_at_hex(*shown, hex_id)
 
     def hex_at(self, pos: tuple[float, float]) -> str | None:
         """The hex shown at a window position on the map, if any."""
-        if self.map.texture is None or self.map_drawn_scale <= 0:
-            return None
-        geo = vm.board_state(self.app.session.game).geometry
-        size = (int(self.map.texture.width), int(self.map.texture.height))
-        box = (float(self.map.x), float(self.map.y), float(self.map.width), float(self.map.height))
-        return hex_at_touch(geo, self.map_drawn_scale, size, box, (float(pos[0]), float(pos[1])))
+        shown = self._shown_map()
+        return None if shown is None else hex_at_touch(*shown, (float(pos[0]), float(pos[1])))
 
     def draw_map(self, routes: Any) -> None:
         key = self.key()
@@ -947,7 +949,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self._open_popup(popup, grid)
 
     def _choose_hex(self, title: str, by_hex: dict[str, list[vm.ActionChoice]]) -> None:
-        """First level of the tile picker: one button per hex (how many lays, the cheapest cost)."""
+        """First level of the tile picker: one button per hex, naming the tiles that may go there."""
         u = self.u
         grid = GridLayout(cols=3 if self.width_px < 1000 else 4, size_hint_y=None, spacing=3)
         grid.bind(minimum_height=grid.setter("height"))

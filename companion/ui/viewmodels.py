@@ -1104,11 +1104,10 @@ def _company_purchase_choices(game: Game, buyer: Any, step: Any) -> list[ActionC
     out = []
     if isinstance(buyer, Corporation):
         for company in game.purchasable_companies(buyer):
-            lo = int(game.company_min_price(company))
-            hi = min(int(game.company_max_price(company)), buyer.cash)
+            lo, hi = game.company_price_range(company, buyer)
             if hi < lo or company.owner is None:
                 continue
-            price = min(max(company.value, lo), hi)
+            price = game.company_offer(company, buyer)
             out.append(
                 ActionChoice(
                     "company",
@@ -1120,7 +1119,7 @@ def _company_purchase_choices(game: Game, buyer: Any, step: Any) -> list[ActionC
         for company in getattr(step, "purchasable_companies", lambda p: [])(buyer):
             if company.owner is None or buyer.cash < 1:
                 continue
-            price = min(company.value, buyer.cash)
+            price = game.company_offer(company, buyer)
             out.append(
                 ActionChoice(
                     "company",
