@@ -10,7 +10,7 @@ from companion.engine import Game
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 FIXTURE_NAMES = sorted(p.stem for p in FIXTURES.glob("*.json"))
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from companion.interop.actions import ExportError, effective_actions
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
 
 
 def a(i: int, kind: str = "pass", **kw: object) -> dict[str, object]:

@@ -11,7 +11,7 @@ from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, Speci
 from companion.interop.run_states import run_states
 
 FIXTURES = sorted(
-    (Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870").glob("*.json")
+    (Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870").glob("*.json")
 )
 
 YELLOW = SimplePhase("1", ("yellow",))

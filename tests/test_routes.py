@@ -20,7 +20,7 @@ from companion.engine.route_optimizer import best_routes
 from companion.engine.routes import Route, Train, check_combination, check_route
 from companion.interop.run_states import RunState, run_states
 
-FIXTURE_DIR = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))
 
 
@@ -89,7 +89,6 @@ def exhaustive(gm: GameMap, corp: str, trains: list[Train], phase: SimplePhase) 
     return best
 
 
-@pytest.mark.skipif(not FIXTURES, reason="fixtures missing")
 def test_best_is_legal_and_at_least_played() -> None:
     """Over every fixture state: proven optimal, ≥ what was played, and accepted by the route checker."""
     for state in states():
@@ -105,7 +104,6 @@ def test_best_is_legal_and_at_least_played() -> None:
                 assert len(r.edges) >= 1 and all(0 <= e <= 5 for _, e in r.edges)
 
 
-@pytest.mark.skipif(not FIXTURES, reason="fixtures missing")
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),

@@ -269,7 +269,7 @@ def test_default_path_honours_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert default_path() == tmp_path / "companion" / "companion.sqlite3"
 
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 
 
 def test_an_18xx_games_export_round_trips_with_the_same_undo_semantics(store: Store) -> None:

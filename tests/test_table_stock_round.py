@@ -17,10 +17,7 @@ from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService, game_from_store
 from companion.table.tags import TagRegistry, find_item
 
-FIXTURES = Path("/work/shared/fixtures/18xx.games/1870")
-if not FIXTURES.is_dir():  # a checkout elsewhere: the fixtures next to the repository
-    FIXTURES = Path(__file__).resolve().parents[2] / "shared/fixtures/18xx.games/1870"
-pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="18xx.games fixtures not available")
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 
 #: auto actions the engine works out by itself (the table never taps for them)
 ENGINE_AUTO = {"destination_connection"}

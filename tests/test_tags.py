@@ -21,7 +21,7 @@ from companion.table.tags import (
     normalize_uid,
 )
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 
 
 def uid(n: int) -> str:

@@ -15,7 +15,7 @@ from vision.geometry import BoardGeometry, parse_hex_id
 from vision.render import BoardView, render_board, render_tile
 from vision.tiles import canonical_rotation, equivalent_rotations, rotation_classes
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 GAME = FIXTURES / "1870_game_end_bank.json"
 
 # pointy neighbours (README): edge -> (d_letter, d_number)

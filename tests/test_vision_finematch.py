@@ -17,7 +17,7 @@ from vision.reconcile import reconcile
 from vision.render import render_board
 from vision.tiles import equivalent_rotations
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 GAME = FIXTURES / "1870_game_end_bank.json"
 
 

@@ -40,7 +40,7 @@ Placed = tuple[str, int]
 
 def default_fixture_dir(title: str) -> Path:
     env = os.environ.get("COMPANION_FIXTURES")
-    base = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "18xx.games"
+    base = Path(env) if env else Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "18xx.games"
     return base / title
 
 

@@ -5,7 +5,7 @@ One board unit is the distance between the centres of two neighbouring hexes
 right, y grows downwards, and the board origin is the top-left corner of the
 board rectangle (hex area plus a margin that holds coordinates and markers).
 
-Layouts follow the title data (``/work/shared/data/README.md``):
+Layouts follow the title data (``companion/data/PROVENANCE.md``):
 
 * **pointy** (1870): the letter is the row, the number the column; hexes in a
   row step by 2.  Edge ``e`` points at screen angle ``120° + 60°·e`` (edge 0 is

@@ -9,7 +9,7 @@ from pathlib import Path
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games" / "1870"
 RUNS = 5
 
 

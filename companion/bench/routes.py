@@ -6,7 +6,7 @@ from pathlib import Path
 
 from companion.commands.routes import bench_files, percentile
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "18xx.games" / "1870"
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games" / "1870"
 
 
 def bench() -> str:
