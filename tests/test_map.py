@@ -8,11 +8,10 @@ import pytest
 
 from companion.data import load_title
 from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, SpecialLay, neighbor_coords
+from companion.engine.titles.g1870.map import Map1870
 from companion.interop.run_states import run_states
 
-FIXTURES = sorted(
-    (Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870").glob("*.json")
-)
+FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870").glob("*.json"))
 
 YELLOW = SimplePhase("1", ("yellow",))
 GREEN = SimplePhase("2", ("yellow", "green"))
@@ -20,9 +19,15 @@ BROWN = SimplePhase("4", ("yellow", "green", "brown"))
 GRAY = SimplePhase("5", ("yellow", "green", "brown", "gray"))
 
 
+RIVER_BLOCKED = MapRules(
+    blocked_partitions=frozenset({"water"}),
+    blocked_reason="the Mississippi River Bridge Company is owned by a player",
+)
+
+
 @pytest.fixture
-def gm() -> GameMap:
-    return GameMap.for_title(load_title("1870"))
+def gm() -> Map1870:
+    return Map1870.for_title(load_title("1870"))
 
 
 def test_neighbours_pointy_and_flat() -> None:
@@ -117,13 +122,13 @@ def test_upgrade_keeps_track_and_labels(gm: GameMap) -> None:
 
 def test_river_blocked_until_bridge_company_sold(gm: GameMap) -> None:
     gm.place_home_token("MP")  # C18, river city restricted to the inner side
-    gm.set_rules(MapRules(river_blocked=True))
+    gm.set_rules(RIVER_BLOCKED)
     blocked = gm.legal_rotations("MP", "C18", "5-0", YELLOW)
-    gm.set_rules(MapRules(river_blocked=False))
+    gm.set_rules(MapRules())
     free = gm.legal_rotations("MP", "C18", "5-0", YELLOW)
     assert set(blocked) < set(free)
     assert blocked == [0, 1] or all(r in free for r in blocked)
-    gm.set_rules(MapRules(river_blocked=True))
+    gm.set_rules(RIVER_BLOCKED)
     bad = next(r for r in free if r not in blocked)
     with pytest.raises(MapError, match="Mississippi"):
         gm.validate_lay("MP", "C18", "5-0", bad, YELLOW)
@@ -170,7 +175,7 @@ def test_copy_is_independent(gm: GameMap) -> None:
     assert other.tile_on("C18").tokens[0] == ["MP"]
 
 
-def test_assignments_and_destination(gm: GameMap) -> None:
+def test_assignments_and_destination(gm: Map1870) -> None:
     gm.assign("B9", "SCC", "ATSF")
     with pytest.raises(MapError, match="already has"):
         gm.assign("B9", "SCC", "ATSF")

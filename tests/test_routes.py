@@ -18,6 +18,7 @@ from companion.engine.graph import board_graph, connectivity
 from companion.engine.map import GameMap, MapError, SimplePhase
 from companion.engine.route_optimizer import best_routes
 from companion.engine.routes import Route, Train, check_combination, check_route
+from companion.engine.titles.g1870.map import Map1870
 from companion.interop.run_states import RunState, run_states
 
 FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
@@ -119,7 +120,7 @@ def test_optimal_against_exhaustive_search(data: st.DataObject, distances: list[
 
 
 def test_no_token_no_routes() -> None:
-    gm = GameMap.for_title(load_title("1870"))
+    gm = Map1870.for_title(load_title("1870"))
     result = best_routes(gm, "MKT", [Train("2-0", 2)], SimplePhase("1", ("yellow",)))
     assert result.total == 0 and result.routes == [] and result.optimal
 

@@ -11,17 +11,19 @@ from typing import Any
 
 from companion.engine.errors import GameError, GameOver
 from companion.engine.game import Game, Preview
+from companion.engine.titles import TitleInfo, all_titles, game_class, playable_titles, title_data, title_info
 
-__all__ = ["Game", "GameError", "GameOver", "Preview", "new_game", "TITLE_CLASSES"]
-
-
-def _title_classes() -> dict[str, type[Game]]:
-    from companion.engine.g1870 import Game1870
-
-    return {"1870": Game1870}
-
-
-TITLE_CLASSES = ("1870",)
+__all__ = [
+    "Game",
+    "GameError",
+    "GameOver",
+    "Preview",
+    "TitleInfo",
+    "all_titles",
+    "new_game",
+    "playable_titles",
+    "title_info",
+]
 
 
 def new_game(
@@ -31,10 +33,11 @@ def new_game(
     seed: int = 0,
 ) -> Game:
     """A new game of ``title`` for ``players`` (names, or ``(id, name)`` pairs)."""
-    from companion.data import load_title
-
-    classes = _title_classes()
-    if title not in classes:
-        raise GameError(f"{title} is not playable yet; playable titles: {', '.join(classes)}")
+    try:
+        cls = game_class(title)
+    except KeyError:
+        raise GameError(
+            f"{title} is not playable yet; playable titles: {', '.join(playable_titles())}"
+        ) from None
     pairs = [(i + 1, p) if isinstance(p, str) else p for i, p in enumerate(players)]
-    return classes[title](load_title(title), pairs, optional_rules, seed)  # type: ignore[arg-type]
+    return cls(title_data(title), pairs, optional_rules, seed)  # type: ignore[arg-type]

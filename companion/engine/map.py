@@ -1,8 +1,10 @@
 """The map model of the rules engine: hexes, tiles, tokens and assignments.
 
 The map owns what is on the board.  The engine core owns money and corporations and tells
-the map the few facts it needs through :class:`MapRules` (e.g. whether the 1870
-Mississippi River Bridge Company still blocks the river).  Every mutating method checks
+the map the few facts it needs through :class:`MapRules` (e.g. that a river may not be
+crossed yet).  A title whose board has rules of its own (destinations, ports, labels that
+change with the colour) subclasses :class:`GameMap` in its package and overrides the hooks
+marked "title hook" (its ``Game.make_map`` builds it).  Every mutating method checks
 first and raises :class:`MapError` with the reason, changing nothing, when the change is
 illegal.  See ``docs/MAP.md``.
 """
@@ -10,9 +12,9 @@ illegal.  See ``docs/MAP.md``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self
 
 from companion.engine.tiles import (
     COLORS,
@@ -60,16 +62,21 @@ class SimplePhase:
 
 @dataclass(frozen=True)
 class MapRules:
-    """Facts owned by the engine core that change what the map allows.
+    """Facts owned by the engine (and its title) that change what the map allows.
 
-    ``river_blocked``: 1870's Mississippi River Bridge Company is still owned by a player
-    (not closed, not sold to a corporation): no track may cross a water partition.
-    ``connection_runs``: corporations currently running their 1870 connection run (at least
-    one train must run between home and destination).
+    ``blocked_partitions``: types of hex partition (e.g. ``"water"``) that new track may not
+    cross now; ``blocked_reason`` says why, for the refusal ("… while <reason>").
+    ``required_runs``: corporations whose next run must include one train running between
+    two of the given hexes (e.g. an 1870 connection run from home to destination).
     """
 
-    river_blocked: bool = False
-    connection_runs: frozenset[str] = frozenset()
+    blocked_partitions: frozenset[str] = frozenset()
+    blocked_reason: str = ""
+    required_runs: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def required_ends(self, corp: str) -> frozenset[str] | None:
+        """The hexes one of ``corp``'s trains must run between, if its run has such a rule."""
+        return next((ends for c, ends in self.required_runs if c == corp), None)
 
 
 @dataclass(frozen=True)
@@ -185,7 +192,7 @@ class HexState:
     tokens: dict[int, list[str | None]] = field(default_factory=dict)
     #: node index → reservation per slot (corporation sym or None)
     reservations: dict[int, list[str | None]] = field(default_factory=dict)
-    #: node index → tokens placed outside the slots (1870 destination tokens)
+    #: node index → tokens placed outside the slots (e.g. 1870 destination tokens)
     extra_tokens: dict[int, list[str]] = field(default_factory=dict)
     future_label: tuple[str, str] | None = None
     #: the hex's own printed tile (named "<hex>-0") is still there
@@ -224,9 +231,6 @@ class HexState:
 
 _TILE_NAME_RE = re.compile(r"^(?P<id>[0-9A-Za-z]+?)-(?P<n>\d+)$")
 
-# 1870: after a brown tile is laid on these hexes, the gray upgrade needs this label.
-_AFTER_BROWN_FUTURE_LABEL = {"1870": {"B11": ("K", "gray"), "C18": ("L", "gray")}}
-
 
 class GameMap:
     """The board of one game.  Build it with :meth:`for_title`."""
@@ -253,8 +257,6 @@ class GameMap:
         self.hex_assignments: dict[str, dict[str, str]] = {}
         #: corporation → markers on its charter (e.g. "SCC", "GSC", "GSCᶜ")
         self.corp_assignments: dict[str, set[str]] = {}
-        #: corporations whose destination bonus was forfeited (1870 "Charter" choice)
-        self.forfeited_destinations: set[str] = set()
         self.rules = MapRules()
         self._graph_cache: dict[str, Any] = {}
         for hex_id, info in hexes.items():
@@ -283,7 +285,7 @@ class GameMap:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def for_title(cls, title_data: dict[str, Any], optional_rules: Iterable[str] = ()) -> GameMap:
+    def for_title(cls, title_data: dict[str, Any], optional_rules: Iterable[str] = ()) -> Self:
         """Build the starting map of a title from its data (``companion.data.load_title``)."""
         rules = frozenset(optional_rules)
         m = title_data["map"]
@@ -312,29 +314,56 @@ class GameMap:
             )
         corporations: dict[str, CorporationInfo] = {}
         for corp in title_data.get("corporations", []):
-            destination = None
-            for ability in corp.get("abilities", []):
-                if ability.get("type") == "assign_hexes" and ability.get("hexes"):
-                    destination = ability["hexes"][0]
-                    break
+            destination = cls.corporation_destination(corp)
             coords = corp.get("coordinates")
             home = coords[0] if isinstance(coords, list) else coords
             city = corp.get("city")
             corporations[corp["sym"]] = CorporationInfo(
                 corp["sym"], home, int(city) if city is not None else None, destination
             )
-        removed: frozenset[str] = frozenset()
         title = str(title_data.get("title", ""))
-        if title == "1870" and ({"original_rules", "original_tiles"} & rules):
-            removed = frozenset(title_data.get("constants", {}).get("OPTION_TILES_REMOVE_ORIGINAL_GAME", []))
-        if title != "1870":
-            # destinations are an 1870 rule; other titles' assign_hexes abilities mean other things
-            corporations = {k: replace(v, destination=None) for k, v in corporations.items()}
+        removed = cls.removed_tiles_for(title_data, rules)
         return cls(title, layout, infos, title_tile_specs(m["tiles"]), corporations, removed)
 
-    def copy(self) -> GameMap:
+    # ------------------------------------------------------------------ title hooks
+    @classmethod
+    def corporation_destination(cls, corporation: dict[str, Any]) -> str | None:
+        """Title hook: the destination hex of a corporation of the title data (none by default)."""
+        return None
+
+    @classmethod
+    def removed_tiles_for(cls, title_data: dict[str, Any], rules: frozenset[str]) -> frozenset[str]:
+        """Title hook: tile instances the chosen optional rules take out of the supply."""
+        return frozenset()
+
+    def label_after_lay(self, hex_id: str, new: TileSpec) -> tuple[str, str] | None:
+        """Title hook: a future label (label, colour) a hex gets once ``new`` is laid on it."""
+        return None
+
+    def route_bonus(
+        self, corp: str, stops: Sequence[tuple[str, int]], values: list[int], paid: list[int], phase: Phase
+    ) -> int:
+        """Title hook: revenue a route earns beyond its stops (``values[paid[i]]`` is the i-th paid stop)."""
+        return 0
+
+    def route_bonus_cap(self, corp: str, phase: Phase, multiplier: int) -> int:
+        """Title hook: more than :meth:`route_bonus` can ever give one route of ``corp`` now."""
+        return 0
+
+    def stop_bonus_valuer(
+        self, corp: str, phase: Phase, multiplier: int
+    ) -> Callable[[Sequence[tuple[str, int]]], int] | None:
+        """Title hook for the route optimiser's fast path: ``None`` when no route of ``corp`` earns
+        a bonus now, else a function of a route's stops giving :meth:`route_bonus` for a train
+        that counts every stop."""
+        return None
+
+    def _copy_title_state(self, other: GameMap) -> None:
+        """Title hook: copy the title's own mutable map state into ``other``."""
+
+    def copy(self) -> Self:
         """An independent copy (static data is shared)."""
-        other = GameMap.__new__(GameMap)
+        other = type(self).__new__(type(self))
         other.title = self.title
         other.layout = self.layout
         other.hexes = self.hexes
@@ -345,8 +374,8 @@ class GameMap:
         other.laid = dict(self.laid)
         other.hex_assignments = {k: dict(v) for k, v in self.hex_assignments.items()}
         other.corp_assignments = {k: set(v) for k, v in self.corp_assignments.items()}
-        other.forfeited_destinations = set(self.forfeited_destinations)
         other.rules = self.rules
+        self._copy_title_state(other)
         # cached graphs are plain data derived from the state, never changed once built: the copy
         # starts with the same ones and drops them at its own first change
         other._graph_cache = dict(self._graph_cache)
@@ -405,16 +434,9 @@ class GameMap:
         return self._corp(corp).home
 
     def destination_hex(self, corp: str) -> str | None:
-        """The destination of a corporation (``None`` once the bonus was forfeited)."""
+        """The destination of a corporation, if its title gives it one."""
         info = self.corporations.get(corp)
-        if info is None or corp in self.forfeited_destinations:
-            return None
-        return info.destination
-
-    def destination_reached(self, corp: str) -> bool:
-        """1870: the destination token is on the map (the bonus applies)."""
-        dest = self.destination_hex(corp)
-        return dest is not None and corp not in self.hex_assignments.get(dest, {})
+        return info.destination if info is not None else None
 
     def _corp(self, corp: str) -> CorporationInfo:
         info = self.corporations.get(corp)
@@ -591,16 +613,14 @@ class GameMap:
                 raise MapError(
                     f"tile at rotation {rotation} runs track off the map at edge {edge} of {hex_id}"
                 )
-        if self.rules.river_blocked:
+        if self.rules.blocked_partitions:
             for part in info.preprinted.partitions:
-                if part.type != "water":
+                if part.type not in self.rules.blocked_partitions:
                     continue
                 for path in new.paths_at(rotation):
                     if not part.allows(path.edges):
-                        raise MapError(
-                            f"track on {hex_id} would cross the Mississippi; not allowed while the"
-                            " Mississippi River Bridge Company is owned by a player"
-                        )
+                        why = f"while {self.rules.blocked_reason}" if self.rules.blocked_reason else "now"
+                        raise MapError(f"track on {hex_id} may not cross the {part.type} {why}")
         from companion.engine.graph import connectivity
 
         conn = connectivity(self, corp)
@@ -650,8 +670,8 @@ class GameMap:
         # future label: stays until the hex reaches that colour
         if old.future_label is not None and old.future_label[1] != new.color:
             st.future_label = old.future_label
-        after = _AFTER_BROWN_FUTURE_LABEL.get(self.title, {}).get(hex_id)
-        if after is not None and new.color == "brown":
+        after = self.label_after_lay(hex_id, new)
+        if after is not None:
             st.future_label = after
         if not old.preprinted:
             self.laid.pop(old.tile, None)
@@ -867,7 +887,7 @@ class GameMap:
         self.corp_assignments.pop(corp, None)
         self._changed()
 
-    # ------------------------------------------------------------------ assignments (1870)
+    # ------------------------------------------------------------------ assignments (markers on hexes and charters)
     def assign(self, hex_id: str, marker: str, owner: str = "") -> None:
         """Put a marker (e.g. ``"SCC"``, ``"GSC"``) on a hex."""
         self.hex(hex_id)
@@ -894,50 +914,6 @@ class GameMap:
 
     def assigned(self, hex_id: str, marker: str) -> bool:
         return marker in self.hex_assignments.get(hex_id, {})
-
-    def close_port(self, hex_id: str, corp: str) -> None:
-        """1870 GSC used again on its hex: the open port becomes the closed port of ``corp``."""
-        if not self.assigned(hex_id, "GSC"):
-            raise MapError(f"the open port is not on {hex_id}")
-        del self.hex_assignments[hex_id]["GSC"]
-        self.hex_assignments[hex_id]["GSCᶜ"] = corp
-        markers = self.corp_assignments.setdefault(corp, set())
-        markers.discard("GSC")
-        markers.add("GSCᶜ")
-        self._changed()
-
-    def reach_destination(self, corp: str, *, station_wars: bool = False) -> None:
-        """1870 'Map' choice: the destination marker is replaced by a token in the destination city."""
-        dest = self.corporations[corp].destination if corp in self.corporations else None
-        if dest is None or corp not in self.hex_assignments.get(dest, {}):
-            raise MapError(f"{corp} has no destination marker on the map")
-        st = self.state[dest]
-        cities = st.spec.city_indices
-        if not cities:
-            raise MapError(f"{dest} has no city for the destination token")
-        if st.tokened_by(cities[0], corp):
-            raise MapError(f"{corp} already has a token on {dest}")
-        del self.hex_assignments[dest][corp]
-        node = cities[0]
-        if station_wars:
-            slot = self._get_slot(st.tokens[node], st.reservations[node], corp)
-            if slot is None:
-                st.tokens[node].append(corp)
-                st.reservations[node].append(None)
-            else:
-                st.tokens[node][slot] = corp
-        else:
-            st.extra_tokens.setdefault(node, []).append(corp)
-        self._changed()
-
-    def forfeit_destination(self, corp: str) -> None:
-        """1870 'Charter' choice: the marker leaves the map and the bonus is lost."""
-        dest = self.corporations[corp].destination if corp in self.corporations else None
-        if dest is None:
-            raise MapError(f"{corp} has no destination")
-        self.hex_assignments.get(dest, {}).pop(corp, None)
-        self.forfeited_destinations.add(corp)
-        self._changed()
 
     # ------------------------------------------------------------------ graph questions
     def connected(self, corp: str, hex_a: str, hex_b: str, max_stops: int | None = None) -> bool:

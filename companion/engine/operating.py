@@ -26,7 +26,6 @@ class OperatingRound(Round):
         self.routes: list[dict[str, Any]] = []
         self.revenue = 0
         self.extra_revenue = 0
-        self.connection_runs: dict[Corporation, str] = {}
         super().__init__(game, step_classes, round_num)
 
     def select_entities(self) -> list[Entity]:

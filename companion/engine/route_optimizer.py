@@ -246,17 +246,6 @@ def _edges_of(game_map: GameMap, chains: Sequence[Chain]) -> tuple[tuple[str, in
     return tuple(out)
 
 
-def _bonus_cap(game_map: GameMap, corp: str, phase: Phase, multiplier: int) -> int:
-    """More than any title bonus a single route can earn (1870: cattle, ports, destination)."""
-    if game_map.title != "1870":
-        return 0
-    best_stop = max(
-        (node.revenue_for(phase.tiles) for st in game_map.state.values() for node in st.spec.nodes),
-        default=0,
-    )
-    return 10 + 20 + 20 + best_stop * multiplier
-
-
 def _fast_valuer(
     game_map: GameMap, corp: str, train: Train, phase: Phase
 ) -> Callable[[Candidate], int] | None:
@@ -264,34 +253,10 @@ def _fast_valuer(
     if not isinstance(train.distance, int):
         return None
     mult = train.multiplier
-    if game_map.title != "1870":
+    bonus = game_map.stop_bonus_valuer(corp, phase, mult)
+    if bonus is None:
         return lambda c: c.base * mult
-    markers = game_map.corp_assignments.get(corp, set())
-    scc = {h for h, m in game_map.hex_assignments.items() if "SCC" in m} if "SCC" in markers else set()
-    gscc = {h for h, m in game_map.hex_assignments.items() if "GSCᶜ" in m} if "GSCᶜ" in markers else set()
-    gsc = {h for h, m in game_map.hex_assignments.items() if "GSC" in m}
-    gsc_bonus = 20 if "GSC" in markers else 10
-    dest = game_map.destination_hex(corp) if game_map.destination_reached(corp) else None
-    if not (scc or gscc or gsc or dest):
-        return lambda c: c.base * mult
-
-    def value(c: Candidate) -> int:
-        total = c.base * mult
-        hexes = [s[0] for s in c.stops]
-        if scc and any(h in scc for h in hexes):
-            total += 10
-        if gscc and any(h in gscc for h in hexes):
-            total += 20
-        if gsc and any(h in gsc for h in hexes):
-            total += gsc_bonus
-        if dest is not None:
-            for end in (c.stops[0], c.stops[-1]):
-                if end[0] == dest:
-                    total += stop_value_fast(game_map, end, phase) * mult
-                    break
-        return total
-
-    return value
+    return lambda c: c.base * mult + bonus(c.stops)
 
 
 def best_routes(
@@ -308,8 +273,8 @@ def best_routes(
 
     ``progress(fraction)`` is called now and then; ``cancel()`` returning True or the
     ``time_limit`` (seconds) stops the search early with the best found so far and
-    ``optimal=False``.  Connection runs (``MapRules.connection_runs``) require one train to
-    run between home and destination.
+    ``optimal=False``.  A required run (``MapRules.required_runs``) needs one train to run
+    between two of the given hexes.
     """
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else None
@@ -325,21 +290,24 @@ def best_routes(
         return RouteResult([], 0, True, time.perf_counter() - start)
     graph_nodes = len(board_graph(game_map).nodes)
     max_stops = min(max(t.max_stops for t in trains), graph_nodes)
-    connection = corp in game_map.rules.connection_runs
+    required = game_map.rules.required_ends(corp)
+    connection = required is not None
     best_only = None
     if len(trains) == 1 and not connection:
         fast = _fast_valuer(game_map, corp, trains[0], phase)
         if fast is not None:
-            best_only = (fast, trains[0].multiplier, _bonus_cap(game_map, corp, phase, trains[0].multiplier))
+            best_only = (
+                fast,
+                trains[0].multiplier,
+                game_map.route_bonus_cap(corp, phase, trains[0].multiplier),
+            )
     try:
         candidates = enumerate_routes(game_map, corp, max_stops, phase, check=check, best_only=best_only)
     except _Cancelled:
         return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
     if progress is not None:
         progress(0.3)
-    ends: set[str | None] = set()
-    if connection:
-        ends = {game_map.home_hex(corp), game_map.corporations[corp].destination}
+    ends: frozenset[str] = required or frozenset()
 
     # value per train kind
     kinds: dict[tuple[object, int], list[tuple[int, Candidate]]] = {}

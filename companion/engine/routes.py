@@ -137,7 +137,7 @@ def route_value(
         paid = _paid_stops(game_map, train.distance, stops, values)
     revenue = sum(values[i] for i in paid) * train.multiplier
     paid_stops = [stops[i] for i in paid]
-    revenue += _title_bonus(game_map, corp, paid_stops, values, paid, phase)
+    revenue += game_map.route_bonus(corp, paid_stops, values, paid, phase)
     return revenue, values
 
 
@@ -160,29 +160,6 @@ def _paid_stops(
             pay_left[row] -= 1
             paid.append(i)
     return sorted(paid)
-
-
-def _title_bonus(
-    game_map: GameMap, corp: str, stops: Sequence[Node], values: list[int], paid: list[int], phase: Phase
-) -> int:
-    if game_map.title != "1870":
-        return 0
-    bonus = 0
-    hexes = [s[0] for s in stops]
-    markers = game_map.corp_assignments.get(corp, set())
-    if "SCC" in markers and any(game_map.assigned(h, "SCC") for h in hexes):
-        bonus += 10
-    if "GSCᶜ" in markers and any(game_map.assigned(h, "GSCᶜ") for h in hexes):
-        bonus += 20
-    if any(game_map.assigned(h, "GSC") for h in hexes):
-        bonus += 20 if "GSC" in markers else 10
-    if len(stops) >= 2 and game_map.destination_reached(corp):
-        dest = game_map.destination_hex(corp)
-        for end in (0, len(stops) - 1):
-            if hexes[end] == dest:
-                bonus += values[paid[end]]
-                break
-    return bonus
 
 
 # ---------------------------------------------------------------------- checking a run
@@ -326,12 +303,12 @@ def check_run(
 
 
 def check_combination(game_map: GameMap, corp: str, routes: Sequence[Route]) -> None:
-    """1870 connection run: one train must run from home to the destination."""
+    """A required run (e.g. 1870's connection run): one train must run between two given hexes."""
     from companion.engine.map import MapError
 
-    if not routes or corp not in game_map.rules.connection_runs:
+    ends = game_map.rules.required_ends(corp)
+    if not routes or ends is None:
         return
-    ends = {game_map.home_hex(corp), game_map.corporations[corp].destination}
     for r in routes:
         if len(r.stops) >= 2 and {r.stops[0][0], r.stops[-1][0]} <= ends:
             return

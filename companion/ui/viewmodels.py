@@ -24,8 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import data as title_data
-from companion.engine import TITLE_CLASSES, Game, GameError
+from companion.engine import Game, GameError, all_titles
 from companion.engine.entities import Company, Corporation, Player
 from companion.engine.map import SpecialLay
 from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
@@ -726,17 +725,17 @@ class SetupView:
 def setup_view(saved: Iterable[Any] = ()) -> SetupView:
     """Every known title (playable first) with its player range and optional rules;
     ``saved`` are :class:`companion.store.GameRecord` rows for "resume a saved game"."""
-    titles = []
-    for name in title_data.TITLES:
-        meta = title_data.load_title(name)["meta"]
-        lo, hi = meta.get("player_range") or (2, 6)
-        rules = tuple(
-            (str(r["sym"]), str(r.get("short_name", r["sym"])), str(r.get("desc", "")))
-            for r in meta.get("optional_rules", [])
+    titles = [
+        TitleChoice(
+            t.name,
+            t.display_name.partition(": ")[2] or t.display_name,
+            t.playable,
+            t.min_players,
+            t.max_players,
+            tuple((r.sym, r.short_name, r.description) for r in t.optional_rules),
         )
-        titles.append(
-            TitleChoice(name, str(meta.get("subtitle", "")), name in TITLE_CLASSES, int(lo), int(hi), rules)
-        )
+        for t in all_titles()
+    ]
     titles.sort(key=lambda t: (not t.playable, t.title))
     rows = tuple(
         SavedGame(

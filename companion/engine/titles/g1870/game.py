@@ -39,6 +39,7 @@ from companion.engine.stock import (
     StockRound,
     WaterfallAuction,
 )
+from companion.engine.titles.g1870.map import Map1870
 
 RIVER_CORPORATIONS = ("SSW", "MP")
 ASSIGNMENT_MARKERS = ("GSC", "GSCᶜ", "SCC")
@@ -46,6 +47,7 @@ ASSIGNMENT_MARKERS = ("GSC", "GSCᶜ", "SCC")
 
 class Game1870(Game):
     title = "1870"
+    map: Map1870
     MUST_SELL_IN_BLOCKS = True
     TILE_LAYS: list[dict[str, Any]] = [
         {"lay": True, "upgrade": True, "cost": 0, "cannot_reuse_same_hex": True},
@@ -93,7 +95,7 @@ class Game1870(Game):
         return StockRound(self, [DiscardTrain, BuySellParShares1870, PriceProtection])
 
     def operating_round(self, round_num: int) -> Round:
-        return OperatingRound(
+        return OperatingRound1870(
             self,
             [
                 ConnectionToken,
@@ -118,15 +120,25 @@ class Game1870(Game):
         )
 
     # -- map ----------------------------------------------------------------------------------------------
+    def make_map(self) -> Map1870:
+        return Map1870.for_title(self.data, self.optional_rules)
+
     def sync_map_rules(self) -> None:
         river = self.river_company
+        # no track may cross the Mississippi while the bridge company is owned by a player
         blocked = not river.closed and isinstance(river.owner, Player | type(None))
-        runs = (
-            frozenset(c.sym for c in getattr(self.round, "connection_runs", {}) or {})
-            if hasattr(self, "round")
-            else frozenset()
+        running = getattr(self.round, "connection_runs", {}) or {} if hasattr(self, "round") else {}
+        runs = tuple(
+            (c.sym, frozenset(h for h in (self.map.home_hex(c.sym), dest) if h is not None))
+            for c, dest in running.items()
         )
-        self.map.set_rules(MapRules(river_blocked=blocked, connection_runs=runs))
+        self.map.set_rules(
+            MapRules(
+                blocked_partitions=frozenset({"water"}) if blocked else frozenset(),
+                blocked_reason=f"the {river.name} is owned by a player",
+                required_runs=runs,
+            )
+        )
 
     # -- money ---------------------------------------------------------------------------------------------
     # -- companies ------------------------------------------------------------------------------------------
@@ -568,12 +580,32 @@ class BuyTrain1870(BuyTrain):
 
 
 # -- destination connection runs ------------------------------------------------------------------------------
-class ConnectionStep(OperatorStep):
+class OperatingRound1870(OperatingRound):
+    """An operating round in which corporations may owe a connection run (home to destination)."""
+
+    def __init__(self, game: Any, step_classes: list[Any], round_num: int = 1) -> None:
+        #: corporations whose home now connects to their destination → that destination hex
+        self.connection_runs: dict[Corporation, str] = {}
+        super().__init__(game, step_classes, round_num)
+
+
+class _ConnectionRuns:
+    """Steps that read the round's connection runs."""
+
+    round: Any
+
+    @property
+    def connection_runs(self) -> dict[Corporation, str]:
+        runs: dict[Corporation, str] = self.round.connection_runs
+        return runs
+
+
+class ConnectionStep(_ConnectionRuns, OperatorStep):
     def active(self) -> bool:
-        return bool(self.ornd.connection_runs) and not self.passed
+        return bool(self.connection_runs) and not self.passed
 
     def active_entities(self) -> list[Entity]:
-        runs = self.ornd.connection_runs
+        runs = self.connection_runs
         return list(runs)[:1]
 
 
@@ -585,7 +617,7 @@ class ConnectionToken(ConnectionStep):
 
     def choices(self, corp: Corporation) -> list[str]:
         game: Game1870 = self.game  # type: ignore[assignment]
-        dest = self.ornd.connection_runs[corp]
+        dest = self.connection_runs[corp]
         st = game.map.tile_on(dest)
         cities = st.spec.city_indices
         if cities and st.tokened_by(cities[0], corp.sym):
@@ -668,14 +700,14 @@ class ConnectionDividend(ConnectionStep, Dividend1870):
             raise GameError(f"{corp.name} may {', '.join(options)}, not {kind!r}")
         self.ornd.routes = []
         self.game.pay_dividend(corp, revenue, options[kind], str(kind))
-        self.ornd.connection_runs.pop(corp)
+        self.connection_runs.pop(corp)
         for step in self.round.steps:
             if isinstance(step, ConnectionStep):
                 step.unpass()
         self.ornd.recalculate_order()
 
 
-class CheckConnection(OperatorStep):
+class CheckConnection(_ConnectionRuns, OperatorStep):
     """Finds corporations whose home now connects to their destination: they get a connection run."""
 
     description = "Check for new connection runs"
@@ -728,5 +760,5 @@ class CheckConnection(OperatorStep):
             if dest is None:
                 raise GameError(f"{sym} has no destination")
             game.log.append(f"-- {corp.name} can connect to its destination --")
-            self.ornd.connection_runs[corp] = dest
+            self.connection_runs[corp] = dest
         self.pass_()

@@ -1,0 +1,135 @@
+"""The titles the companion knows, and where each one's rules live.
+
+Every title is a package beside this module (``g1870/``, …) that exports ``TITLE`` (a
+:class:`TitleInfo`) and ``GAME_CLASS`` (its :class:`companion.engine.game.Game` subclass).  The
+core never names a title: it asks the registry for the package and the package answers for its
+rules, its map hooks, the meaning of its cards and the panels of its screens.
+
+Titles whose data we hold but whose rules are not written yet are listed too (``playable`` is
+False), so a setup screen can show them greyed out.
+
+Adding a title: see docs/ENGINE.md ("Adding a title").
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.engine.game import Game
+
+#: title name → package (under ``companion.engine.titles``) holding its rules, in menu order
+PACKAGES: dict[str, str] = {
+    "1870": "g1870",
+}
+
+
+@dataclass(frozen=True)
+class OptionalRule:
+    sym: str
+    short_name: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class TitleInfo:
+    """What a menu, a tag sheet or a table needs to know about a title before a game exists."""
+
+    name: str
+    """The title's own short name (``"1870"``); also its key in the registry and the store."""
+    display_name: str
+    min_players: int
+    max_players: int
+    optional_rules: tuple[OptionalRule, ...] = ()
+    playable: bool = False
+    """Its rules are written: a game can be started and played."""
+    complete: bool = False
+    """Proven end to end (real games replay to their result; the table plays it)."""
+    currency: str = "${}"
+    """How money is written (``"${}"``, ``"₽{}"``)."""
+    has_map: bool = True
+    """The title has hexes and tiles (the camera and the map screens apply)."""
+
+    def money(self, amount: int) -> str:
+        return self.currency.format(f"{amount:,}")
+
+
+def _package(name: str) -> Any:
+    pkg = PACKAGES.get(name)
+    if pkg is None:
+        return None
+    return importlib.import_module(f"companion.engine.titles.{pkg}")
+
+
+def _from_data(name: str) -> TitleInfo:
+    """A title we hold data for but whose rules are not written yet."""
+    from companion.data import load_title
+
+    meta = load_title(name).get("meta", {})
+    lo, hi = meta.get("player_range") or (2, 6)
+    subtitle = str(meta.get("subtitle") or "")
+    return TitleInfo(
+        name=name,
+        display_name=f"{name}: {subtitle}" if subtitle else name,
+        min_players=int(lo),
+        max_players=int(hi),
+        optional_rules=optional_rules_of(meta),
+    )
+
+
+def optional_rules_of(meta: dict[str, Any]) -> tuple[OptionalRule, ...]:
+    """The optional rules listed in a title's ``meta`` (18xx.games data grammar)."""
+    return tuple(
+        OptionalRule(str(r["sym"]), str(r.get("short_name", r["sym"])), str(r.get("desc", "")))
+        for r in meta.get("optional_rules", [])
+    )
+
+
+def title_info(name: str) -> TitleInfo:
+    """The registry entry of ``name``; raises ``KeyError`` with the known names."""
+    pkg = _package(name)
+    if pkg is not None:
+        info: TitleInfo = pkg.TITLE
+        return info
+    from companion.data import TITLES as DATA_TITLES
+
+    if name in DATA_TITLES:
+        return _from_data(name)
+    raise KeyError(f"unknown title {name!r}; known titles: {', '.join(known_titles())}")
+
+
+def known_titles() -> list[str]:
+    """Every title the companion knows: playable ones first, in menu order."""
+    from companion.data import TITLES as DATA_TITLES
+
+    return list(PACKAGES) + [t for t in DATA_TITLES if t not in PACKAGES]
+
+
+def playable_titles() -> list[str]:
+    return [name for name in PACKAGES if title_info(name).playable]
+
+
+def all_titles() -> list[TitleInfo]:
+    return [title_info(name) for name in known_titles()]
+
+
+def game_class(name: str) -> type[Game]:
+    """The :class:`Game` subclass that plays ``name``; ``KeyError`` when it is not playable."""
+    pkg = _package(name)
+    if pkg is None or not pkg.TITLE.playable:
+        raise KeyError(name)
+    cls: type[Game] = pkg.GAME_CLASS
+    return cls
+
+
+def title_data(name: str) -> dict[str, Any]:
+    """A fresh copy of the title's data, as its package loads it."""
+    pkg = _package(name)
+    if pkg is not None and hasattr(pkg, "load_data"):
+        data: dict[str, Any] = pkg.load_data()
+        return data
+    from companion.data import load_title
+
+    return load_title(name)
