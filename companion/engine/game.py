@@ -12,7 +12,7 @@ import copy
 import json
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,7 @@ from companion.engine.entities import (
 from companion.engine.errors import GameError, GameOver
 from companion.engine.map import GameMap, MapError, SimplePhase, SpecialLay
 from companion.engine.market import StockMarket
-from companion.engine.rounds import ActionDict, Round
+from companion.engine.rounds import ActionDict, LegalAction, Round, entity_fields
 
 if TYPE_CHECKING:
     from companion.engine.operating import OperatingRound, Track
@@ -289,6 +289,49 @@ class Game:
         if entity is None:
             return []
         return self.round.actions_for(entity)
+
+    #: action types that can involve a card (a certificate, private company or train)
+    CARD_ACTION_TYPES: frozenset[str] = frozenset(
+        {"buy_shares", "sell_shares", "par", "bid", "buy_company", "buy_train", "discard_train", "assign"}
+    )
+
+    def legal_actions(self, entity: Any = None, types: Collection[str] | None = None) -> list[LegalAction]:
+        """The exact actions the engine accepts now, complete as they would be applied.
+
+        With ``entity``: that entity's.  Without: everything that may be done now by whoever may
+        act: the acting entity, the corporations a player presides (an 1870 corporation buying back
+        its shares), an operating corporation's private companies (their abilities) and its
+        president (emergency sales).  ``run_routes`` is not listed (see ``suggest_routes``).
+        ``types`` limits the answer to those action types (listing tile lays is the slow part).
+        Every listed action is accepted by :meth:`apply` as it stands."""
+        if self.finished:
+            return []
+        if entity is not None:
+            return self.round.legal_actions(entity, types)
+        current = self.current_entity()
+        if current is None:
+            return []
+        related: list[Any] = [current]
+        if isinstance(current, Player):
+            related += [c for c in self.corporations if c.owner is current and not c.closed]
+        elif isinstance(current, Corporation):
+            related += list(current.companies)
+            if current.owner is not None:
+                related.append(current.owner)
+        out: list[LegalAction] = []
+        seen: set[str] = set()
+        for who in related:
+            for la in self.round.legal_actions(who, types):
+                key = json.dumps(la.action, sort_keys=True)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(la)
+        return out
+
+    def actions_involving(self, card: str) -> list[LegalAction]:
+        """The legal actions that involve one card (a certificate, private company or train id):
+        what a tap on that card may mean now."""
+        return [la for la in self.legal_actions(types=self.CARD_ACTION_TYPES) if card in la.cards]
 
     def apply(self, action: ActionDict, preview: Preview | None = None) -> list[str]:
         """Apply one action; raise :class:`GameError` with the reason (state unchanged) if illegal.
@@ -995,17 +1038,9 @@ class Game:
         self.sync_map_rules()
         old = self.map.tile_on(hex_id)
         upgrade = not old.preprinted or old.spec.color != "white"
-        new_color = self.tile_color(tile_name)
-        if count_lay:
-            lay = step.tile_lay()
-            if lay is None:
-                raise GameError(f"{corp.name} has no tile lay left")
-            if upgrade and not lay.get("upgrade"):
-                raise GameError(f"{corp.name} cannot upgrade now")
-            if new_color == "yellow" and not lay.get("lay"):
-                raise GameError(f"{corp.name} cannot lay a yellow tile now")
-            if lay.get("cannot_reuse_same_hex") and hex_id in rnd.laid_hexes:
-                raise GameError(f"{hex_id} was already laid this turn")
+        refusal = self.tile_lay_refusal(step, corp, hex_id, tile_name) if count_lay else None
+        if refusal:
+            raise GameError(refusal)
         try:
             cost = self.map.lay_tile(corp.sym, hex_id, tile_name, rotation, self.map_phase(), special=special)
         except MapError as err:
@@ -1024,6 +1059,54 @@ class Game:
                 rnd.upgraded_track = True
             rnd.num_laid_track += 1
         rnd.laid_hexes.append(hex_id)
+
+    def tile_lay_refusal(self, step: Track, corp: Corporation, hex_id: str, tile_name: str) -> str | None:
+        """Why this turn's tile lay rules refuse laying ``tile_name`` on ``hex_id`` (None: they allow it)."""
+        old = self.map.tile_on(hex_id)
+        upgrade = not old.preprinted or old.spec.color != "white"
+        lay = step.tile_lay()
+        if lay is None:
+            return f"{corp.name} has no tile lay left"
+        if upgrade and not lay.get("upgrade"):
+            return f"{corp.name} cannot upgrade now"
+        if self.tile_color(tile_name) == "yellow" and not lay.get("lay"):
+            return f"{corp.name} cannot lay a yellow tile now"
+        if lay.get("cannot_reuse_same_hex") and hex_id in step.ornd.laid_hexes:
+            return f"{hex_id} was already laid this turn"
+        return None
+
+    def legal_tile_lays(
+        self,
+        step: Track,
+        corp: Corporation,
+        entity: Any,
+        special: SpecialLay | None = None,
+        extra_cost: Callable[[str], int] | None = None,
+        count_lay: bool = True,
+    ) -> list[LegalAction]:
+        """Every tile lay :meth:`lay_tile_for` accepts now (one instance of each tile id);
+        ``extra_cost(hex)`` is what :meth:`lay_tile_for` would be given as ``extra_cost`` there."""
+        self.sync_map_rules()
+        try:
+            lays = self.map.legal_lays(corp.sym, self.map_phase(), special=special)
+        except MapError:
+            return []
+        out = []
+        for hex_id, tile, rotation, cost in lays:
+            if count_lay and self.tile_lay_refusal(step, corp, hex_id, tile):
+                continue
+            paid = max(0, cost + (extra_cost(hex_id) if extra_cost else 0))
+            if paid > corp.cash:
+                continue
+            action = {
+                "type": "lay_tile",
+                **entity_fields(entity),
+                "hex": hex_id,
+                "tile": tile,
+                "rotation": rotation,
+            }
+            out.append(LegalAction(action, cost=paid))
+        return out
 
     def remove_corporation_from_map(self, corp: Corporation) -> None:
         self.map.close_corporation(corp.sym)

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from companion.engine.entities import Corporation, Player, Share, Train
 from companion.engine.errors import GameError
 from companion.engine.map import MapError
-from companion.engine.rounds import ActionDict, Entity, Round, Step
+from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, Step, entity_fields
+from companion.engine.stock import sale_action
 
 if TYPE_CHECKING:
     pass
@@ -129,6 +130,23 @@ class BuyCompany(OperatorStep):
             and min(self.game.company_min_price(c) for c in companies) <= corp.cash
         )
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "buy_company" not in self.actions(entity):
+            return out
+        for company in self.game.purchasable_companies(entity):
+            lo, hi = self.game.company_price_range(company, entity)
+            if hi < lo or not isinstance(company.owner, Player):
+                continue
+            action = {
+                "type": "buy_company",
+                **entity_fields(entity),
+                "company": company.sym,
+                "price": self.game.company_offer(company, entity),
+            }
+            out.append(LegalAction(action, (company.sym,), (lo, hi)))
+        return out
+
     def process_buy_company(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
         company = self.game.company(action["company"])
@@ -182,6 +200,12 @@ class Track(OperatorStep):
             for c in self.game.purchasable_companies(corp)
         )
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "lay_tile" in self.actions(entity):
+            out += self.game.legal_tile_lays(self, entity, entity)
+        return out
+
     def process_lay_tile(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
         self.game.lay_tile_for(self, corp, corp, action)
@@ -201,6 +225,17 @@ class Token(OperatorStep):
         if not self.game.token_spots(entity):
             return []
         return ["place_token", "pass"]
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "place_token" in self.actions(entity):
+            token = entity.next_token()
+            price = token.price if token is not None else 0
+            out += [
+                LegalAction({"type": "place_token", **entity_fields(entity), "city": city}, cost=price)
+                for city in self.game.token_spots(entity)
+            ]
+        return out
 
     def process_place_token(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
@@ -290,6 +325,15 @@ class Dividend(OperatorStep):
     def share_price_change(self, corp: Corporation, paid: int, revenue: int) -> str | None:
         return "right" if paid > 0 else "left"
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "dividend" in self.actions(entity):
+            out += [
+                LegalAction({"type": "dividend", **entity_fields(entity), "kind": kind})
+                for kind in self.options(entity, self.total_revenue())
+            ]
+        return out
+
     def process_dividend(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
         kind = action.get("kind")
@@ -319,6 +363,14 @@ class DiscardTrain(Step):
 
     def actions(self, entity: Entity) -> list[str]:
         return ["discard_train"] if entity in self.game.crowded_corporations()[:1] else []
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "discard_train" not in self.actions(entity):
+            return []
+        return [
+            LegalAction({"type": "discard_train", **entity_fields(entity), "train": t.id}, (t.id,))
+            for t in entity.trains
+        ]
 
     def process_discard_train(self, action: ActionDict) -> None:
         corp: Corporation = self.game.entity_of(action)
@@ -385,6 +437,59 @@ class BuyTrain(OperatorStep):
 
     def needed_cash(self) -> int:
         return self.min_depot_price() or 0
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        kinds = self.actions(entity)
+        corp = self.current_entity()
+        if "sell_shares" in kinds and isinstance(corp, Corporation):
+            seller = entity if isinstance(entity, Player) else corp.owner
+            if isinstance(seller, Player) and seller is corp.owner:
+                out += [
+                    sale_action(seller, shares, pct)
+                    for other in self.game.corporations
+                    for shares, pct in self.game.sale_bundles(seller, other)
+                    if self.can_ebuy_sell(seller, corp, shares, pct)
+                ]
+        if "buy_train" in kinds and isinstance(entity, Corporation):
+            out += self.legal_train_purchases(entity)
+        return out
+
+    def legal_train_purchases(self, corp: Corporation) -> list[LegalAction]:
+        """From the bank at its price (every train the bank sells now: a card for each), trade-ins,
+        and other corporations' trains at a price the presidents agree on ($1 to the treasury)."""
+        out = []
+        cheapest = self.min_depot_price()
+        help_cash = corp.owner.cash if self.president_may_contribute(corp) and corp.owner else 0
+        if self.room(corp):
+            for train in self.game.depot_trains():
+                price = self.game.train_price(train)
+                if price <= corp.cash or (price == cheapest and price <= corp.cash + help_cash):
+                    action = {"type": "buy_train", **entity_fields(corp), "train": train.id, "price": price}
+                    out.append(LegalAction({**action, "variant": train.name}, (train.id,)))
+            if corp.cash >= 1:
+                for train in self.other_trains(corp):
+                    if train.rusted:
+                        continue
+                    action = {
+                        "type": "buy_train",
+                        **entity_fields(corp),
+                        "train": train.id,
+                        "price": min(train.price, corp.cash),
+                        "variant": train.name,
+                    }
+                    out.append(LegalAction(action, (train.id,), (1, corp.cash)))
+        for own, new, price in self.trade_ins(corp):
+            action = {
+                "type": "buy_train",
+                **entity_fields(corp),
+                "train": new.id,
+                "price": price,
+                "variant": new.name,
+                "exchange": own.id,
+            }
+            out.append(LegalAction(action, (new.id, own.id)))
+        return out
 
     def can_ebuy_sell_any(self, player: Player, corp: Corporation) -> bool:
         if player.cash + corp.cash >= self.needed_cash():
@@ -517,6 +622,22 @@ class Bankrupt(OperatorStep):
             ]
             total += max(prices, default=0)
         return total
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "bankrupt" not in self.actions(entity) or not self.may_go_bankrupt(entity):
+            return []
+        return [LegalAction({"type": "bankrupt", **entity_fields(entity)})]
+
+    def may_go_bankrupt(self, corp: Corporation) -> bool:
+        player = corp.owner
+        step = self.buy_train_step()
+        cheapest = step.min_depot_price() if step else None
+        return (
+            isinstance(player, Player)
+            and self.game.must_buy_train(corp)
+            and cheapest is not None
+            and self.emergency_money(player, corp) < cheapest
+        )
 
     def process_bankrupt(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)

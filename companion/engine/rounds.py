@@ -8,9 +8,11 @@ applies to.  Titles compose rounds from shared steps and override a few.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.entities import Company, Player
 from companion.engine.errors import GameError
 
 if TYPE_CHECKING:
@@ -18,6 +20,46 @@ if TYPE_CHECKING:
 
 Entity = Any  # Player | Corporation | Company
 ActionDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    """One action the engine accepts now, complete as it would be applied.
+
+    ``cards`` are the physical cards it involves (certificate ids, private company syms, train
+    ids), so a tap on a card is a filter over the legal actions.  Where the players choose the
+    price (an auction bid, a price agreed between players), ``price_range`` is the lowest and
+    highest the engine accepts and ``action["price"]`` is the first offer.
+    """
+
+    action: ActionDict
+    cards: tuple[str, ...] = ()
+    price_range: tuple[int, int] | None = None
+    cost: int | None = None
+    """What it costs the acting corporation, where that is known before applying it (a tile lay's
+    terrain cost, a station token's price)."""
+
+    @property
+    def type(self) -> str:
+        return str(self.action["type"])
+
+    def priced(self, price: int) -> ActionDict:
+        """The action at another price within its range (``ValueError`` outside it)."""
+        if self.price_range is None:
+            raise ValueError("this action's price is fixed")
+        lo, hi = self.price_range
+        if not lo <= price <= hi:
+            raise ValueError(f"the price must be between {lo} and {hi}")
+        return {**self.action, "price": price}
+
+
+def entity_fields(entity: Entity) -> dict[str, Any]:
+    """The ``entity``/``entity_type`` fields of an action by ``entity`` (18xx.games format)."""
+    if isinstance(entity, Player):
+        return {"entity": entity.id, "entity_type": "player"}
+    if isinstance(entity, Company):
+        return {"entity": entity.sym, "entity_type": "company"}
+    return {"entity": entity.sym, "entity_type": "corporation"}
 
 
 class Step:
@@ -61,6 +103,15 @@ class Step:
 
     def blocking(self) -> bool:
         return self.blocks() and bool(self.current_actions())
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        """Every concrete action of :meth:`actions` ``entity`` may take now, as it would be applied.
+
+        Each step lists its own; ``run_routes`` is the one type no step lists (its choices are
+        every set of routes; the route optimiser suggests the best).  The base lists ``pass``."""
+        if "pass" in self.actions(entity):
+            return [LegalAction({"type": "pass", **entity_fields(entity)})]
+        return []
 
     # -- lifecycle ----------------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -151,6 +202,23 @@ class Round:
             for a in step.actions(entity):
                 if a not in out:
                     out.append(a)
+            if step.blocking():
+                break
+        return out
+
+    def legal_actions(self, entity: Entity, types: Collection[str] | None = None) -> list[LegalAction]:
+        """The concrete legal actions of ``entity`` (of the given ``types`` only, if given): each
+        action type from the step that would process it (the same choice :meth:`process` makes)."""
+        out: list[LegalAction] = []
+        claimed: set[str] = set()
+        for step in self.steps:
+            if not step.active():
+                continue
+            kinds = step.actions(entity)
+            wanted = [k for k in kinds if k not in claimed and (types is None or k in types)]
+            if wanted:
+                out += [la for la in step.legal_actions(entity) if la.type in wanted]
+            claimed.update(kinds)
             if step.blocking():
                 break
         return out

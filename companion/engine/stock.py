@@ -6,12 +6,45 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine.entities import Company, Corporation, Player, Share, SharePool
 from companion.engine.errors import GameError
-from companion.engine.rounds import ActionDict, Entity, Round, Step
+from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, Step, entity_fields
 
 if TYPE_CHECKING:
     from companion.engine.market import Cell
 
 MIN_BID_INCREMENT = 5
+
+
+def par_action(player: Player, corp: Corporation, cell: Cell) -> LegalAction:
+    """Par ``corp`` at ``cell``: the action and the president's certificate it involves."""
+    action = {
+        "type": "par",
+        **entity_fields(player),
+        "corporation": corp.sym,
+        "share_price": f"{cell.price},{cell.row},{cell.col}",
+    }
+    return LegalAction(action, (corp.president_share.id,))
+
+
+def sale_action(seller: Entity, shares: list[Share], percent: int) -> LegalAction:
+    """Sell ``shares`` (``percent`` of the corporation) to the market."""
+    action = {
+        "type": "sell_shares",
+        **entity_fields(seller),
+        "shares": [s.id for s in shares],
+        "percent": percent,
+    }
+    return LegalAction(action, tuple(s.id for s in shares))
+
+
+def purchase_action(buyer: Entity, shares: list[Share]) -> LegalAction:
+    """Buy ``shares`` (from the IPO or the market)."""
+    action = {
+        "type": "buy_shares",
+        **entity_fields(buyer),
+        "shares": [s.id for s in shares],
+        "percent": sum(s.percent for s in shares),
+    }
+    return LegalAction(action, tuple(s.id for s in shares))
 
 
 def parse_par(game: Any, value: Any) -> Cell:
@@ -63,6 +96,15 @@ class CompanyPendingPar(Step):
 
     def actions(self, entity: Entity) -> list[str]:
         return ["par"] if entity is self.current_entity() else []
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "par" not in self.actions(entity):
+            return []
+        company: Company = self.round.companies_pending_par[0]  # type: ignore[attr-defined]
+        ability = company.ability("shares")
+        assert ability is not None
+        corp = self.game.corporation(str(ability["shares"]).rpartition("_")[0])
+        return [par_action(entity, corp, cell) for cell in self.game.market.par_prices()]
 
     def process_par(self, action: ActionDict) -> None:
         company: Company = self.round.companies_pending_par[0]  # type: ignore[attr-defined]
@@ -132,6 +174,21 @@ class WaterfallAuction(Step):
     def max_bid(self, player: Player, company: Company) -> int:
         current = next((p for who, p in self.bids.get(company, []) if who is player), 0)
         return player.cash - self.committed(player) + current
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "bid" not in self.actions(entity):
+            return out
+        for company in self.companies:
+            if self.auctioning is not None and self._auction_bids() and company is not self.auctioning:
+                continue
+            lo, hi = self.min_bid(company), self.max_bid(entity, company)
+            if lo > hi:
+                continue
+            action = {"type": "bid", **entity_fields(entity), "company": company.sym, "price": lo}
+            fixed = self.may_purchase(company)
+            out.append(LegalAction(action, (company.sym,), None if fixed else (lo, hi)))
+        return out
 
     # -- processing -----------------------------------------------------------------------------------------
     def process_pass(self, action: ActionDict) -> None:
@@ -450,6 +507,58 @@ class BuySellParShares(Step):
             for corp in self.game.corporations
             for shares, pct in self.game.sale_bundles(player, corp)
         )
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        kinds = self.actions(entity)
+        if not isinstance(entity, Player):
+            return out
+        if "buy_shares" in kinds:
+            out += self.legal_purchases(entity)
+        if "par" in kinds:
+            out += self.legal_pars(entity)
+        if "sell_shares" in kinds:
+            out += [
+                sale_action(entity, shares, pct)
+                for corp in self.game.corporations
+                for shares, pct in self.game.sale_bundles(entity, corp)
+                if self.can_sell(entity, shares, pct)
+            ]
+        if "buy_company" in kinds:
+            for company in self.purchasable_companies(entity):
+                action = {
+                    "type": "buy_company",
+                    **entity_fields(entity),
+                    "company": company.sym,
+                    "price": self.game.company_offer(company, entity),
+                }
+                lo, hi = self.game.company_price_range(company, entity)
+                out.append(LegalAction(action, (company.sym,), (lo, hi)))
+        return out
+
+    def legal_purchases(self, player: Player) -> list[LegalAction]:
+        """Buy one certificate: for each corporation, the next of the IPO and the next in the market
+        (every certificate a player could tap is offered: all are alike but for their number)."""
+        out = []
+        for corp in self.game.corporations:
+            if not corp.ipoed or corp.closed:
+                continue
+            for source in (corp.shares_of(corp), self.game.pool.shares_of(corp)):
+                for share in sorted((s for s in source if s.buyable), key=lambda s: s.index):
+                    if self.can_buy(player, [share]):
+                        out.append(purchase_action(player, [share]))
+        return out
+
+    def legal_pars(self, player: Player) -> list[LegalAction]:
+        if self.bought() or self.game.num_certs(player) >= self.game.cert_limit():
+            return []
+        return [
+            par_action(player, corp, cell)
+            for corp in self.game.corporations
+            if not corp.ipoed and not corp.closed and self.game.can_par(corp, player)
+            for cell in self.game.market.par_prices()
+            if player.cash >= 2 * cell.price
+        ]
 
     # -- processing ------------------------------------------------------------------------------------
     def track(self, action: ActionDict, corp: Corporation | None) -> None:

@@ -31,6 +31,7 @@ from companion.engine import Game, GameError, new_game
 from companion.engine.entities import Company, Corporation, Player, Share, SharePool, Train
 from companion.engine.game import MoneyMove, Preview
 from companion.engine.operating import OperatingRound
+from companion.engine.rounds import LegalAction
 from companion.engine.stock import AuctionRound, StockRound
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.store import Store, StoreError
@@ -492,12 +493,21 @@ class TableService:
         entity = self.game.entity_of(action)
         if entity is not self.game.current_entity():
             return None  # the engine's own refusal says why
+        card = str(action.get("train") if kind == "buy_train" else action.get("company"))
+        same = [
+            la
+            for la in self.game.actions_involving(card)
+            if la.type == kind
+            and la.action["entity"] == action["entity"]
+            and la.action.get("exchange") == action.get("exchange")
+        ]
+        legal = same[0] if same else None
         if kind == "buy_train" and isinstance(entity, Corporation):
-            out = self._buy_train(self.game.train(str(action["train"])), entity)
+            out = self._buy_train(self.game.train(card), entity, legal)
         elif kind == "bid" and isinstance(entity, Player) and isinstance(self.game.round, AuctionRound):
-            out = self._bid(self.game.company(str(action["company"])), entity)
+            out = self._bid(self.game.company(card), entity, legal)
         elif kind == "buy_company" and isinstance(entity, Corporation | Player):
-            out = self._buy_company(self.game.company(str(action["company"])), entity)
+            out = self._buy_company(self.game.company(card), entity, legal)
         else:
             return None
         price = int(action["price"])
@@ -524,13 +534,21 @@ class TableService:
             raise GameError(f"the engine cannot do {action.get('type')}: {exc!r}") from exc
 
     def _interpret(self, item: Item) -> Outcome:
+        """What a tap on a card means: one question to the engine, "which legal actions involve
+        this card?" (``Game.actions_involving``).  When none does, the card's own checks say why
+        in the players' words."""
         if item.kind is ItemKind.PLAYER:
             return self._player_card(item)
+        legal = self.game.actions_involving(item.id)
         if item.kind is ItemKind.CERTIFICATE:
-            return self._certificate(item)
+            return self._certificate(item, legal)
         if item.kind is ItemKind.COMPANY:
-            return self._company(item)
-        return self._train(item)
+            return self._company(item, legal)
+        return self._train(item, legal)
+
+    @staticmethod
+    def _of(legal: Sequence[LegalAction], kind: str) -> list[LegalAction]:
+        return [la for la in legal if la.type == kind]
 
     def _current(self) -> Any:
         entity = self.game.current_entity()
@@ -613,14 +631,27 @@ class TableService:
             return current.owner
         raise GameError(f"certificates are bought and sold in the stock round; it is {self._round_name()}")
 
-    def _certificate(self, item: Item) -> Outcome:
+    def _certificate(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
         share = self.game.share(item.id)
         corp = share.corporation
         if corp.closed:
             raise GameError(f"{corp.sym} has closed; its certificates are out of the game")
         owner = share.owner
+        pars = self._of(legal, "par")
+        if pars:
+            return self._par(share, self.game.entity_of(pars[0].action), pars)
+        buys = self._of(legal, "buy_shares")
+        if buys:
+            buyer = self.game.entity_of(buys[0].action)
+            shares = [self.game.share(i) for i in buys[0].action["shares"]]
+            if isinstance(buyer, Player) and len(shares) > 1:
+                return self._price_protect(shares, buyer)
+            if isinstance(buyer, Player):
+                return self._buy(share, buyer, "the IPO" if owner is corp else "the market")
+            return self.propose(buys[0].action)  # a corporation buys back its own share
         current = self._current()
         if isinstance(owner, Player) and (owner is current or isinstance(current, Corporation)):
+            # a sale gathers the certificates tapped; the engine refuses a set it does not allow
             return self._sell(share, owner)
         player = self._acting_player("buy_shares" if not isinstance(owner, Player) else "sell_shares")
         if isinstance(owner, Player):
@@ -703,31 +734,24 @@ class TableService:
             )
         )
 
-    def _par(self, share: Share, player: Player) -> Outcome:
+    def _par(self, share: Share, player: Player, pars: Sequence[LegalAction] = ()) -> Outcome:
+        """The par prices the engine allows for the corporation of this president's certificate."""
         corp = share.corporation
         p = self._proposal
         if p is not None and p.kind == "par" and p.cards == (share.id,) and p.options:
             return self._propose(self._with_option(p, (p.selected + 1) % len(p.options)))
         options: list[Option] = []
-        reasons: list[str] = []
-        for cell in self.game.market.par_prices():
-            r, c = cell.coordinates
-            action = self._entity_action(
-                "par", player, corporation=corp.sym, share_price=f"{cell.price},{r},{c}"
-            )
-            try:
-                preview = self._preview(action)
-            except GameError as exc:
-                reasons.append(str(exc))
-                continue
+        for la in pars:
+            preview = self._preview(la.action)
+            price = int(str(la.action["share_price"]).split(",")[0])
             cost = self._paid(preview, player.id)
             text = (
-                f"{player.name} pars {corp.sym} at ${cell.price} and buys the president's certificate "
+                f"{player.name} pars {corp.sym} at ${price} and buys the president's certificate "
                 f"({share.percent}%) for ${cost}"
             )
-            options.append(Option(f"${cell.price}", action, preview, text))
+            options.append(Option(f"${price}", la.action, preview, text))
         if not options:
-            raise GameError(reasons[-1] if reasons else f"{corp.sym} cannot be parred now")
+            raise GameError(f"{player.name} cannot par {corp.sym} now")
         proposal = Proposal(
             "par",
             options[0].text,
@@ -736,6 +760,31 @@ class TableService:
             player.name,
             options=tuple(options),
             cards=(share.id,),
+        )
+        return self._propose(self._with_option(proposal, 0))
+
+    def _choose_between(
+        self, kind: str, legal: Sequence[LegalAction], what: str, cards: tuple[str, ...]
+    ) -> Outcome:
+        """Several things a card may mean now (a company's token on one of its hexes, a train
+        bought outright or traded in): each an option, tapped through, confirmed."""
+        p = self._proposal
+        if p is not None and p.kind == kind and p.cards == cards and p.options:
+            return self._propose(self._with_option(p, (p.selected + 1) % len(p.options)))
+        options = []
+        for la in legal:
+            preview = self._preview(la.action)
+            text = describe_action(self.game, la.action)
+            options.append(Option(text, la.action, preview, text))
+        first = options[0]
+        proposal = Proposal(
+            kind,
+            first.text,
+            first.action,
+            first.preview,
+            str(first.action["entity"]),
+            options=tuple(options),
+            cards=cards,
         )
         return self._propose(self._with_option(proposal, 0))
 
@@ -761,15 +810,22 @@ class TableService:
         return 0
 
     # private companies: auction bids, purchase by the operating corporation
-    def _company(self, item: Item) -> Outcome:
+    def _company(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
         company = self.game.company(item.id)
         if company.closed:
             raise GameError(f"{company.sym} has closed")
-        rnd = self.game.round
-        current = self._current()
         p = self._proposal
         if p is not None and p.kind in ("bid", "buy_company") and p.cards == (company.sym,):
             return self.next_option()  # the same card again: the next price
+        for kind, build in (("bid", self._bid), ("buy_company", self._buy_company)):
+            found = self._of(legal, kind)
+            if found:
+                return build(company, self.game.entity_of(found[0].action), found[0])
+        abilities = [la for la in legal if la.type in ("assign", "lay_tile")]
+        if abilities:
+            return self._choose_between("ability", abilities, company.sym, (company.sym,))
+        rnd = self.game.round
+        current = self._current()
         if isinstance(rnd, AuctionRound) and isinstance(current, Player):
             return self._bid(company, current)
         if isinstance(rnd, OperatingRound) and isinstance(current, Corporation):
@@ -786,14 +842,16 @@ class TableService:
             f"and, from some phase on, by players from each other in stock rounds; it is {self._round_name()}"
         )
 
-    def _bid(self, company: Company, player: Player) -> Outcome:
+    def _bid(self, company: Company, player: Player, legal: LegalAction | None = None) -> Outcome:
         if company.owner is not None:
             raise GameError(f"{company.sym} already belongs to {company.owner.name}")
-        bid_range = self.game.auction_bid_range(player, company.sym)
-        if bid_range is None:
-            raise GameError(f"{player.name} cannot bid now: {self._step_description(player)}")
-        lo, hi, fixed = bid_range
-        action = self._entity_action("bid", player, company=company.sym, price=lo)
+        if legal is None:
+            raise GameError(
+                f"{player.name} cannot bid on {company.sym} now: {self._step_description(player)}"
+            )
+        fixed = legal.price_range is None
+        lo, hi = legal.price_range or (int(legal.action["price"]),) * 2
+        action = dict(legal.action)
         preview = self._preview(action)
         kind = "bid"
         return self._propose(
@@ -812,7 +870,9 @@ class TableService:
             )
         )
 
-    def _buy_company(self, company: Company, buyer: Corporation | Player) -> Outcome:
+    def _buy_company(
+        self, company: Company, buyer: Corporation | Player, legal: LegalAction | None = None
+    ) -> Outcome:
         """The operating corporation buys a private company within the title's price range, or (in a
         stock round) a player buys one from another player at any price they agree on."""
         name = buyer.sym if isinstance(buyer, Corporation) else buyer.name
@@ -821,14 +881,15 @@ class TableService:
         if not isinstance(company.owner, Player):
             raise GameError(f"{company.sym} is not owned by a player and cannot be bought")
         agreed = "" if isinstance(buyer, Corporation) else "the price the players agree on: "
-        lo, hi = self.game.company_price_range(company, buyer)
-        if hi < lo:
-            raise GameError(
-                f"{name} has ${buyer.cash} and cannot pay the ${lo} that {company.sym} costs at least"
-            )
-        action = self._entity_action(
-            "buy_company", buyer, company=company.sym, price=self.game.company_offer(company, buyer)
-        )
+        if legal is None or legal.price_range is None:
+            lo, _ = self.game.company_price_range(company, buyer)
+            if buyer.cash < lo:
+                raise GameError(
+                    f"{name} has ${buyer.cash} and cannot pay the ${lo} that {company.sym} costs at least"
+                )
+            raise GameError(f"{name} cannot buy {company.sym} now: {self._step_description(buyer)}")
+        lo, hi = legal.price_range
+        action = dict(legal.action)
         preview = self._preview(action)
         return self._propose(
             Proposal(
@@ -845,35 +906,41 @@ class TableService:
         )
 
     # trains: the operating corporation buys
-    def _train(self, item: Item) -> Outcome:
+    def _train(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
         train = self.game.train(item.id)
-        current = self._current()
-        if not isinstance(self.game.round, OperatingRound) or not isinstance(current, Corporation):
-            raise GameError(f"trains are bought by the operating corporation; it is {self._round_name()}")
         p = self._proposal
         if p is not None and p.kind == "buy_train" and p.cards == (train.id,) and p.price_range is not None:
             return self.next_option()
-        return self._buy_train(train, current)
+        discards = self._of(legal, "discard_train")
+        if discards:
+            return self.propose(discards[0].action)
+        buys = [la for la in self._of(legal, "buy_train") if la.action["train"] == train.id]
+        trade_ins = [la for la in buys if "exchange" in la.action]
+        if trade_ins and len(buys) > 1:
+            return self._choose_between("buy_train", buys, f"the {train.name}-train", (train.id,))
+        current = self._current()
+        if not isinstance(self.game.round, OperatingRound) or not isinstance(current, Corporation):
+            raise GameError(f"trains are bought by the operating corporation; it is {self._round_name()}")
+        return self._buy_train(train, current, buys[0] if buys else None)
 
-    def _buy_train(self, train: Train, corp: Corporation) -> Outcome:
+    def _buy_train(self, train: Train, corp: Corporation, legal: LegalAction | None = None) -> Outcome:
         if train.rusted:
             raise GameError(f"that {train.name}-train has rusted and is out of the game")
         if train.owner is corp:
             raise GameError(f"{corp.sym} already owns that {train.name}-train")
-        price_range: tuple[int, int] | None = None
-        if train.owner is None:
-            if train not in self.game.depot_trains():
+        if legal is None:
+            if train.owner is None and train not in self.game.depot_trains():
                 for_sale = ", ".join(sorted({t.name for t in self.game.depot_trains()})) or "none"
                 raise GameError(
                     f"that {train.name}-train is not for sale yet; the bank sells: {for_sale}-trains"
                 )
-            price = int(getattr(self.game, "train_price", lambda t: t.price)(train))
-        else:
-            if corp.cash < 1:
+            if train.owner is not None and corp.cash < 1:
                 raise GameError(f"{corp.sym} has no money to buy a train from {train.owner.sym}")
-            price = min(train.price, corp.cash)
-            price_range = (1, corp.cash)
-        action = self._entity_action("buy_train", corp, train=train.id, price=price, variant=train.name)
+            raise GameError(
+                f"{corp.sym} cannot buy that {train.name}-train now: {self._step_description(corp)}"
+            )
+        price_range = legal.price_range
+        action = dict(legal.action)
         preview = self._preview(action)
         return self._propose(
             Proposal(

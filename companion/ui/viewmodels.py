@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.engine import Game, GameError, all_titles
 from companion.engine.entities import Company, Corporation, Player
-from companion.engine.map import SpecialLay
+from companion.engine.rounds import LegalAction
 from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
 from companion.engine.routes import trains_from_names
 
@@ -760,246 +760,33 @@ class ActionChoice:
     action: dict[str, Any]
 
 
-def _ent(entity: Any) -> dict[str, Any]:
-    if isinstance(entity, Player):
-        return {"entity": entity.id, "entity_type": "player"}
-    if isinstance(entity, Corporation):
-        return {"entity": entity.sym, "entity_type": "corporation"}
-    return {"entity": entity.sym, "entity_type": "company"}
-
-
 def _step(game: Game, entity: Any, kind: str) -> Any:
     finder = getattr(game.round, "step_for", None)
     return finder(entity, kind) if finder is not None else None
 
 
-def _share_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
-    out = []
-    can_buy = getattr(step, "can_buy", None)
-    for corp in game.corporations:
-        if not corp.ipoed or corp.closed:
-            continue
-        for source, where in ((corp.shares_of(corp), "IPO"), (game.pool.shares_of(corp), "market")):
-            cands = sorted((s for s in source if s.buyable and not s.president), key=lambda s: s.index)[:1]
-            if not cands:
-                continue
-            share = cands[0]
-            if can_buy is not None and not can_buy(player, [share]):
-                continue
-            if can_buy is None and player.cash < share.price:
-                continue
-            out.append(
-                ActionChoice(
-                    "buy",
-                    f"Buy {corp.sym} {share.percent}% from {where} {money(share.price)}",
-                    {"type": "buy_shares", **_ent(player), "shares": [share.id], "percent": share.percent},
-                )
-            )
-    return out
-
-
-def _sell_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
-    """One choice per sale the acting step allows (a president's certificate may be sold in part)."""
-    out: list[ActionChoice] = []
-    stock_sale = getattr(step, "can_sell", None)
-    emergency_sale = getattr(step, "can_ebuy_sell", None)
-    for corp in game.corporations:
-        for shares, pct in game.sale_bundles(player, corp):
-            try:
-                if stock_sale is not None:
-                    ok = bool(stock_sale(player, shares, pct))
-                elif emergency_sale is not None:
-                    ok = bool(emergency_sale(player, game.round.current_entity(), shares, pct))
-                else:
-                    ok = False
-            except (GameError, AttributeError, TypeError):
-                ok = False
-            if not ok:
-                continue
-            price = game.bundle_price(shares, pct)
-            out.append(
-                ActionChoice(
-                    "sell",
-                    f"Sell {corp.sym} {pct}% for {money(price)}",
-                    {"type": "sell_shares", **_ent(player), "shares": [s.id for s in shares], "percent": pct},
-                )
-            )
-    return out
-
-
-def _par_choices(game: Game, player: Player) -> list[ActionChoice]:
-    out = []
-    for corp in game.corporations:
-        if corp.ipoed or corp.closed or not game.can_par(corp, player):
-            continue
-        for cell in game.market.par_prices():
-            if player.cash < 2 * cell.price:
-                continue
-            out.append(
-                ActionChoice(
-                    "par",
-                    f"Par {corp.sym} at {money(cell.price)}",
-                    {
-                        "type": "par",
-                        **_ent(player),
-                        "corporation": corp.sym,
-                        "share_price": f"{cell.price},{cell.row},{cell.col}",
-                    },
-                )
-            )
-    return out
-
-
-def _bid_choices(game: Game, player: Player, step: Any) -> list[ActionChoice]:
-    out = []
-    companies: list[Company] = list(getattr(step, "companies", []) or [])
-    min_bid = getattr(step, "min_bid", None)
-    auctioning = getattr(step, "auctioning", None)
-    for company in companies:
-        if auctioning is not None and company is not auctioning:
-            continue
-        price = int(min_bid(company)) if min_bid is not None else company.min_bid
-        if price > player.cash:
-            continue
-        buy = getattr(step, "may_purchase", lambda c: False)(company)
-        verb = "Buy" if buy else "Bid"
-        for extra in (0,) if buy else (0, 20):
-            if price + extra > player.cash:
-                continue
-            out.append(
-                ActionChoice(
-                    "bid",
-                    f"{verb} {company.sym} {money(price + extra)}",
-                    {"type": "bid", **_ent(player), "company": company.sym, "price": price + extra},
-                )
-            )
-    return out
-
-
-def _train_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
-    out = []
-    seen: set[tuple[str, int]] = set()
-    seen_from: set[tuple[str, str]] = set()
-    president_cash = corp.owner.cash if corp.owner else 0
-    for train in game.depot_trains():
-        price = int(game.train_price(train))
-        key = (train.name, price)
-        if key in seen:
-            continue
-        seen.add(key)
-        if price > corp.cash + president_cash:
-            continue
-        out.append(
-            ActionChoice(
-                "train",
-                f"Buy a {train.name}-train {money(price)}",
-                {"type": "buy_train", **_ent(corp), "train": train.id, "price": price, "variant": train.name},
-            )
-        )
-        for old in corp.trains:
-            discount = (train.discount or {}).get(old.name)
-            if discount:
-                out.append(
-                    ActionChoice(
-                        "train",
-                        f"Trade in {old.name} for a {train.name}-train {money(price - int(discount))}",
-                        {
-                            "type": "buy_train",
-                            **_ent(corp),
-                            "train": train.id,
-                            "price": price - int(discount),
-                            "variant": train.name,
-                            "exchange": old.id,
-                        },
-                    )
-                )
-    # from another corporation, at any price the presidents agree on ($1 to the buyer's treasury)
-    if corp.cash >= 1:
-        for other in game.corporations:
-            if other is corp or other.closed:
-                continue
-            for train in other.trains:
-                if train.rusted or (other.sym, train.name) in seen_from:
-                    continue
-                seen_from.add((other.sym, train.name))
-                price = min(train.price, corp.cash)
-                out.append(
-                    ActionChoice(
-                        "train",
-                        f"Buy {other.sym}'s {train.name}-train {money(price)} (agree a price)",
-                        {
-                            "type": "buy_train",
-                            **_ent(corp),
-                            "train": train.id,
-                            "price": price,
-                            "variant": train.name,
-                        },
-                    )
-                )
-    return out
-
-
-def _tile_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
-    game_map = getattr(game, "map", None)
-    if game_map is None:
-        return []
-    try:
-        lays = game_map.legal_lays(corp.sym, game.map_phase())
-    except Exception:  # noqa: BLE001 - the map may refuse a corporation without a home token yet
-        return []
-    out = []
-    for hex_id, tile, tile_id, rotation, cost in _distinct_lays(game, lays):
-        extra = f" {money(cost)}" if cost else ""
-        out.append(
-            ActionChoice(
-                "tile",
-                f"{hex_id}: tile {tile_id} rotation {rotation}{extra}",
-                {"type": "lay_tile", **_ent(corp), "hex": hex_id, "tile": tile, "rotation": rotation},
-            )
-        )
-    return out
-
-
 def _distinct_lays(
-    game: Game, lays: Iterable[tuple[str, str, int, int]]
-) -> Iterator[tuple[str, str, str, int, int]]:
-    """The map's legal lays ``(hex, tile, rotation, cost)`` as ``(hex, tile, tile number, rotation,
-    cost)``, leaving out a rotation that lays the same track as one already given (a straight track
-    turned half way round is the same lay)."""
+    game: Game, lays: Iterable[LegalAction]
+) -> Iterator[tuple[str, str, str, int, int, dict[str, Any]]]:
+    """Legal tile lays as ``(hex, tile, tile number, rotation, cost, action)``, leaving out a
+    rotation that lays the same track as one already given (a straight track turned half way
+    round is the same lay)."""
     from vision.board import title_tile_shapes
     from vision.tiles import equivalent_rotations
 
     shapes = title_tile_shapes(game.title)
-    shown: set[tuple[str, str, frozenset[int]]] = set()
-    for hex_id, tile, rotation, cost in lays:
+    shown: set[tuple[str, str, str, frozenset[int]]] = set()
+    for la in lays:
+        a = la.action
+        hex_id, tile, rotation = str(a["hex"]), str(a["tile"]), int(a["rotation"])
         tile_id = tile.rsplit("-", 1)[0]
         shape = shapes.get(tile_id)
-        look = (hex_id, tile_id, equivalent_rotations(shape, rotation) if shape else frozenset({rotation}))
+        turns = equivalent_rotations(shape, rotation) if shape else frozenset({rotation})
+        look = (str(a["entity"]), hex_id, tile_id, turns)
         if look in shown:
             continue
         shown.add(look)
-        yield hex_id, tile, tile_id, rotation, cost
-
-
-def _token_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
-    spots = getattr(game, "token_spots", None)
-    if spots is None:
-        return []
-    token = corp.next_token()
-    price = token.price if token else 0
-    out = []
-    for city in spots(corp):
-        where = city
-        with contextlib.suppress(Exception):  # a label only
-            where = game.map.city(city)[0]
-        out.append(
-            ActionChoice(
-                "token",
-                f"Token on {where} {money(price)}",
-                {"type": "place_token", **_ent(corp), "city": city},
-            )
-        )
-    return out
+        yield hex_id, tile, tile_id, rotation, la.cost or 0, a
 
 
 def choices_on_hex(game: Game, hex_id: str) -> list[ActionChoice]:
@@ -1023,151 +810,126 @@ def choices_on_hex(game: Game, hex_id: str) -> list[ActionChoice]:
 
 
 def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = None) -> list[ActionChoice]:
-    """Concrete legal actions of ``entity`` (default: the acting entity), for touch buttons.
+    """The engine's legal actions now (``Game.legal_actions``), labelled for touch buttons.
 
-    Covers pass, bid/buy private, par, buy and sell shares, lay tile, place token, run the
-    suggested ``routes``, every dividend kind, buy and discard trains, and choices.  A button
-    may still be refused by the engine (its reason is then shown); nothing changes until the
-    confirm toast is accepted.
+    Without ``entity``: everything that may be done now (the acting entity, its private companies'
+    abilities, its president's emergency sales, a player's corporations buying back shares).  The
+    suggested ``routes`` become a "run" button.  Every button is an action the engine accepts;
+    nothing changes until the confirm toast is accepted.  Certificates and trains that differ only
+    by their number share one button; a price the players choose starts at the engine's offer.
     """
     if game.finished:
         return []
-    entity = entity if entity is not None else game.current_entity()
-    if entity is None:
+    acting = entity if entity is not None else game.current_entity()
+    if acting is None:
         return []
-    kinds = game.legal_action_types(entity)
+    legal = game.legal_actions(entity)
     out: list[ActionChoice] = []
-    for kind in kinds:
-        step = _step(game, entity, kind)
-        if kind == "bid" and isinstance(entity, Player):
-            out += _bid_choices(game, entity, step)
-        elif kind == "par" and isinstance(entity, Player):
-            out += _par_choices(game, entity)
-        elif kind == "buy_shares" and isinstance(entity, Player):
-            out += _share_choices(game, entity, step)
-        elif kind == "sell_shares" and isinstance(entity, Player):
-            out += _sell_choices(game, entity, step)
-        elif kind == "buy_train" and isinstance(entity, Corporation):
-            out += _train_choices(game, entity)
-        elif kind == "lay_tile" and isinstance(entity, Corporation):
-            out += _tile_choices(game, entity)
-        elif kind == "place_token" and isinstance(entity, Corporation):
-            out += _token_choices(game, entity)
-        elif kind == "run_routes" and isinstance(entity, Corporation) and routes is not None:
-            if routes.routes:
-                out.append(
-                    ActionChoice(
-                        "run",
-                        f"Run suggested routes {money(routes.total)}",
-                        run_routes_action(entity, routes.routes),
-                    )
+    shown: set[tuple[Any, ...]] = set()
+
+    def add(group: str, label: str, action: dict[str, Any], same: tuple[Any, ...] | None = None) -> None:
+        key = same if same is not None else (label,)
+        if key in shown:
+            return
+        shown.add(key)
+        out.append(ActionChoice(group, label, action))
+
+    lays = [la for la in legal if la.type == "lay_tile"]
+    for la in legal:
+        a, kind = la.action, la.type
+        who = game.entity_of(a)
+        if kind == "pass":
+            desc = str(getattr(_step(game, who, "pass"), "description", ""))
+            add("pass", f"Pass ({desc.lower()})" if desc else "Pass", a, ("pass", a["entity"]))
+        elif kind == "bid":
+            company = game.company(str(a["company"]))
+            price = int(a["price"])
+            if la.price_range is None:
+                add("bid", f"Buy {company.sym} {money(price)}", a)
+            else:
+                add("bid", f"Bid {company.sym} {money(price)}", a)
+                if price + 20 <= la.price_range[1]:
+                    add("bid", f"Bid {company.sym} {money(price + 20)}", {**a, "price": price + 20})
+        elif kind == "par":
+            add("par", f"Par {a['corporation']} at {money(int(str(a['share_price']).split(',')[0]))}", a)
+        elif kind == "buy_shares":
+            shares = [game.share(i) for i in a["shares"]]
+            corp = shares[0].corporation
+            owner = shares[0].owner
+            price = sum(s.price for s in shares)
+            if isinstance(who, Corporation):
+                add(
+                    "buy",
+                    f"{who.sym} buys back {corp.sym} {a['percent']}% from {owner.name} {money(price)}",
+                    a,
                 )
-        elif kind == "dividend" and isinstance(entity, Corporation):
-            for kind_name in _dividend_kinds(game, entity):
-                word = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}.get(
-                    kind_name, kind_name
-                )
-                out.append(
-                    ActionChoice("dividend", word, {"type": "dividend", **_ent(entity), "kind": kind_name})
-                )
-        elif kind == "discard_train" and isinstance(entity, Corporation):
-            for t in entity.trains:
-                out.append(
-                    ActionChoice(
-                        "discard",
-                        f"Discard a {t.name}-train",
-                        {"type": "discard_train", **_ent(entity), "train": t.id},
-                    )
-                )
-        elif kind == "choose" and isinstance(entity, Corporation):
-            choices = getattr(step, "choices", None)
-            for c in choices(entity) if choices is not None else []:
-                out.append(
-                    ActionChoice("choose", f"Choose {c}", {"type": "choose", **_ent(entity), "choice": c})
-                )
+            elif len(shares) > 1:
+                add("buy", f"Price protect {corp.sym} {a['percent']}%", a)
+            else:
+                where = "IPO" if owner is corp else "market"
+                label = f"Buy {corp.sym} {shares[0].percent}% from {where} {money(shares[0].price)}"
+                add("buy", label, a, ("buy", corp.sym, where, shares[0].percent, shares[0].president))
+        elif kind == "sell_shares":
+            shares = [game.share(i) for i in a["shares"]]
+            corp = shares[0].corporation
+            if isinstance(who, Corporation):
+                add("sell", f"{who.sym} reissues {len(shares)} share(s)", a)
+            else:
+                price = game.bundle_price(shares, int(a["percent"]))
+                add("sell", f"Sell {corp.sym} {a['percent']}% for {money(price)}", a)
+        elif kind == "buy_train":
+            train = game.train(str(a["train"]))
+            price = int(a["price"])
+            if "exchange" in a:
+                old = game.train(str(a["exchange"]))
+                label = f"Trade in {old.name} for a {train.name}-train {money(price)}"
+                add("train", label, a, ("trade", old.name, train.name, price))
+            elif train.owner is None:
+                add("train", f"Buy a {train.name}-train {money(price)}", a, ("depot", train.name, price))
+            else:
+                label = f"Buy {train.owner.sym}'s {train.name}-train {money(price)} (agree a price)"
+                add("train", label, a, ("other", train.owner.sym, train.name))
+        elif kind == "place_token":
+            where = str(a["city"])
+            with contextlib.suppress(Exception):  # a label only
+                where = game.map.city(where)[0]
+            add("token", f"Token on {where} {money(la.cost or 0)}", a)
+        elif kind == "dividend":
+            words = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}
+            add("dividend", words.get(str(a["kind"]), str(a["kind"])), a)
+        elif kind == "discard_train":
+            add("discard", f"Discard a {game.train(str(a['train'])).name}-train", a, ("discard", a["train"]))
+        elif kind == "choose":
+            add("choose", f"Choose {a['choice']}", a)
         elif kind == "buy_company":
-            out += _company_purchase_choices(game, entity, step)
-        elif kind == "pass":
-            desc = str(getattr(_step(game, entity, "pass"), "description", ""))
-            label = f"Pass ({desc.lower()})" if desc else "Pass"
-            out.append(ActionChoice("pass", label, {"type": "pass", **_ent(entity)}))
-    if isinstance(entity, Corporation):
-        out += _company_ability_choices(game, entity)
-    return out
-
-
-def _company_purchase_choices(game: Game, buyer: Any, step: Any) -> list[ActionChoice]:
-    """Buy a private company from the player who owns it: an operating corporation (between the
-    title's minimum and maximum price) or, in a stock round, a player (any price the players
-    agree on).  The button proposes a starting price; the toast's − / + set the agreed one."""
-    out = []
-    if isinstance(buyer, Corporation):
-        for company in game.purchasable_companies(buyer):
-            lo, hi = game.company_price_range(company, buyer)
-            if hi < lo or company.owner is None:
-                continue
-            price = game.company_offer(company, buyer)
-            out.append(
-                ActionChoice(
-                    "company",
-                    f"Buy {company.sym} from {company.owner.name} {money(price)} ({money(lo)}–{money(hi)})",
-                    {"type": "buy_company", **_ent(buyer), "company": company.sym, "price": price},
-                )
+            company = game.company(str(a["company"]))
+            seller = company.owner.name if company.owner else "nobody"
+            if isinstance(who, Corporation) and la.price_range is not None:
+                lo, hi = la.price_range
+                label = f"Buy {company.sym} from {seller} {money(int(a['price']))} ({money(lo)}–{money(hi)})"
+            else:
+                label = f"Buy {company.sym} from {seller} {money(int(a['price']))} (agree a price)"
+            add("company", label, a)
+        elif kind == "assign":
+            add("company", f"{a['entity']}: token on {a['target']}", a)
+    for hex_id, _tile, tile_id, rotation, cost, a in _distinct_lays(game, lays):
+        if a.get("entity_type") == "company":
+            extra = f" {money(cost)}" if cost else " free"
+            add("company", f"{a['entity']}: {hex_id} tile {tile_id} rotation {rotation}{extra}", a)
+        else:
+            extra = f" {money(cost)}" if cost else ""
+            add("tile", f"{hex_id}: tile {tile_id} rotation {rotation}{extra}", a)
+    if (
+        isinstance(acting, Corporation)
+        and routes is not None
+        and routes.routes
+        and "run_routes" in game.legal_action_types(acting)
+    ):
+        out.append(
+            ActionChoice(
+                "run", f"Run suggested routes {money(routes.total)}", run_routes_action(acting, routes.routes)
             )
-    elif isinstance(buyer, Player):
-        for company in getattr(step, "purchasable_companies", lambda p: [])(buyer):
-            if company.owner is None or buyer.cash < 1:
-                continue
-            price = game.company_offer(company, buyer)
-            out.append(
-                ActionChoice(
-                    "company",
-                    f"Buy {company.sym} from {company.owner.name} {money(price)} (agree a price)",
-                    {"type": "buy_company", **_ent(buyer), "company": company.sym, "price": price},
-                )
-            )
-    return out
-
-
-def _company_ability_choices(game: Game, corp: Corporation) -> list[ActionChoice]:
-    """What the private companies ``corp`` owns can do now: place their token on a hex (1870's
-    cattle and port tokens) or lay their special tile (1870's bridge company)."""
-    out = []
-    for company in list(corp.companies):
-        kinds = game.legal_action_types(company)
-        if "assign" in kinds:
-            assign = company.ability("assign_hexes") or {}
-            for hex_id in assign.get("hexes", []):
-                out.append(
-                    ActionChoice(
-                        "company",
-                        f"{company.sym}: token on {hex_id}",
-                        {"type": "assign", **_ent(company), "target": hex_id},
-                    )
-                )
-        if "lay_tile" in kinds:
-            lay = company.ability("tile_lay")
-            if lay is None:
-                continue
-            try:
-                lays = game.map.legal_lays(corp.sym, game.map_phase(), special=SpecialLay.from_ability(lay))
-            except Exception:  # noqa: BLE001 - no legal lay to offer
-                lays = []
-            for hex_id, tile, tile_id, rotation, cost in _distinct_lays(game, lays):
-                extra = f" {money(cost)}" if cost else " free"
-                out.append(
-                    ActionChoice(
-                        "company",
-                        f"{company.sym}: {hex_id} tile {tile_id} rotation {rotation}{extra}",
-                        {
-                            "type": "lay_tile",
-                            **_ent(company),
-                            "hex": hex_id,
-                            "tile": tile,
-                            "rotation": rotation,
-                        },
-                    )
-                )
+        )
     return out
 
 

@@ -31,13 +31,15 @@ from companion.engine.operating import (
 from companion.engine.operating import (
     Token as TokenStep,
 )
-from companion.engine.rounds import ActionDict, Entity, Round
+from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, Step, entity_fields
 from companion.engine.stock import (
     AuctionRound,
     BuySellParShares,
     CompanyPendingPar,
     StockRound,
     WaterfallAuction,
+    purchase_action,
+    sale_action,
 )
 from companion.engine.titles.g1870.map import Map1870
 
@@ -287,6 +289,24 @@ class BuySellParShares1870(BuySellParShares):
             return out
         return super().actions(entity)
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if not isinstance(entity, Corporation):
+            return super().legal_actions(entity)
+        kinds = self.actions(entity)
+        out = []
+        if (
+            "buy_shares" in kinds
+            and entity.share_price is not None
+            and entity.cash >= entity.share_price.price
+        ):
+            out += [purchase_action(entity, bundle) for bundle in self.redeemable(entity)]
+        if "sell_shares" in kinds:
+            own = sorted(entity.shares_of(entity), key=lambda s: s.index)
+            out += [
+                sale_action(entity, own[:n], sum(s.percent for s in own[:n])) for n in range(1, len(own) + 1)
+            ]
+        return out
+
     def redeem_cash(self, corp: Corporation) -> int:
         return self.srnd.redeem_cash.get(corp, corp.cash)
 
@@ -374,6 +394,12 @@ class PriceProtection(BuySellParShares):
 
     def can_buy_any(self, player: Player) -> bool:
         return self.can_protect(player)
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = Step.legal_actions(self, entity)
+        if "buy_shares" in self.actions(entity):
+            out.append(purchase_action(entity, list(self.gm.sell_queue[0][0])))
+        return out
 
     def can_protect(self, player: Player) -> bool:
         q = self.gm.sell_queue
@@ -494,14 +520,42 @@ class Assign(OperatorStep):
     def actions(self, entity: Entity) -> list[str]:
         return ["assign"] if usable_ability(self.ornd, entity, "assign_hexes") else []
 
-    def process_assign(self, action: ActionDict) -> None:
-        company = self.game.entity_of(action)
+    def refusal(self, company: Company, hex_id: str) -> str | None:
+        """Why ``company`` may not place its token on ``hex_id`` now (None: it may)."""
         ability = company.ability("assign_hexes")
         if ability is None or "assign" not in self.actions(company):
-            raise GameError(f"{company.name} cannot place its token now")
-        hex_id = str(action["target"])
+            return f"{company.name} cannot place its token now"
         if hex_id not in ability.get("hexes", []):
-            raise GameError(f"{company.name}'s token cannot go on {hex_id}")
+            return f"{company.name}'s token cannot go on {hex_id}"
+        game: Game1870 = self.game  # type: ignore[assignment]
+        if company.sym == "GSC" and game.map.assigned(hex_id, "GSC"):
+            return None  # the port is closed where it is
+        placed = [h for h, m in game.map.hex_assignments.items() if company.sym in m]
+        if company.sym == "GSC" and placed and hex_id not in placed:
+            return f"the port is on {placed[0]}; it can only be closed there"
+        if game.map.assigned(hex_id, company.sym):
+            return f"{hex_id} already has the {company.sym} marker"
+        return None
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        ability = entity.ability("assign_hexes") if "assign" in self.actions(entity) else None
+        if ability is None:
+            return []
+        return [
+            LegalAction(
+                {"type": "assign", **entity_fields(entity), "target": h, "target_type": "hex"}, (entity.sym,)
+            )
+            for h in ability.get("hexes", [])
+            if self.refusal(entity, h) is None
+        ]
+
+    def process_assign(self, action: ActionDict) -> None:
+        company = self.game.entity_of(action)
+        hex_id = str(action["target"])
+        refusal = self.refusal(company, hex_id)
+        if refusal:
+            raise GameError(refusal)
+        ability = company.ability("assign_hexes")
         game: Game1870 = self.game  # type: ignore[assignment]
         corp = company.owner
         try:
@@ -510,9 +564,6 @@ class Assign(OperatorStep):
                 game.close_company(company)
                 game.log.append("The port is now closed")
             else:
-                placed = [h for h, m in game.map.hex_assignments.items() if company.sym in m]
-                if company.sym == "GSC" and placed and hex_id not in placed:
-                    raise GameError(f"the port is on {placed[0]}; it can only be closed there")
                 game.map.assign(hex_id, company.sym, corp.sym)
                 game.log.append(f"{company.name} places its token on {hex_id}")
         except MapError as err:
@@ -534,6 +585,31 @@ class SpecialTrack(OperatorStep):
             return []
         return ["lay_tile"]
 
+    def home_lay(self, corp: Corporation, hex_id: str) -> bool:
+        """A river corporation's lay on its home hex before it first operates."""
+        game: Game1870 = self.game  # type: ignore[assignment]
+        return corp.sym in RIVER_CORPORATIONS and not corp.operated and game.map.home_hex(corp.sym) == hex_id
+
+    def extra_cost(self, corp: Corporation, hex_id: str) -> int:
+        """SSW's home lay costs $20 less again."""
+        return -20 if (corp.sym == "SSW" and self.home_lay(corp, hex_id)) else 0
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "lay_tile" not in self.actions(entity):
+            return []
+        ability = entity.ability("tile_lay")
+        corp: Corporation = entity.owner
+        track = next(s for s in self.round.steps if isinstance(s, Track))
+        lays = self.game.legal_tile_lays(
+            track,
+            corp,
+            entity,
+            special=SpecialLay.from_ability(ability),
+            extra_cost=lambda h: self.extra_cost(corp, h),
+            count_lay=False,
+        )
+        return [LegalAction(la.action, (entity.sym,), cost=la.cost) for la in lays]
+
     def process_lay_tile(self, action: ActionDict) -> None:
         company = self.game.entity_of(action)
         if "lay_tile" not in self.actions(company):
@@ -543,8 +619,8 @@ class SpecialTrack(OperatorStep):
         corp: Corporation = company.owner
         game: Game1870 = self.game  # type: ignore[assignment]
         hex_id = str(action["hex"])
-        home = corp.sym in RIVER_CORPORATIONS and not corp.operated and game.map.home_hex(corp.sym) == hex_id
-        extra = -20 if (corp.sym == "SSW" and home) else 0
+        home = self.home_lay(corp, hex_id)
+        extra = self.extra_cost(corp, hex_id)
         track = next(s for s in self.round.steps if isinstance(s, Track))
         game.lay_tile_for(
             track,
@@ -623,6 +699,14 @@ class ConnectionToken(ConnectionStep):
         if cities and st.tokened_by(cities[0], corp.sym):
             return ["Charter"]
         return ["Map", "Charter"]
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "choose" not in self.actions(entity):
+            return []
+        return [
+            LegalAction({"type": "choose", **entity_fields(entity), "choice": c})
+            for c in self.choices(entity)
+        ]
 
     def process_choose(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
