@@ -1294,8 +1294,9 @@ class Game:
         )
 
     # -- public queries for the table service -----------------------------------------------------------
-    def pending_price_protection(self) -> dict[str, Any] | None:
-        """The sale waiting for its president's price protection decision, if the title has one."""
+    def pass_meaning(self, entity: Any) -> str | None:
+        """Title hook: what a pass by ``entity`` means now, when the title gives it a meaning of its
+        own (1870: declining to price protect a sale), in words; ``None`` for an ordinary pass."""
         return None
 
     def auction_bids(self, company_sym: str) -> tuple[int, int | None] | None:

@@ -598,10 +598,9 @@ class TableService:
         rnd = self.game.round
         step = rnd.active_step()
         drops = "; ".join(f"{sym} share price ${a} → ${b}" for sym, (a, b) in preview.share_prices.items())
-        pending = self.game.pending_price_protection()
-        if pending is not None:
-            corp = pending["corporation"]
-            return f"{entity.name} does not price protect {corp}" + (f": {drops}" if drops else "")
+        meaning = self.game.pass_meaning(entity)
+        if meaning is not None:
+            return meaning + (f": {drops}" if drops else "")
         if isinstance(entity, Corporation):
             return f"{entity.sym} passes ({self._step_description(entity).lower()})"
         if isinstance(rnd, StockRound) and rnd.current_actions:
@@ -668,9 +667,6 @@ class TableService:
                 return self._par(share, player)
             return self._buy(share, player, "the IPO")
         if isinstance(owner, SharePool):
-            pending = self.game.pending_price_protection()
-            if pending is not None and share.id in pending["certificates"]:
-                return self._price_protect([self.game.share(i) for i in pending["certificates"]], player)
             return self._buy(share, player, "the market")
         raise GameError(f"{share.id} is held by {owner.name} and cannot be bought")
 

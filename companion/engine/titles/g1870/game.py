@@ -182,7 +182,14 @@ class Game1870(Game):
             self.sell_queue.append((list(shares), corp.owner, seller, pct // corp.share_percent))
         self.sell_shares(seller, shares, pct)
 
+    def pass_meaning(self, entity: Any) -> str | None:
+        pending = self.pending_price_protection()
+        if pending is None:
+            return None
+        return f"{entity.name} does not price protect {pending['corporation']}"
+
     def pending_price_protection(self) -> dict[str, Any] | None:
+        """The sale waiting for its president's price protection decision."""
         if not self.sell_queue or not isinstance(self.round.active_step(), PriceProtection):
             return None  # nothing sold, or the seller's turn is not over yet
         shares, president, seller, count = self.sell_queue[0]
