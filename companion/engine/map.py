@@ -382,6 +382,8 @@ class GameMap:
         return other
 
     def set_rules(self, rules: MapRules) -> None:
+        if rules == self.rules:
+            return
         self.rules = rules
         self._graph_cache.clear()
 
@@ -746,7 +748,20 @@ class GameMap:
     def legal_lays(
         self, corp: str, phase: Phase, *, special: SpecialLay | None = None
     ) -> list[tuple[str, str, int, int]]:
-        """Every legal (hex, tile instance, rotation, cost) for a corporation now."""
+        """Every legal (hex, tile instance, rotation, cost) for a corporation now.
+
+        Remembered until the map changes (listing them late in a game takes seconds)."""
+        key = ("legal_lays", corp, phase.name, tuple(phase.tiles), special)
+        cached = self._graph_cache.get(str(key))
+        if cached is not None:
+            return list(cached)
+        lays = self._legal_lays(corp, phase, special)
+        self._graph_cache[str(key)] = tuple(lays)
+        return lays
+
+    def _legal_lays(
+        self, corp: str, phase: Phase, special: SpecialLay | None
+    ) -> list[tuple[str, str, int, int]]:
         from companion.engine.graph import connectivity
 
         conn = connectivity(self, corp)
