@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.core import Preview, TableGame
 from companion.engine.errors import GameError, GameOver
-from companion.engine.game import Game, Preview
+from companion.engine.game import Game
 from companion.engine.titles import TitleInfo, all_titles, game_class, playable_titles, title_data, title_info
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "GameError",
     "GameOver",
     "Preview",
+    "TableGame",
     "TitleInfo",
     "all_titles",
     "new_game",

@@ -7,17 +7,13 @@ The engine does no I/O: title data is passed in as a dict.
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import json
 import math
-import weakref
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.core import TableGame
 from companion.engine.entities import (
-    Bank,
     Company,
     Corporation,
     Holder,
@@ -27,7 +23,7 @@ from companion.engine.entities import (
     Token,
     Train,
 )
-from companion.engine.errors import GameError, GameOver
+from companion.engine.errors import GameError
 from companion.engine.map import GameMap, MapError, SimplePhase, SpecialLay
 from companion.engine.market import StockMarket
 from companion.engine.rounds import ActionDict, LegalAction, Round, entity_fields
@@ -49,70 +45,24 @@ class Phase:
     on: str | None = None
 
 
-@dataclass
-class MoneyMove:
-    """A change in someone's cash, for previews: ``who`` is a player id, a corporation sym or ``"bank"``."""
-
-    who: Any
-    before: int
-    after: int
-
-
-@dataclass
-class Preview:
-    """What an action would do, computed on a copy of the game."""
-
-    money: list[MoneyMove] = field(default_factory=list)
-    share_prices: dict[str, tuple[int, int]] = field(default_factory=dict)
-    log: list[str] = field(default_factory=list)
-    basis: tuple[Any, int, str] | None = field(default=None, repr=False, compare=False)
-    """The game, its state version and the action (as JSON) this preview was computed from: an
-    :meth:`Game.apply` of the same action to the same, unchanged game need not try it again."""
-
-
-class Game:
+class Game(TableGame):
     """Shared 18xx mechanics.  A title subclasses it and supplies rounds and overrides."""
 
-    title = "base"
-    CHECKPOINT_EVERY = 25
     BANKRUPTCY_ENDS_GAME = True
     MUST_SELL_IN_BLOCKS = False
     MARKET_SHARE_LIMIT = 50
     SELL_AFTER_FIRST_SR = True
     GAME_END_CHECK: dict[str, str] = {"bankrupt": "immediate", "bank": "full_or"}
 
-    def __init__(
-        self,
-        data: dict[str, Any],
-        players: list[tuple[Any, str]],
-        optional_rules: frozenset[str] | set[str] | list[str] = frozenset(),
-        seed: int = 0,
-    ) -> None:
-        n = len(players)
-        lo, hi = data["meta"]["player_range"]
-        if not lo <= n <= hi:
-            raise GameError(f"{data['title']} is for {lo}-{hi} players, not {n}")
-        self.data = data
-        self.player_spec = list(players)
-        self.seed = seed
-        self.optional_rules = frozenset(optional_rules)
-        self.log: list[str] = []
-        self.actions: list[ActionDict] = []
-        self._checkpoints: tuple[tuple[int, Game], ...] = ()
-        self.checkpointing = False
-        """Keep a copy of the state every ``CHECKPOINT_EVERY`` actions, so an undo replays only the
-        actions since the last copy (:meth:`keep_checkpoints`; the table does, replays do not)."""
-        self.version = 0
-        """Counts the changes of state (every processed action and undo); previews remember it."""
-        self.finished = False
-        self.game_end_reason: str | None = None
-        self.game_end_trigger: tuple[str, str] | None = None
-        self.turn = 1
-        self.bank = Bank(cash=int(data["bank_cash"]))
+    #: action types that can involve a card (a certificate, private company or train)
+    CARD_ACTION_TYPES: frozenset[str] = frozenset(
+        {"buy_shares", "sell_shares", "par", "bid", "buy_company", "buy_train", "discard_train", "assign"}
+    )
+
+    def build(self) -> None:
+        """The 18xx entities: share pool, market, phases, companies, corporations, trains, map."""
+        data = self.data
         self.pool = SharePool()
-        self.players = [Player(id=pid, name=name) for pid, name in players]
-        for p in self.players:
-            self.bank.spend(int(data["starting_cash"][str(n)]), p)
         self.market = self.make_market()
         self.phases = [self.make_phase(p) for p in self.phase_data()]
         self.phase_index = 0
@@ -139,9 +89,6 @@ class Game:
         self.available_on = {s["name"]: s["available_on"] for s in self.train_data() if "available_on" in s}
         self.operating_rounds = 1
         self.map = self.make_map()
-        self.setup()
-        self.round: Round = self.initial_round()
-        self.round.setup()
 
     # -- construction hooks ----------------------------------------------------------------------------------
     def make_market(self) -> StockMarket:
@@ -192,9 +139,6 @@ class Game:
     def make_map(self) -> GameMap:
         return GameMap.for_title(self.data, self.optional_rules)
 
-    def setup(self) -> None:
-        """Title-specific setup after the entities exist."""
-
     def sync_map_rules(self) -> None:
         """Tell the map the engine-owned facts that change what it allows (see ``MapRules``)."""
 
@@ -235,11 +179,33 @@ class Game:
     def phase(self) -> Phase:
         return self.phases[self.phase_index]
 
-    def player(self, pid: Any) -> Player:
-        for p in self.players:
-            if p.id == pid or str(p.id) == str(pid):
-                return p
-        raise GameError(f"unknown player {pid!r}")
+    def entity_of(self, action: ActionDict) -> Any:
+        kind = action.get("entity_type")
+        ent = action.get("entity")
+        if kind == "corporation":
+            return self.corporation(str(ent))
+        if kind == "company":
+            return self.company(str(ent))
+        return super().entity_of(action)
+
+    def related_entities(self, current: Any) -> list[Any]:
+        """Beside the acting entity: the corporations a player presides (an 1870 corporation buying
+        back its shares), an operating corporation's private companies (their abilities) and its
+        president (emergency sales)."""
+        if isinstance(current, Player):
+            return [c for c in self.corporations if c.owner is current and not c.closed]
+        if isinstance(current, Corporation):
+            return [*current.companies, *([current.owner] if current.owner is not None else [])]
+        return []
+
+    def treasuries(self) -> dict[str, int]:
+        return {c.sym: c.cash for c in self.corporations}
+
+    def price_table(self) -> dict[str, int]:
+        return {c.sym: c.share_price.price if c.share_price else 0 for c in self.corporations}
+
+    def cheap_copies(self) -> dict[int, Any]:
+        return {id(self.map): self.map.copy()}  # the map knows how to copy itself cheaply
 
     def corporation(self, sym: str) -> Corporation:
         for c in self.corporations:
@@ -267,231 +233,8 @@ class Game:
                 return t
         raise GameError(f"unknown train {train_id!r}")
 
-    def entity_of(self, action: ActionDict) -> Any:
-        kind = action.get("entity_type")
-        ent = action.get("entity")
-        if kind == "player":
-            return self.player(ent)
-        if kind == "corporation":
-            return self.corporation(str(ent))
-        if kind == "company":
-            return self.company(str(ent))
-        raise GameError(f"action has an unknown entity type {kind!r}")
-
-    # -- the API a table needs -----------------------------------------------------------------------------
-    def current_entity(self) -> Any:
-        return self.round.current_entity()
-
-    def legal_action_types(self, entity: Any = None) -> list[str]:
-        if self.finished:
-            return []
-        entity = entity if entity is not None else self.current_entity()
-        if entity is None:
-            return []
-        return self.round.actions_for(entity)
-
-    #: action types that can involve a card (a certificate, private company or train)
-    CARD_ACTION_TYPES: frozenset[str] = frozenset(
-        {"buy_shares", "sell_shares", "par", "bid", "buy_company", "buy_train", "discard_train", "assign"}
-    )
-
-    def legal_actions(self, entity: Any = None, types: Collection[str] | None = None) -> list[LegalAction]:
-        """The exact actions the engine accepts now, complete as they would be applied.
-
-        With ``entity``: that entity's.  Without: everything that may be done now by whoever may
-        act: the acting entity, the corporations a player presides (an 1870 corporation buying back
-        its shares), an operating corporation's private companies (their abilities) and its
-        president (emergency sales).  ``run_routes`` is not listed (see ``suggest_routes``).
-        ``types`` limits the answer to those action types (listing tile lays is the slow part).
-        Every listed action is accepted by :meth:`apply` as it stands."""
-        if self.finished:
-            return []
-        if entity is not None:
-            return self.round.legal_actions(entity, types)
-        current = self.current_entity()
-        if current is None:
-            return []
-        related: list[Any] = [current]
-        if isinstance(current, Player):
-            related += [c for c in self.corporations if c.owner is current and not c.closed]
-        elif isinstance(current, Corporation):
-            related += list(current.companies)
-            if current.owner is not None:
-                related.append(current.owner)
-        out: list[LegalAction] = []
-        seen: set[str] = set()
-        for who in related:
-            for la in self.round.legal_actions(who, types):
-                key = json.dumps(la.action, sort_keys=True)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(la)
-        return out
-
-    def actions_involving(self, card: str) -> list[LegalAction]:
-        """The legal actions that involve one card (a certificate, private company or train id):
-        what a tap on that card may mean now."""
-        return [la for la in self.legal_actions(types=self.CARD_ACTION_TYPES) if card in la.cards]
-
-    def apply(self, action: ActionDict, preview: Preview | None = None) -> list[str]:
-        """Apply one action; raise :class:`GameError` with the reason (state unchanged) if illegal.
-
-        Returns the log lines the action produced.
-        """
-        # Try it on a copy first, so a refused action leaves this game untouched; then apply it
-        # here, so references the caller holds (players, corporations) stay valid.  A preview of
-        # this very action on this game in its current state has already tried it.
-        if not self.previewed(action, preview):
-            self.clone()._process(action)
-        return self._process(action)
-
-    def previewed(self, action: ActionDict, preview: Preview | None) -> bool:
-        """Whether ``preview`` was computed from ``action`` on this game as it is now."""
-        if preview is None or preview.basis is None:
-            return False
-        ref, version, text = preview.basis
-        try:
-            same_action = text == json.dumps(action, sort_keys=True, default=str)
-        except (TypeError, ValueError):
-            return False
-        return bool(ref() is self and version == self.version and same_action)
-
-    def clone(self) -> Game:
-        """An independent copy of the game state (static title data is shared, never mutated).
-        The copy keeps no checkpoints and makes none."""
-        memo: dict[int, Any] = {id(self.data): self.data}
-        for static in self.static_state():
-            memo[id(static)] = static
-        memo[id(self.map)] = self.map.copy()  # the map knows how to copy itself cheaply
-        for action in self.actions:  # applied actions are never changed: share them
-            memo[id(action)] = action
-        memo[id(self._checkpoints)] = ()
-        out: Game = copy.deepcopy(self, memo)
-        out.checkpointing = False
-        return out
-
-    def undo(self) -> ActionDict:
-        """Take back the last action (the state before it is rebuilt from the latest checkpoint);
-        return it.  Raises if there is none."""
-        if not self.actions:
-            raise GameError("there is nothing to undo")
-        last = self.actions[-1]
-        version, checkpointing = self.version, self.checkpointing
-        keep = tuple(cp for cp in self._checkpoints if cp[0] < len(self.actions))
-        self._adopt(self.before_last())
-        self._checkpoints, self.checkpointing = keep, checkpointing
-        self.version = version + 1
-        return last
-
-    def keep_checkpoints(self) -> None:
-        """From now on keep a copy of the state every ``CHECKPOINT_EVERY`` actions (and one now), so
-        that an undo is quick; a game at the table does, a bulk replay need not."""
-        self.checkpointing = True
-        if self.actions and not any(n == len(self.actions) for n, _ in self._checkpoints):
-            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
-
-    def _adopt(self, other: Game) -> None:
-        """Become ``other`` (a rebuilt state): take its state, and point its round and steps, which
-        refer to the game they act on, at this game instead."""
-        self.__dict__.update(other.__dict__)
-        rnd = self.round
-        for obj in [rnd, *getattr(rnd, "steps", [])]:
-            if getattr(obj, "game", None) is other:
-                obj.game = self
-
-    def before_last(self) -> Game:
-        """A new game as this one was before its last action (this one is unchanged): a copy of
-        the latest checkpoint with the actions since replayed, or every action replayed."""
-        if not self.actions:
-            raise GameError("there is nothing to undo")
-        target = len(self.actions) - 1
-        usable = [cp for cp in self._checkpoints if cp[0] <= target]
-        if not usable:
-            return self.replayed(self.actions[:target])
-        count, checkpoint = usable[-1]
-        game = checkpoint.clone()
-        for action in self.actions[count:target]:
-            game._process(action)
-        return game
-
-    def replayed(self, actions: list[ActionDict]) -> Game:
-        """A new game of the same title and players with ``actions`` applied (no checkpoints)."""
-        game = type(self)(self.data, self.player_spec, self.optional_rules, self.seed)
-        game.checkpointing = False
-        for action in actions:
-            game._process(action)
-        return game
-
-    def preview(self, action: ActionDict) -> Preview:
-        """What ``action`` would do (money moves, share price moves) without doing it."""
-        trial = self.clone()
-        lines = trial._process(action)
-        out = Preview(log=lines)
-        # an action that is not plain data is simply tried again when applied
-        with contextlib.suppress(TypeError, ValueError):
-            out.basis = (weakref.ref(self), self.version, json.dumps(action, sort_keys=True, default=str))
-        before = self.cash_table()
-        after = trial.cash_table()
-        for key, cash in after.items():
-            if before.get(key) != cash:
-                out.money.append(MoneyMove(key, before.get(key, 0), cash))
-        for mine, theirs in zip(self.corporations, trial.corporations, strict=True):
-            a = mine.share_price.price if mine.share_price else 0
-            b = theirs.share_price.price if theirs.share_price else 0
-            if a != b:
-                out.share_prices[mine.sym] = (a, b)
-        return out
-
-    def cash_table(self) -> dict[Any, int]:
-        table: dict[Any, int] = {"bank": self.bank.cash}
-        for p in self.players:
-            table[p.id] = p.cash
-        for c in self.corporations:
-            table[c.sym] = c.cash
-        return table
-
-    def _process(self, action: ActionDict, *, auto: bool = True) -> list[str]:
-        start = len(self.log)
-        if self.finished and action.get("type") != "message":
-            raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
-        self.process_single(action)
-        recorded = action.get("auto_actions")
-        if recorded is not None:
-            for sub in recorded:
-                self.process_single(sub)
-        elif auto:
-            generated: list[ActionDict] = []
-            for _ in range(50):
-                subs = self.round.auto_actions() if not self.finished else []
-                if not subs:
-                    break
-                for sub in subs:
-                    self.process_single(sub)
-                    generated.append(sub)
-            if generated:
-                # recorded like 18xx.games does, so the log replays the same way anywhere
-                action = {**action, "auto_actions": generated}
-        self.actions.append(action)
-        if self.checkpointing and len(self.actions) % self.CHECKPOINT_EVERY == 0:
-            # the two latest are kept: an undo rarely goes further back than that
-            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
-        return self.log[start:]
-
-    def process_single(self, action: ActionDict) -> None:
-        self.version += 1
-        kind = action.get("type")
-        if not isinstance(kind, str):
-            raise GameError("an action needs a type")
-        if kind == "message" or kind.startswith("program_"):
-            return
-        if kind == "end_game":
-            self.end_game("manually_ended")
-            return
-        entity = self.entity_of(action)
-        self.round.process(action, entity)
-        self.after_action()
-
     def after_action(self) -> None:
+        """Corporations in the market's close cell close, the game end is checked, rounds advance."""
         if self.close_corporations_in_close_cell():
             step = self.round.active_step()
             current = self.round.current_entity()
@@ -586,14 +329,6 @@ class Game:
             return self.market.max_reached
         return False
 
-    def end_game(self, reason: str) -> None:
-        if self.finished:
-            return
-        self.finished = True
-        self.game_end_reason = reason
-        scores = ", ".join(f"{p.name} (${v})" for p, v in ((p, self.player_value(p)) for p in self.players))
-        self.log.append(f"-- Game over: {scores} --")
-
     # -- closing corporations ------------------------------------------------------------------------------
     def close_corporations_in_close_cell(self) -> bool:
         closed_any = False
@@ -631,11 +366,9 @@ class Game:
 
     # -- scores --------------------------------------------------------------------------------------------
     def player_value(self, player: Player) -> int:
+        """Cash, certificates at their share price and private companies at face value."""
         shares = sum(s.price for s in player.shares if s.corporation.ipoed)
         return player.cash + shares + sum(c.value for c in player.companies)
-
-    def result(self) -> dict[Any, int]:
-        return {p.id: self.player_value(p) for p in self.players}
 
     # -- certificates ----------------------------------------------------------------------------------------
     def num_certs(self, player: Player) -> int:

@@ -28,8 +28,8 @@ from enum import StrEnum
 from typing import Any
 
 from companion.engine import Game, GameError, new_game
+from companion.engine.core import MoneyMove, Preview
 from companion.engine.entities import Company, Corporation, Player, Share, SharePool, Train
-from companion.engine.game import MoneyMove, Preview
 from companion.engine.operating import OperatingRound
 from companion.engine.rounds import LegalAction
 from companion.engine.stock import AuctionRound, StockRound

@@ -1,0 +1,375 @@
+"""The core every title shares: players, the bank, the action log, undo, previews, legal actions.
+
+:class:`TableGame` knows nothing of maps, trains or stock markets: it holds the players and the
+bank, applies actions through the current round's steps (each refused action leaves the state as
+it was), previews them on a copy, undoes them from checkpoints, and answers the one question every
+input asks, :meth:`TableGame.legal_actions`.  18xx titles build on :class:`companion.engine.game.Game`
+(a subclass with the shared 18xx mechanics); a title without a map or trains subclasses this class
+directly and supplies its rounds, steps and entities (docs/ENGINE.md, "Titles").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import weakref
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from companion.engine.entities import Bank, Player
+from companion.engine.errors import GameError, GameOver
+from companion.engine.rounds import ActionDict, LegalAction, Round
+
+__all__ = ["MoneyMove", "Preview", "TableGame"]
+
+
+@dataclass
+class MoneyMove:
+    """A change in someone's cash, for previews: ``who`` is a player id, a corporation sym or ``"bank"``."""
+
+    who: Any
+    before: int
+    after: int
+
+
+@dataclass
+class Preview:
+    """What an action would do, computed on a copy of the game."""
+
+    money: list[MoneyMove] = field(default_factory=list)
+    share_prices: dict[str, tuple[int, int]] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+    basis: tuple[Any, int, str] | None = field(default=None, repr=False, compare=False)
+    """The game, its state version and the action (as JSON) this preview was computed from: an
+    :meth:`Game.apply` of the same action to the same, unchanged game need not try it again."""
+
+
+class TableGame:
+    """A game of any title: players, bank, rounds of steps, the action log and its undo."""
+
+    title = "base"
+    CHECKPOINT_EVERY = 25
+
+    def __init__(
+        self,
+        data: dict[str, Any],
+        players: list[tuple[Any, str]],
+        optional_rules: frozenset[str] | set[str] | list[str] = frozenset(),
+        seed: int = 0,
+    ) -> None:
+        n = len(players)
+        lo, hi = data["meta"]["player_range"]
+        if not lo <= n <= hi:
+            raise GameError(f"{data['title']} is for {lo}-{hi} players, not {n}")
+        self.data = data
+        self.player_spec = list(players)
+        self.seed = seed
+        self.optional_rules = frozenset(optional_rules)
+        self.log: list[str] = []
+        self.actions: list[ActionDict] = []
+        self._checkpoints: tuple[tuple[int, Any], ...] = ()
+        self.checkpointing = False
+        """Keep a copy of the state every ``CHECKPOINT_EVERY`` actions, so an undo replays only the
+        actions since the last copy (:meth:`keep_checkpoints`; the table does, replays do not)."""
+        self.version = 0
+        """Counts the changes of state (every processed action and undo); previews remember it."""
+        self.finished = False
+        self.game_end_reason: str | None = None
+        self.game_end_trigger: tuple[str, str] | None = None
+        self.turn = 1
+        self.bank = Bank(cash=int(data["bank_cash"]))
+        self.players = [self.make_player(pid, name) for pid, name in players]
+        for p in self.players:
+            self.bank.spend(int(data["starting_cash"][str(n)]), p)
+        self.build()
+        self.setup()
+        self.round: Round = self.initial_round()
+        self.round.setup()
+
+    # -- construction hooks ----------------------------------------------------------------------------------
+    def make_player(self, pid: Any, name: str) -> Player:
+        """Title hook: a player (a title may keep more on its players)."""
+        return Player(id=pid, name=name)
+
+    def build(self) -> None:
+        """Title hook: make the title's own entities (corporations, railroads, market, board…)."""
+
+    def setup(self) -> None:
+        """Title hook: title-specific setup after the entities exist."""
+
+    def initial_round(self) -> Round:
+        raise NotImplementedError
+
+    def next_round(self) -> None:
+        """Title hook: the round after the current one."""
+        raise NotImplementedError
+
+    def static_state(self) -> list[Any]:
+        """Title hook: objects that never change during a game and need not be copied."""
+        return []
+
+    def cheap_copies(self) -> dict[int, Any]:
+        """Title hook: parts of the state that copy themselves faster than a deep copy
+        (``{id(part): its copy}``, e.g. the map)."""
+        return {}
+
+    # -- entities --------------------------------------------------------------------------------------------
+    def player(self, pid: Any) -> Player:
+        for p in self.players:
+            if p.id == pid or str(p.id) == str(pid):
+                return p
+        raise GameError(f"unknown player {pid!r}")
+
+    def entity_of(self, action: ActionDict) -> Any:
+        """Who takes ``action`` (a title adds its own entity types)."""
+        kind = action.get("entity_type")
+        if kind == "player":
+            return self.player(action.get("entity"))
+        raise GameError(f"action has an unknown entity type {kind!r}")
+
+    # -- the API a table needs -----------------------------------------------------------------------------
+    def current_entity(self) -> Any:
+        return self.round.current_entity()
+
+    def legal_action_types(self, entity: Any = None) -> list[str]:
+        if self.finished:
+            return []
+        entity = entity if entity is not None else self.current_entity()
+        if entity is None:
+            return []
+        return self.round.actions_for(entity)
+
+    #: action types that can involve a card (a title names its own: certificates, companies, trains…)
+    CARD_ACTION_TYPES: frozenset[str] = frozenset()
+
+    def related_entities(self, current: Any) -> list[Any]:
+        """Title hook: who else may act now beside ``current`` (none by default)."""
+        return []
+
+    def legal_actions(self, entity: Any = None, types: Collection[str] | None = None) -> list[LegalAction]:
+        """The exact actions the engine accepts now, complete as they would be applied.
+
+        With ``entity``: that entity's.  Without: everything that may be done now by whoever may
+        act: the acting entity and those :meth:`related_entities` names (in an 18xx: the
+        corporations a player presides, an operating corporation's private companies and its
+        president).  ``run_routes`` is not listed (see ``suggest_routes``).
+        ``types`` limits the answer to those action types (listing tile lays is the slow part).
+        Every listed action is accepted by :meth:`apply` as it stands."""
+        if self.finished:
+            return []
+        if entity is not None:
+            return self.round.legal_actions(entity, types)
+        current = self.current_entity()
+        if current is None:
+            return []
+        related = [current, *self.related_entities(current)]
+        out: list[LegalAction] = []
+        seen: set[str] = set()
+        for who in related:
+            for la in self.round.legal_actions(who, types):
+                key = json.dumps(la.action, sort_keys=True)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(la)
+        return out
+
+    def actions_involving(self, card: str) -> list[LegalAction]:
+        """The legal actions that involve one card (a certificate, private company or train id):
+        what a tap on that card may mean now."""
+        return [la for la in self.legal_actions(types=self.CARD_ACTION_TYPES) if card in la.cards]
+
+    def apply(self, action: ActionDict, preview: Preview | None = None) -> list[str]:
+        """Apply one action; raise :class:`GameError` with the reason (state unchanged) if illegal.
+
+        Returns the log lines the action produced.
+        """
+        # Try it on a copy first, so a refused action leaves this game untouched; then apply it
+        # here, so references the caller holds (players, corporations) stay valid.  A preview of
+        # this very action on this game in its current state has already tried it.
+        if not self.previewed(action, preview):
+            self.clone()._process(action)
+        return self._process(action)
+
+    def previewed(self, action: ActionDict, preview: Preview | None) -> bool:
+        """Whether ``preview`` was computed from ``action`` on this game as it is now."""
+        if preview is None or preview.basis is None:
+            return False
+        ref, version, text = preview.basis
+        try:
+            same_action = text == json.dumps(action, sort_keys=True, default=str)
+        except (TypeError, ValueError):
+            return False
+        return bool(ref() is self and version == self.version and same_action)
+
+    def clone(self) -> Self:
+        """An independent copy of the game state (static title data is shared, never mutated).
+        The copy keeps no checkpoints and makes none."""
+        memo: dict[int, Any] = {id(self.data): self.data}
+        for static in self.static_state():
+            memo[id(static)] = static
+        memo.update(self.cheap_copies())
+        for action in self.actions:  # applied actions are never changed: share them
+            memo[id(action)] = action
+        memo[id(self._checkpoints)] = ()
+        out: Self = copy.deepcopy(self, memo)
+        out.checkpointing = False
+        return out
+
+    def undo(self) -> ActionDict:
+        """Take back the last action (the state before it is rebuilt from the latest checkpoint);
+        return it.  Raises if there is none."""
+        if not self.actions:
+            raise GameError("there is nothing to undo")
+        last = self.actions[-1]
+        version, checkpointing = self.version, self.checkpointing
+        keep = tuple(cp for cp in self._checkpoints if cp[0] < len(self.actions))
+        self._adopt(self.before_last())
+        self._checkpoints, self.checkpointing = keep, checkpointing
+        self.version = version + 1
+        return last
+
+    def keep_checkpoints(self) -> None:
+        """From now on keep a copy of the state every ``CHECKPOINT_EVERY`` actions (and one now), so
+        that an undo is quick; a game at the table does, a bulk replay need not."""
+        self.checkpointing = True
+        if self.actions and not any(n == len(self.actions) for n, _ in self._checkpoints):
+            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
+
+    def _adopt(self, other: Self) -> None:
+        """Become ``other`` (a rebuilt state): take its state, and point its round and steps, which
+        refer to the game they act on, at this game instead."""
+        self.__dict__.update(other.__dict__)
+        rnd = self.round
+        for obj in [rnd, *getattr(rnd, "steps", [])]:
+            if getattr(obj, "game", None) is other:
+                obj.game = self
+
+    def before_last(self) -> Self:
+        """A new game as this one was before its last action (this one is unchanged): a copy of
+        the latest checkpoint with the actions since replayed, or every action replayed."""
+        if not self.actions:
+            raise GameError("there is nothing to undo")
+        target = len(self.actions) - 1
+        usable = [cp for cp in self._checkpoints if cp[0] <= target]
+        if not usable:
+            return self.replayed(self.actions[:target])
+        count, checkpoint = usable[-1]
+        game: Self = checkpoint.clone()
+        for action in self.actions[count:target]:
+            game._process(action)
+        return game
+
+    def replayed(self, actions: list[ActionDict]) -> Self:
+        """A new game of the same title and players with ``actions`` applied (no checkpoints)."""
+        game = type(self)(self.data, self.player_spec, self.optional_rules, self.seed)
+        game.checkpointing = False
+        for action in actions:
+            game._process(action)
+        return game
+
+    def preview(self, action: ActionDict) -> Preview:
+        """What ``action`` would do (money moves, share price moves) without doing it."""
+        trial = self.clone()
+        lines = trial._process(action)
+        out = Preview(log=lines)
+        # an action that is not plain data is simply tried again when applied
+        with contextlib.suppress(TypeError, ValueError):
+            out.basis = (weakref.ref(self), self.version, json.dumps(action, sort_keys=True, default=str))
+        before = self.cash_table()
+        after = trial.cash_table()
+        for key, cash in after.items():
+            if before.get(key) != cash:
+                out.money.append(MoneyMove(key, before.get(key, 0), cash))
+        prices, later = self.price_table(), trial.price_table()
+        for sym, price in prices.items():
+            if later.get(sym, price) != price:
+                out.share_prices[sym] = (price, later[sym])
+        return out
+
+    def cash_table(self) -> dict[Any, int]:
+        """Everyone's cash: the bank, each player (by id) and each :meth:`treasuries` entry."""
+        table: dict[Any, int] = {"bank": self.bank.cash}
+        for p in self.players:
+            table[p.id] = p.cash
+        table.update(self.treasuries())
+        return table
+
+    def treasuries(self) -> dict[str, int]:
+        """Title hook: the cash of everything else that holds money (corporations, railroads…)."""
+        return {}
+
+    def price_table(self) -> dict[str, int]:
+        """Title hook: the prices a preview reports the moves of (share prices, stock values)."""
+        return {}
+
+    def _process(self, action: ActionDict, *, auto: bool = True) -> list[str]:
+        start = len(self.log)
+        if self.finished and action.get("type") != "message":
+            raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
+        self.process_single(action)
+        recorded = action.get("auto_actions")
+        if recorded is not None:
+            for sub in recorded:
+                self.process_single(sub)
+        elif auto:
+            generated: list[ActionDict] = []
+            for _ in range(50):
+                subs = self.round.auto_actions() if not self.finished else []
+                if not subs:
+                    break
+                for sub in subs:
+                    self.process_single(sub)
+                    generated.append(sub)
+            if generated:
+                # recorded like 18xx.games does, so the log replays the same way anywhere
+                action = {**action, "auto_actions": generated}
+        self.actions.append(action)
+        if self.checkpointing and len(self.actions) % self.CHECKPOINT_EVERY == 0:
+            # the two latest are kept: an undo rarely goes further back than that
+            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
+        return self.log[start:]
+
+    def process_single(self, action: ActionDict) -> None:
+        self.version += 1
+        kind = action.get("type")
+        if not isinstance(kind, str):
+            raise GameError("an action needs a type")
+        if kind == "message" or kind.startswith("program_"):
+            return
+        if kind == "end_game":
+            self.end_game("manually_ended")
+            return
+        entity = self.entity_of(action)
+        self.check_action(action)
+        self.round.process(action, entity)
+        self.after_action()
+
+    def check_action(self, action: ActionDict) -> None:
+        """Title hook: refuse an action that contradicts itself before any step sees it."""
+
+    def after_action(self) -> None:
+        """After each action: move on to the next round while the current one is over."""
+        guard = 0
+        while not self.finished and self.round.finished():
+            guard += 1
+            if guard > 20:
+                raise GameError("internal error: rounds do not advance")
+            self.next_round()
+
+    # -- the end ------------------------------------------------------------------------------------------
+    def end_game(self, reason: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.game_end_reason = reason
+        scores = ", ".join(f"{p.name} (${v})" for p, v in ((p, self.player_value(p)) for p in self.players))
+        self.log.append(f"-- Game over: {scores} --")
+
+    def player_value(self, player: Player) -> int:
+        """Title hook: a player's final score."""
+        return player.cash
+
+    def result(self) -> dict[Any, int]:
+        return {p.id: self.player_value(p) for p in self.players}
