@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.engine import new_game
+from companion.engine import as_18xx, new_game
 from companion.hardware.protocol import encode_device_line
 from companion.hardware.reader import SerialReader
 from companion.store import Store
@@ -118,7 +118,7 @@ def serial_table(folder: Path) -> Iterator[SerialTable]:
     db = folder / "bench.sqlite3"
     store, registry = Store.open(db), TagRegistry.open(db)
     enroll_demo_tags(registry, "1870")
-    game = new_game("1870", PLAYERS)
+    game = as_18xx(new_game("1870", PLAYERS))
     for action in OPENING:
         game.apply(action)
     game_id = store.create_game("1870", PLAYERS)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.engine import GameError
+from companion.engine import GameError, as_18xx
 from companion.engine.map import MapError
 from companion.interop.actions import ExportError
 from companion.interop.replay import load_export, states_before
@@ -44,7 +44,8 @@ def bench_files(files: list[Path]) -> list[StateResult]:
     out: list[StateResult] = []
     for path in files:
         export = load_export(path)
-        for action, game in states_before(export, ("run_routes",)):
+        for action, table_game in states_before(export, ("run_routes",)):
+            game = as_18xx(table_game)
             corp = game.corporation(str(action["entity"]))
             result = game.suggest_routes(corp)
             played = sum(int(r.get("revenue") or 0) for r in action.get("routes") or [])

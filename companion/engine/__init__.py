@@ -22,6 +22,7 @@ __all__ = [
     "TableGame",
     "TitleInfo",
     "all_titles",
+    "as_18xx",
     "new_game",
     "playable_titles",
     "title_info",
@@ -33,7 +34,7 @@ def new_game(
     players: list[tuple[Any, str]] | list[str],
     optional_rules: frozenset[str] | set[str] | list[str] = frozenset(),
     seed: int = 0,
-) -> Game:
+) -> TableGame:
     """A new game of ``title`` for ``players`` (names, or ``(id, name)`` pairs)."""
     try:
         cls = game_class(title)
@@ -43,3 +44,11 @@ def new_game(
         ) from None
     pairs = [(i + 1, p) if isinstance(p, str) else p for i, p in enumerate(players)]
     return cls(title_data(title), pairs, optional_rules, seed)  # type: ignore[arg-type]
+
+
+def as_18xx(game: TableGame) -> Game:
+    """``game`` itself where it is an 18xx game (a map, trains, corporations); a ``GameError``
+    naming the title where what asks for it needs those and the title has none."""
+    if not isinstance(game, Game):
+        raise GameError(f"{game.title} has no map, trains or corporations: this needs an 18xx title")
+    return game

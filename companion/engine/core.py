@@ -371,5 +371,9 @@ class TableGame:
         """Title hook: a player's final score."""
         return player.cash
 
+    def trace_state(self) -> dict[str, Any]:
+        """Title hook: the title's own part of a replay trace entry (``companion replay --trace``)."""
+        return {}
+
     def result(self) -> dict[Any, int]:
         return {p.id: self.player_value(p) for p in self.players}

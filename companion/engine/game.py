@@ -204,6 +204,22 @@ class Game(TableGame):
     def price_table(self) -> dict[str, int]:
         return {c.sym: c.share_price.price if c.share_price else 0 for c in self.corporations}
 
+    def trace_state(self) -> dict[str, Any]:
+        """The phase and every open corporation's cash, share price and trains (the reference
+        traces' format)."""
+        return {
+            "phase": self.phase.name,
+            "corporations": {
+                c.sym: {
+                    "cash": c.cash,
+                    "share_price": c.share_price.price if c.share_price else None,
+                    "trains": sorted(t.name for t in c.trains),
+                }
+                for c in self.corporations
+                if c.ipoed and not c.closed
+            },
+        }
+
     def cheap_copies(self) -> dict[int, Any]:
         return {id(self.map): self.map.copy()}  # the map knows how to copy itself cheaply
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Game, GameError, new_game
+from companion.engine import GameError, TableGame, new_game
 from companion.interop.actions import ExportError, effective_actions
 
 
@@ -20,7 +20,7 @@ class ReplayResult:
     actions: int
     seconds: float
     divergence: str | None = None
-    game: Game | None = None
+    game: TableGame | None = None
     trace: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -35,7 +35,7 @@ def load_export(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def game_for_export(export: dict[str, Any]) -> Game:
+def game_for_export(export: dict[str, Any]) -> TableGame:
     settings = export.get("settings") or {}
     players = [(p["id"], p["name"]) for p in export["players"]]
     return new_game(
@@ -46,30 +46,20 @@ def game_for_export(export: dict[str, Any]) -> Game:
     )
 
 
-def trace_entry(game: Game, action: dict[str, Any]) -> dict[str, Any]:
-    """Our state after ``action`` in the reference trace format."""
-    rnd = game.round
+def trace_entry(game: TableGame, action: dict[str, Any]) -> dict[str, Any]:
+    """Our state after ``action`` in the reference trace format (the title adds its own part)."""
     return {
         "id": action.get("id"),
         "type": action.get("type"),
-        "round": getattr(rnd, "name", ""),
+        "round": getattr(game.round, "name", ""),
         "turn": game.turn,
-        "phase": game.phase.name,
         "bank": game.bank.cash,
         "players": {str(p.id): p.cash for p in game.players},
-        "corporations": {
-            c.sym: {
-                "cash": c.cash,
-                "share_price": c.share_price.price if c.share_price else None,
-                "trains": sorted(t.name for t in c.trains),
-            }
-            for c in game.corporations
-            if c.ipoed and not c.closed
-        },
+        **game.trace_state(),
     }
 
 
-def iter_replay(export: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Game]]:
+def iter_replay(export: dict[str, Any]) -> Iterator[tuple[dict[str, Any], TableGame]]:
     """Yield (action, game after it) for every action that takes effect.  Raises GameError on the first illegal one."""
     game = game_for_export(export)
     for action in effective_actions(export["actions"]):
@@ -82,7 +72,7 @@ def iter_replay(export: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Game]]
 
 def states_before(
     export: dict[str, Any], kinds: tuple[str, ...] = ("run_routes",)
-) -> Iterator[tuple[dict[str, Any], Game]]:
+) -> Iterator[tuple[dict[str, Any], TableGame]]:
     """Yield (action, game just before it) for each effective action of the given types."""
     game = game_for_export(export)
     for action in effective_actions(export["actions"]):
@@ -96,7 +86,7 @@ def replay(path: str | Path, *, keep_trace: bool = False) -> ReplayResult:
     export = load_export(path)
     count = 0
     trace: list[dict[str, Any]] = []
-    game: Game | None = None
+    game: TableGame | None = None
     try:
         for action, game in iter_replay(export):
             count += 1
@@ -149,7 +139,7 @@ def load_trace(path: str | Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
 
 
-def export_game(game: Game, game_id: int = 0) -> dict[str, Any]:
+def export_game(game: TableGame, game_id: int = 0) -> dict[str, Any]:
     """The game in 18xx.games' export format (players, settings, actions with ids, result)."""
     actions = []
     for i, action in enumerate(game.actions, start=1):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.engine import as_18xx
 from companion.engine.map import GameMap, SimplePhase
 from companion.engine.routes import Train, trains_from_names
 from companion.interop.replay import load_export, states_before
@@ -40,7 +41,8 @@ def run_states(export_path: str | Path) -> Iterator[RunState]:
     """Replay an export through the engine and yield the state before each ``run_routes``."""
     path = Path(export_path)
     export = load_export(path)
-    for action, game in states_before(export, ("run_routes",)):
+    for action, table_game in states_before(export, ("run_routes",)):
+        game = as_18xx(table_game)
         corp = game.corporation(str(action["entity"]))
         game.sync_map_rules()
         trains = trains_from_names(game.data, [t.id for t in corp.trains], game.optional_rules)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from companion.engine import Game, GameError, new_game
+from companion.engine import Game, GameError, as_18xx, new_game
 from companion.engine.core import MoneyMove, Preview
 from companion.engine.entities import Company, Corporation, Player, Share, SharePool, Train
 from companion.engine.operating import OperatingRound
@@ -128,7 +128,9 @@ Outcome = Proposal | Result
 def game_from_store(store: Store, game_id: int) -> Game:
     """The game as the store has it: its title and players with every effective action applied."""
     record = store.game(game_id)
-    game = new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
+    game = as_18xx(
+        new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
+    )
     for n, action in enumerate(store.effective_actions(game_id), start=1):
         try:
             game.apply(action)
@@ -197,7 +199,8 @@ class TableService:
     ) -> TableService:
         """Start a new game in the store (players are seats 1, 2, ... in this order)."""
         rules = sorted(set(optional_rules))
-        game = new_game(title, list(players), frozenset(rules), seed)  # checks title and player count first
+        # checks title and player count first
+        game = as_18xx(new_game(title, list(players), frozenset(rules), seed))
         game_id = store.create_game(title, list(players), rules, seed)
         return cls(game, store, game_id, registry, **kwargs)
 

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Game, GameError
+from companion.engine import Game, GameError, as_18xx
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 
@@ -44,7 +44,7 @@ class Step:
 def replay_steps(export: dict[str, Any]) -> Iterator[Step]:
     """Every effective action with the live game before it (the same object, advanced after each
     yield: copy it with ``Game.clone`` to keep it)."""
-    game = game_for_export(export)
+    game = as_18xx(game_for_export(export))
     for i, action in enumerate(effective_actions(export["actions"])):
         yield Step(i, action, game)
         try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from companion.engine.game import Game
+    from companion.engine.core import TableGame
 
 #: title name → package (under ``companion.engine.titles``) holding its rules, in menu order
 PACKAGES: dict[str, str] = {
@@ -115,12 +115,13 @@ def all_titles() -> list[TitleInfo]:
     return [title_info(name) for name in known_titles()]
 
 
-def game_class(name: str) -> type[Game]:
-    """The :class:`Game` subclass that plays ``name``; ``KeyError`` when it is not playable."""
+def game_class(name: str) -> type[TableGame]:
+    """The game class that plays ``name`` (an 18xx ``Game`` or another ``TableGame``);
+    ``KeyError`` when it is not playable."""
     pkg = _package(name)
     if pkg is None or not pkg.TITLE.playable:
         raise KeyError(name)
-    cls: type[Game] = pkg.GAME_CLASS
+    cls: type[TableGame] = pkg.GAME_CLASS
     return cls
 
 
