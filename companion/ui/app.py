@@ -584,6 +584,8 @@ class SetupScreen(BaseScreen):
         self.rules: dict[str, CheckBox] = {}
         self.view = vm.setup_view(self.app.saved_games())
         self.title_spinner: Spinner | None = None
+        self.selected = 0
+        """The chosen title (an index into ``view.titles``)."""
         self.count_spinner: Spinner | None = None
         self.enroll_spinner: Spinner | None = None
         self.status = Text("", size=14 * self.u, wrap=True, id_name="setup-status")
@@ -594,14 +596,20 @@ class SetupScreen(BaseScreen):
         g = self.grid
         g.clear_widgets()
         titles = [t.title + ("" if t.playable else " (not playable yet)") for t in self.view.titles]
-        self.title_spinner = Spinner(text=titles[0], values=titles, font_size=16 * u, size_hint_x=0.6)
-        t = self.view.titles[0]
+        t = self.view.titles[self.selected]
+        self.title_spinner = Spinner(
+            text=titles[self.selected], values=titles, font_size=16 * u, size_hint_x=0.6
+        )
+        self.title_spinner.bind(text=lambda _w, text: self.choose_title(titles.index(text)))
         counts = [str(n) for n in range(t.min_players, t.max_players + 1)]
+        old_count = self.count_spinner.text if self.count_spinner is not None else "4"
         self.count_spinner = Spinner(
-            text="4" if "4" in counts else counts[0], values=counts, font_size=16 * u
+            text=old_count if old_count in counts else ("4" if "4" in counts else counts[0]),
+            values=counts,
+            font_size=16 * u,
         )
         self.count_spinner.bind(text=lambda *_: self.build_names())
-        g.add_widget(Text("New game", size=18 * u, bold=True))
+        g.add_widget(Text("New game", size=20 * u, bold=True, id_name="new-game"))
         g.add_widget(
             row(
                 Text("Title", size=15 * u, size_hint_x=0.3, fill=True),
@@ -654,6 +662,15 @@ class SetupScreen(BaseScreen):
             )
         )
 
+    def chosen_title(self) -> str:
+        return self.view.titles[self.selected].title
+
+    def choose_title(self, index: int) -> None:
+        """Another title: its player range and optional rules (the names typed so far stay)."""
+        if index != self.selected:
+            self.selected = index
+            self.build()
+
     def build_names(self) -> None:
         assert self.count_spinner is not None
         n = int(self.count_spinner.text)
@@ -673,7 +690,7 @@ class SetupScreen(BaseScreen):
 
     def start(self) -> None:
         assert self.title_spinner is not None
-        title = self.title_spinner.text.split()[0]
+        title = self.chosen_title()
         names = [w.text.strip() for w in self.names]
         rules = [sym for sym, cb in self.rules.items() if cb.active]
         try:
@@ -702,7 +719,7 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def __init__(
         self,
-        session: UISession,
+        session: UISession | None,
         *,
         camera: Any = None,
         recognizer_factory: Callable[[], Any] | None = None,
@@ -712,7 +729,10 @@ class CompanionApp(App):  # type: ignore[misc]
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
-        self.session = session
+        self._session = session
+        """``None`` until a game is started on the New game screen (a first launch stores nothing)."""
+        self.feedback: list[Callable[[bool], None]] = []
+        """Called with every accepted/refused action of whichever game is open (the panel's lights)."""
         self.camera = camera
         self.recognizer_factory = recognizer_factory
         self.check_interval = check_interval
@@ -729,6 +749,21 @@ class CompanionApp(App):  # type: ignore[misc]
         self.popup_grid: Any = None
         self.notes: list[str] = []
         self._tick: Any = None
+
+    @property
+    def session(self) -> UISession:
+        """The open game's session (only asked for when there is a game: see :attr:`has_game`)."""
+        if self._session is None:
+            raise RuntimeError("no game is open: start one on the New game screen")
+        return self._session
+
+    @property
+    def has_game(self) -> bool:
+        return self._session is not None
+
+    def events(self) -> list[str]:
+        """What happened, in words (the open game's transcript, or the app's notes before one)."""
+        return self._session.events if self._session is not None else self.notes
 
     # -- building ---------------------------------------------------------------------------------------
     def on_stop(self) -> None:
@@ -787,9 +822,10 @@ class CompanionApp(App):  # type: ignore[misc]
         main.add_widget(self.actions_bar)
         root.add_widget(main)
         self.root_layout = root
-        self.session.subscribe(self.refresh)
-        self.session.on_proposal = self._on_proposal
-        self.session.post = self.post
+        if self._session is not None:
+            self._attach(self._session)
+        else:
+            self.sm.current = "setup"
         self.refresh()
         self._tick = Clock.schedule_interval(self._progress_tick, 0.25)
         if self.camera is not None and self.check_interval:
@@ -803,6 +839,11 @@ class CompanionApp(App):  # type: ignore[misc]
 
     # -- refresh ---------------------------------------------------------------------------------------
     def refresh(self) -> None:
+        if self._session is None:
+            self.refresh_without_game()
+            return
+        for b in self.nav_buttons.values():
+            b.disabled = False
         tv = vm.table_view(self.session.game)
         self.bank.text = f"Bank {vm.money(tv.bank_cash)}"
         self.round_label.text = f"{tv.title} · {tv.round}\nPhase {tv.phase}"
@@ -813,6 +854,30 @@ class CompanionApp(App):  # type: ignore[misc]
         for name, b in self.nav_buttons.items():
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
         self.refresh_actions()
+        self.refresh_screen()
+
+    def refresh_without_game(self) -> None:
+        """A first launch: only the New game screen, nothing to act on."""
+        u = self.u
+        self.bank.text = "New game"
+        self.round_label.text = "18xx table companion"
+        self.acting.text = "Who is playing?"
+        repaint(self.acting, ACCENT)
+        self.acting.color = rgba(INK)
+        self.sm.current = "setup"
+        for name, b in self.nav_buttons.items():
+            b.disabled = name != "setup"
+            b.background_disabled_normal = ""
+            b.background_color = rgba("#263238" if name == "setup" else "#90a4ae")
+        self.actions_bar.clear_widgets()
+        self.actions_bar.add_widget(
+            Text(
+                "Choose the title, the players and the rules, then Start the game",
+                size=15 * u,
+                fill=True,
+                id_name="no-game",
+            )
+        )
         self.refresh_screen()
 
     def refresh_screen(self) -> None:
@@ -1021,10 +1086,18 @@ class CompanionApp(App):  # type: ignore[misc]
         if self.enroll_item is not None:
             self.enroll(uid)
             return
+        if not self.has_game:
+            self.show_toast(
+                vm.Proposal(f"Tag {uid}", (), {}, "no game yet: start one on the New game screen")
+            )
+            return
         self.session.tap(uid)
 
     def press(self, button_name: str) -> None:
         """A panel button (confirm, cancel, undo), as if pressed on the screen."""
+        if not self.has_game:
+            self.hide_toast()
+            return
         {"confirm": self.confirm, "cancel": self.cancel, "undo": self.ask_undo}.get(
             button_name, self.cancel
         )()
@@ -1108,7 +1181,8 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def note(self, text: str) -> None:
         self.notes.append(text)
-        self.session.events.append(text)
+        if self._session is not None:
+            self._session.events.append(text)
 
     # -- the NFC reader ---------------------------------------------------------------------------------
     def start_reader(self, reader: Any) -> None:
@@ -1136,7 +1210,7 @@ class CompanionApp(App):  # type: ignore[misc]
             if not quiet:
                 self.show_toast(vm.Proposal("Camera", (), {}, "no camera is configured"))
             return
-        if "camera" in self.busy:
+        if "camera" in self.busy or not self.has_game:
             return
         session = self.session
         game = session.game.clone()
@@ -1200,21 +1274,37 @@ class CompanionApp(App):  # type: ignore[misc]
             return
         self.replace_session(UISession(service, self.post))
 
-    def replace_session(self, session: UISession) -> None:
-        session.events[:0] = self.session.events
-        self.session = session
+    def _attach(self, session: UISession) -> None:
         session.subscribe(self.refresh)
         session.on_proposal = self._on_proposal
+        session.post = self.post
+        session.service.feedback.append(self._feedback)
+
+    def _feedback(self, ok: bool) -> None:
+        for show in list(self.feedback):
+            show(ok)
+
+    def replace_session(self, session: UISession) -> None:
+        session.events[:0] = self.events()
+        self._session = session
+        self._attach(session)
         op = self.operating_screen
         op.routes_for = None
         op.map_key = None
         self.hide_toast()
         self.show("table")
 
+    def table_title(self) -> str:
+        """The open game's title (before a game: the one chosen on the New game screen)."""
+        if self._session is not None:
+            return str(self.session.game.data.get("title", "1870"))
+        setup = self.screens.get("setup") if hasattr(self, "screens") else None
+        return setup.chosen_title() if isinstance(setup, SetupScreen) else "1870"
+
     def enrollable_items(self) -> list[str]:
         from companion.table.tags import items_for_title
 
-        title = str(self.session.game.data.get("title", "1870"))
+        title = self.table_title()
         items = items_for_title(title)
         if self.registry is not None:
             try:
@@ -1231,7 +1321,7 @@ class CompanionApp(App):  # type: ignore[misc]
         from companion.table.tags import TagError, find_item
 
         item_id, self.enroll_item = self.enroll_item, None
-        title = str(self.session.game.data.get("title", "1870"))
+        title = self.table_title()
         if self.registry is None or item_id is None:
             self.show_toast(vm.Proposal("Enroll", (), {}, "no tag registry is open"))
             return
@@ -1274,11 +1364,17 @@ class CompanionApp(App):  # type: ignore[misc]
         return out
 
     def screenshot(self, path: str | Path) -> Path:
-        """Save the window as it looks now, an open list (popup) over the screens included."""
+        """Save the window as it looks now, an open list (popup) and the on-screen keyboard over
+        the screens included."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if any(type(w).__name__ == "VKeyboard" for w in Window.children):
+            return self._screenshot_window(path)
+        overlays: list[Any] = []
         popup = self.popup
-        if popup is None or popup.parent is None:
+        if popup is not None and popup.parent is not None:
+            overlays.insert(0, popup)
+        if not overlays:
             self.root_layout.export_to_png(str(path))
             return path
         import cv2
@@ -1288,17 +1384,34 @@ class CompanionApp(App):  # type: ignore[misc]
             tex = widget.export_as_image().texture
             return np.frombuffer(tex.pixels, np.uint8).reshape(tex.height, tex.width, 4).astype(np.float32)
 
-        base, over = rgba(self.root_layout), rgba(popup)
-        out = base[..., :3] * 0.35  # the list dims the window behind it, as on screen
+        out = rgba(self.root_layout)[..., :3]
+        if popup in overlays:
+            out = out * 0.35  # the list dims the window behind it, as on screen
         height = out.shape[0]
-        x, top = int(popup.x), height - int(popup.y) - over.shape[0]
-        h = min(over.shape[0], height - max(top, 0))
-        w = min(over.shape[1], out.shape[1] - max(x, 0))
-        if h > 0 and w > 0:
-            region = out[max(top, 0) : max(top, 0) + h, max(x, 0) : max(x, 0) + w]
-            alpha = over[:h, :w, 3:4] / 255.0
-            region[:] = region * (1 - alpha) + over[:h, :w, :3] * alpha
+        for widget in overlays:
+            over = rgba(widget)
+            x, top = int(widget.x), height - int(widget.y) - over.shape[0]
+            h = min(over.shape[0], height - max(top, 0))
+            w = min(over.shape[1], out.shape[1] - max(x, 0))
+            if h > 0 and w > 0:
+                region = out[max(top, 0) : max(top, 0) + h, max(x, 0) : max(x, 0) + w]
+                alpha = over[:h, :w, 3:4] / 255.0
+                region[:] = region * (1 - alpha) + over[:h, :w, :3] * alpha
         cv2.imwrite(str(path), np.clip(out, 0, 255).astype(np.uint8)[..., ::-1])
+        return path
+
+    def _screenshot_window(self, path: Path) -> Path:
+        """The window's last drawn frame as it is on the display (the on-screen keyboard is drawn by
+        the window itself, scaled and moved, over the app)."""
+        import cv2
+        import numpy as np
+        from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+        Window.canvas.ask_update()
+        w, h = (int(v) for v in Window.size)
+        data = glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE)
+        image = np.frombuffer(data, np.uint8).reshape(h, w, 3)[::-1, :, ::-1]
+        cv2.imwrite(str(path), image)
         return path
 
 
@@ -1314,3 +1427,47 @@ def _screen_of(widget: Any) -> Any:
             return None
         w = parent
     return None
+
+
+class StartupErrorApp(App):  # type: ignore[misc]
+    """What the touchscreen shows when the companion cannot start: the reason and Close
+    (``companion run`` prints and logs the same, and exits with status 2 when it closes)."""
+
+    title = "18xx table companion"
+
+    def __init__(self, message: str, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.message = message
+        width, height = Window.size
+        self.u = min(width / 800, height / 480)
+
+    def build(self) -> Widget:
+        u = self.u
+        box = BoxLayout(orientation="vertical", padding=(20 * u, 16 * u), spacing=12 * u)
+        paint(box, "#4e1111")
+        box.add_widget(Text("The companion cannot start", size=28 * u, bold=True, color="#ffffff"))
+        box.add_widget(
+            Text(self.message, size=18 * u, color="#ffffff", wrap=True, fill=True, id_name="startup-error")
+        )
+        box.add_widget(
+            Text(
+                "Fix the configuration, then start it again (the log file has the details).",
+                size=15 * u,
+                color="#eeeeee",
+                wrap=True,
+            )
+        )
+        box.add_widget(
+            button("Close", self.stop, size=20 * u, color="#616161", size_hint_y=None, height=56 * u)
+        )
+        self.root_layout = box
+        return box
+
+    def texts(self) -> list[str]:
+        return [str(w.text) for w in self.root_layout.walk(restrict=False) if isinstance(w, Label) and w.text]
+
+    def screenshot(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.root_layout.export_to_png(str(path))
+        return path
