@@ -454,6 +454,17 @@ class TableService:
                 replace(p, action=action, preview=preview, text=self._price_text(p.kind, action, preview))
             )
 
+    def step_price(self, steps: int) -> Outcome:
+        """Raise (``steps`` > 0) or lower the pending price by that many of its price steps
+        (the "press + to raise by $5" of a bid, a private company or a train's hint)."""
+        with self._lock:
+            p = self._proposal
+            if p is None or p.price_range is None:
+                return self._refuse(
+                    "there is no price to raise or lower: tap a private company or a train first"
+                )
+            return self.set_price(int(p.action["price"]) + steps * max(1, p.price_step))
+
     def propose(self, action: Action, text: str | None = None) -> Outcome:
         """Propose any action (what the UI offers besides taps: lay a tile, redeem a share ...).
 
