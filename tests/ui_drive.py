@@ -3,9 +3,10 @@
 ``drive(body, out, display)`` runs a small program: Kivy configured at the window size, a store
 and tag registry in ``out/db.sqlite3``, then ``body`` (Python source) which must define
 ``make_app()`` returning the :class:`CompanionApp` and ``steps(app)``, a generator.  Each value it
-yields is a name: the window is saved as ``out/NAME.png`` and its label texts and tagged widgets
-as ``out/NAME.json`` (``{"texts": [...], "labelled": {...}}``); the next step runs a few frames
-later, once the screen has been redrawn.  The result maps each name to its JSON.
+yields is a name: once the window has laid out and drawn what the step changed, it is saved as
+``out/NAME.png`` and its label texts and tagged widgets as ``out/NAME.json`` (``{"texts": [...],
+"labelled": {...}}``); then the next step runs (an empty name: just wait for the redraw).
+The result maps each name to its JSON.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-PRELUDE = """
+PRELUDE = r"""
 import json, sys
 from pathlib import Path
 from companion.ui.kivyconf import configure_kivy
 
-W, H = {size!r}
+W, H = SIZE
 configure_kivy((W, H))
 from kivy.clock import Clock
 from companion.store import Store
@@ -36,6 +37,24 @@ from companion.ui.session import UISession
 OUT = Path(sys.argv[1])
 store = Store.open(OUT / "db.sqlite3")
 registry = TagRegistry.open(OUT / "db.sqlite3")
+
+
+def demo_service(count=None):
+    # the demo's real 4-player 1870 game, its first ``count`` actions stored (all: None), reopened
+    # from the store as ``companion run`` would
+    from companion.interop.actions import effective_actions
+    from companion.ui.demo import remap_players
+    from companion.ui.scenario import demo_export, strip_action
+
+    export = demo_export()
+    seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}
+    names = [str(p["name"]) for p in export["players"]]
+    actions = [remap_players(strip_action(a), seats) for a in effective_actions(export["actions"])]
+    settings = export.get("settings") or {}
+    rules = settings.get("optional_rules") or []
+    service = TableService.new(store, registry, "1870", names, rules, int(settings.get("seed") or 0))
+    store.append_many(service.game_id, actions[:count])
+    return TableService.open(store, service.game_id, registry)
 """
 
 EPILOGUE = """
@@ -56,12 +75,17 @@ def _next(_dt):
         traceback.print_exc()
         app.stop()
         raise SystemExit(3)
+    # let the window lay out and draw what the step changed, then save it
+    Clock.schedule_once(lambda _dt: _shoot(name), 0.4)
+
+
+def _shoot(name):
     if name:
         app.screenshot(OUT / f"{name}.png")
         data = {"texts": app.texts(), "labelled": app.labelled()}
         (OUT / f"{name}.json").write_text(json.dumps(data, indent=1))
         shots[name] = True
-    Clock.schedule_once(_next, 0.4)
+    Clock.schedule_once(_next, 0.05)
 
 
 Clock.schedule_once(_next, 1.0)
@@ -71,7 +95,7 @@ app.run()
 
 def drive(body: str, out: Path, display: str, size: tuple[int, int] = (800, 480)) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
-    program = PRELUDE.format(size=size) + textwrap.dedent(body) + EPILOGUE
+    program = PRELUDE.replace("SIZE", repr(size), 1) + textwrap.dedent(body) + EPILOGUE
     script = out / "drive.py"
     script.write_text(program)
     env = dict(os.environ, DISPLAY=display)

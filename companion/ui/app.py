@@ -54,9 +54,10 @@ from companion.ui.widgets import (
     texture_from_bgr,
 )
 
-SCREENS = ("table", "market", "operating", "log", "camera", "setup")
+SCREENS = ("table", "shares", "market", "operating", "log", "camera", "setup")
 TITLES = {
     "table": "Table",
+    "shares": "Shares",
     "market": "Market",
     "operating": "Operating",
     "log": "Log",
@@ -163,11 +164,36 @@ class TableScreen(BaseScreen):
         tv = vm.table_view(self.app.session.game)
         g = self.grid
         g.clear_widgets()
+        if tv.finished and tv.result:
+            best = tv.result[0][1]
+            g.add_widget(
+                Text(
+                    f"{tv.winner} wins with {vm.money(best)}",
+                    size=22 * u,
+                    bold=True,
+                    id_name="winner",
+                )
+            )
+            g.add_widget(
+                Text(
+                    "Final: "
+                    + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result)
+                    + (" · the bank broke" if tv.bank_broken else ""),
+                    size=15 * u,
+                    wrap=True,
+                    id_name="final",
+                )
+            )
+        if tv.auction:
+            g.add_widget(Text("Private companies for sale", size=15 * u, bold=True))
+            for a in tv.auction:
+                g.add_widget(Text(a.text, size=14 * u, wrap=True, id_name=f"auction:{a.sym}"))
         head = row(
             Text("Player", size=14 * u, bold=True, fill=True),
             Text("Cash", size=14 * u, bold=True, size_hint_x=0.55, fill=True),
-            Text("Certs", size=14 * u, bold=True, size_hint_x=0.45, fill=True),
-            Text("Certificates", size=14 * u, bold=True, size_hint_x=2.4, fill=True),
+            Text("Worth", size=14 * u, bold=True, size_hint_x=0.6, fill=True),
+            Text("Certs", size=14 * u, bold=True, size_hint_x=0.4, fill=True),
+            Text("Certificates", size=14 * u, bold=True, size_hint_x=2.2, fill=True),
             height=24 * u,
         )
         g.add_widget(head)
@@ -184,37 +210,36 @@ class TableScreen(BaseScreen):
                     fill=True,
                     id_name=f"cash:{p.name}",
                 ),
+                Text(vm.money(p.value), size=16 * u, size_hint_x=0.6, fill=True, id_name=f"worth:{p.name}"),
                 Text(
-                    p.certs_text, size=17 * u, size_hint_x=0.45, color=BAD if p.over_limit else INK, fill=True
+                    p.certs_text,
+                    size=17 * u,
+                    size_hint_x=0.4,
+                    color=BAD if p.over_limit else INK,
+                    fill=True,
+                    id_name=f"certs:{p.name}",
                 ),
-                Text(certs, size=14 * u, size_hint_x=2.4, wrap=True, fill=True),
+                Text(certs, size=14 * u, size_hint_x=2.2, wrap=True, fill=True),
                 height=40 * u,
             )
             paint(line, ACCENT if p.acting else "#ece6d6")
             g.add_widget(line)
-        if tv.finished and tv.result:
-            g.add_widget(
-                Text(
-                    "Final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result),
-                    size=17 * u,
-                    bold=True,
-                    wrap=True,
-                )
-            )
         if tv.corporations:
             corps = GridLayout(cols=4 if self.app.width_px < 1000 else 5, size_hint_y=None, spacing=3)
             corps.bind(minimum_height=corps.setter("height"))
             for c in tv.corporations:
                 price = vm.money(c.share_price) if c.share_price else "-"
                 trains = " ".join(c.trains) or "no trains"
+                ran = f" · ran {vm.money(c.last_revenue)}" if c.last_revenue is not None else ""
                 chip = Text(
-                    f"[b]{c.sym}[/b] {vm.money(c.cash)} @ {price}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}",
-                    size=13 * u,
+                    f"[b]{c.sym}[/b] {vm.money(c.cash)} @ {price} · {c.status}\n"
+                    f"{c.shares_text}{ran}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}",
+                    size=12 * u,
                     color=c.text_color,
                     markup=True,
                     halign="center",
-                    size_hint_y=None,
-                    height=42 * u,
+                    wrap=True,
+                    id_name=f"corp:{c.sym}",
                 )
                 paint(chip, c.color, border=ACCENT if c.acting else None)
                 corps.add_widget(chip)
@@ -223,6 +248,53 @@ class TableScreen(BaseScreen):
         if tv.next_trains:
             info += " · next trains: " + ", ".join(tv.next_trains)
         g.add_widget(Text(info, size=13 * u, wrap=True))
+
+
+class SharesScreen(BaseScreen):
+    """The spreadsheet: players × corporations (as 18xx.games shows it), then each corporation's
+    IPO and market shares, price, treasury, trains, tokens, state and last run."""
+
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="shares", **kw)
+        self.box = BoxLayout(orientation="vertical", padding=2)
+        self.add_widget(self.box)
+
+    def refresh(self) -> None:
+        u = self.u
+        tv = vm.table_view(self.app.session.game)
+        sheet = vm.spreadsheet(tv)
+        self.box.clear_widgets()
+        grid = GridLayout(cols=len(sheet.columns) + 1, size_hint_y=None, spacing=1)
+        grid.bind(minimum_height=grid.setter("height"))
+        height = 22 * u
+        corp_colors = {c.sym: (c.color, c.text_color) for c in tv.corporations}
+
+        def cell(
+            text: str, *, bold: bool = False, bg: str = "#ece6d6", fg: str = INK, name: str = ""
+        ) -> None:
+            label = Text(
+                text,
+                size=12 * u,
+                bold=bold,
+                color=fg,
+                halign="center",
+                size_hint_y=None,
+                height=height,
+                id_name=name,
+            )
+            paint(label, bg)
+            grid.add_widget(label)
+
+        cell("", bg=PAPER)
+        for col in sheet.columns:
+            bg, fg = corp_colors.get(col, ("#cfd8dc", INK))
+            cell(col, bold=True, bg=bg, fg=fg)
+        for r in sheet.rows:
+            bg = ACCENT if r.acting else ("#dcd3bd" if r.kind == "corporation" else "#ece6d6")
+            cell(r.label, bold=True, bg=bg)
+            for col, value in zip(sheet.columns, r.cells, strict=True):
+                cell(value, bg=bg, name=f"sheet:{r.label}:{col}")
+        self.box.add_widget(scroll_of(grid))
 
 
 class MarketScreen(BaseScreen):
@@ -808,6 +880,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self.sm = ScreenManager(transition=NoTransition())
         self.screens: dict[str, BaseScreen] = {
             "table": TableScreen(self),
+            "shares": SharesScreen(self),
             "market": MarketScreen(self),
             "operating": OperatingScreen(self),
             "log": LogScreen(self),
@@ -845,7 +918,7 @@ class CompanionApp(App):  # type: ignore[misc]
         for b in self.nav_buttons.values():
             b.disabled = False
         tv = vm.table_view(self.session.game)
-        self.bank.text = f"Bank {vm.money(tv.bank_cash)}"
+        self.bank.text = tv.bank_text
         self.round_label.text = f"{tv.title} · {tv.round}\nPhase {tv.phase}"
         self.acting.text = tv.headline
         corp = next((c for c in tv.corporations if c.acting), None)
@@ -919,7 +992,10 @@ class CompanionApp(App):  # type: ignore[misc]
             "company": "Private companies…",
         }
         if not choices:
-            bar.add_widget(Text("No actions (game over or waiting)", size=15 * u, fill=True))
+            words = (
+                "Game over: Setup starts a new game" if self.session.game.finished else "No actions (waiting)"
+            )
+            bar.add_widget(Text(words, size=15 * u, fill=True))
             return
         for group, items in groups.items():
             if len(items) == 1 or group in ("pass", "run", "dividend") and len(items) <= 3:

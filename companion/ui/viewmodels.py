@@ -32,6 +32,7 @@ from companion.engine.routes import trains_from_names
 
 __all__ = [
     "ActionChoice",
+    "AuctionRow",
     "CorporationRow",
     "DividendOption",
     "LogEntry",
@@ -45,13 +46,17 @@ __all__ = [
     "RouteLine",
     "RoutesView",
     "SetupView",
+    "SheetRow",
+    "Spreadsheet",
     "TableView",
     "TitleChoice",
     "ZONE_COLORS",
     "action_choices",
+    "auction_rows",
     "board_state",
     "choices_on_hex",
     "entity_label",
+    "last_revenues",
     "log_view",
     "market_view",
     "money",
@@ -60,6 +65,7 @@ __all__ = [
     "routes_run",
     "run_routes_action",
     "setup_view",
+    "spreadsheet",
     "suggest_routes",
     "table_view",
 ]
@@ -129,14 +135,21 @@ class PlayerRow:
     priority: bool
     acting: bool
     value: int
+    """Net worth: cash, certificates at their share price, private companies at face value."""
+    limit_applies: bool = True
+    """False once the game is over: the certificate limit no longer matters."""
+    seat: int = 0
+    """1-based seating position (the rows are in this order; the priority deal moves)."""
+    percents: dict[str, str] = field(default_factory=dict)
+    """Per corporation symbol: ``"20%"``, ``"20% P"`` (the spreadsheet's cells)."""
 
     @property
     def certs_text(self) -> str:
-        return f"{self.cert_count}/{self.cert_limit}"
+        return f"{self.cert_count}/{self.cert_limit}" if self.limit_applies else str(self.cert_count)
 
     @property
     def over_limit(self) -> bool:
-        return self.cert_count > self.cert_limit
+        return self.limit_applies and self.cert_count > self.cert_limit
 
 
 @dataclass(frozen=True)
@@ -153,10 +166,49 @@ class CorporationRow:
     tokens_left: int
     tokens_total: int
     ipo_percent: int
+    """Shares the corporation holds itself (1870: its IPO shares and any redeemed, its treasury)."""
     market_percent: int
+    """Shares in the open market (the bank pool)."""
     floated: bool
     operated: bool
     acting: bool
+    last_revenue: int | None = None
+    """What its last run earned (None before it has run)."""
+
+    @property
+    def status(self) -> str:
+        """``operated``, ``floated``, ``parred`` (not floated yet)."""
+        return "operated" if self.operated else ("floated" if self.floated else "parred")
+
+    @property
+    def shares_text(self) -> str:
+        return f"IPO {self.ipo_percent}% · market {self.market_percent}%"
+
+
+@dataclass(frozen=True)
+class AuctionRow:
+    """A private company still for sale in the auction."""
+
+    sym: str
+    name: str
+    value: int
+    revenue: int
+    price: int
+    """The lowest acceptable bid, or its price when it may be bought outright."""
+    buy_now: bool
+    """The cheapest company, with no bids on it: bought at its price (not bid on)."""
+    bids: tuple[tuple[str, int], ...]
+    """(player, bid), highest first."""
+
+    @property
+    def text(self) -> str:
+        head = f"{self.sym} ${self.value} (income ${self.revenue}): "
+        if self.buy_now:
+            return head + f"buy for ${self.price}"
+        bids = ", ".join(f"{who} ${amount}" for who, amount in self.bids)
+        return head + (
+            f"bids {bids}; next bid ${self.price}" if bids else f"no bids; minimum bid ${self.price}"
+        )
 
 
 @dataclass(frozen=True)
@@ -177,12 +229,28 @@ class TableView:
     finished: bool
     result: tuple[tuple[str, int], ...] = ()
     next_trains: tuple[str, ...] = ()
+    bank_broken: bool = False
+    auction: tuple[AuctionRow, ...] = ()
+    """The private companies for sale while the auction runs, with their bids."""
 
     @property
     def headline(self) -> str:
         if self.finished:
-            return "Game over"
+            return f"{self.winner} wins" if self.winner else "Game over"
         return f"{self.acting} to act" if self.acting else "waiting"
+
+    @property
+    def bank_text(self) -> str:
+        """``Bank $9,900``, or ``Bank broken`` (the bank ran out: what triggers the end)."""
+        return "Bank broken" if self.bank_broken else f"Bank {money(self.bank_cash)}"
+
+    @property
+    def winner(self) -> str:
+        """The winner's name (several joined by "and" on a tie) once the game is over."""
+        if not self.result:
+            return ""
+        best = self.result[0][1]
+        return " and ".join(name for name, value in self.result if value == best)
 
 
 def _text_color(game: Game, sym: str) -> str:
@@ -218,11 +286,61 @@ def player_certificates(player: Player, corporations: Sequence[Corporation]) -> 
     return tuple(out)
 
 
+def last_revenues(game: Game) -> dict[str, int]:
+    """Each corporation's last run (from the game log), by symbol."""
+    by_name = {c.name: c.sym for c in game.corporations} | {c.sym: c.sym for c in game.corporations}
+    out: dict[str, int] = {}
+    for line in game.log:
+        m = _RUNS.match(line)
+        if m and m["name"] in by_name:
+            out[by_name[m["name"]]] = int(m["rev"])
+    return out
+
+
+def auction_rows(game: Game) -> tuple[AuctionRow, ...]:
+    """The private companies still for sale in the auction, with every player's standing bid."""
+    names = {p.id: p.name for p in game.players}
+    rows = []
+    for company in game.companies:
+        if company.owner is not None or company.closed:
+            continue
+        bids = game.auction_bids(company.sym)
+        if bids is None:
+            continue
+        price, high = bids
+        standing: dict[str, int] = {}
+        for action in game.actions:
+            if action.get("type") == "bid" and action.get("company") == company.sym:
+                who = names.get(action.get("entity"), str(action.get("entity")))
+                standing[who] = max(standing.get(who, 0), int(action.get("price", 0)))
+        ranked = tuple(sorted(standing.items(), key=lambda wb: -wb[1]))
+        first = (
+            bool(game.players) and (game.auction_bid_range(game.players[0], company.sym) or (0, 0, False))[2]
+        )
+        rows.append(
+            AuctionRow(company.sym, company.name, company.value, company.revenue, price, bool(first), ranked)
+        )
+    return tuple(rows)
+
+
+def _percents(player: Player, corporations: Sequence[Corporation]) -> dict[str, str]:
+    out = {}
+    for corp in corporations:
+        shares = player.shares_of(corp)
+        if shares:
+            out[corp.sym] = f"{sum(s.percent for s in shares)}%" + (
+                " P" if any(s.president for s in shares) else ""
+            )
+    return out
+
+
 def table_view(game: Game) -> TableView:
     acting, kind = _acting(game)
     limit = game.cert_limit()
     priority = game.priority_deal()
     owner = acting.owner if isinstance(acting, Corporation | Company) else None
+    revenues = last_revenues(game)
+    seats = sorted(game.players, key=lambda p: (str(type(p.id)), p.id))
     players = tuple(
         PlayerRow(
             id=p.id,
@@ -235,8 +353,11 @@ def table_view(game: Game) -> TableView:
             priority=p is priority,
             acting=p is acting or (kind != "player" and p is owner),
             value=game.player_value(p),
+            limit_applies=not game.finished,
+            seat=seat,
+            percents=_percents(p, game.corporations),
         )
-        for p in game.players
+        for seat, p in enumerate(seats, 1)
     )
     corps = tuple(
         CorporationRow(
@@ -256,6 +377,7 @@ def table_view(game: Game) -> TableView:
             floated=c.floated,
             operated=c.operated,
             acting=c is acting,
+            last_revenue=revenues.get(c.sym),
         )
         for c in game.corporations
         if c.ipoed and not c.closed
@@ -280,7 +402,61 @@ def table_view(game: Game) -> TableView:
         finished=game.finished,
         result=result,
         next_trains=tuple(f"{t.name} {money(game.train_price(t))}" for t in upcoming[:3]),
+        bank_broken=game.bank.broken or game.bank.cash < 0,
+        auction=auction_rows(game) if not game.finished else (),
     )
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    label: str
+    kind: str
+    """``player`` or ``corporation`` (a row about the corporations: IPO, market, price, ...)."""
+    cells: tuple[str, ...]
+    acting: bool = False
+
+
+@dataclass(frozen=True)
+class Spreadsheet:
+    """Players × corporations, as 18xx.games' spreadsheet: who holds what, then per corporation
+    its IPO and market shares, share price, treasury, trains, tokens, state and last run."""
+
+    columns: tuple[str, ...]
+    """Corporation symbols, then ``Cash``, ``Worth``, ``Certs``."""
+    rows: tuple[SheetRow, ...]
+
+    def cell(self, label: str, column: str) -> str:
+        row = next(r for r in self.rows if r.label == label)
+        return row.cells[self.columns.index(column)]
+
+
+def spreadsheet(tv: TableView) -> Spreadsheet:
+    corps = tv.corporations
+    columns = tuple(c.sym for c in corps) + ("Cash", "Worth", "Certs")
+    rows = [
+        SheetRow(
+            p.name,
+            "player",
+            tuple(p.percents.get(c.sym, "") for c in corps) + (money(p.cash), money(p.value), p.certs_text),
+            p.acting,
+        )
+        for p in tv.players
+    ]
+
+    def corp_row(label: str, values: Iterable[str]) -> SheetRow:
+        return SheetRow(label, "corporation", (*values, "", "", ""))
+
+    rows += [
+        corp_row("IPO", (f"{c.ipo_percent}%" if c.ipo_percent else "" for c in corps)),
+        corp_row("Market", (f"{c.market_percent}%" if c.market_percent else "" for c in corps)),
+        corp_row("Price", (money(c.share_price) if c.share_price else "-" for c in corps)),
+        corp_row("Treasury", (money(c.cash) for c in corps)),
+        corp_row("Trains", (" ".join(c.trains) or "-" for c in corps)),
+        corp_row("Tokens", (f"{c.tokens_left}/{c.tokens_total}" for c in corps)),
+        corp_row("State", (c.status for c in corps)),
+        corp_row("Last run", (money(c.last_revenue) if c.last_revenue is not None else "-" for c in corps)),
+    ]
+    return Spreadsheet(columns, tuple(rows))
 
 
 # --------------------------------------------------------------------------------------------- market
