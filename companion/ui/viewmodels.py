@@ -57,6 +57,8 @@ __all__ = [
     "choices_on_hex",
     "entity_label",
     "last_revenues",
+    "company_label",
+    "log_marks",
     "log_view",
     "market_view",
     "money",
@@ -798,6 +800,9 @@ class LogEntry:
     text: str
     kind: str
     """``heading`` (rounds, phases, events, game over) or ``action``."""
+    action: int | None = None
+    """Which action wrote it (0-based index into ``game.actions``), when the log's marks are known:
+    undoing back to before that action takes this entry (and everything after it) back."""
 
 
 @dataclass(frozen=True)
@@ -808,8 +813,17 @@ class LogView:
     can_undo: bool
 
 
+def company_label(company: Company) -> str:
+    """A private company's one name on every screen: ``MKT private`` (its corporation namesake,
+    if any, is plain ``MKT``)."""
+    return f"{company.sym} private"
+
+
 def _sym_names(game: Game) -> list[tuple[str, str]]:
+    """(name in the engine's log, the one name the screens use), longest first: corporations by
+    symbol (``Katy`` → ``MKT``), private companies as ``MKT private``."""
     pairs = [(c.name, c.sym) for c in game.corporations]
+    pairs += [(c.name, company_label(c)) for c in game.companies]
     return sorted(pairs, key=lambda p: -len(p[0]))
 
 
@@ -820,11 +834,61 @@ def _short(text: str, names: list[tuple[str, str]]) -> str:
     return text
 
 
-def log_view(game: Game, last: int | None = None) -> LogView:
-    """The game log in words, corporations by symbol, a run and its dividend as one line."""
+_TILE_ID = re.compile(r"#?(?P<tile>[\w]+?)-(?P<copy>\d+)(?=\b)")
+_LAY = re.compile(r" lays tile #(?P<tile>\w+?)-(?P<copy>\d+) with rotation (?P<rot>\d) on (?P<hex>[A-Z]+\d+)")
+_CITY = re.compile(r"\b(?P<where>[A-Z]*\d+)-(?P<copy>\d+)-(?P<city>\d+)\b")
+
+
+class _Places:
+    """Turns the engine's internal ids in log lines into the board's words: a tile ``#57-0`` is
+    ``tile 57``, a city ``E12-0-0`` or ``57-1-0`` (a city of the tile laid on H13) is
+    ``H13 (Dallas)``.  Fed the lines in order, it remembers where each laid tile went."""
+
+    def __init__(self, game: Game) -> None:
+        self.names: dict[str, str] = dict(game.data.get("map", {}).get("location_names", {}))
+        self.tile_hex: dict[str, str] = {}
+
+    def hex_text(self, hex_id: str) -> str:
+        name = self.names.get(hex_id)
+        return f"{hex_id} ({name})" if name else hex_id
+
+    def words(self, line: str) -> str:
+        lay = _LAY.search(line)
+        if lay:
+            self.tile_hex[f"{lay['tile']}-{lay['copy']}"] = lay["hex"]
+            return (
+                line[: lay.start()]
+                + f" lays tile {lay['tile']} with rotation {lay['rot']} on {self.hex_text(lay['hex'])}"
+                + line[lay.end() :]
+            )
+
+        def city(m: re.Match[str]) -> str:
+            where = m["where"]
+            hex_id = where if where[:1].isalpha() else self.tile_hex.get(f"{where}-{m['copy']}")
+            return self.hex_text(hex_id) if hex_id else f"a city of tile {where}"
+
+        line = _CITY.sub(city, line)
+        return re.sub(r"#(\w+?)-\d+\b", r"tile \1", line)
+
+
+def log_view(game: Game, last: int | None = None, marks: Sequence[int] | None = None) -> LogView:
+    """The game log in the game's words: corporations by symbol, private companies as ``MKT
+    private``, tiles by number, cities by hex and name (no internal ids); a run and its dividend as
+    one line.  With ``marks`` (the log's length after each action, :func:`log_marks`) every entry
+    knows the action that wrote it."""
+    import bisect
+
     names = _sym_names(game)
-    lines = list(game.log)
+    places = _Places(game)
+    lines = [places.words(line) for line in game.log]
     entries: list[LogEntry] = []
+
+    def source(index: int) -> int | None:
+        if marks is None:
+            return None
+        k = bisect.bisect_right(marks, index)
+        return k if k < len(marks) else None
+
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -855,15 +919,34 @@ def log_view(game: Game, last: int | None = None) -> LogView:
                 text = f"{corp} {runs} for ${rev} and withholds it"
             else:
                 text = line
-            entries.append(LogEntry(_short(text, names), "action"))
+            entries.append(LogEntry(_short(text, names), "action", source(i)))
             i = j
             continue
         heading = line.startswith("--") or " operates " in line or line.endswith("has priority deal")
-        entries.append(LogEntry(_short(line, names), "heading" if heading else "action"))
+        entries.append(LogEntry(_short(line, names), "heading" if heading else "action", source(i)))
         i += 1
     if last is not None:
         entries = entries[-last:]
     return LogView(tuple(entries), len(game.actions), bool(game.actions))
+
+
+def log_marks(game: Game, known: Sequence[int] = ()) -> list[int]:
+    """How long the game's log was after each of its actions.  ``known``: marks computed before for
+    the same first actions (the caller drops those of actions taken back), reused; with them the
+    marks of one new action cost nothing.  Otherwise the game is replayed: a second for a long
+    game, so the touchscreen asks for it in a worker thread."""
+    n = len(game.actions)
+    marks = list(known[:n])
+    if len(marks) == n:
+        return marks
+    if len(marks) == n - 1:
+        return [*marks, len(game.log)]
+    trial = game.replayed([])
+    out = []
+    for action in game.actions:
+        trial._process(action, auto=False)  # recorded actions, their automatic ones included
+        out.append(len(trial.log))
+    return out
 
 
 # --------------------------------------------------------------------------------------------- setup
