@@ -764,9 +764,14 @@ class SetupScreen(BaseScreen):
         rules.bind(minimum_height=rules.setter("height"))
         self.rules = {}
         for sym, short, _desc in t.optional_rules:
-            cb = CheckBox(size_hint=(None, None), size=(36 * u, 30 * u), color=rgba(INK))
+            # the whole row is the touch target (44 px high at 800×480, about 8 mm): box or words
+            cb = CheckBox(size_hint=(None, None), size=(40 * u, 44 * u), color=rgba(INK))
             self.rules[sym] = cb
-            rules.add_widget(row(cb, Text(short, size=13 * u, fill=True), height=30 * u))
+            words = Text(short, size=14 * u, wrap=True, fill=True, id_name=f"rule:{sym}")
+            words.bind(
+                on_touch_down=lambda w, touch, cb=cb: _toggle(cb) if w.collide_point(*touch.pos) else False
+            )
+            rules.add_widget(row(cb, words, height=44 * u))
         g.add_widget(Text("Optional rules", size=15 * u, bold=True))
         g.add_widget(rules)
         g.add_widget(
@@ -959,6 +964,7 @@ class CompanionApp(App):  # type: ignore[misc]
         paint(self.actions_bar, "#cfd8dc")
         main.add_widget(self.actions_bar)
         root.add_widget(main)
+        self.main = main
         self.root_layout = root
         if self._session is not None:
             self._attach(self._session)
@@ -1029,6 +1035,10 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def show(self, name: str) -> None:
         self.sm.current = name
+        # a screen shown for the first time takes the screen area now, not on a later layout pass
+        # (until then it drew below the screen buttons, leaving a blank band under them)
+        screen = self.sm.current_screen
+        screen.pos, screen.size = self.sm.pos, self.sm.size
         self.refresh()
 
     def refresh_actions(self) -> None:
@@ -1255,12 +1265,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self.hide_toast()
         stepper = prop.ok and prop.price is not None
         height = (150 + (44 if prop.options else 0) + (44 if stepper else 0)) * u
-        toast = BoxLayout(
-            orientation="vertical",
-            size_hint=(0.96, None),
-            height=height,
-            pos_hint={"center_x": 0.5, "y": 0.01},
-        )
+        toast = BoxLayout(orientation="vertical", size_hint=(1, None), height=height)
         toast.padding = (10, 6)
         toast.spacing = 4
         paint(toast, "#212121" if prop.ok else "#4e1111", border=ACCENT)
@@ -1301,12 +1306,18 @@ class CompanionApp(App):  # type: ignore[misc]
         else:
             toast.add_widget(row(button("OK", self.hide_toast, size=20 * u, color="#616161"), height=56 * u))
         self.toast = toast
-        self.root_layout.add_widget(toast)
+        # the toast takes the action bar's place and the screen above it shrinks (it scrolls), so
+        # the toast never covers what it talks about: the player, the map, the log entry
+        if self.actions_bar.parent is self.main:
+            self.main.remove_widget(self.actions_bar)
+        self.main.add_widget(toast)
 
     def hide_toast(self) -> None:
         if self.toast is not None and self.toast.parent is not None:
             self.toast.parent.remove_widget(self.toast)
         self.toast = None
+        if self.actions_bar.parent is None:
+            self.main.add_widget(self.actions_bar)
 
     def confirm(self) -> None:
         self.hide_toast()
@@ -1559,6 +1570,12 @@ class CompanionApp(App):  # type: ignore[misc]
         image = np.frombuffer(data, np.uint8).reshape(h, w, 3)[::-1, :, ::-1]
         cv2.imwrite(str(path), image)
         return path
+
+
+def _toggle(box: CheckBox) -> bool:
+    """Tick or untick a check box (its words were touched); the touch is handled."""
+    box.active = not box.active
+    return True
 
 
 def _screen_of(widget: Any) -> Any:
