@@ -5,7 +5,6 @@ takes the action bar's place instead of covering the screen."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import cv2
