@@ -59,6 +59,7 @@ __all__ = [
     "last_revenues",
     "company_label",
     "log_marks",
+    "location_names",
     "log_view",
     "market_view",
     "money",
@@ -541,10 +542,22 @@ class RouteLine:
     revenue: int
     stops: tuple[str, ...]
     """Hex ids of the stops, in route order."""
+    names: tuple[str, ...] = ()
+    """The stops' city names ("" for a stop without one), as printed on the map."""
 
     @property
     def text(self) -> str:
-        return f"{self.train.rsplit('-', 1)[0]}-train: {' - '.join(self.stops)}  {money(self.revenue)}"
+        """``3-train: Dallas (H13) - Springfield, MO (E12)  $60``: by city name, hex beside it."""
+        names = self.names or ("",) * len(self.stops)
+        stops = [
+            f"{name} ({hex_id})" if name else hex_id for hex_id, name in zip(self.stops, names, strict=True)
+        ]
+        return f"{self.train.rsplit('-', 1)[0]}-train: {' - '.join(stops)}  {money(self.revenue)}"
+
+
+def location_names(game: Game) -> dict[str, str]:
+    """The map's city and town names by hex (``H13``: ``Dallas``)."""
+    return dict(game.data.get("map", {}).get("location_names", {}))
 
 
 @dataclass(frozen=True)
@@ -590,7 +603,14 @@ def suggest_routes(
     )
 
 
-def routes_view(result: RouteResult | None, *, computing: bool = False, progress: float = 0.0) -> RoutesView:
+def routes_view(
+    result: RouteResult | None,
+    *,
+    computing: bool = False,
+    progress: float = 0.0,
+    names: dict[str, str] | None = None,
+) -> RoutesView:
+    """The suggested routes in words; ``names`` (:func:`location_names`) names the stops."""
     if computing:
         return RoutesView("computing", progress=progress)
     if result is None:
@@ -599,7 +619,13 @@ def routes_view(result: RouteResult | None, *, computing: bool = False, progress
         return RoutesView("error", message="Route search was stopped before it found a route")
     if not result.routes:
         return RoutesView("none", message="No route earns money")
-    lines = tuple(RouteLine(r.train, r.revenue, tuple(h for h, _ in r.stops)) for r in result.routes)
+    names = names or {}
+    lines = tuple(
+        RouteLine(
+            r.train, r.revenue, tuple(h for h, _ in r.stops), tuple(names.get(h, "") for h, _ in r.stops)
+        )
+        for r in result.routes
+    )
     return RoutesView("done", lines, result.total, result.optimal, 1.0)
 
 
@@ -767,7 +793,7 @@ def operating_view(
     revenue = int(getattr(game.round, "revenue", 0)) if ran else None
     if dividends is None:
         dividends = dividend_options(game, current) if ran else ()
-    rv = routes_view(routes, computing=computing, progress=progress)
+    rv = routes_view(routes, computing=computing, progress=progress, names=location_names(game))
     if not current.trains and not computing:
         rv = RoutesView("none", message=f"{current.sym} has no trains")
     return OperatingView(
