@@ -176,13 +176,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(err), args, Config().display.size)
     size, fullscreen = config.display.size, config.display.fullscreen
     start_log(Path(config.game.database).parent)
-    from companion.engine import TITLE_CLASSES
+    from companion.engine import playable_titles
 
     title = config.game.title
-    if title not in TITLE_CLASSES:
+    if title not in playable_titles():
         return _fail(
             f"{args.config or 'the configuration'}: game.title {title} is not playable yet "
-            f"(playable: {', '.join(TITLE_CLASSES)})",
+            f"(playable: {', '.join(playable_titles())})",
             args,
             size,
             fullscreen,
