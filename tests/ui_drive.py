@@ -43,8 +43,8 @@ def demo_service(count=None):
     # the demo's real 4-player 1870 game, its first ``count`` actions stored (all: None), reopened
     # from the store as ``companion run`` would
     from companion.interop.actions import effective_actions
-    from companion.ui.demo import remap_players
-    from companion.ui.scenario import demo_export, strip_action
+    from companion.interop.actions import remap_players, strip_action
+    from companion.ui.scenario import demo_export
 
     export = demo_export()
     seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}

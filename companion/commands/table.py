@@ -24,7 +24,10 @@ from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
+from companion.interop.actions import ExportError
+from companion.interop.replay import load_export
 from companion.store import Store, StoreError, default_path
+from companion.table.exchange import import_export
 from companion.table.script import HELP, Help, enroll_demo_tags, parse_table_script, stream_table_script
 from companion.table.service import Proposal, Result, TableService
 from companion.table.session import TableSession
@@ -57,6 +60,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of a new game")
     parser.add_argument("--game", type=int, default=None, metavar="ID", help="resume this saved game")
+    parser.add_argument(
+        "--import",
+        dest="import_file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="start a new table game from an 18xx.games export (JSON), at its last state",
+    )
     parser.add_argument(
         "--demo-tags",
         action="store_true",
@@ -152,7 +163,7 @@ def _turn(service: TableService) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
-    except (ConfigError, StoreError, TagError, GameError, ScriptError) as exc:
+    except (ConfigError, StoreError, TagError, GameError, ScriptError, ExportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
@@ -163,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     config = _config()
     title = args.title or config.game.title
+    if args.import_file is not None:
+        title = str(load_export(args.import_file)["title"])
     if title not in data.TITLES:
         raise GameError(f"unknown title {title!r}; known titles: {', '.join(data.TITLES)}")
     if args.speed <= 0:
@@ -182,7 +195,13 @@ def _run(args: argparse.Namespace) -> int:
                 print(_turn(service_of[0]), flush=True)
 
         listeners: dict[str, Any] = {"on_proposal": _print_proposal, "on_result": print_result}
-        if args.game is not None:
+        if args.import_file is not None:
+            if args.game is not None:
+                raise GameError("--import starts a new game; it cannot be combined with --game")
+            game_id, game = import_export(store, load_export(args.import_file))
+            service = TableService(game, store, game_id, registry, **listeners)
+            print(f"imported {args.import_file}: {len(game.actions)} actions", flush=True)
+        elif args.game is not None:
             service = TableService.open(store, args.game, registry, **listeners)
         else:
             if args.players is not None:

@@ -28,24 +28,13 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.interop.actions import effective_actions
+from companion.interop.actions import effective_actions, remap_players, strip_action
 from companion.table.service import describe_action
 from companion.ui import viewmodels as vm
-from companion.ui.scenario import demo_export, strip_action
+from companion.ui.scenario import demo_export
 from companion.ui.session import UISession
 
-__all__ = ["DemoScript", "remap_players", "run_demo", "same_action", "uid_for"]
-
-
-def remap_players(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, Any]:
-    """The action with 18xx.games player ids replaced by seat numbers (1, 2, ...), as the table
-    service's games number their players."""
-    out = dict(action)
-    if out.get("entity_type") == "player" and out.get("entity") in seats:
-        out["entity"] = seats[out["entity"]]
-    if isinstance(out.get("auto_actions"), list):
-        out["auto_actions"] = [remap_players(dict(a), seats) for a in out["auto_actions"]]
-    return out
+__all__ = ["DemoScript", "run_demo", "same_action", "uid_for"]
 
 
 class _Finger:
