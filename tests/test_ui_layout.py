@@ -4,7 +4,6 @@ takes the action bar's place instead of covering the screen."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import cv2
@@ -12,15 +11,7 @@ import numpy as np
 import pytest
 from ui_drive import drive
 
-from companion.commands.demo import virtual_display
-
 SCREENS = ["market", "log", "setup", "shares", "table"]
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with virtual_display((1280, 720)) as name:
-        yield name
 
 
 LAYOUT = """

@@ -5,20 +5,11 @@ ids, one name per corporation and private), the newest entry in view, undo back 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from ui_drive import drive
 
-from companion.commands.demo import virtual_display
 from companion.store import Store
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with virtual_display((1280, 720)) as name:
-        yield name
-
 
 LOG = """
 class Finger:

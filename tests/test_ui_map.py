@@ -4,21 +4,12 @@ hex; the routes are worded by city name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from ui_drive import drive
 
-from companion.commands.demo import virtual_display
 from companion.ui import viewmodels as vm
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with virtual_display((1280, 720)) as name:
-        yield name
-
 
 MAP = """
 import json

@@ -3,36 +3,12 @@ keyboard, nothing stored until the table starts the game; start-up failures are 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
-import pytest
-from ui_drive import drive
+from ui_drive import companion_run, drive
 
-from companion.commands.demo import virtual_display
 from companion.store import Store
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with virtual_display((1280, 720)) as name:
-        yield name
-
-
-def companion_run(args: list[str], display: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, DISPLAY=display)
-    return subprocess.run(
-        [sys.executable, "-m", "companion", "run", *args],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_a_first_launch_opens_on_new_game_and_stores_nothing(tmp_path: Path, display: str) -> None:
@@ -121,14 +97,8 @@ def test_a_title_that_is_not_playable_is_one_clear_line_a_log_and_a_screen(
 def test_a_bad_configuration_file_is_heard_too(tmp_path: Path, display: str) -> None:
     (tmp_path / "bad.toml").write_text('[game]\ntitle = "1870"\nplayers = ["Ann"]\n')
     env_home = tmp_path / "home"
-    env = dict(os.environ, DISPLAY=display, XDG_DATA_HOME=str(env_home))
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", "run", "--config", "bad.toml", "--exit-after", "1"],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    proc = companion_run(
+        ["--config", "bad.toml", "--exit-after", "1"], display, tmp_path, XDG_DATA_HOME=str(env_home)
     )
     assert proc.returncode == 2
     (line,) = proc.stderr.strip().splitlines()

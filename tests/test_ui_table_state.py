@@ -4,19 +4,8 @@ spreadsheet, and the game-over screen (the winner, a broken bank, no certificate
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from ui_drive import drive
-
-from companion.commands.demo import virtual_display
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with virtual_display((1280, 720)) as name:
-        yield name
-
 
 STATES = """
 def make_app():

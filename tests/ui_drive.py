@@ -113,3 +113,15 @@ def drive(body: str, out: Path, display: str, size: tuple[int, int] = (800, 480)
         name: json.loads((out / f"{name}.json").read_text())
         for name in json.loads((out / "shots.json").read_text())
     }
+
+
+def companion_run(args: list[str], display: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``companion run ARGS`` on ``display`` in ``cwd`` (with ``env`` added to the environment)."""
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "run", *args],
+        env=dict(os.environ, DISPLAY=display, **env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
