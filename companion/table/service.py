@@ -141,6 +141,14 @@ def game_from_store(store: Store, game_id: int) -> Game:
     return game
 
 
+def _cash_moves(now: Game, then: Game) -> list[MoneyMove]:
+    """What going from ``now`` to ``then`` (an undo, a redo) does to everyone's cash."""
+    before, after = now.cash_table(), then.cash_table()
+    return [
+        MoneyMove(key, before.get(key, 0), cash) for key, cash in after.items() if before.get(key) != cash
+    ]
+
+
 def _printed(name: object) -> str:
     """What is printed on a train or tile: its id without the copy number (``2-0`` → ``2``)."""
     text = str(name)
@@ -373,10 +381,7 @@ class TableService:
             except GameError as exc:
                 return self._refuse(f"cannot undo: {exc}")
             preview = Preview(log=[f"undo: {describe_action(self.game, last, applied=True)}"])
-            now, then = self.game.cash_table(), before.cash_table()
-            for key, cash in then.items():
-                if now.get(key) != cash:
-                    preview.money.append(MoneyMove(key, now.get(key, 0), cash))
+            preview.money.extend(_cash_moves(self.game, before))
             text = f"Undo: {describe_action(self.game, last, applied=True)}"
             return self._propose(
                 Proposal(
@@ -420,10 +425,7 @@ class TableService:
             before = self.game.replayed(actions[:keep])
             taken = [describe_action(self.game, a, applied=True) for a in actions[keep:]]
             preview = Preview(log=[f"undo: {line}" for line in reversed(taken)])
-            now, then = self.game.cash_table(), before.cash_table()
-            for key, cash in then.items():
-                if now.get(key) != cash:
-                    preview.money.append(MoneyMove(key, now.get(key, 0), cash))
+            preview.money.extend(_cash_moves(self.game, before))
             last = actions[-1]
             record = {
                 "type": "undo",
@@ -469,10 +471,7 @@ class TableService:
                 except GameError as exc:
                     return self._refuse(f"cannot redo: {exc}")
             preview = Preview(log=lines)
-            now, then = self.game.cash_table(), trial.cash_table()
-            for key, cash in then.items():
-                if now.get(key) != cash:
-                    preview.money.append(MoneyMove(key, now.get(key, 0), cash))
+            preview.money.extend(_cash_moves(self.game, trial))
             first = describe_action(trial, restored[0], applied=True)
             more = f" and {_plural(len(restored) - 1, 'more action')}" if len(restored) > 1 else ""
             return self._propose(
