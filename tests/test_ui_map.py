@@ -83,3 +83,9 @@ def test_routes_are_worded_by_city_name() -> None:
     assert vm.RouteLine("2-0", 30, ("C12", "B11"), ("", "Kansas City")).text == (
         "2-train: C12 - Kansas City (B11)  $30"
     )
+
+
+def test_the_operating_screen_names_the_corporation_once(run: dict[str, Any]) -> None:
+    texts = run["shots"]["operating"]["texts"]
+    assert "SLSF — president Player 3" in texts
+    assert not any("Frisco" in t for t in texts)  # 1870's nickname for SLSF: one name per corporation

@@ -544,7 +544,7 @@ class OperatingScreen(BaseScreen):
             if self.map_key is None:
                 self.draw_map([])
             return
-        left.add_widget(Text(f"{ov.current} {ov.name} — {ov.president}", size=20 * u, bold=True, wrap=True))
+        left.add_widget(Text(f"{ov.current} — president {ov.president}", size=20 * u, bold=True, wrap=True))
         left.add_widget(
             Text(
                 f"Treasury {vm.money(ov.treasury)} · trains {' '.join(ov.trains) or 'none'}"
