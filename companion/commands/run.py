@@ -91,24 +91,14 @@ def open_camera(config: Any, board: Any) -> Any:
     return VideoFileSource(cam.file, loop=True)
 
 
-def _for_the_console(record: logging.LogRecord) -> bool:
-    """Warnings on stderr, but not a failure already printed as its one line, and of Kivy's
-    messages only its errors (its warnings are in the log file)."""
-    if getattr(record, "printed", False) or record.getMessage().startswith("Cutbuffer:"):
-        return False  # printed already; Kivy's copy-and-paste without xclip is no problem for a table
-    return record.levelno >= logging.ERROR or not record.name.startswith("kivy")
-
-
 def start_log(folder: Path) -> Path | None:
     """Log to ``folder/logs/companion.log`` (rotated) and warnings to stderr; the file's path,
     or ``None`` when the folder cannot be written (the warnings still reach stderr)."""
+    from companion.ui.kivyconf import log_to_console
+
     root = logging.getLogger()
     root.setLevel(logging.INFO)
-    console = logging.StreamHandler(sys.stderr)
-    console.setLevel(logging.WARNING)
-    console.addFilter(_for_the_console)
-    console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    root.addHandler(console)
+    log_to_console()
     path = folder / "logs" / "companion.log"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -167,6 +157,15 @@ def _exit_after(app: Any, args: argparse.Namespace, events: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except Exception as exc:  # noqa: BLE001 - whatever stops the app is logged and said in one line
+        log.exception("companion run stopped", extra={"printed": True})
+        print(f"error: companion run stopped: {exc!r} (details in the log file)", file=sys.stderr, flush=True)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     from companion.config import Config, ConfigError, load_config
 
     try:

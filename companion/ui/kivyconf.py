@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import shutil
+import sys
 import tempfile
 
-__all__ = ["KEYBOARD_MODE", "configure_kivy"]
+__all__ = ["KEYBOARD_MODE", "configure_kivy", "for_the_console", "log_to_console"]
 
 #: the on-screen keyboard docks at the bottom of the window when a name field is touched; a
 #: keyboard plugged in still types (``deploy/kivy-config.ini`` sets the same)
@@ -38,3 +40,20 @@ def configure_kivy(size: tuple[int, int], *, fullscreen: bool = False, home: str
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("kivy", "keyboard_mode", KEYBOARD_MODE)
     Config.set("input", "mouse", "mouse,disable_multitouch")
+
+
+def for_the_console(record: logging.LogRecord) -> bool:
+    """What reaches stderr: warnings, but not a failure already printed as its one line, and of
+    Kivy's messages only its errors (its warnings go to the log file, if there is one)."""
+    if getattr(record, "printed", False) or record.getMessage().startswith("Cutbuffer:"):
+        return False  # printed already; Kivy's copy-and-paste without xclip is no problem for a table
+    return record.levelno >= logging.ERROR or not record.name.startswith("kivy")
+
+
+def log_to_console() -> None:
+    """Warnings (:func:`for_the_console`) to stderr, one line each."""
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.WARNING)
+    console.addFilter(for_the_console)
+    console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(console)
