@@ -104,3 +104,28 @@ def test_a_bad_configuration_file_is_heard_too(tmp_path: Path, display: str) -> 
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith("error: ") and "players" in line
     assert "players" in (env_home / "companion" / "logs" / "companion.log").read_text()
+
+
+KNOWN_NAMES = """
+store.create_game("1870", ["Ann", "Bob", "Cy"], [], 0)
+store.create_game("1870", ["Di", "Player 2", "Ann"], [], 0)
+
+
+def make_app():
+    return CompanionApp(None, store=store, registry=registry)
+
+
+def steps(app):
+    setup = app.screens["setup"]
+    chips = {w.name_chip: w for w in setup.grid.walk() if getattr(w, "name_chip", None)}
+    assert list(chips) == ["Di", "Ann", "Bob", "Cy"], list(chips)  # latest game first, placeholders out
+    for name in ("Bob", "Di", "Bob", "Cy"):  # Bob twice: seated once
+        chips[name].dispatch("on_press")
+    yield "names-by-touch"
+    assert [w.text for w in setup.names] == ["Bob", "Di", "Cy", "Player 4"], [w.text for w in setup.names]
+"""
+
+
+def test_names_of_earlier_games_are_seated_by_touch(tmp_path: Path, display: str) -> None:
+    shots = drive(KNOWN_NAMES, tmp_path, display)
+    assert "Players of earlier games (touch to seat them):" in shots["names-by-touch"]["texts"]

@@ -919,6 +919,24 @@ class SetupScreen(BaseScreen):
         self.names_box.bind(minimum_height=self.names_box.setter("height"))
         g.add_widget(self.names_box)
         self.build_names()
+        known = vm.known_names(self.app.saved_games())
+        if known:
+            # names from earlier games: a touch puts one in the next field, no typing
+            chips = GridLayout(cols=6, size_hint_y=None, spacing=3)
+            chips.bind(minimum_height=chips.setter("height"))
+            for name in known:
+                chip = button(
+                    name,
+                    lambda n=name: self.put_name(n),
+                    size=14 * u,
+                    color="#607d8b",
+                    size_hint_y=None,
+                    height=44 * u,
+                )
+                chip.name_chip = name
+                chips.add_widget(chip)
+            g.add_widget(Text("Players of earlier games (touch to seat them):", size=13 * u))
+            g.add_widget(chips)
         rules = GridLayout(cols=2, size_hint_y=None, spacing=2)
         rules.bind(minimum_height=rules.setter("height"))
         self.rules = {}
@@ -971,6 +989,15 @@ class SetupScreen(BaseScreen):
         if index != self.selected:
             self.selected = index
             self.build()
+
+    def put_name(self, name: str) -> None:
+        """A known name into the first seat that still has its placeholder (``Player 3``) or none."""
+        if any(w.text.strip() == name for w in self.names):
+            return
+        for w in self.names:
+            if not w.text.strip() or vm.is_placeholder_name(w.text.strip()):
+                w.text = name
+                return
 
     def build_names(self) -> None:
         assert self.count_spinner is not None

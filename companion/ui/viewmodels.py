@@ -60,6 +60,8 @@ __all__ = [
     "company_label",
     "log_marks",
     "location_names",
+    "is_placeholder_name",
+    "known_names",
     "log_view",
     "market_view",
     "money",
@@ -1005,6 +1007,23 @@ class SetupView:
             if t.title == name:
                 return t
         raise KeyError(f"unknown title {name!r}")
+
+
+def is_placeholder_name(name: str) -> bool:
+    """``Player 3``: the name a seat has until the table gives it one."""
+    return re.fullmatch(r"Player \d+", name) is not None
+
+
+def known_names(saved: Iterable[Any], limit: int = 12) -> tuple[str, ...]:
+    """The players of the store's games (:class:`companion.store.GameRecord`), most recent game
+    first, each once, placeholders left out: the names the New game screen offers without typing."""
+    out: list[str] = []
+    rows = sorted(saved, key=lambda r: -int(getattr(r, "id", 0)))
+    for record in rows:
+        for name in getattr(record, "players", ()):
+            if name not in out and not is_placeholder_name(str(name)):
+                out.append(str(name))
+    return tuple(out[:limit])
 
 
 def setup_view(saved: Iterable[Any] = ()) -> SetupView:
