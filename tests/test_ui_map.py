@@ -73,7 +73,7 @@ def test_a_touch_on_a_small_hex_zooms_in_then_acts(run: dict[str, Any]) -> None:
     assert zoomed_px >= target and not popup  # the first touch only zoomed in
     x, y, w, h = run["map"]["e12_in_view"]
     assert 0 <= x <= w and 0 <= y <= h  # around the finger: the hex stays under it
-    assert run["map"]["popup"] == "Lay a tile on E12"  # the second touch lists the lays there
+    assert run["map"]["popup"] == "Lay a tile on E12 (Springfield, MO)"  # the second touch lists the lays
     assert abs(run["map"]["refit"] - fit_px) < 0.5
 
 

@@ -1357,13 +1357,17 @@ class CompanionApp(App):  # type: ignore[misc]
         grid = GridLayout(cols=3 if self.width_px < 1000 else 4, size_hint_y=None, spacing=3)
         grid.bind(minimum_height=grid.setter("height"))
         popup = Popup(title=f"{title} pick a hex", size_hint=(0.92, 0.85), title_size=16 * u)
+        names = vm.location_names(self.session.game)
         for hex_id in sorted(by_hex, key=_hex_order):
             options = by_hex[hex_id]
             tiles = sorted({str(c.action["tile"]).rsplit("-", 1)[0] for c in options}, key=_tile_order)
-            label = f"{hex_id}: {', '.join(tiles[:4])}{'…' if len(tiles) > 4 else ''}"
+            name = names.get(hex_id)
+            label = (
+                f"{hex_id}{' ' + name if name else ''}: {', '.join(tiles[:4])}{'…' if len(tiles) > 4 else ''}"
+            )
 
             def pick(h: str = hex_id, o: list[vm.ActionChoice] = options) -> None:
-                self.choose(f"Lay a tile on {h}", o)
+                self.choose(f"Lay a tile on {self.hex_words(h)}", o)
 
             b = button(label, pick, size=14 * u, size_hint_y=None, height=44 * u)
             b.choices = options
@@ -1408,7 +1412,12 @@ class CompanionApp(App):  # type: ignore[misc]
             self.show_toast(vm.Proposal(hex_id, (), {}, f"nothing to lay or place on {hex_id} now"))
             return
         lays = all(c.action.get("type") == "lay_tile" for c in choices)
-        self.choose(f"Lay a tile on {hex_id}" if lays else hex_id, choices)
+        self.choose(f"Lay a tile on {self.hex_words(hex_id)}" if lays else self.hex_words(hex_id), choices)
+
+    def hex_words(self, hex_id: str) -> str:
+        """``E12 (Springfield, MO)``: a hex by its coordinate and, if it has one, its city's name."""
+        name = vm.location_names(self.session.game).get(hex_id)
+        return f"{hex_id} ({name})" if name else hex_id
 
     # -- proposals and the toast -------------------------------------------------------------------------
     def post(self, fn: Callable[[], None]) -> None:
