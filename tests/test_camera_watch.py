@@ -13,10 +13,9 @@ import pytest
 from engine_support import FIXTURES, actions, export, game_at
 
 from companion.cli import main
-from companion.interop.actions import effective_actions
+from companion.interop.actions import effective_actions, remap_players
 from companion.store import Store
 from companion.table.camera import BoardWatch, board_from_game, check_frames
-from companion.ui.demo import remap_players
 from companion.ui.scenario import strip_action
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import FrameResult, HexObservation, Recognizer

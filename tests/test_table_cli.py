@@ -62,13 +62,53 @@ def test_scripted_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         ]
 
 
+def test_the_terminal_says_whose_turn_and_accepts_what_its_prompts_suggest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After every action: whose turn it is and what they may do; ``help``; the hint's "press +
+    to raise by $5" is a command (``+``, ``press +``, ``- 1``, ``+ 2``), as are ``confirm`` / ``undo``."""
+    script = tmp_path / "s.txt"
+    script.write_text(
+        "help\ntap 0 @GRSC\nconfirm\ntap 0 @SCC\n+\npress +\n- 1\n+ 2\nconfirm\nundo\nconfirm\n"
+    )
+    db = tmp_path / "t.sqlite3"
+    assert main(["table", "--simulate", str(script), "--db", str(db), "--demo-tags", "--players", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    turn = "now: Player 1 to act in the auction: tap a private company to bid on it (the cheapest: buy it); "
+    assert lines[2] == turn + "tap your player card to pass"
+    assert any(line.startswith("  + / -           raise / lower that price by its step") for line in lines)
+    assert any(line.startswith("  tap R @CARD") for line in lines)
+    assert "  (tap again or press + to raise by $5, confirm to bid)" in lines
+    bids = [line for line in lines if line.startswith("? Player 2 bids")]
+    assert [b.split("$")[1].split()[0] for b in bids] == ["55", "60", "65", "60", "70"]
+    assert "ok: Player 2 bids $70 for SCC (The Southern Cattle Company) [action 2]" in lines
+    after = lines.index("ok: Player 2 bids $70 for SCC (The Southern Cattle Company) [action 2]")
+    assert lines[after + 1].startswith("now: Player 3 to act in the auction: ")
+    assert lines[after + 1].endswith("; undo to take back the last action")
+    assert "ok: Undo: Player 2 bids $70 for SCC [action 3]" in lines
+    assert lines[lines.index("ok: Undo: Player 2 bids $70 for SCC [action 3]") + 1].startswith(
+        "now: Player 2 to act in the auction"
+    )
+    with Store.open(db) as store:
+        assert [a["price"] for a in store.effective_actions(1)] == [20]
+    # a price step with nothing priced is refused, and a bad count is a script error
+    script.write_text("+\n")
+    assert main(["table", "--simulate", str(script), "--db", str(db), "--game", "1"]) == 0
+    assert "refused: there is no price to raise or lower" in capsys.readouterr().out
+    script.write_text("+ lots\n")
+    assert main(["table", "--simulate", str(script), "--db", str(db), "--game", "1"]) == 1
+    assert "line 1: + takes a number of price steps" in capsys.readouterr().err
+
+
 def test_a_bad_script_plays_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "bad.txt"
     script.write_text("tap 0 @GRSC\npress confirm\npress harder\n")
     db = tmp_path / "t.sqlite3"
     assert main(["table", "--simulate", str(script), "--db", str(db), "--demo-tags"]) == 1
     err = capsys.readouterr().err
-    assert "line 3: press takes one button: confirm, cancel or undo" in err and "nothing was played" in err
+    assert (
+        "line 3: press takes one button: confirm, cancel, undo, + or -" in err and "nothing was played" in err
+    )
     with Store.open(db) as store:
         assert store.games() == []
     script.write_text("tap 0 @NOPE_1\n")

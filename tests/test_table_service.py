@@ -252,6 +252,55 @@ def test_undo_is_proposed_then_confirmed_and_store_agrees(tmp_path: Path) -> Non
     assert isinstance(r, Result) and r.text.startswith("cancelled") and snapshot(s.game) == before
 
 
+def test_undo_back_to_an_earlier_point_then_redo_until_a_new_action(tmp_path: Path) -> None:
+    """Undo to any earlier point: proposed with what it takes back and the money it moves, stored
+    as one 18xx.games undo (``action_id``); redo brings it back; a new action ends the redo; a
+    reopened table agrees at every step."""
+    t = at(tmp_path, "1870_game_end_bank.json", 30)
+    s = t.service
+    full = snapshot(s.game)
+    moves = list(s.game.actions)
+    before5 = snapshot(s.game.replayed(moves[:5]))
+    p = s.undo_to(5)
+    assert isinstance(p, Proposal) and p.kind == "undo_to"
+    assert p.text.startswith(f"Undo {len(moves) - 5} actions back to before: ")
+    assert len(p.preview.log) == len(moves) - 5
+    assert snapshot(s.game) == full  # only proposed
+    assert s.redoable() == []
+    assert s.confirm().ok
+    assert snapshot(s.game) == before5 and len(s.game.actions) == 5
+    assert snapshot(game_from_store(t.store, s.game_id)) == before5
+    assert len(s.redoable()) == len(moves) - 5
+    # a restart keeps what may be redone (it is in the store)
+    again = TableService.open(t.store, s.game_id, t.registry)
+    assert len(again.redoable()) == len(moves) - 5
+    r = s.redo()
+    assert isinstance(r, Proposal) and r.kind == "redo" and r.text.startswith("Redo: ")
+    assert r.text.endswith(f"and {len(moves) - 6} more actions")
+    assert snapshot(s.game) == before5
+    assert s.confirm().ok
+    assert snapshot(s.game) == full
+    assert snapshot(game_from_store(t.store, s.game_id)) == full
+    assert s.redoable() == []
+    # undo one, then a new action: nothing to redo any more
+    assert isinstance(s.undo(), Proposal) and s.confirm().ok
+    assert len(s.redoable()) == 1
+    assert isinstance(s.undo_to(len(s.game.actions) - 1), Proposal)
+    assert s.cancel().ok and len(s.redoable()) == 1
+    redone_later = {k: v for k, v in s.game.actions[-1].items() if k != "id"}
+    assert isinstance(s.undo(), Proposal) and s.confirm().ok  # two undone now, one at a time
+    assert len(s.redoable()) == 1  # redo brings back the latest undo's action first
+    assert isinstance(s.propose(redone_later), Proposal) and s.confirm().ok
+    assert s.redoable() == []
+    out = s.redo()
+    assert isinstance(out, Result) and not out.ok and "nothing to redo" in out.text
+
+
+def test_undo_to_refuses_a_point_the_game_does_not_have(table: Table) -> None:
+    out = table.service.undo_to(0)
+    assert isinstance(out, Result) and not out.ok and "the game has 0 actions" in out.text
+
+
 def test_nothing_to_undo(table: Table) -> None:
     out = table.service.undo()
     assert isinstance(out, Result) and not out.ok and out.text == "there is nothing to undo"

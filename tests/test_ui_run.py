@@ -2,34 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
+from ui_drive import companion_run
 
-from companion.commands.demo import virtual_display
 from companion.store import Store
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with virtual_display((1280, 720)) as name:
-        yield name
-
-
-def run(args: list[str], display: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, DISPLAY=display)
-    return subprocess.run(
-        [sys.executable, "-m", "companion", "run", *args],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: str) -> None:
@@ -37,7 +14,9 @@ def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: 
         '[game]\ntitle = "1870"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
         '[display]\nsize = "1280x720"\n'
     )
-    proc = run(["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path)
+    proc = companion_run(
+        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     texts = (tmp_path / "shot.txt").read_text().splitlines()
     assert "Bank $9,900" in texts and "Ann to act" in texts  # 1870: $12,000 less 4 × $525
@@ -46,7 +25,9 @@ def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: 
         (game,) = store.games()
         assert game.players == ["Ann", "Bob", "Cy", "Di"] and game.status == "active"
         store.append(game.id, {"type": "pass", "entity": 1, "entity_type": "player"})
-    proc = run(["--config", "c.toml", "--exit-after", "4", "--screenshot", "again.png"], display, tmp_path)
+    proc = companion_run(
+        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "again.png"], display, tmp_path
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     texts = (tmp_path / "again.txt").read_text().splitlines()
     assert "Bob to act" in texts, texts  # the same game, resumed after Ann's pass
@@ -56,7 +37,7 @@ def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: 
 
 def test_run_refuses_a_bad_configuration(tmp_path: Path, display: str) -> None:
     (tmp_path / "bad.toml").write_text('[game]\ntitle = "1870"\nplayers = ["Ann"]\n')
-    proc = run(["--config", "bad.toml", "--exit-after", "1"], display, tmp_path)
+    proc = companion_run(["--config", "bad.toml", "--exit-after", "1"], display, tmp_path)
     assert proc.returncode == 2
     assert "players" in proc.stderr
     assert not (tmp_path / "shot.png").exists()
@@ -70,7 +51,9 @@ def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str
         '[camera]\nmode = "simulated"\ncheck_interval = 1.0\n'
         '[display]\nsize = "800x480"\n'
     )
-    proc = run(["--config", "c.toml", "--exit-after", "12", "--screenshot", "shot.png"], display, tmp_path)
+    proc = companion_run(
+        ["--config", "c.toml", "--exit-after", "12", "--screenshot", "shot.png"], display, tmp_path
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     happened = (tmp_path / "shot.txt").read_text().split("what happened:\n", 1)[1].splitlines()
     camera = [line for line in happened if line.startswith("[camera]")]

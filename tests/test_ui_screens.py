@@ -69,7 +69,7 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     """``companion demo`` end to end (what ``make demo`` runs headless)."""
     out = demo["out"]
     shots = sorted(p.name for p in out.glob("*.png"))
-    assert len(shots) == 18 and shots[0] == "01-setup.png" and shots[-2] == "17-table-game-over.png"
+    assert len(shots) == 22 and shots[0] == "01-setup.png" and shots[-3] == "20-table-game-over.png"
     text = (out / "transcript.txt").read_text()
     for scene in range(1, 8):
         assert f"Scene {scene}:" in text
@@ -94,7 +94,9 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "demo failed" not in text
     # Setup's "Start the new game" made a second game in the store, through the table service
     assert "new game: Ann, Bob, Cy, Di; Auction; Ann to act" in text and "games in the store: 2" in text
-    assert f"18 screenshots and transcript.txt in {out}" in demo["stdout"]
+    assert "undo back to before action" in text and "asked for and cancelled" in text
+    assert "typed on the on-screen keyboard: 'Ann'" in text
+    assert f"22 screenshots and transcript.txt in {out}" in demo["stdout"]
 
 
 def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
@@ -116,7 +118,7 @@ def inside(demo: dict[str, Any], box: list[float]) -> bool:
 
 def test_every_screen_has_a_real_screenshot(demo: dict[str, Any]) -> None:
     screens = {r["screen"] for r in demo["records"]}
-    assert screens == {"table", "market", "operating", "log", "camera", "setup"}
+    assert screens == {"table", "shares", "market", "operating", "map", "log", "camera", "setup"}
     for r in demo["records"]:
         assert r["window"] == list(demo["size"])
         img = cv2.imread(str(demo["out"] / r["file"]))
@@ -192,6 +194,20 @@ def test_log_in_words_and_undo_confirmation(demo: dict[str, Any]) -> None:
     assert any(re.fullmatch(r"[A-Z]+ pays \$\d+ \(\$[\d.]+ per share\)", t) for t in rec["texts"])
     undo = record(demo, "log-undo-confirm")
     assert undo["labelled"]["toast"]["text"].startswith("Undo")
+    back = record(demo, "log-undo-to")
+    assert back["labelled"]["toast"]["text"].startswith("Undo 3 actions back to before: ")
+    assert any(t.endswith("tap an entry to undo back to before it") for t in rec["texts"])
+
+
+def test_shares_and_the_full_map(demo: dict[str, Any]) -> None:
+    rec = record(demo, "-shares.png")
+    tv = vm.table_view(game_at(rec))
+    sheet = vm.spreadsheet(tv)
+    for r in sheet.rows:
+        for col, value in zip(sheet.columns, r.cells, strict=True):
+            assert rec["labelled"][f"sheet:{r.label}:{col}"]["text"] == value
+    full = record(demo, "map-full")
+    assert "Back" in full["texts"] and "Whole map" in full["texts"]
 
 
 def test_the_company_toast_has_price_buttons(demo: dict[str, Any]) -> None:

@@ -71,8 +71,10 @@ def test_table_view_shows_bank_players_and_acting(states: dict[str, Any]) -> Non
     assert tv.acting == acting.name and tv.acting_kind == "player"
     assert [p.name for p in tv.players if p.acting] == [acting.name]
     assert [p.name for p in tv.players if p.priority] == [g.priority_deal().name]
-    for row, p in zip(tv.players, g.players, strict=True):
-        assert row.cash == p.cash
+    seats = sorted(g.players, key=lambda p: p.id)  # seating order, wherever the priority deal is
+    assert [r.seat for r in tv.players] == list(range(1, len(seats) + 1))
+    for row, p in zip(tv.players, seats, strict=True):
+        assert row.name == p.name and row.cash == p.cash and row.value == g.player_value(p)
         assert row.cert_count == g.num_certs(p) and row.cert_limit == g.cert_limit()
         for text in row.certificates:
             m = re.fullmatch(r"(\w+) (\d+)%( \(P\))?", text)
@@ -294,3 +296,45 @@ def test_routes_run_for_drawing(states: dict[str, Any]) -> None:
         assert [f"{h}-{n}" for h, n in r.stops] == played["nodes"]
         assert [list(c) for c in r.connections] == played["connections"]
     assert vm.routes_run(step.game) == []  # before the run there is nothing to draw
+
+
+def test_the_auction_lists_the_privates_for_sale_and_every_standing_bid(states: dict[str, Any]) -> None:
+    export = demo_export()
+    steps = replay_steps(export)
+    for step in steps:
+        if step.index == 6:  # six bids made: MRBC 45 and 50, SCC 55, SLSF 145, GSC 85 and 90
+            break
+    g = step.game
+    rows = {r.sym: r for r in vm.table_view(g).auction}
+    names = {p.id: p.name for p in g.players}
+    assert set(rows) == {c.sym for c in g.companies if c.owner is None and g.auction_bids(c.sym) is not None}
+    for sym, r in rows.items():
+        low, high = g.auction_bids(sym) or (0, None)
+        assert r.price == low and (r.bids[0][1] if r.bids else None) == high
+    first = {a["company"]: names[a["entity"]] for a in export["actions"][:6] if a["type"] == "bid"}
+    assert rows["MRBC"].bids[0] == (first["MRBC"], 50) and len(rows["MRBC"].bids) == 2
+    assert rows["GRSC"].buy_now and rows["GRSC"].text == "GRSC $20 (income $5): buy for $20"
+
+
+def test_the_spreadsheet_adds_up_and_game_over_names_the_winner(states: dict[str, Any]) -> None:
+    g = states["stock"].game
+    tv = vm.table_view(g)
+    sheet = vm.spreadsheet(tv)
+    for c in tv.corporations:
+        corp = g.corporation(c.sym)
+        held = sum(p.percent_of(corp) for p in g.players)
+        assert held + c.ipo_percent + c.market_percent == 100
+        for p in g.players:
+            cell = sheet.cell(p.name, c.sym)
+            assert cell == (
+                "" if not p.percent_of(corp) else f"{p.percent_of(corp)}%" + (" P" if corp.owner is p else "")
+            )
+        assert sheet.cell("Treasury", c.sym) == vm.money(corp.cash)
+    end = vm.table_view(states["end"])
+    values = states["end"].result()
+    best = max(values.values())
+    assert end.winner == " and ".join(p.name for p in states["end"].players if values[p.id] == best)
+    assert end.headline == f"{end.winner} wins"
+    assert end.bank_broken and end.bank_text == "Bank broken"
+    assert not any(p.over_limit for p in end.players)  # the limit no longer applies
+    assert all(p.certs_text == str(p.cert_count) for p in end.players)

@@ -100,7 +100,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.ui.demo import run_demo
+    from companion.ui.kivyconf import log_to_console
 
+    log_to_console()  # Kivy's and the companion's warnings, without Kivy's start-up chatter
     headless = bool(args.headless) or not has_display()
     out: Path = args.out
     start = time.monotonic()

@@ -5,17 +5,33 @@ screen (``[display]``), the NFC reader (serial or simulated), the camera (picame
 file or simulated), the game database and tag registry (``[game] database``), and the game
 to start when the store has none active (``[game] title/players/rules``).  The most
 recently played active game in the store is resumed; with none it starts the configured
-game, or shows the Setup screen when no players are configured.
+game, or opens on the New game screen when no players are configured (nothing is stored
+until the table starts a game there).
+
+A configuration it cannot serve (an unreadable file, a title that is not playable, a
+database it cannot open) is a start-up failure: one ``error: ...`` line on stderr, the same
+in the log file, the message on the touchscreen (until Close, or ``--exit-after``), exit
+status 2.  The log is ``logs/companion.log`` in the data folder (the game database's
+folder), rotated at 1 MB with five old files kept; Kivy's messages go there too.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import logging.handlers
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["register"]
+__all__ = ["LOG_BYTES", "LOG_FILES", "register", "start_log"]
+
+log = logging.getLogger("companion.run")
+
+#: the log file is rotated at this size, keeping this many old files
+LOG_BYTES = 1_000_000
+LOG_FILES = 5
 
 
 def register(sub: Any) -> None:
@@ -75,17 +91,104 @@ def open_camera(config: Any, board: Any) -> Any:
     return VideoFileSource(cam.file, loop=True)
 
 
+def start_log(folder: Path) -> Path | None:
+    """Log to ``folder/logs/companion.log`` (rotated) and warnings to stderr; the file's path,
+    or ``None`` when the folder cannot be written (the warnings still reach stderr)."""
+    from companion.ui.kivyconf import log_to_console
+
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    log_to_console()
+    path = folder / "logs" / "companion.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=LOG_BYTES, backupCount=LOG_FILES, encoding="utf-8"
+        )
+    except OSError as err:
+        print(f"warning: no log file in {path.parent} ({err})", file=sys.stderr, flush=True)
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    return path
+
+
+def _has_display() -> bool:
+    return any(os.environ.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
+
+
+def _fail(message: str, args: argparse.Namespace, size: tuple[int, int], fullscreen: bool = False) -> int:
+    """A start-up failure: one line on stderr, the log file, the touchscreen; exit status 2."""
+    print(f"error: {message}", file=sys.stderr, flush=True)
+    log.error("cannot start: %s", message, extra={"printed": True})
+    if not _has_display():
+        return 2
+    try:
+        from companion.ui.kivyconf import configure_kivy
+
+        configure_kivy(size, fullscreen=fullscreen)
+        from companion.ui.app import StartupErrorApp
+
+        app = StartupErrorApp(message)
+        _exit_after(app, args, lambda: [])
+        app.run()
+    except Exception:  # noqa: BLE001 - the message is already printed and logged
+        log.exception("the touchscreen could not show the error")
+    return 2
+
+
+def _exit_after(app: Any, args: argparse.Namespace, events: Any) -> None:
+    """With ``--exit-after``: quit after that long (saving the screen with ``--screenshot``)."""
+    if args.exit_after is None:
+        return
+    from kivy.clock import Clock
+
+    def finish(_dt: float) -> None:
+        if args.screenshot is not None:
+            app.screenshot(args.screenshot)
+            args.screenshot.with_suffix(".txt").write_text(
+                "\n".join(app.texts()) + "\n\nwhat happened:\n" + "\n".join(events()) + "\n",
+                encoding="utf-8",
+            )
+        app.stop()
+
+    # count from the first frame (the window is up and the labels are drawn), not from now
+    Clock.schedule_once(lambda _dt: Clock.schedule_once(finish, args.exit_after), 0)
+
+
 def run(args: argparse.Namespace) -> int:
-    from companion.config import ConfigError, load_config
+    try:
+        return _run(args)
+    except Exception as exc:  # noqa: BLE001 - whatever stops the app is logged and said in one line
+        log.exception("companion run stopped", extra={"printed": True})
+        print(f"error: companion run stopped: {exc!r} (details in the log file)", file=sys.stderr, flush=True)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from companion.config import Config, ConfigError, load_config
 
     try:
         config = load_config(args.config)
     except ConfigError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        start_log(Config().game.database.parent)
+        return _fail(str(err), args, Config().display.size)
+    size, fullscreen = config.display.size, config.display.fullscreen
+    start_log(Path(config.game.database).parent)
+    from companion.engine import playable_titles
+
+    title = config.game.title
+    if title not in playable_titles():
+        return _fail(
+            f"{args.config or 'the configuration'}: game.title {title} is not playable yet "
+            f"(playable: {', '.join(playable_titles())})",
+            args,
+            size,
+            fullscreen,
+        )
     from companion.ui.kivyconf import configure_kivy
 
-    configure_kivy(config.display.size, fullscreen=config.display.fullscreen)
+    configure_kivy(size, fullscreen=fullscreen)
 
     from companion.engine import GameError
     from companion.hardware.panel import open_panel
@@ -102,29 +205,34 @@ def run(args: argparse.Namespace) -> int:
         store = Store.open(db)
         registry = TagRegistry.open(db)
     except (OSError, StoreError) as err:
-        print(f"error: cannot open the game database {db}: {err}", file=sys.stderr)
-        return 2
-    title = config.game.title
-    players = list(config.game.players) or ["Player 1", "Player 2", "Player 3", "Player 4"]
+        return _fail(f"cannot open the game database {db}: {err}", args, size, fullscreen)
     active = [g for g in store.games("active") if g.title == title]
+    service: TableService | None = None
     try:
         if active:
             service = TableService.open(store, active[0].id, registry)
-        else:
-            service = TableService.new(store, registry, title, players, list(config.game.rules))
+        elif config.game.players:
+            service = TableService.new(
+                store, registry, title, list(config.game.players), list(config.game.rules)
+            )
     except (GameError, StoreError) as err:
-        print(f"error: cannot start the game: {err}", file=sys.stderr)
-        return 2
-    session = UISession(service)
+        registry.close()
+        store.close()
+        return _fail(f"cannot start the game: {err}", args, size, fullscreen)
+    # no game yet and no players configured: the New game screen; nothing is stored until it starts one
+    session = UISession(service) if service is not None else None
+    log.info("started: %s", f"game {service.game_id}" if service is not None else "the New game screen")
     try:
         reader = open_reader(config)
     except Exception as err:  # noqa: BLE001 - the game goes on by touch without a reader
-        print(f"warning: no NFC reader ({err}); every action can be done by touch", file=sys.stderr)
+        log.warning("no NFC reader (%s); every action can be done by touch", err)
         reader = None
     try:
-        camera = open_camera(config, vm.board_state(session.game))
+        from vision.board import board_from_title
+
+        camera = open_camera(config, vm.board_state(session.game) if session else board_from_title(title))
     except Exception as err:  # noqa: BLE001 - the game goes on without the camera check
-        print(f"warning: no camera ({err}); the board check is off", file=sys.stderr)
+        log.warning("no camera (%s); the board check is off", err)
         camera = None
 
     def recognizer() -> Any:
@@ -137,11 +245,8 @@ def run(args: argparse.Namespace) -> int:
         pins = config.panel.pins()
         panel: Any = open_panel(config.panel.mode, **pins) if config.panel.mode == "gpio" else open_panel()
     except Exception as err:  # noqa: BLE001 - the touchscreen has the same three buttons
-        print(f"warning: no button panel ({err}); use the on-screen buttons", file=sys.stderr)
+        log.warning("no button panel (%s); use the on-screen buttons", err)
         panel = None
-    if panel is not None:
-        service.feedback.append(lambda ok: panel.accept() if ok else panel.reject())
-
     from kivy.clock import Clock
 
     app = CompanionApp(
@@ -155,22 +260,10 @@ def run(args: argparse.Namespace) -> int:
     if reader is not None:
         Clock.schedule_once(lambda _dt: app.start_reader(reader), 0.5)
     if panel is not None:
+        # the lights and buzzer answer every game's actions (also a game started on the New game screen)
+        app.feedback.append(lambda ok: panel.accept() if ok else panel.reject())
         panel.on_press(lambda press: app.post(lambda: app.press(str(press.button))))
-    if not config.game.players and not active:
-        Clock.schedule_once(lambda _dt: app.show("setup"), 0.2)
-    if args.exit_after is not None:
-
-        def finish(_dt: float) -> None:
-            if args.screenshot is not None:
-                app.screenshot(args.screenshot)
-                args.screenshot.with_suffix(".txt").write_text(
-                    "\n".join(app.texts()) + "\n\nwhat happened:\n" + "\n".join(session.events) + "\n",
-                    encoding="utf-8",
-                )
-            app.stop()
-
-        # count from the first frame (the window is up and the labels are drawn), not from now
-        Clock.schedule_once(lambda _dt: Clock.schedule_once(finish, args.exit_after), 0)
+    _exit_after(app, args, app.events)
     try:
         app.run()
     finally:

@@ -1,7 +1,7 @@
 """``companion table``: run a table session without the touchscreen.
 
     companion table [--simulate SCRIPT|-] [--db PATH] [--title 1870] [--players N] [--game ID]
-                    [--demo-tags] [--port DEV]
+                    [--import FILE.json] [--demo-tags] [--port DEV]
 
 Taps become proposals, the confirm button applies them (stored first), and
 every proposal and result is printed.  With ``--simulate`` the reader and the
@@ -24,8 +24,11 @@ from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
+from companion.interop.actions import ExportError
+from companion.interop.replay import load_export
 from companion.store import Store, StoreError, default_path
-from companion.table.script import enroll_demo_tags, parse_table_script, stream_table_script
+from companion.table.exchange import import_export
+from companion.table.script import HELP, Help, enroll_demo_tags, parse_table_script, stream_table_script
 from companion.table.service import Proposal, Result, TableService
 from companion.table.session import TableSession
 from companion.table.tags import TagError, TagRegistry
@@ -42,7 +45,8 @@ def register(subparsers: Any) -> None:
         "--simulate",
         metavar="SCRIPT",
         help="simulated reader and panel playing SCRIPT ('-': stdin); commands: tap R UID|@CARD, "
-        "place, lift, wait S, press confirm|cancel|undo, choose $PRICE, price N",
+        "place, lift, wait S, confirm, cancel, undo, choose $PRICE, price N, + / - (raise / lower the "
+        "price by its step), help",
     )
     parser.add_argument("--db", type=Path, help="device database (default: $COMPANION_DB, the configuration)")
     parser.add_argument(
@@ -56,6 +60,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of a new game")
     parser.add_argument("--game", type=int, default=None, metavar="ID", help="resume this saved game")
+    parser.add_argument(
+        "--import",
+        dest="import_file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="start a new table game from an 18xx.games export (JSON), at its last state",
+    )
     parser.add_argument(
         "--demo-tags",
         action="store_true",
@@ -112,10 +124,46 @@ def _status(service: TableService) -> str:
     )
 
 
+#: what a table may do for each kind of action the engine allows, in the words of the cards
+_CAN = {
+    "bid": "tap a private company to bid on it (the cheapest: buy it)",
+    "buy_company": "tap a private company to buy it",
+    "par": "tap a president's certificate to par the corporation",
+    "buy_shares": "tap a certificate to buy it",
+    "sell_shares": "tap your certificates to sell them",
+    "buy_train": "tap a train to buy it",
+    "pass": "tap your player card to pass",
+    "lay_tile": "lay a tile (on the touchscreen)",
+    "place_token": "place a station token (on the touchscreen)",
+    "run_routes": "run routes (on the touchscreen)",
+    "dividend": "pay out or withhold (on the touchscreen)",
+}
+
+
+def _turn(service: TableService) -> str:
+    """Whose turn it is and what they may do now: the line printed after every action."""
+    game = service.game
+    if game.finished:
+        return f"the game is over: {game.game_end_reason}"
+    current = game.current_entity()
+    if current is None:
+        return "nobody is to act"
+    who = getattr(current, "name", "nobody")
+    sym = getattr(current, "sym", None)
+    if sym is not None and getattr(current, "owner", None) is not None:
+        who = f"{sym} (president {current.owner.name})"
+    can = [_CAN[t] for t in game.legal_action_types(current) if t in _CAN]
+    others = [t.replace("_", " ") for t in game.legal_action_types(current) if t not in _CAN]
+    can += [f"{t} (on the touchscreen)" for t in others]
+    if game.actions:
+        can.append("undo to take back the last action")
+    return f"now: {who} to act in the {game.round.name.lower()}: " + "; ".join(can)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
-    except (ConfigError, StoreError, TagError, GameError, ScriptError) as exc:
+    except (ConfigError, StoreError, TagError, GameError, ScriptError, ExportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
@@ -126,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     config = _config()
     title = args.title or config.game.title
+    if args.import_file is not None:
+        title = str(load_export(args.import_file)["title"])
     if title not in data.TITLES:
         raise GameError(f"unknown title {title!r}; known titles: {', '.join(data.TITLES)}")
     if args.speed <= 0:
@@ -137,8 +187,21 @@ def _run(args: argparse.Namespace) -> int:
             print(f"enrolled demo tags on {added} card(s)")
         errors: list[str] = []
         steps = _steps(args, registry, title, errors) if args.simulate is not None else None
-        listeners: dict[str, Any] = {"on_proposal": _print_proposal, "on_result": _print_result}
-        if args.game is not None:
+        service_of: list[TableService] = []
+
+        def print_result(result: Result) -> None:
+            _print_result(result)
+            if result.applied and service_of:
+                print(_turn(service_of[0]), flush=True)
+
+        listeners: dict[str, Any] = {"on_proposal": _print_proposal, "on_result": print_result}
+        if args.import_file is not None:
+            if args.game is not None:
+                raise GameError("--import starts a new game; it cannot be combined with --game")
+            game_id, game = import_export(store, load_export(args.import_file))
+            service = TableService(game, store, game_id, registry, **listeners)
+            print(f"imported {args.import_file}: {len(game.actions)} actions", flush=True)
+        elif args.game is not None:
             service = TableService.open(store, args.game, registry, **listeners)
         else:
             if args.players is not None:
@@ -147,7 +210,9 @@ def _run(args: argparse.Namespace) -> int:
                 names = list(config.game.players) or [f"Player {i}" for i in range(1, 5)]
             rules = args.rules or list(config.game.rules)
             service = TableService.new(store, registry, title, names, rules, args.seed, **listeners)
+        service_of.append(service)
         print(_status(service), flush=True)
+        print(_turn(service), flush=True)
         if args.simulate is not None:
             return _simulate(args, service, steps, errors)
         return _live(args, service, config)
@@ -187,6 +252,9 @@ def _simulate(args: argparse.Namespace, service: TableService, steps: Any, error
         for step in steps:
             while errors:
                 print(f"script: {errors.pop(0)}", file=sys.stderr)
+            if isinstance(step, Help):
+                print(HELP, flush=True)
+                continue
             session.play([step], speed=args.speed)
         while errors:
             print(f"script: {errors.pop(0)}", file=sys.stderr)

@@ -55,3 +55,19 @@ def effective_actions(actions: list[Action]) -> list[Action]:
                 undone.clear()
             slots[index] = action
     return [a for a in slots if a is not None]
+
+
+def strip_action(action: Action) -> Action:
+    """An export action as a table would produce it: no ids, users or timestamps."""
+    return {k: v for k, v in action.items() if k not in ("id", "user", "created_at")}
+
+
+def remap_players(action: Action, seats: dict[Any, int]) -> Action:
+    """The action with 18xx.games player ids replaced by seat numbers (1, 2, ...), as the table
+    service's games number their players."""
+    out = dict(action)
+    if out.get("entity_type") == "player" and out.get("entity") in seats:
+        out["entity"] = seats[out["entity"]]
+    if isinstance(out.get("auto_actions"), list):
+        out["auto_actions"] = [remap_players(dict(a), seats) for a in out["auto_actions"]]
+    return out

@@ -8,6 +8,8 @@ One command per line, ``#`` starts a comment::
     press confirm            a panel button: confirm, cancel or undo
     choose $90               pick an option of the pending proposal (a par price) by label or number
     price 55                 set the price of the pending bid / train / private company purchase
+    + | -                    raise / lower that price by its step (also ``press +``, ``+ 3``: three steps)
+    help                     what every command does (``HELP``)
 
 ``demo_uid`` gives every card a fixed made-up UID, and ``enroll_demo_tags``
 enrolls them, so a table can be tried without stickers.
@@ -28,7 +30,10 @@ from companion.table.service import Button
 from companion.table.tags import CSV_HEADER, Item, TagError, TagRegistry, find_item
 
 __all__ = [
+    "HELP",
     "Choose",
+    "Help",
+    "Nudge",
     "Press",
     "SetPrice",
     "Step",
@@ -57,7 +62,35 @@ class SetPrice:
     price: int
 
 
-Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice
+@dataclass(frozen=True)
+class Nudge:
+    """Raise (positive) or lower the pending price by this many price steps: ``+``, ``-``, ``+ 3``."""
+
+    steps: int
+
+
+@dataclass(frozen=True)
+class Help:
+    """Print :data:`HELP`."""
+
+
+Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice | Nudge | Help
+
+#: what ``help`` prints: every command, in the words the table's prompts use
+HELP = """\
+commands (one per line; # starts a comment):
+  tap R @CARD     put a card on reader pad R and lift it: @SLSF_3 (a certificate), @2-0 (a train),
+                  @GRSC (a private company), @player-2 (a player's card: pass); or its tag's UID
+  place R UID     put a tag on pad R (and leave it there); lift R UID takes it off
+  wait S          wait S seconds
+  confirm         do what is proposed (stored first, then applied); also: press confirm
+  cancel          drop what is proposed; also: press cancel
+  undo            propose taking back the last action (confirm to do it); also: press undo
+  choose $90      pick one of the proposal's options (a par price) by its label, or #2 by number
+  price 55        set the price of a bid, a private company or a train bought from a corporation
+  + / -           raise / lower that price by its step ($5 for bids); + 3 raises by three steps
+  help            this list
+after every action the table says whose turn it is and what they may do"""
 
 
 def demo_uid(item: Item) -> str:
@@ -106,9 +139,20 @@ def parse_table_line(
     if not words:
         return []
     cmd = words[0].lower()
+    if cmd == "help" and len(words) == 1:
+        return [Help()]
+    if cmd in {b.value for b in Button} and len(words) == 1:
+        return [Press(Button(cmd))]
+    if cmd == "press" and len(words) == 2 and words[1] in ("+", "-"):
+        cmd, words = words[1], words[1:]
+    if cmd in ("+", "-"):
+        count = words[1] if len(words) == 2 else "1"
+        if len(words) > 2 or not count.isdigit() or int(count) < 1:
+            raise ScriptError(lineno, text, f"{cmd} takes a number of price steps, e.g. {cmd} or {cmd} 3")
+        return [Nudge(int(count) if cmd == "+" else -int(count))]
     if cmd == "press":
         if len(words) != 2 or words[1].lower() not in {b.value for b in Button}:
-            raise ScriptError(lineno, text, "press takes one button: confirm, cancel or undo")
+            raise ScriptError(lineno, text, "press takes one button: confirm, cancel, undo, + or -")
         return [Press(Button(words[1].lower()))]
     if cmd == "choose":
         if len(words) != 2:
@@ -126,7 +170,9 @@ def parse_table_line(
     except ScriptError as exc:
         if "unknown command" in str(exc):
             raise ScriptError(
-                lineno, text, "unknown command (tap, place, lift, wait, press, choose, price)"
+                lineno,
+                text,
+                "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, help)",
             ) from None
         raise
 

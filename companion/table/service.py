@@ -34,6 +34,7 @@ from companion.engine.operating import OperatingRound
 from companion.engine.rounds import LegalAction
 from companion.engine.stock import AuctionRound, StockRound
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
+from companion.interop.actions import ExportError, effective_actions
 from companion.store import Store, StoreError
 from companion.table.tags import Item, ItemKind, TagError, TagRegistry
 
@@ -140,6 +141,14 @@ def game_from_store(store: Store, game_id: int) -> Game:
                 f"engine: {exc}"
             ) from exc
     return game
+
+
+def _cash_moves(now: Game, then: Game) -> list[MoneyMove]:
+    """What going from ``now`` to ``then`` (an undo, a redo) does to everyone's cash."""
+    before, after = now.cash_table(), then.cash_table()
+    return [
+        MoneyMove(key, before.get(key, 0), cash) for key, cash in after.items() if before.get(key) != cash
+    ]
 
 
 def _printed(name: object) -> str:
@@ -331,6 +340,8 @@ class TableService:
                 return self._refuse("nothing to confirm: tap a card first")
             if proposal.kind == "undo":
                 return self._confirm_undo(proposal)
+            if proposal.kind in ("undo_to", "redo"):
+                return self._confirm_rewind(proposal)
             action = proposal.action
             try:
                 seq = self.store.append(self.game_id, action)
@@ -373,10 +384,7 @@ class TableService:
             except GameError as exc:
                 return self._refuse(f"cannot undo: {exc}")
             preview = Preview(log=[f"undo: {describe_action(self.game, last, applied=True)}"])
-            now, then = self.game.cash_table(), before.cash_table()
-            for key, cash in then.items():
-                if now.get(key) != cash:
-                    preview.money.append(MoneyMove(key, now.get(key, 0), cash))
+            preview.money.extend(_cash_moves(self.game, before))
             text = f"Undo: {describe_action(self.game, last, applied=True)}"
             return self._propose(
                 Proposal(
@@ -401,6 +409,103 @@ class TableService:
         self.game.undo()
         self._set_proposal(None)
         return self._result(Result(True, proposal.text, action=proposal.action, seq=seq, applied=True))
+
+    # -- undo back to an earlier point, redo -------------------------------------------------------------
+    def undo_to(self, keep: int) -> Outcome:
+        """Propose taking back every action after the first ``keep`` (a pending proposal is dropped);
+        confirm stores one undo record (18xx.games' ``action_id``) and rebuilds the game."""
+        with self._lock:
+            self._set_proposal(None)
+            actions = self.game.actions
+            if not 0 <= keep < len(actions):
+                return self._refuse(
+                    f"undo back to before action {keep + 1}: the game has {len(actions)} actions"
+                )
+            try:
+                stored = self.store.effective_actions(self.game_id)
+            except StoreError as exc:
+                return self._refuse(f"cannot undo: {exc}")
+            before = self.game.replayed(actions[:keep])
+            taken = [describe_action(self.game, a, applied=True) for a in actions[keep:]]
+            preview = Preview(log=[f"undo: {line}" for line in reversed(taken)])
+            preview.money.extend(_cash_moves(self.game, before))
+            last = actions[-1]
+            record = {
+                "type": "undo",
+                "entity": last.get("entity"),
+                "entity_type": last.get("entity_type"),
+                "action_id": int(stored[keep - 1]["id"]) if keep else 0,
+            }
+            count = len(taken)
+            text = f"Undo {_plural(count, 'action')} back to before: {taken[0]}"
+            return self._propose(
+                Proposal(
+                    "undo_to",
+                    text,
+                    record,
+                    preview,
+                    actor=str(last.get("entity")),
+                    hint="confirm to take them back (redo brings them back), cancel to keep them",
+                )
+            )
+
+    def redoable(self) -> list[Action]:
+        """The actions a redo would bring back (those the latest undo took back, until a new action)."""
+        with self._lock:
+            try:
+                stored = self.store.actions(self.game_id)
+                after = effective_actions(stored + [{"type": "redo"}])
+            except (ExportError, StoreError):
+                return []
+            return after[len(self.game.actions) :]
+
+    def redo(self) -> Outcome:
+        """Propose bringing back what the latest undo took back (confirm does it)."""
+        with self._lock:
+            self._set_proposal(None)
+            restored = self.redoable()
+            if not restored:
+                return self._refuse("there is nothing to redo: redo brings back an undo until a new action")
+            trial = self.game.clone()
+            lines: list[str] = []
+            for action in restored:
+                try:
+                    lines += trial.apply(action)
+                except GameError as exc:
+                    return self._refuse(f"cannot redo: {exc}")
+            preview = Preview(log=lines)
+            preview.money.extend(_cash_moves(self.game, trial))
+            first = describe_action(trial, restored[0], applied=True)
+            more = f" and {_plural(len(restored) - 1, 'more action')}" if len(restored) > 1 else ""
+            return self._propose(
+                Proposal(
+                    "redo",
+                    f"Redo: {first}{more}",
+                    {"type": "redo"},
+                    preview,
+                    actor=str(restored[-1].get("entity")),
+                    hint="confirm to bring it back, cancel to leave it undone",
+                )
+            )
+
+    def _confirm_rewind(self, proposal: Proposal) -> Result:
+        """Store the undo (to a point) or redo record, then rebuild the game from the store."""
+        record = proposal.action
+        done = "redone" if record["type"] == "redo" else "undone"
+        try:
+            # the game it leads to is built first: the record is stored only if the engine takes it
+            target = effective_actions(self.store.actions(self.game_id) + [record])
+            game = self.game.replayed(target)
+            if record["type"] == "redo":
+                seq = self.store.redo(self.game_id)
+            else:
+                seq = self.store.undo(self.game_id, **{k: v for k, v in record.items() if k != "type"})
+        except (StoreError, GameError, ExportError) as exc:
+            return self._refuse(f"not {done}, nothing changed: {exc}")
+        game.keep_checkpoints()
+        self.game = game
+        self._set_proposal(None)
+        return self._result(Result(True, proposal.text, action=record, seq=seq, applied=True))
 
     # -- the UI's choices ------------------------------------------------------------------------------
     def choose(self, index: int) -> Outcome:
@@ -456,6 +561,17 @@ class TableService:
             return self._propose(
                 replace(p, action=action, preview=preview, text=self._price_text(p.kind, action, preview))
             )
+
+    def step_price(self, steps: int) -> Outcome:
+        """Raise (``steps`` > 0) or lower the pending price by that many of its price steps
+        (the "press + to raise by $5" of a bid, a private company or a train's hint)."""
+        with self._lock:
+            p = self._proposal
+            if p is None or p.price_range is None:
+                return self._refuse(
+                    "there is no price to raise or lower: tap a private company or a train first"
+                )
+            return self.set_price(int(p.action["price"]) + steps * max(1, p.price_step))
 
     def propose(self, action: Action, text: str | None = None) -> Outcome:
         """Propose any action (what the UI offers besides taps: lay a tile, redeem a share ...).

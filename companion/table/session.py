@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from companion.hardware.events import TagEvent, TagRemoved, TagSource
 from companion.hardware.panel import ButtonPress, Panel
 from companion.hardware.reader import SimulatedReader, Wait
-from companion.table.script import Choose, Press, SetPrice, Step
+from companion.table.script import Choose, Help, Nudge, Press, SetPrice, Step
 from companion.table.service import Outcome, TableService
 
 __all__ = ["TableSession"]
@@ -88,6 +88,11 @@ class TableSession:
             if isinstance(step, SetPrice):
                 outcomes.append(service.set_price(step.price))
                 continue
+            if isinstance(step, Nudge):
+                outcomes.append(service.step_price(step.steps))
+                continue
+            if isinstance(step, Help):
+                continue  # the command prints the help
             target = service.handled + 1
             if isinstance(step, TagEvent | TagRemoved):
                 self.reader.push(step)

@@ -19,6 +19,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics.transformation import Matrix
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.checkbox import CheckBox
 from kivy.uix.floatlayout import FloatLayout
@@ -27,9 +28,11 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 from kivy.uix.progressbar import ProgressBar
+from kivy.uix.scatter import Scatter
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.spinner import Spinner
+from kivy.uix.stencilview import StencilView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
@@ -54,9 +57,10 @@ from companion.ui.widgets import (
     texture_from_bgr,
 )
 
-SCREENS = ("table", "market", "operating", "log", "camera", "setup")
+SCREENS = ("table", "shares", "market", "operating", "log", "camera", "setup")
 TITLES = {
     "table": "Table",
+    "shares": "Shares",
     "market": "Market",
     "operating": "Operating",
     "log": "Log",
@@ -68,6 +72,17 @@ PROGRESS_AFTER = 0.3
 
 #: a list of tile lays longer than this is picked hex first
 TILE_LIST_MAX = 12
+
+#: the Log screen shows this many of the latest entries
+LOG_ENTRIES = 150
+
+#: the full map is drawn at this many pixels per hex, and may be zoomed to twice that
+FULL_MAP_SCALE = 90.0
+#: a hex must be at least this wide on the screen before a touch acts on it (smaller, the touch
+#: zooms in around it first), so a finger does not hit the neighbouring hex
+TOUCH_TARGET_MM = 9.0
+#: the width of the companion's 7" displays (800×480, and Touch Display 2's 1280×720), in mm
+DISPLAY_WIDTH_MM = 154.0
 
 
 def _hex_order(hex_id: str) -> tuple[str, int]:
@@ -163,17 +178,42 @@ class TableScreen(BaseScreen):
         tv = vm.table_view(self.app.session.game)
         g = self.grid
         g.clear_widgets()
+        if tv.finished and tv.result:
+            best = tv.result[0][1]
+            g.add_widget(
+                Text(
+                    f"{tv.winner} wins with {vm.money(best)}",
+                    size=22 * u,
+                    bold=True,
+                    id_name="winner",
+                )
+            )
+            g.add_widget(
+                Text(
+                    "Final: "
+                    + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result)
+                    + (" · the bank broke" if tv.bank_broken else ""),
+                    size=15 * u,
+                    wrap=True,
+                    id_name="final",
+                )
+            )
+        if tv.auction:
+            g.add_widget(Text("Private companies for sale", size=15 * u, bold=True))
+            for a in tv.auction:
+                g.add_widget(Text(a.text, size=14 * u, wrap=True, id_name=f"auction:{a.sym}"))
         head = row(
             Text("Player", size=14 * u, bold=True, fill=True),
             Text("Cash", size=14 * u, bold=True, size_hint_x=0.55, fill=True),
-            Text("Certs", size=14 * u, bold=True, size_hint_x=0.45, fill=True),
-            Text("Certificates", size=14 * u, bold=True, size_hint_x=2.4, fill=True),
+            Text("Worth", size=14 * u, bold=True, size_hint_x=0.6, fill=True),
+            Text("Certs", size=14 * u, bold=True, size_hint_x=0.4, fill=True),
+            Text("Certificates", size=14 * u, bold=True, size_hint_x=2.2, fill=True),
             height=24 * u,
         )
         g.add_widget(head)
         for p in tv.players:
             name = p.name + (" [PD]" if p.priority else "")
-            certs = ", ".join(p.certificates + tuple(f"{c} (private)" for c in p.companies)) or "-"
+            certs = ", ".join(p.certificates + tuple(f"{c} private" for c in p.companies)) or "-"
             line = row(
                 Text(name, size=19 * u, bold=p.acting, id_name=f"player:{p.name}", fill=True),
                 Text(
@@ -184,37 +224,36 @@ class TableScreen(BaseScreen):
                     fill=True,
                     id_name=f"cash:{p.name}",
                 ),
+                Text(vm.money(p.value), size=16 * u, size_hint_x=0.6, fill=True, id_name=f"worth:{p.name}"),
                 Text(
-                    p.certs_text, size=17 * u, size_hint_x=0.45, color=BAD if p.over_limit else INK, fill=True
+                    p.certs_text,
+                    size=17 * u,
+                    size_hint_x=0.4,
+                    color=BAD if p.over_limit else INK,
+                    fill=True,
+                    id_name=f"certs:{p.name}",
                 ),
-                Text(certs, size=14 * u, size_hint_x=2.4, wrap=True, fill=True),
+                Text(certs, size=14 * u, size_hint_x=2.2, wrap=True, fill=True),
                 height=40 * u,
             )
             paint(line, ACCENT if p.acting else "#ece6d6")
             g.add_widget(line)
-        if tv.finished and tv.result:
-            g.add_widget(
-                Text(
-                    "Final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result),
-                    size=17 * u,
-                    bold=True,
-                    wrap=True,
-                )
-            )
         if tv.corporations:
             corps = GridLayout(cols=4 if self.app.width_px < 1000 else 5, size_hint_y=None, spacing=3)
             corps.bind(minimum_height=corps.setter("height"))
             for c in tv.corporations:
                 price = vm.money(c.share_price) if c.share_price else "-"
                 trains = " ".join(c.trains) or "no trains"
+                ran = f" · ran {vm.money(c.last_revenue)}" if c.last_revenue is not None else ""
                 chip = Text(
-                    f"[b]{c.sym}[/b] {vm.money(c.cash)} @ {price}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}",
-                    size=13 * u,
+                    f"[b]{c.sym}[/b] {vm.money(c.cash)} @ {price} · {c.status}\n"
+                    f"{c.shares_text}{ran}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}",
+                    size=12 * u,
                     color=c.text_color,
                     markup=True,
                     halign="center",
-                    size_hint_y=None,
-                    height=42 * u,
+                    wrap=True,
+                    id_name=f"corp:{c.sym}",
                 )
                 paint(chip, c.color, border=ACCENT if c.acting else None)
                 corps.add_widget(chip)
@@ -223,6 +262,53 @@ class TableScreen(BaseScreen):
         if tv.next_trains:
             info += " · next trains: " + ", ".join(tv.next_trains)
         g.add_widget(Text(info, size=13 * u, wrap=True))
+
+
+class SharesScreen(BaseScreen):
+    """The spreadsheet: players × corporations (as 18xx.games shows it), then each corporation's
+    IPO and market shares, price, treasury, trains, tokens, state and last run."""
+
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="shares", **kw)
+        self.box = BoxLayout(orientation="vertical", padding=2)
+        self.add_widget(self.box)
+
+    def refresh(self) -> None:
+        u = self.u
+        tv = vm.table_view(self.app.session.game)
+        sheet = vm.spreadsheet(tv)
+        self.box.clear_widgets()
+        grid = GridLayout(cols=len(sheet.columns) + 1, size_hint_y=None, spacing=1)
+        grid.bind(minimum_height=grid.setter("height"))
+        height = 22 * u
+        corp_colors = {c.sym: (c.color, c.text_color) for c in tv.corporations}
+
+        def cell(
+            text: str, *, bold: bool = False, bg: str = "#ece6d6", fg: str = INK, name: str = ""
+        ) -> None:
+            label = Text(
+                text,
+                size=12 * u,
+                bold=bold,
+                color=fg,
+                halign="center",
+                size_hint_y=None,
+                height=height,
+                id_name=name,
+            )
+            paint(label, bg)
+            grid.add_widget(label)
+
+        cell("", bg=PAPER)
+        for col in sheet.columns:
+            bg, fg = corp_colors.get(col, ("#cfd8dc", INK))
+            cell(col, bold=True, bg=bg, fg=fg)
+        for r in sheet.rows:
+            bg = ACCENT if r.acting else ("#dcd3bd" if r.kind == "corporation" else "#ece6d6")
+            cell(r.label, bold=True, bg=bg)
+            for col, value in zip(sheet.columns, r.cells, strict=True):
+                cell(value, bg=bg, name=f"sheet:{r.label}:{col}")
+        self.box.add_widget(scroll_of(grid))
 
 
 class MarketScreen(BaseScreen):
@@ -334,7 +420,9 @@ class OperatingScreen(BaseScreen):
             self.map_key = key
             self.app.session.events.append(
                 f"[routes] {corp.sym}: "
-                + "; ".join(line.text for line in vm.routes_view(self.routes).lines)
+                + "; ".join(
+                    line.text for line in vm.routes_view(self.routes, names=vm.location_names(snapshot)).lines
+                )
                 + f" = {vm.money(self.routes.total)}"
             )
             self.app.refresh()
@@ -441,12 +529,22 @@ class OperatingScreen(BaseScreen):
             )
             order.add_widget(chip)
         left.add_widget(order)
+        left.add_widget(
+            button(
+                "Full map: zoom, hexes, city names",
+                lambda: self.app.show("map"),
+                size=14 * u,
+                size_hint_y=None,
+                height=40 * u,
+                color="#455a64",
+            )
+        )
         if not ov.active or not ov.current:
             left.add_widget(Text("No operating round now.", size=16 * u, wrap=True))
             if self.map_key is None:
                 self.draw_map([])
             return
-        left.add_widget(Text(f"{ov.current} {ov.name} — {ov.president}", size=20 * u, bold=True, wrap=True))
+        left.add_widget(Text(f"{ov.current} — president {ov.president}", size=20 * u, bold=True, wrap=True))
         left.add_widget(
             Text(
                 f"Treasury {vm.money(ov.treasury)} · trains {' '.join(ov.trains) or 'none'}"
@@ -478,32 +576,230 @@ class OperatingScreen(BaseScreen):
             self.draw_map([])
 
 
+class MapScatter(Scatter):  # type: ignore[misc]
+    """The full map's picture: two fingers zoom it, one drags it; a tap (a finger lifted where it
+    went down) goes to ``on_tap`` with the position in the picture's own pixels."""
+
+    def __init__(self, on_tap: Callable[[tuple[float, float], tuple[float, float]], None], **kw: Any) -> None:
+        super().__init__(do_rotation=False, auto_bring_to_front=False, **kw)
+        self.on_tap = on_tap
+
+    def on_touch_up(self, touch: Any) -> bool:
+        tapped = (
+            self.collide_point(*touch.pos)
+            and abs(touch.ox - touch.x) < 12
+            and abs(touch.oy - touch.y) < 12
+            and not touch.is_mouse_scrolling
+        )
+        handled = bool(super().on_touch_up(touch))
+        if tapped and touch.grab_current is None:
+            self.on_tap(tuple(touch.pos), self.to_local(*touch.pos))
+            return True
+        return handled
+
+
+class MapScreen(BaseScreen):
+    """The map, full screen: pinch to zoom, drag to move; every hex's coordinate and city name, the
+    routes in their trains' colours.  A touch on a hex shown at least 9 mm wide lists what may be
+    done there; on a smaller hex it zooms in around the finger first."""
+
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="map", **kw)
+        u = self.u
+        root = FloatLayout()
+        self.area = StencilView(size_hint=(1, 1))
+        self.scatter = MapScatter(
+            self.tapped, do_scale=True, do_translation=True, scale_min=0.1, scale_max=2.0
+        )
+        self.image = Image(fit_mode="fill", size_hint=(None, None))
+        self.scatter.add_widget(self.image)
+        self.area.add_widget(self.scatter)
+        root.add_widget(self.area)
+        tools = BoxLayout(
+            orientation="vertical",
+            size_hint=(None, None),
+            size=(150 * u, 100 * u),
+            pos_hint={"right": 0.995, "top": 0.99},
+            spacing=4,
+        )
+        tools.add_widget(button("Back", lambda: self.app.show("operating"), size=16 * u, color="#37474f"))
+        tools.add_widget(button("Whole map", self.fit, size=16 * u, color="#455a64"))
+        root.add_widget(tools)
+        self.add_widget(root)
+        self.key: Any = None
+        self.geometry: Any = None
+        self.bind(size=lambda *_: self.fit())
+
+    @property
+    def target_px(self) -> float:
+        """9 mm on this display, in pixels."""
+        return TOUCH_TARGET_MM * float(self.app.width_px) / DISPLAY_WIDTH_MM
+
+    def hex_px(self) -> float:
+        """How wide a hex is on the screen now."""
+        return FULL_MAP_SCALE * float(self.scatter.scale)
+
+    def refresh(self) -> None:
+        session = self.app.session
+        game = session.game
+        op = self.app.operating_screen
+        routes = (
+            op.routes.routes if op.routes is not None and op.routes_for == op.key() else vm.routes_run(game)
+        )
+        key = (id(session), len(game.actions), tuple(r.revenue for r in routes))
+        if key == self.key or "full-map" in self.app.busy:
+            return
+        board = vm.board_state(game)
+
+        def job(_report: Callable[[float], None]) -> Any:
+            return map_with_routes(board, routes, FULL_MAP_SCALE, labels=True)
+
+        def done(picture: Any, error: Exception | None) -> None:
+            if error is not None:
+                self.app.note(f"[map] cannot draw the map: {error}")
+                return
+            first = self.image.texture is None
+            self.image.texture = texture_from_bgr(picture)
+            self.image.size = (picture.shape[1], picture.shape[0])
+            self.scatter.size = self.image.size  # what a finger can catch: the whole picture
+            self.geometry = board.geometry
+            self.key = key
+            if first:
+                self.fit()
+
+        Work(self.app, "full-map", job, done)
+
+    def fit(self) -> None:
+        """The whole map in view."""
+        w, h = self.image.size
+        if self.image.texture is None or w <= 0 or h <= 0 or self.width <= 1:
+            return
+        scale = min(self.width / w, self.height / h)
+        self.scatter.transform = Matrix()
+        self.scatter.apply_transform(Matrix().scale(scale, scale, 1))
+        self.scatter.pos = ((self.width - w * scale) / 2, (self.height - h * scale) / 2)
+
+    def picture_at(self, local: tuple[float, float]) -> str | None:
+        """The hex at a point of the picture (its own pixels, y upwards)."""
+        if self.geometry is None:
+            return None
+        x, y = local
+        w, h = self.image.size
+        if not (0 <= x <= w and 0 <= y <= h):
+            return None
+        hex_id: str | None = self.geometry.hex_at(x / FULL_MAP_SCALE, (h - y) / FULL_MAP_SCALE)
+        return hex_id
+
+    def pos_of_hex(self, hex_id: str) -> tuple[float, float]:
+        """Where a hex's centre is now, in the screen's coordinates (a finger's target)."""
+        cx, cy = self.geometry.center(hex_id)
+        local = (cx * FULL_MAP_SCALE, self.image.height - cy * FULL_MAP_SCALE)
+        x, y = self.scatter.to_parent(*local)
+        return float(x), float(y)
+
+    def tapped(self, pos: tuple[float, float], local: tuple[float, float]) -> None:
+        hex_id = self.picture_at(local)
+        if hex_id is None:
+            return
+        if self.hex_px() < self.target_px:
+            # too small for a finger: zoom in around it until a hex is a finger wide
+            factor = min(
+                self.target_px * 1.15 / self.hex_px(), float(self.scatter.scale_max) / self.scatter.scale
+            )
+            self.scatter.apply_transform(Matrix().scale(factor, factor, 1), anchor=pos)
+            self.app.note(f"[map] zoomed in on {hex_id}")
+            return
+        self.app.act_on_hex(hex_id)
+
+
 class LogScreen(BaseScreen):
+    """The game in words, newest at the bottom (shown first); a tap on an entry proposes undoing
+    back to before it (the toast lists what goes back); Redo brings back what the latest undo took
+    back, until a new action is taken."""
+
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(app, name="log", **kw)
+        u = self.u
         box = BoxLayout(orientation="vertical", spacing=2)
-        self.header = row(height=40 * self.u)
-        self.count = Text("", size=15 * self.u, fill=True)
+        self.header = row(height=40 * u, spacing=3)
+        self.count = Text("", size=14 * u, fill=True, wrap=True, id_name="log-count")
         self.header.add_widget(self.count)
         self.header.add_widget(
-            button("Undo last action", app.ask_undo, size=16 * self.u, color=BAD, size_hint_x=0.5)
+            button("Undo last action", app.ask_undo, size=16 * u, color=BAD, size_hint_x=0.45)
         )
+        self.redo = button("Redo", app.ask_redo, size=16 * u, color="#455a64", size_hint_x=0.35)
+        self.header.add_widget(self.redo)
         box.add_widget(self.header)
         self.grid = vgrid(1)
         self.scroll = scroll_of(self.grid)
         box.add_widget(self.scroll)
         self.add_widget(box)
+        self.entries: list[Any] = []
 
     def refresh(self) -> None:
         u = self.u
-        lv = vm.log_view(self.app.session.game, last=120)
-        self.count.text = f"{lv.actions} actions"
+        session = self.app.session
+        game = session.game
+        n = len(game.actions)
+        marks = session.marks if len(session.marks) == n else None
+        if marks is None:
+            self.read_marks()
+        lv = vm.log_view(game, last=LOG_ENTRIES, marks=marks)
+        hint = "tap an entry to undo back to before it" if marks is not None else "reading the log…"
+        self.count.text = f"{lv.actions} actions · {hint}"
+        redo = session.redoable()
+        self.redo.text = f"Redo ({redo})" if redo else "Redo"
+        self.redo.disabled = not redo
+        self.redo.choices = []
         self.grid.clear_widgets()
+        self.entries = []
         for e in lv.entries:
-            self.grid.add_widget(
-                Text(e.text, size=(14 if e.kind == "action" else 15) * u, bold=e.kind == "heading", wrap=True)
+            label = Text(
+                e.text, size=(14 if e.kind == "action" else 15) * u, bold=e.kind == "heading", wrap=True
             )
-        self.scroll.scroll_y = 0
+            label.log_action = e.action
+            if e.action is not None:
+                label.bind(on_touch_up=self._picked)
+            self.grid.add_widget(label)
+            self.entries.append(label)
+        # the newest entry, once the list has its height
+        Clock.schedule_once(lambda _dt: setattr(self.scroll, "scroll_y", 0), 0)
+
+    def _picked(self, label: Any, touch: Any) -> bool:
+        """A finger lifted on an entry without scrolling: propose undoing back to before it."""
+        if (
+            not label.collide_point(*touch.pos)
+            or abs(touch.oy - touch.y) > 12
+            or abs(touch.ox - touch.x) > 12
+        ):
+            return False
+        self.pick(int(label.log_action))
+        return True
+
+    def pick(self, action: int) -> None:
+        self.app.session.ask_undo_to(action)
+
+    def read_marks(self) -> None:
+        """Work out which action wrote each log line (a replay, in a worker thread)."""
+        if "log" in self.app.busy:
+            return
+        session = self.app.session
+        snapshot = session.game.clone()
+        known = list(session.marks)
+
+        def job(_report: Callable[[float], None]) -> Any:
+            return vm.log_marks(snapshot, known)
+
+        def done(marks: Any, error: Exception | None) -> None:
+            if error is not None:
+                self.app.note(f"[log] cannot tell which action wrote each line: {error}")
+                return
+            if self.app.has_game and self.app.session is session and len(session.game.actions) == len(marks):
+                session.marks = marks
+                if self.app.sm.current == "log":
+                    self.refresh()
+
+        Work(self.app, "log", job, done)
 
 
 class CameraScreen(BaseScreen):
@@ -584,6 +880,8 @@ class SetupScreen(BaseScreen):
         self.rules: dict[str, CheckBox] = {}
         self.view = vm.setup_view(self.app.saved_games())
         self.title_spinner: Spinner | None = None
+        self.selected = 0
+        """The chosen title (an index into ``view.titles``)."""
         self.count_spinner: Spinner | None = None
         self.enroll_spinner: Spinner | None = None
         self.status = Text("", size=14 * self.u, wrap=True, id_name="setup-status")
@@ -594,14 +892,20 @@ class SetupScreen(BaseScreen):
         g = self.grid
         g.clear_widgets()
         titles = [t.title + ("" if t.playable else " (not playable yet)") for t in self.view.titles]
-        self.title_spinner = Spinner(text=titles[0], values=titles, font_size=16 * u, size_hint_x=0.6)
-        t = self.view.titles[0]
+        t = self.view.titles[self.selected]
+        self.title_spinner = Spinner(
+            text=titles[self.selected], values=titles, font_size=16 * u, size_hint_x=0.6
+        )
+        self.title_spinner.bind(text=lambda _w, text: self.choose_title(titles.index(text)))
         counts = [str(n) for n in range(t.min_players, t.max_players + 1)]
+        old_count = self.count_spinner.text if self.count_spinner is not None else "4"
         self.count_spinner = Spinner(
-            text="4" if "4" in counts else counts[0], values=counts, font_size=16 * u
+            text=old_count if old_count in counts else ("4" if "4" in counts else counts[0]),
+            values=counts,
+            font_size=16 * u,
         )
         self.count_spinner.bind(text=lambda *_: self.build_names())
-        g.add_widget(Text("New game", size=18 * u, bold=True))
+        g.add_widget(Text("New game", size=20 * u, bold=True, id_name="new-game"))
         g.add_widget(
             row(
                 Text("Title", size=15 * u, size_hint_x=0.3, fill=True),
@@ -615,13 +919,36 @@ class SetupScreen(BaseScreen):
         self.names_box.bind(minimum_height=self.names_box.setter("height"))
         g.add_widget(self.names_box)
         self.build_names()
+        known = vm.known_names(self.app.saved_games())
+        if known:
+            # names from earlier games: a touch puts one in the next field, no typing
+            chips = GridLayout(cols=6, size_hint_y=None, spacing=3)
+            chips.bind(minimum_height=chips.setter("height"))
+            for name in known:
+                chip = button(
+                    name,
+                    lambda n=name: self.put_name(n),
+                    size=14 * u,
+                    color="#607d8b",
+                    size_hint_y=None,
+                    height=44 * u,
+                )
+                chip.name_chip = name
+                chips.add_widget(chip)
+            g.add_widget(Text("Players of earlier games (touch to seat them):", size=13 * u))
+            g.add_widget(chips)
         rules = GridLayout(cols=2, size_hint_y=None, spacing=2)
         rules.bind(minimum_height=rules.setter("height"))
         self.rules = {}
         for sym, short, _desc in t.optional_rules:
-            cb = CheckBox(size_hint=(None, None), size=(36 * u, 30 * u), color=rgba(INK))
+            # the whole row is the touch target (44 px high at 800×480, about 8 mm): box or words
+            cb = CheckBox(size_hint=(None, None), size=(40 * u, 44 * u), color=rgba(INK))
             self.rules[sym] = cb
-            rules.add_widget(row(cb, Text(short, size=13 * u, fill=True), height=30 * u))
+            words = Text(short, size=14 * u, wrap=True, fill=True, id_name=f"rule:{sym}")
+            words.bind(
+                on_touch_down=lambda w, touch, cb=cb: _toggle(cb) if w.collide_point(*touch.pos) else False
+            )
+            rules.add_widget(row(cb, words, height=44 * u))
         g.add_widget(Text("Optional rules", size=15 * u, bold=True))
         g.add_widget(rules)
         g.add_widget(
@@ -654,6 +981,24 @@ class SetupScreen(BaseScreen):
             )
         )
 
+    def chosen_title(self) -> str:
+        return self.view.titles[self.selected].title
+
+    def choose_title(self, index: int) -> None:
+        """Another title: its player range and optional rules (the names typed so far stay)."""
+        if index != self.selected:
+            self.selected = index
+            self.build()
+
+    def put_name(self, name: str) -> None:
+        """A known name into the first seat that still has its placeholder (``Player 3``) or none."""
+        if any(w.text.strip() == name for w in self.names):
+            return
+        for w in self.names:
+            if not w.text.strip() or vm.is_placeholder_name(w.text.strip()):
+                w.text = name
+                return
+
     def build_names(self) -> None:
         assert self.count_spinner is not None
         n = int(self.count_spinner.text)
@@ -673,7 +1018,7 @@ class SetupScreen(BaseScreen):
 
     def start(self) -> None:
         assert self.title_spinner is not None
-        title = self.title_spinner.text.split()[0]
+        title = self.chosen_title()
         names = [w.text.strip() for w in self.names]
         rules = [sym for sym, cb in self.rules.items() if cb.active]
         try:
@@ -702,7 +1047,7 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def __init__(
         self,
-        session: UISession,
+        session: UISession | None,
         *,
         camera: Any = None,
         recognizer_factory: Callable[[], Any] | None = None,
@@ -712,7 +1057,10 @@ class CompanionApp(App):  # type: ignore[misc]
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
-        self.session = session
+        self._session = session
+        """``None`` until a game is started on the New game screen (a first launch stores nothing)."""
+        self.feedback: list[Callable[[bool], None]] = []
+        """Called with every accepted/refused action of whichever game is open (the panel's lights)."""
         self.camera = camera
         self.recognizer_factory = recognizer_factory
         self.check_interval = check_interval
@@ -729,6 +1077,21 @@ class CompanionApp(App):  # type: ignore[misc]
         self.popup_grid: Any = None
         self.notes: list[str] = []
         self._tick: Any = None
+
+    @property
+    def session(self) -> UISession:
+        """The open game's session (only asked for when there is a game: see :attr:`has_game`)."""
+        if self._session is None:
+            raise RuntimeError("no game is open: start one on the New game screen")
+        return self._session
+
+    @property
+    def has_game(self) -> bool:
+        return self._session is not None
+
+    def events(self) -> list[str]:
+        """What happened, in words (the open game's transcript, or the app's notes before one)."""
+        return self._session.events if self._session is not None else self.notes
 
     # -- building ---------------------------------------------------------------------------------------
     def on_stop(self) -> None:
@@ -773,9 +1136,11 @@ class CompanionApp(App):  # type: ignore[misc]
         self.sm = ScreenManager(transition=NoTransition())
         self.screens: dict[str, BaseScreen] = {
             "table": TableScreen(self),
+            "shares": SharesScreen(self),
             "market": MarketScreen(self),
             "operating": OperatingScreen(self),
             "log": LogScreen(self),
+            "map": MapScreen(self),
             "camera": CameraScreen(self),
             "setup": SetupScreen(self),
         }
@@ -786,10 +1151,12 @@ class CompanionApp(App):  # type: ignore[misc]
         paint(self.actions_bar, "#cfd8dc")
         main.add_widget(self.actions_bar)
         root.add_widget(main)
+        self.main = main
         self.root_layout = root
-        self.session.subscribe(self.refresh)
-        self.session.on_proposal = self._on_proposal
-        self.session.post = self.post
+        if self._session is not None:
+            self._attach(self._session)
+        else:
+            self.sm.current = "setup"
         self.refresh()
         self._tick = Clock.schedule_interval(self._progress_tick, 0.25)
         if self.camera is not None and self.check_interval:
@@ -803,8 +1170,13 @@ class CompanionApp(App):  # type: ignore[misc]
 
     # -- refresh ---------------------------------------------------------------------------------------
     def refresh(self) -> None:
+        if self._session is None:
+            self.refresh_without_game()
+            return
+        for b in self.nav_buttons.values():
+            b.disabled = False
         tv = vm.table_view(self.session.game)
-        self.bank.text = f"Bank {vm.money(tv.bank_cash)}"
+        self.bank.text = tv.bank_text
         self.round_label.text = f"{tv.title} · {tv.round}\nPhase {tv.phase}"
         self.acting.text = tv.headline
         corp = next((c for c in tv.corporations if c.acting), None)
@@ -813,6 +1185,30 @@ class CompanionApp(App):  # type: ignore[misc]
         for name, b in self.nav_buttons.items():
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
         self.refresh_actions()
+        self.refresh_screen()
+
+    def refresh_without_game(self) -> None:
+        """A first launch: only the New game screen, nothing to act on."""
+        u = self.u
+        self.bank.text = "New game"
+        self.round_label.text = "18xx table companion"
+        self.acting.text = "Who is playing?"
+        repaint(self.acting, ACCENT)
+        self.acting.color = rgba(INK)
+        self.sm.current = "setup"
+        for name, b in self.nav_buttons.items():
+            b.disabled = name != "setup"
+            b.background_disabled_normal = ""
+            b.background_color = rgba("#263238" if name == "setup" else "#90a4ae")
+        self.actions_bar.clear_widgets()
+        self.actions_bar.add_widget(
+            Text(
+                "Choose the title, the players and the rules, then Start the game",
+                size=15 * u,
+                fill=True,
+                id_name="no-game",
+            )
+        )
         self.refresh_screen()
 
     def refresh_screen(self) -> None:
@@ -826,6 +1222,10 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def show(self, name: str) -> None:
         self.sm.current = name
+        # a screen shown for the first time takes the screen area now, not on a later layout pass
+        # (until then it drew below the screen buttons, leaving a blank band under them)
+        screen = self.sm.current_screen
+        screen.pos, screen.size = self.sm.pos, self.sm.size
         self.refresh()
 
     def refresh_actions(self) -> None:
@@ -854,7 +1254,10 @@ class CompanionApp(App):  # type: ignore[misc]
             "company": "Private companies…",
         }
         if not choices:
-            bar.add_widget(Text("No actions (game over or waiting)", size=15 * u, fill=True))
+            words = (
+                "Game over: Setup starts a new game" if self.session.game.finished else "No actions (waiting)"
+            )
+            bar.add_widget(Text(words, size=15 * u, fill=True))
             return
         for group, items in groups.items():
             if len(items) == 1 or group in ("pass", "run", "dividend") and len(items) <= 3:
@@ -954,13 +1357,17 @@ class CompanionApp(App):  # type: ignore[misc]
         grid = GridLayout(cols=3 if self.width_px < 1000 else 4, size_hint_y=None, spacing=3)
         grid.bind(minimum_height=grid.setter("height"))
         popup = Popup(title=f"{title} pick a hex", size_hint=(0.92, 0.85), title_size=16 * u)
+        names = vm.location_names(self.session.game)
         for hex_id in sorted(by_hex, key=_hex_order):
             options = by_hex[hex_id]
             tiles = sorted({str(c.action["tile"]).rsplit("-", 1)[0] for c in options}, key=_tile_order)
-            label = f"{hex_id}: {', '.join(tiles[:4])}{'…' if len(tiles) > 4 else ''}"
+            name = names.get(hex_id)
+            label = (
+                f"{hex_id}{' ' + name if name else ''}: {', '.join(tiles[:4])}{'…' if len(tiles) > 4 else ''}"
+            )
 
             def pick(h: str = hex_id, o: list[vm.ActionChoice] = options) -> None:
-                self.choose(f"Lay a tile on {h}", o)
+                self.choose(f"Lay a tile on {self.hex_words(h)}", o)
 
             b = button(label, pick, size=14 * u, size_hint_y=None, height=44 * u)
             b.choices = options
@@ -1005,7 +1412,12 @@ class CompanionApp(App):  # type: ignore[misc]
             self.show_toast(vm.Proposal(hex_id, (), {}, f"nothing to lay or place on {hex_id} now"))
             return
         lays = all(c.action.get("type") == "lay_tile" for c in choices)
-        self.choose(f"Lay a tile on {hex_id}" if lays else hex_id, choices)
+        self.choose(f"Lay a tile on {self.hex_words(hex_id)}" if lays else self.hex_words(hex_id), choices)
+
+    def hex_words(self, hex_id: str) -> str:
+        """``E12 (Springfield, MO)``: a hex by its coordinate and, if it has one, its city's name."""
+        name = vm.location_names(self.session.game).get(hex_id)
+        return f"{hex_id} ({name})" if name else hex_id
 
     # -- proposals and the toast -------------------------------------------------------------------------
     def post(self, fn: Callable[[], None]) -> None:
@@ -1021,10 +1433,18 @@ class CompanionApp(App):  # type: ignore[misc]
         if self.enroll_item is not None:
             self.enroll(uid)
             return
+        if not self.has_game:
+            self.show_toast(
+                vm.Proposal(f"Tag {uid}", (), {}, "no game yet: start one on the New game screen")
+            )
+            return
         self.session.tap(uid)
 
     def press(self, button_name: str) -> None:
         """A panel button (confirm, cancel, undo), as if pressed on the screen."""
+        if not self.has_game:
+            self.hide_toast()
+            return
         {"confirm": self.confirm, "cancel": self.cancel, "undo": self.ask_undo}.get(
             button_name, self.cancel
         )()
@@ -1041,12 +1461,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self.hide_toast()
         stepper = prop.ok and prop.price is not None
         height = (150 + (44 if prop.options else 0) + (44 if stepper else 0)) * u
-        toast = BoxLayout(
-            orientation="vertical",
-            size_hint=(0.96, None),
-            height=height,
-            pos_hint={"center_x": 0.5, "y": 0.01},
-        )
+        toast = BoxLayout(orientation="vertical", size_hint=(1, None), height=height)
         toast.padding = (10, 6)
         toast.spacing = 4
         paint(toast, "#212121" if prop.ok else "#4e1111", border=ACCENT)
@@ -1087,12 +1502,18 @@ class CompanionApp(App):  # type: ignore[misc]
         else:
             toast.add_widget(row(button("OK", self.hide_toast, size=20 * u, color="#616161"), height=56 * u))
         self.toast = toast
-        self.root_layout.add_widget(toast)
+        # the toast takes the action bar's place and the screen above it shrinks (it scrolls), so
+        # the toast never covers what it talks about: the player, the map, the log entry
+        if self.actions_bar.parent is self.main:
+            self.main.remove_widget(self.actions_bar)
+        self.main.add_widget(toast)
 
     def hide_toast(self) -> None:
         if self.toast is not None and self.toast.parent is not None:
             self.toast.parent.remove_widget(self.toast)
         self.toast = None
+        if self.actions_bar.parent is None:
+            self.main.add_widget(self.actions_bar)
 
     def confirm(self) -> None:
         self.hide_toast()
@@ -1106,9 +1527,15 @@ class CompanionApp(App):  # type: ignore[misc]
         """Undo with confirmation: the table service proposes taking back the last action."""
         self.session.ask_undo()
 
+    def ask_redo(self) -> None:
+        """Redo with confirmation: the table service proposes bringing back what the latest undo
+        took back."""
+        self.session.ask_redo()
+
     def note(self, text: str) -> None:
         self.notes.append(text)
-        self.session.events.append(text)
+        if self._session is not None:
+            self._session.events.append(text)
 
     # -- the NFC reader ---------------------------------------------------------------------------------
     def start_reader(self, reader: Any) -> None:
@@ -1136,7 +1563,7 @@ class CompanionApp(App):  # type: ignore[misc]
             if not quiet:
                 self.show_toast(vm.Proposal("Camera", (), {}, "no camera is configured"))
             return
-        if "camera" in self.busy:
+        if "camera" in self.busy or not self.has_game:
             return
         session = self.session
         game = session.game.clone()
@@ -1200,21 +1627,37 @@ class CompanionApp(App):  # type: ignore[misc]
             return
         self.replace_session(UISession(service, self.post))
 
-    def replace_session(self, session: UISession) -> None:
-        session.events[:0] = self.session.events
-        self.session = session
+    def _attach(self, session: UISession) -> None:
         session.subscribe(self.refresh)
         session.on_proposal = self._on_proposal
+        session.post = self.post
+        session.service.feedback.append(self._feedback)
+
+    def _feedback(self, ok: bool) -> None:
+        for show in list(self.feedback):
+            show(ok)
+
+    def replace_session(self, session: UISession) -> None:
+        session.events[:0] = self.events()
+        self._session = session
+        self._attach(session)
         op = self.operating_screen
         op.routes_for = None
         op.map_key = None
         self.hide_toast()
         self.show("table")
 
+    def table_title(self) -> str:
+        """The open game's title (before a game: the one chosen on the New game screen)."""
+        if self._session is not None:
+            return str(self.session.game.data.get("title", "1870"))
+        setup = self.screens.get("setup") if hasattr(self, "screens") else None
+        return setup.chosen_title() if isinstance(setup, SetupScreen) else "1870"
+
     def enrollable_items(self) -> list[str]:
         from companion.table.tags import items_for_title
 
-        title = str(self.session.game.data.get("title", "1870"))
+        title = self.table_title()
         items = items_for_title(title)
         if self.registry is not None:
             try:
@@ -1231,7 +1674,7 @@ class CompanionApp(App):  # type: ignore[misc]
         from companion.table.tags import TagError, find_item
 
         item_id, self.enroll_item = self.enroll_item, None
-        title = str(self.session.game.data.get("title", "1870"))
+        title = self.table_title()
         if self.registry is None or item_id is None:
             self.show_toast(vm.Proposal("Enroll", (), {}, "no tag registry is open"))
             return
@@ -1274,11 +1717,17 @@ class CompanionApp(App):  # type: ignore[misc]
         return out
 
     def screenshot(self, path: str | Path) -> Path:
-        """Save the window as it looks now, an open list (popup) over the screens included."""
+        """Save the window as it looks now, an open list (popup) and the on-screen keyboard over
+        the screens included."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if any(type(w).__name__ == "VKeyboard" for w in Window.children):
+            return self._screenshot_window(path)
+        overlays: list[Any] = []
         popup = self.popup
-        if popup is None or popup.parent is None:
+        if popup is not None and popup.parent is not None:
+            overlays.insert(0, popup)
+        if not overlays:
             self.root_layout.export_to_png(str(path))
             return path
         import cv2
@@ -1288,18 +1737,41 @@ class CompanionApp(App):  # type: ignore[misc]
             tex = widget.export_as_image().texture
             return np.frombuffer(tex.pixels, np.uint8).reshape(tex.height, tex.width, 4).astype(np.float32)
 
-        base, over = rgba(self.root_layout), rgba(popup)
-        out = base[..., :3] * 0.35  # the list dims the window behind it, as on screen
+        out = rgba(self.root_layout)[..., :3]
+        if popup in overlays:
+            out = out * 0.35  # the list dims the window behind it, as on screen
         height = out.shape[0]
-        x, top = int(popup.x), height - int(popup.y) - over.shape[0]
-        h = min(over.shape[0], height - max(top, 0))
-        w = min(over.shape[1], out.shape[1] - max(x, 0))
-        if h > 0 and w > 0:
-            region = out[max(top, 0) : max(top, 0) + h, max(x, 0) : max(x, 0) + w]
-            alpha = over[:h, :w, 3:4] / 255.0
-            region[:] = region * (1 - alpha) + over[:h, :w, :3] * alpha
+        for widget in overlays:
+            over = rgba(widget)
+            x, top = int(widget.x), height - int(widget.y) - over.shape[0]
+            h = min(over.shape[0], height - max(top, 0))
+            w = min(over.shape[1], out.shape[1] - max(x, 0))
+            if h > 0 and w > 0:
+                region = out[max(top, 0) : max(top, 0) + h, max(x, 0) : max(x, 0) + w]
+                alpha = over[:h, :w, 3:4] / 255.0
+                region[:] = region * (1 - alpha) + over[:h, :w, :3] * alpha
         cv2.imwrite(str(path), np.clip(out, 0, 255).astype(np.uint8)[..., ::-1])
         return path
+
+    def _screenshot_window(self, path: Path) -> Path:
+        """The window's last drawn frame as it is on the display (the on-screen keyboard is drawn by
+        the window itself, scaled and moved, over the app)."""
+        import cv2
+        import numpy as np
+        from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+        Window.canvas.ask_update()
+        w, h = (int(v) for v in Window.size)
+        data = glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE)
+        image = np.frombuffer(data, np.uint8).reshape(h, w, 3)[::-1, :, ::-1]
+        cv2.imwrite(str(path), image)
+        return path
+
+
+def _toggle(box: CheckBox) -> bool:
+    """Tick or untick a check box (its words were touched); the touch is handled."""
+    box.active = not box.active
+    return True
 
 
 def _screen_of(widget: Any) -> Any:
@@ -1314,3 +1786,47 @@ def _screen_of(widget: Any) -> Any:
             return None
         w = parent
     return None
+
+
+class StartupErrorApp(App):  # type: ignore[misc]
+    """What the touchscreen shows when the companion cannot start: the reason and Close
+    (``companion run`` prints and logs the same, and exits with status 2 when it closes)."""
+
+    title = "18xx table companion"
+
+    def __init__(self, message: str, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.message = message
+        width, height = Window.size
+        self.u = min(width / 800, height / 480)
+
+    def build(self) -> Widget:
+        u = self.u
+        box = BoxLayout(orientation="vertical", padding=(20 * u, 16 * u), spacing=12 * u)
+        paint(box, "#4e1111")
+        box.add_widget(Text("The companion cannot start", size=28 * u, bold=True, color="#ffffff"))
+        box.add_widget(
+            Text(self.message, size=18 * u, color="#ffffff", wrap=True, fill=True, id_name="startup-error")
+        )
+        box.add_widget(
+            Text(
+                "Fix the configuration, then start it again (the log file has the details).",
+                size=15 * u,
+                color="#eeeeee",
+                wrap=True,
+            )
+        )
+        box.add_widget(
+            button("Close", self.stop, size=20 * u, color="#616161", size_hint_y=None, height=56 * u)
+        )
+        self.root_layout = box
+        return box
+
+    def texts(self) -> list[str]:
+        return [str(w.text) for w in self.root_layout.walk(restrict=False) if isinstance(w, Label) and w.text]
+
+    def screenshot(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.root_layout.export_to_png(str(path))
+        return path

@@ -28,24 +28,13 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.interop.actions import effective_actions
+from companion.interop.actions import effective_actions, remap_players, strip_action
 from companion.table.service import describe_action
 from companion.ui import viewmodels as vm
-from companion.ui.scenario import demo_export, strip_action
+from companion.ui.scenario import demo_export
 from companion.ui.session import UISession
 
-__all__ = ["DemoScript", "remap_players", "run_demo", "same_action", "uid_for"]
-
-
-def remap_players(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, Any]:
-    """The action with 18xx.games player ids replaced by seat numbers (1, 2, ...), as the table
-    service's games number their players."""
-    out = dict(action)
-    if out.get("entity_type") == "player" and out.get("entity") in seats:
-        out["entity"] = seats[out["entity"]]
-    if isinstance(out.get("auto_actions"), list):
-        out["auto_actions"] = [remap_players(dict(a), seats) for a in out["auto_actions"]]
-    return out
+__all__ = ["DemoScript", "run_demo", "same_action", "uid_for"]
 
 
 class _Finger:
@@ -366,6 +355,9 @@ class DemoScript:
         self.say(self.state_line())
         yield 0.2
         self.shot("table")
+        app.show("shares")
+        yield 0.3
+        self.shot("shares")
         app.show("market")
         yield 0.2
         self.shot("market", "market-first-sr")
@@ -405,6 +397,16 @@ class DemoScript:
         for d in ov.dividends:
             self.say(f"    preview {d.label}: {d.price_text}")
         self.shot("operating", "operating-routes")
+        app.show("map")
+        full = app.screens["map"]
+        for _wait in range(200):
+            yield 0.05
+            if full.image.texture is not None and "full-map" not in app.busy:
+                break
+        yield 0.2
+        self.shot("map", "map-full")
+        app.show("operating")
+        yield 0.2
         played = self.next_action()
         self.say(f"  the players ran for ${sum(int(r['revenue']) for r in played['routes'])}")
         app.propose(played)
@@ -426,13 +428,24 @@ class DemoScript:
         yield 0.2
         self.shot("market")
         app.show("log")
-        yield 0.2
+        for _wait in range(200):  # which action wrote each line: read in a worker
+            yield 0.05
+            if len(session.marks) == len(session.game.actions):
+                break
+        app.refresh()
+        yield 0.3
         self.shot("log")
         app.ask_undo()
         yield from self.wait_toast()
         self.shot("log", "log-undo-confirm")
         app.cancel()
         self.say("  undo asked for and cancelled")
+        back = len(session.game.actions) - 3
+        app.screens["log"].pick(back)  # a finger on the entry three actions back
+        yield from self.wait_toast()
+        self.shot("log", "log-undo-to")
+        app.cancel()
+        self.say(f"  undo back to before action {back + 1} asked for and cancelled")
 
         self.say("Scene 5: the camera checks the board; a tile laid on the table is proposed from it")
         skipped = self.forward_until(
@@ -514,6 +527,22 @@ class DemoScript:
         yield 0.2
         setup = app.screens["setup"]
         names = ["Ann", "Bob", "Cy", "Di"]
+        # the first name typed on the on-screen keyboard, docked when the field is touched
+        first = setup.names[0]
+        first.focus = True
+        yield 0.3
+        keyboard = next((w for w in app.root_window.children if type(w).__name__ == "VKeyboard"), None)
+        first.text = ""
+        if keyboard is not None:
+            for letter in names[0]:
+                keyboard.dispatch("on_textinput", letter)
+        yield 0.3
+        self.shot("setup", "setup-keyboard")
+        self.say(
+            f"  typed on the on-screen keyboard: {first.text!r}" if keyboard else "  no on-screen keyboard"
+        )
+        first.focus = False
+        yield 0.2
         for field, name in zip(setup.names, names, strict=False):
             field.text = name
         for b in list(setup.grid.walk(restrict=True)):

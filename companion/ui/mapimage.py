@@ -17,7 +17,14 @@ from numpy.typing import NDArray
 
 from companion.engine.route_optimizer import TrainRoute
 
-__all__ = ["ROUTE_COLORS", "hex_at_touch", "map_with_routes", "route_points", "touch_at_hex"]
+__all__ = [
+    "ROUTE_COLORS",
+    "draw_hex_labels",
+    "hex_at_touch",
+    "map_with_routes",
+    "route_points",
+    "touch_at_hex",
+]
 
 #: BGR colours of the 1st, 2nd, … train's route.
 ROUTE_COLORS: tuple[tuple[int, int, int], ...] = (
@@ -57,12 +64,17 @@ def route_points(board: Any, view: Any, route: TrainRoute) -> list[tuple[float, 
     return pts
 
 
-def map_with_routes(board: Any, routes: Sequence[TrainRoute] = (), scale: float = 40.0) -> NDArray[np.uint8]:
-    """The rendered board (no markers or coordinates) with ``routes`` drawn on it."""
+def map_with_routes(
+    board: Any, routes: Sequence[TrainRoute] = (), scale: float = 40.0, *, labels: bool = False
+) -> NDArray[np.uint8]:
+    """The rendered board (no camera markers) with ``routes`` drawn on it; with ``labels`` (the full
+    map), the row and column coordinates around it and each hex's coordinate and city name in it."""
     from vision.render import BoardView, render_board
 
-    img: NDArray[np.uint8] = render_board(board, scale, markers=False, coordinates=False)
+    img: NDArray[np.uint8] = render_board(board, scale, markers=False, coordinates=labels)
     view = BoardView(board.geometry, scale)
+    if labels:
+        draw_hex_labels(img, board, view, scale)
     width = max(2, int(scale / 9))
     for i, route in enumerate(routes):
         color = ROUTE_COLORS[i % len(ROUTE_COLORS)]
@@ -88,6 +100,30 @@ def map_with_routes(board: Any, routes: Sequence[TrainRoute] = (), scale: float 
             )
             cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, fs, color, 2, cv2.LINE_AA)
     return img
+
+
+def draw_hex_labels(img: NDArray[np.uint8], board: Any, view: Any, scale: float) -> None:
+    """Each hex's coordinate near its top edge, and its city or town name under its centre on a
+    light band, so a player can find ``H13`` and Dallas on the screen."""
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    small = scale / 190
+    for hex_id, info in board.hexes.items():
+        x, y = view.hex_center(hex_id)
+        (tw, th), _ = cv2.getTextSize(hex_id, font, small, 1)
+        org = (int(x - tw / 2), int(y - scale * 0.33))
+        cv2.putText(img, hex_id, org, font, small, (255, 255, 255), 3, cv2.LINE_AA)
+        cv2.putText(img, hex_id, org, font, small, (70, 70, 70), 1, cv2.LINE_AA)
+        name = getattr(info, "location", None)
+        if not name:
+            continue
+        size = scale / 150
+        (nw, nh), _ = cv2.getTextSize(name, font, size, 1)
+        while nw > scale * 1.1 and size > scale / 400:
+            size *= 0.9
+            (nw, nh), _ = cv2.getTextSize(name, font, size, 1)
+        org = (int(x - nw / 2), int(y + scale * 0.38))
+        cv2.rectangle(img, (org[0] - 2, org[1] - nh - 2), (org[0] + nw + 2, org[1] + 3), (245, 245, 245), -1)
+        cv2.putText(img, name, org, font, size, (20, 20, 20), 1, cv2.LINE_AA)
 
 
 def hex_at_touch(

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Game, GameError, as_18xx
-from companion.interop.actions import effective_actions
+from companion.interop.actions import effective_actions, strip_action
 from companion.interop.replay import game_for_export, load_export
 
-__all__ = ["Step", "demo_export", "first_state", "replay_steps", "state_before"]
+__all__ = ["Step", "demo_export", "first_state", "replay_steps", "state_before", "strip_action"]
 
 Action = dict[str, Any]
 
@@ -64,8 +64,3 @@ def first_state(export: dict[str, Any], want: Callable[[Step], bool], *, start: 
 def state_before(export: dict[str, Any], index: int) -> Step:
     """A copy of the game just before effective action ``index``."""
     return first_state(export, lambda s: s.index == index)
-
-
-def strip_action(action: Action) -> Action:
-    """An export action as a table would produce it: no ids, users or timestamps."""
-    return {k: v for k, v in action.items() if k not in ("id", "user", "created_at")}

@@ -30,6 +30,9 @@ __all__ = ["UISession", "to_view"]
 Action = dict[str, Any]
 Listener = Callable[[], None]
 
+#: how many of the actions an undo to an earlier point takes back its toast lists
+UNDO_LINES = 6
+
 
 def to_view(game: Game, outcome: ServiceProposal | Result | None) -> Proposal | None:
     """A service proposal (or refusal) as the toast shows it."""
@@ -46,6 +49,11 @@ def to_view(game: Game, outcome: ServiceProposal | Result | None) -> Proposal | 
         if m.who != "bank"
     ]
     details += [f"{sym} share price ${a} -> ${b}" for sym, (a, b) in outcome.preview.share_prices.items()]
+    if outcome.kind == "undo_to":
+        # what will be taken back, newest first (the money it moves follows)
+        shown = list(outcome.preview.log[:UNDO_LINES])
+        more = len(outcome.preview.log) - len(shown)
+        details = shown + ([f"and {more} more"] if more > 0 else []) + details
     return Proposal(
         outcome.text,
         tuple(details),
@@ -70,6 +78,9 @@ class UISession:
         self.listeners: list[Listener] = []
         self.events: list[str] = []
         """Everything that happened, in words (the demo transcript is made of these)."""
+        self.marks: list[int] = []
+        """The game log's length after each action, as far as known (:func:`viewmodels.log_marks`):
+        kept up to date after each action and undo, recomputed by the Log screen when behind."""
         self.last_check: CameraCheck | None = None
         self.pending: Proposal | None = None
         self.on_proposal: Callable[[Proposal | None], None] | None = None
@@ -139,6 +150,18 @@ class UISession:
             self.service.cancel()
         self.service.undo()
 
+    def ask_undo_to(self, keep: int) -> None:
+        """Propose taking back every action after the first ``keep`` (a log entry was picked)."""
+        self.service.undo_to(keep)
+
+    def ask_redo(self) -> None:
+        """Propose bringing back what the latest undo took back."""
+        self.service.redo()
+
+    def redoable(self) -> int:
+        """How many actions a redo would bring back (0: nothing to redo)."""
+        return len(self.service.redoable())
+
     def recorded(self, actions: list[Action]) -> None:
         """Store actions the demo has just replayed on the game (a recorded real game), in one
         transaction, and tell the screens."""
@@ -177,6 +200,11 @@ class UISession:
         self.listeners.append(listener)
 
     def _changed(self) -> None:
+        n = len(self.game.actions)
+        if len(self.marks) > n:  # taken back: the marks of the actions kept still hold
+            self.marks = self.marks[:n]
+        elif len(self.marks) == n - 1:
+            self.marks.append(len(self.game.log))
         for listener in list(self.listeners):
             listener()
 

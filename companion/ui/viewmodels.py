@@ -32,6 +32,7 @@ from companion.engine.routes import trains_from_names
 
 __all__ = [
     "ActionChoice",
+    "AuctionRow",
     "CorporationRow",
     "DividendOption",
     "LogEntry",
@@ -45,13 +46,22 @@ __all__ = [
     "RouteLine",
     "RoutesView",
     "SetupView",
+    "SheetRow",
+    "Spreadsheet",
     "TableView",
     "TitleChoice",
     "ZONE_COLORS",
     "action_choices",
+    "auction_rows",
     "board_state",
     "choices_on_hex",
     "entity_label",
+    "last_revenues",
+    "company_label",
+    "log_marks",
+    "location_names",
+    "is_placeholder_name",
+    "known_names",
     "log_view",
     "market_view",
     "money",
@@ -60,6 +70,7 @@ __all__ = [
     "routes_run",
     "run_routes_action",
     "setup_view",
+    "spreadsheet",
     "suggest_routes",
     "table_view",
 ]
@@ -129,14 +140,21 @@ class PlayerRow:
     priority: bool
     acting: bool
     value: int
+    """Net worth: cash, certificates at their share price, private companies at face value."""
+    limit_applies: bool = True
+    """False once the game is over: the certificate limit no longer matters."""
+    seat: int = 0
+    """1-based seating position (the rows are in this order; the priority deal moves)."""
+    percents: dict[str, str] = field(default_factory=dict)
+    """Per corporation symbol: ``"20%"``, ``"20% P"`` (the spreadsheet's cells)."""
 
     @property
     def certs_text(self) -> str:
-        return f"{self.cert_count}/{self.cert_limit}"
+        return f"{self.cert_count}/{self.cert_limit}" if self.limit_applies else str(self.cert_count)
 
     @property
     def over_limit(self) -> bool:
-        return self.cert_count > self.cert_limit
+        return self.limit_applies and self.cert_count > self.cert_limit
 
 
 @dataclass(frozen=True)
@@ -153,10 +171,49 @@ class CorporationRow:
     tokens_left: int
     tokens_total: int
     ipo_percent: int
+    """Shares the corporation holds itself (1870: its IPO shares and any redeemed, its treasury)."""
     market_percent: int
+    """Shares in the open market (the bank pool)."""
     floated: bool
     operated: bool
     acting: bool
+    last_revenue: int | None = None
+    """What its last run earned (None before it has run)."""
+
+    @property
+    def status(self) -> str:
+        """``operated``, ``floated``, ``parred`` (not floated yet)."""
+        return "operated" if self.operated else ("floated" if self.floated else "parred")
+
+    @property
+    def shares_text(self) -> str:
+        return f"IPO {self.ipo_percent}% · market {self.market_percent}%"
+
+
+@dataclass(frozen=True)
+class AuctionRow:
+    """A private company still for sale in the auction."""
+
+    sym: str
+    name: str
+    value: int
+    revenue: int
+    price: int
+    """The lowest acceptable bid, or its price when it may be bought outright."""
+    buy_now: bool
+    """The cheapest company, with no bids on it: bought at its price (not bid on)."""
+    bids: tuple[tuple[str, int], ...]
+    """(player, bid), highest first."""
+
+    @property
+    def text(self) -> str:
+        head = f"{self.sym} ${self.value} (income ${self.revenue}): "
+        if self.buy_now:
+            return head + f"buy for ${self.price}"
+        bids = ", ".join(f"{who} ${amount}" for who, amount in self.bids)
+        return head + (
+            f"bids {bids}; next bid ${self.price}" if bids else f"no bids; minimum bid ${self.price}"
+        )
 
 
 @dataclass(frozen=True)
@@ -177,12 +234,28 @@ class TableView:
     finished: bool
     result: tuple[tuple[str, int], ...] = ()
     next_trains: tuple[str, ...] = ()
+    bank_broken: bool = False
+    auction: tuple[AuctionRow, ...] = ()
+    """The private companies for sale while the auction runs, with their bids."""
 
     @property
     def headline(self) -> str:
         if self.finished:
-            return "Game over"
+            return f"{self.winner} wins" if self.winner else "Game over"
         return f"{self.acting} to act" if self.acting else "waiting"
+
+    @property
+    def bank_text(self) -> str:
+        """``Bank $9,900``, or ``Bank broken`` (the bank ran out: what triggers the end)."""
+        return "Bank broken" if self.bank_broken else f"Bank {money(self.bank_cash)}"
+
+    @property
+    def winner(self) -> str:
+        """The winner's name (several joined by "and" on a tie) once the game is over."""
+        if not self.result:
+            return ""
+        best = self.result[0][1]
+        return " and ".join(name for name, value in self.result if value == best)
 
 
 def _text_color(game: Game, sym: str) -> str:
@@ -218,11 +291,61 @@ def player_certificates(player: Player, corporations: Sequence[Corporation]) -> 
     return tuple(out)
 
 
+def last_revenues(game: Game) -> dict[str, int]:
+    """Each corporation's last run (from the game log), by symbol."""
+    by_name = {c.name: c.sym for c in game.corporations} | {c.sym: c.sym for c in game.corporations}
+    out: dict[str, int] = {}
+    for line in game.log:
+        m = _RUNS.match(line)
+        if m and m["name"] in by_name:
+            out[by_name[m["name"]]] = int(m["rev"])
+    return out
+
+
+def auction_rows(game: Game) -> tuple[AuctionRow, ...]:
+    """The private companies still for sale in the auction, with every player's standing bid."""
+    names = {p.id: p.name for p in game.players}
+    rows = []
+    for company in game.companies:
+        if company.owner is not None or company.closed:
+            continue
+        bids = game.auction_bids(company.sym)
+        if bids is None:
+            continue
+        price, high = bids
+        standing: dict[str, int] = {}
+        for action in game.actions:
+            if action.get("type") == "bid" and action.get("company") == company.sym:
+                who = names.get(action.get("entity"), str(action.get("entity")))
+                standing[who] = max(standing.get(who, 0), int(action.get("price", 0)))
+        ranked = tuple(sorted(standing.items(), key=lambda wb: -wb[1]))
+        first = (
+            bool(game.players) and (game.auction_bid_range(game.players[0], company.sym) or (0, 0, False))[2]
+        )
+        rows.append(
+            AuctionRow(company.sym, company.name, company.value, company.revenue, price, bool(first), ranked)
+        )
+    return tuple(rows)
+
+
+def _percents(player: Player, corporations: Sequence[Corporation]) -> dict[str, str]:
+    out = {}
+    for corp in corporations:
+        shares = player.shares_of(corp)
+        if shares:
+            out[corp.sym] = f"{sum(s.percent for s in shares)}%" + (
+                " P" if any(s.president for s in shares) else ""
+            )
+    return out
+
+
 def table_view(game: Game) -> TableView:
     acting, kind = _acting(game)
     limit = game.cert_limit()
     priority = game.priority_deal()
     owner = acting.owner if isinstance(acting, Corporation | Company) else None
+    revenues = last_revenues(game)
+    seats = sorted(game.players, key=lambda p: (str(type(p.id)), p.id))
     players = tuple(
         PlayerRow(
             id=p.id,
@@ -235,8 +358,11 @@ def table_view(game: Game) -> TableView:
             priority=p is priority,
             acting=p is acting or (kind != "player" and p is owner),
             value=game.player_value(p),
+            limit_applies=not game.finished,
+            seat=seat,
+            percents=_percents(p, game.corporations),
         )
-        for p in game.players
+        for seat, p in enumerate(seats, 1)
     )
     corps = tuple(
         CorporationRow(
@@ -256,6 +382,7 @@ def table_view(game: Game) -> TableView:
             floated=c.floated,
             operated=c.operated,
             acting=c is acting,
+            last_revenue=revenues.get(c.sym),
         )
         for c in game.corporations
         if c.ipoed and not c.closed
@@ -280,7 +407,61 @@ def table_view(game: Game) -> TableView:
         finished=game.finished,
         result=result,
         next_trains=tuple(f"{t.name} {money(game.train_price(t))}" for t in upcoming[:3]),
+        bank_broken=game.bank.broken or game.bank.cash < 0,
+        auction=auction_rows(game) if not game.finished else (),
     )
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    label: str
+    kind: str
+    """``player`` or ``corporation`` (a row about the corporations: IPO, market, price, ...)."""
+    cells: tuple[str, ...]
+    acting: bool = False
+
+
+@dataclass(frozen=True)
+class Spreadsheet:
+    """Players × corporations, as 18xx.games' spreadsheet: who holds what, then per corporation
+    its IPO and market shares, share price, treasury, trains, tokens, state and last run."""
+
+    columns: tuple[str, ...]
+    """Corporation symbols, then ``Cash``, ``Worth``, ``Certs``."""
+    rows: tuple[SheetRow, ...]
+
+    def cell(self, label: str, column: str) -> str:
+        row = next(r for r in self.rows if r.label == label)
+        return row.cells[self.columns.index(column)]
+
+
+def spreadsheet(tv: TableView) -> Spreadsheet:
+    corps = tv.corporations
+    columns = tuple(c.sym for c in corps) + ("Cash", "Worth", "Certs")
+    rows = [
+        SheetRow(
+            p.name,
+            "player",
+            tuple(p.percents.get(c.sym, "") for c in corps) + (money(p.cash), money(p.value), p.certs_text),
+            p.acting,
+        )
+        for p in tv.players
+    ]
+
+    def corp_row(label: str, values: Iterable[str]) -> SheetRow:
+        return SheetRow(label, "corporation", (*values, "", "", ""))
+
+    rows += [
+        corp_row("IPO", (f"{c.ipo_percent}%" if c.ipo_percent else "" for c in corps)),
+        corp_row("Market", (f"{c.market_percent}%" if c.market_percent else "" for c in corps)),
+        corp_row("Price", (money(c.share_price) if c.share_price else "-" for c in corps)),
+        corp_row("Treasury", (money(c.cash) for c in corps)),
+        corp_row("Trains", (" ".join(c.trains) or "-" for c in corps)),
+        corp_row("Tokens", (f"{c.tokens_left}/{c.tokens_total}" for c in corps)),
+        corp_row("State", (c.status for c in corps)),
+        corp_row("Last run", (money(c.last_revenue) if c.last_revenue is not None else "-" for c in corps)),
+    ]
+    return Spreadsheet(columns, tuple(rows))
 
 
 # --------------------------------------------------------------------------------------------- market
@@ -363,10 +544,22 @@ class RouteLine:
     revenue: int
     stops: tuple[str, ...]
     """Hex ids of the stops, in route order."""
+    names: tuple[str, ...] = ()
+    """The stops' city names ("" for a stop without one), as printed on the map."""
 
     @property
     def text(self) -> str:
-        return f"{self.train.rsplit('-', 1)[0]}-train: {' - '.join(self.stops)}  {money(self.revenue)}"
+        """``3-train: Dallas (H13) - Springfield, MO (E12)  $60``: by city name, hex beside it."""
+        names = self.names or ("",) * len(self.stops)
+        stops = [
+            f"{name} ({hex_id})" if name else hex_id for hex_id, name in zip(self.stops, names, strict=True)
+        ]
+        return f"{self.train.rsplit('-', 1)[0]}-train: {' - '.join(stops)}  {money(self.revenue)}"
+
+
+def location_names(game: Game) -> dict[str, str]:
+    """The map's city and town names by hex (``H13``: ``Dallas``)."""
+    return dict(game.data.get("map", {}).get("location_names", {}))
 
 
 @dataclass(frozen=True)
@@ -412,7 +605,14 @@ def suggest_routes(
     )
 
 
-def routes_view(result: RouteResult | None, *, computing: bool = False, progress: float = 0.0) -> RoutesView:
+def routes_view(
+    result: RouteResult | None,
+    *,
+    computing: bool = False,
+    progress: float = 0.0,
+    names: dict[str, str] | None = None,
+) -> RoutesView:
+    """The suggested routes in words; ``names`` (:func:`location_names`) names the stops."""
     if computing:
         return RoutesView("computing", progress=progress)
     if result is None:
@@ -421,7 +621,13 @@ def routes_view(result: RouteResult | None, *, computing: bool = False, progress
         return RoutesView("error", message="Route search was stopped before it found a route")
     if not result.routes:
         return RoutesView("none", message="No route earns money")
-    lines = tuple(RouteLine(r.train, r.revenue, tuple(h for h, _ in r.stops)) for r in result.routes)
+    names = names or {}
+    lines = tuple(
+        RouteLine(
+            r.train, r.revenue, tuple(h for h, _ in r.stops), tuple(names.get(h, "") for h, _ in r.stops)
+        )
+        for r in result.routes
+    )
     return RoutesView("done", lines, result.total, result.optimal, 1.0)
 
 
@@ -589,7 +795,7 @@ def operating_view(
     revenue = int(getattr(game.round, "revenue", 0)) if ran else None
     if dividends is None:
         dividends = dividend_options(game, current) if ran else ()
-    rv = routes_view(routes, computing=computing, progress=progress)
+    rv = routes_view(routes, computing=computing, progress=progress, names=location_names(game))
     if not current.trains and not computing:
         rv = RoutesView("none", message=f"{current.sym} has no trains")
     return OperatingView(
@@ -622,6 +828,9 @@ class LogEntry:
     text: str
     kind: str
     """``heading`` (rounds, phases, events, game over) or ``action``."""
+    action: int | None = None
+    """Which action wrote it (0-based index into ``game.actions``), when the log's marks are known:
+    undoing back to before that action takes this entry (and everything after it) back."""
 
 
 @dataclass(frozen=True)
@@ -632,8 +841,17 @@ class LogView:
     can_undo: bool
 
 
+def company_label(company: Company) -> str:
+    """A private company's one name on every screen: ``MKT private`` (its corporation namesake,
+    if any, is plain ``MKT``)."""
+    return f"{company.sym} private"
+
+
 def _sym_names(game: Game) -> list[tuple[str, str]]:
+    """(name in the engine's log, the one name the screens use), longest first: corporations by
+    symbol (``Katy`` → ``MKT``), private companies as ``MKT private``."""
     pairs = [(c.name, c.sym) for c in game.corporations]
+    pairs += [(c.name, company_label(c)) for c in game.companies]
     return sorted(pairs, key=lambda p: -len(p[0]))
 
 
@@ -644,11 +862,61 @@ def _short(text: str, names: list[tuple[str, str]]) -> str:
     return text
 
 
-def log_view(game: Game, last: int | None = None) -> LogView:
-    """The game log in words, corporations by symbol, a run and its dividend as one line."""
+_TILE_ID = re.compile(r"#?(?P<tile>[\w]+?)-(?P<copy>\d+)(?=\b)")
+_LAY = re.compile(r" lays tile #(?P<tile>\w+?)-(?P<copy>\d+) with rotation (?P<rot>\d) on (?P<hex>[A-Z]+\d+)")
+_CITY = re.compile(r"\b(?P<where>[A-Z]*\d+)-(?P<copy>\d+)-(?P<city>\d+)\b")
+
+
+class _Places:
+    """Turns the engine's internal ids in log lines into the board's words: a tile ``#57-0`` is
+    ``tile 57``, a city ``E12-0-0`` or ``57-1-0`` (a city of the tile laid on H13) is
+    ``H13 (Dallas)``.  Fed the lines in order, it remembers where each laid tile went."""
+
+    def __init__(self, game: Game) -> None:
+        self.names: dict[str, str] = dict(game.data.get("map", {}).get("location_names", {}))
+        self.tile_hex: dict[str, str] = {}
+
+    def hex_text(self, hex_id: str) -> str:
+        name = self.names.get(hex_id)
+        return f"{hex_id} ({name})" if name else hex_id
+
+    def words(self, line: str) -> str:
+        lay = _LAY.search(line)
+        if lay:
+            self.tile_hex[f"{lay['tile']}-{lay['copy']}"] = lay["hex"]
+            return (
+                line[: lay.start()]
+                + f" lays tile {lay['tile']} with rotation {lay['rot']} on {self.hex_text(lay['hex'])}"
+                + line[lay.end() :]
+            )
+
+        def city(m: re.Match[str]) -> str:
+            where = m["where"]
+            hex_id = where if where[:1].isalpha() else self.tile_hex.get(f"{where}-{m['copy']}")
+            return self.hex_text(hex_id) if hex_id else f"a city of tile {where}"
+
+        line = _CITY.sub(city, line)
+        return re.sub(r"#(\w+?)-\d+\b", r"tile \1", line)
+
+
+def log_view(game: Game, last: int | None = None, marks: Sequence[int] | None = None) -> LogView:
+    """The game log in the game's words: corporations by symbol, private companies as ``MKT
+    private``, tiles by number, cities by hex and name (no internal ids); a run and its dividend as
+    one line.  With ``marks`` (the log's length after each action, :func:`log_marks`) every entry
+    knows the action that wrote it."""
+    import bisect
+
     names = _sym_names(game)
-    lines = list(game.log)
+    places = _Places(game)
+    lines = [places.words(line) for line in game.log]
     entries: list[LogEntry] = []
+
+    def source(index: int) -> int | None:
+        if marks is None:
+            return None
+        k = bisect.bisect_right(marks, index)
+        return k if k < len(marks) else None
+
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -679,15 +947,34 @@ def log_view(game: Game, last: int | None = None) -> LogView:
                 text = f"{corp} {runs} for ${rev} and withholds it"
             else:
                 text = line
-            entries.append(LogEntry(_short(text, names), "action"))
+            entries.append(LogEntry(_short(text, names), "action", source(i)))
             i = j
             continue
         heading = line.startswith("--") or " operates " in line or line.endswith("has priority deal")
-        entries.append(LogEntry(_short(line, names), "heading" if heading else "action"))
+        entries.append(LogEntry(_short(line, names), "heading" if heading else "action", source(i)))
         i += 1
     if last is not None:
         entries = entries[-last:]
     return LogView(tuple(entries), len(game.actions), bool(game.actions))
+
+
+def log_marks(game: Game, known: Sequence[int] = ()) -> list[int]:
+    """How long the game's log was after each of its actions.  ``known``: marks computed before for
+    the same first actions (the caller drops those of actions taken back), reused; with them the
+    marks of one new action cost nothing.  Otherwise the game is replayed: a second for a long
+    game, so the touchscreen asks for it in a worker thread."""
+    n = len(game.actions)
+    marks = list(known[:n])
+    if len(marks) == n:
+        return marks
+    if len(marks) == n - 1:
+        return [*marks, len(game.log)]
+    trial = game.replayed([])
+    out = []
+    for action in game.actions:
+        trial._process(action, auto=False)  # recorded actions, their automatic ones included
+        out.append(len(trial.log))
+    return out
 
 
 # --------------------------------------------------------------------------------------------- setup
@@ -720,6 +1007,23 @@ class SetupView:
             if t.title == name:
                 return t
         raise KeyError(f"unknown title {name!r}")
+
+
+def is_placeholder_name(name: str) -> bool:
+    """``Player 3``: the name a seat has until the table gives it one."""
+    return re.fullmatch(r"Player \d+", name) is not None
+
+
+def known_names(saved: Iterable[Any], limit: int = 12) -> tuple[str, ...]:
+    """The players of the store's games (:class:`companion.store.GameRecord`), most recent game
+    first, each once, placeholders left out: the names the New game screen offers without typing."""
+    out: list[str] = []
+    rows = sorted(saved, key=lambda r: -int(getattr(r, "id", 0)))
+    for record in rows:
+        for name in getattr(record, "players", ()):
+            if name not in out and not is_placeholder_name(str(name)):
+                out.append(str(name))
+    return tuple(out[:limit])
 
 
 def setup_view(saved: Iterable[Any] = ()) -> SetupView:

@@ -100,6 +100,7 @@ def button(text: str, on_press: Any, *, size: float = 16, color: str = "#37474f"
         text=text,
         font_size=size,
         background_normal="",
+        background_disabled_normal="",
         background_color=rgba(color),
         color=rgba("#ffffff"),
         halign="center",

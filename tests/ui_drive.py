@@ -1,0 +1,127 @@
+"""Drive the real touchscreen app in a subprocess under Xvfb, step by step, for screen tests.
+
+``drive(body, out, display)`` runs a small program: Kivy configured at the window size, a store
+and tag registry in ``out/db.sqlite3``, then ``body`` (Python source) which must define
+``make_app()`` returning the :class:`CompanionApp` and ``steps(app)``, a generator.  Each value it
+yields is a name: once the window has laid out and drawn what the step changed, it is saved as
+``out/NAME.png`` and its label texts and tagged widgets as ``out/NAME.json`` (``{"texts": [...],
+"labelled": {...}}``); then the next step runs (an empty name: just wait for the redraw).
+The result maps each name to its JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+PRELUDE = r"""
+import json, sys
+from pathlib import Path
+from companion.ui.kivyconf import configure_kivy
+
+W, H = SIZE
+configure_kivy((W, H))
+from kivy.clock import Clock
+from companion.store import Store
+from companion.table.service import TableService
+from companion.table.tags import TagRegistry
+from companion.ui import viewmodels as vm
+from companion.ui.app import CompanionApp
+from companion.ui.session import UISession
+
+OUT = Path(sys.argv[1])
+store = Store.open(OUT / "db.sqlite3")
+registry = TagRegistry.open(OUT / "db.sqlite3")
+
+
+def demo_service(count=None):
+    # the demo's real 4-player 1870 game, its first ``count`` actions stored (all: None), reopened
+    # from the store as ``companion run`` would
+    from companion.interop.actions import effective_actions
+    from companion.interop.actions import remap_players, strip_action
+    from companion.ui.scenario import demo_export
+
+    export = demo_export()
+    seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}
+    names = [str(p["name"]) for p in export["players"]]
+    actions = [remap_players(strip_action(a), seats) for a in effective_actions(export["actions"])]
+    settings = export.get("settings") or {}
+    rules = settings.get("optional_rules") or []
+    service = TableService.new(store, registry, "1870", names, rules, int(settings.get("seed") or 0))
+    store.append_many(service.game_id, actions[:count])
+    return TableService.open(store, service.game_id, registry)
+"""
+
+EPILOGUE = """
+app = make_app()
+_steps = steps(app)
+shots = {}
+
+
+def _next(_dt):
+    try:
+        name = next(_steps)
+    except StopIteration:
+        (OUT / "shots.json").write_text(json.dumps(sorted(shots)))
+        app.stop()
+        return
+    except Exception:
+        import traceback
+        traceback.print_exc()
+        app.stop()
+        raise SystemExit(3)
+    # let the window lay out and draw what the step changed, then save it
+    Clock.schedule_once(lambda _dt: _shoot(name), 0.4)
+
+
+def _shoot(name):
+    if name:
+        app.screenshot(OUT / f"{name}.png")
+        data = {"texts": app.texts(), "labelled": app.labelled()}
+        (OUT / f"{name}.json").write_text(json.dumps(data, indent=1))
+        shots[name] = True
+    Clock.schedule_once(_next, 0.05)
+
+
+Clock.schedule_once(_next, 1.0)
+app.run()
+"""
+
+
+def drive(body: str, out: Path, display: str, size: tuple[int, int] = (800, 480)) -> dict[str, Any]:
+    out.mkdir(parents=True, exist_ok=True)
+    program = PRELUDE.replace("SIZE", repr(size), 1) + textwrap.dedent(body) + EPILOGUE
+    script = out / "drive.py"
+    script.write_text(program)
+    env = dict(os.environ, DISPLAY=display)
+    proc = subprocess.run(
+        [sys.executable, str(script), str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=out,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert (out / "shots.json").exists(), proc.stderr[-4000:]
+    return {
+        name: json.loads((out / f"{name}.json").read_text())
+        for name in json.loads((out / "shots.json").read_text())
+    }
+
+
+def companion_run(args: list[str], display: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``companion run ARGS`` on ``display`` in ``cwd`` (with ``env`` added to the environment)."""
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "run", *args],
+        env=dict(os.environ, DISPLAY=display, **env),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
