@@ -1100,6 +1100,17 @@ class TableService:
         return text
 
 
+def _certificates(ids: Sequence[str]) -> str:
+    """Certificates as their cards name them: "the president's certificate", "certificates 5, 6"."""
+    numbers = [i.rpartition("_")[2] for i in ids]
+    words = ["the president's certificate" if n == "0" else n for n in numbers]
+    plain = [w for w in words if w.isdigit()]
+    parts = [w for w in words if not w.isdigit()]
+    if plain:
+        parts.append(("certificate " if len(plain) == 1 else "certificates ") + ", ".join(plain))
+    return " and ".join(parts)
+
+
 def describe_action(game: Game, action: Action, *, applied: bool = False) -> str:
     """A sentence for an action of ``game``: ``Player 2 buys 10% SLSF from the IPO for $100``.
 
@@ -1122,14 +1133,14 @@ def describe_action(game: Game, action: Action, *, applied: bool = False) -> str
             return f"{who} buys nothing"
         corp, pct = shares[0].corporation, sum(s.percent for s in shares)
         if applied:
-            return f"{who} buys {pct}% {corp.sym} ({', '.join(ids)})"
+            return f"{who} buys {pct}% {corp.sym} ({_certificates(ids)})"
         owner = shares[0].owner
         where = "the IPO" if owner is corp else "the market" if isinstance(owner, SharePool) else owner.name
         return f"{who} buys {pct}% {corp.sym} from {where} for ${sum(s.price for s in shares):,}"
     if kind == "sell_shares":
         sym = ids[0].rpartition("_")[0] if ids else "?"
         return f"{who} sells {action.get('percent') or len(ids) * 10}% {sym}" + (
-            f" ({', '.join(ids)})" if applied else ""
+            f" ({_certificates(ids)})" if applied else ""
         )
     if kind == "par":
         return f"{who} pars {action.get('corporation')} at ${str(action.get('share_price')).split(',')[0]}"
