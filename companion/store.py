@@ -13,8 +13,10 @@ module owns the schema of both.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -139,13 +141,63 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=False, timeout=10.0)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open database {file}: {exc}") from exc
+        raise StoreError(
+            f"cannot open {file}: {storage_fault(exc, file) or exc}; nothing was changed"
+        ) from exc
     try:
         _prepare(conn, file)
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+# SQLite's primary result codes for the faults of the storage itself (not of the file's content)
+_SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY = 3, 5, 6, 8
+_SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 10, 13, 14
+_SQLITE_READONLY_DIRECTORY = 1544
+
+
+def _free_space(folder: Path) -> str:
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return "unknown space"
+    return f"{free // 1024} KiB free" if free < 10 * 1024 * 1024 else f"{free // (1024 * 1024)} MiB free"
+
+
+def storage_fault(exc: sqlite3.Error, file: Path) -> str | None:
+    """What is wrong with the storage of ``file`` in words (read-only, full, failing, locked), or
+    ``None`` when ``exc`` is not a storage fault (a damaged or foreign file, a programming error)."""
+    code = int(getattr(exc, "sqlite_errorcode", 0) or 0)
+    folder = file.parent
+    if code & 0xFF == _SQLITE_CANTOPEN and file.exists() and not os.access(file, os.R_OK | os.W_OK):
+        return f"{file} cannot be opened for reading and writing ({exc}); give the companion access to it"
+    if code == _SQLITE_READONLY_DIRECTORY or (code & 0xFF == _SQLITE_CANTOPEN and file.exists()):
+        return (
+            f"the folder {folder} is read-only, so the journal next to {file.name} cannot be created ({exc}); "
+            f"make the folder writable for the companion (e.g. chown companion {folder})"
+        )
+    if code & 0xFF == _SQLITE_CANTOPEN:
+        return (
+            f"cannot create {file} ({exc}): the folder {folder} is read-only or cannot be used; "
+            f"make it writable for the companion or pass another --db path"
+        )
+    if code & 0xFF in (_SQLITE_READONLY, _SQLITE_PERM):
+        return (
+            f"{file} is read-only ({exc}); make it writable for the companion "
+            f"(e.g. chown companion {file}) or mount its storage read-write"
+        )
+    if code & 0xFF == _SQLITE_FULL:
+        return f"the disk holding {file} is full ({_free_space(folder)}); free some space"
+    if code & 0xFF == _SQLITE_IOERR:
+        return (
+            f"the storage holding {file} failed to write or read ({exc}; {_free_space(folder)}): "
+            "it may be full, removed or failing; free some space or check the SD card"
+        )
+    if code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return f"{file} is locked by another program ({exc}); close it and try again"
+    return None
 
 
 def _prepare(conn: sqlite3.Connection, file: Path) -> None:
@@ -155,6 +207,9 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as exc:
+        fault = storage_fault(exc, file)
+        if fault is not None:
+            raise StoreError(f"cannot open {file}: {fault}; nothing was changed") from exc
         raise StoreError(
             f"{file} is not a companion database ({exc}); move it aside or pass another --db path"
         ) from exc
@@ -182,7 +237,7 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"cannot use database {file}: {exc}") from exc
+        raise StoreError(f"cannot use database {file}: {storage_fault(exc, file) or exc}") from exc
     if str(mode).lower() != "wal":
         raise StoreError(f"{file} cannot use the WAL journal (got {mode!r}); put it on a local file system")
 
@@ -199,9 +254,19 @@ def _create_schema(conn: sqlite3.Connection, file: Path) -> None:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
-        if conn.in_transaction:
+        _rollback(conn)
+        raise StoreError(
+            f"cannot create the companion schema in {file}: {storage_fault(exc, file) or exc}; "
+            "nothing was changed"
+        ) from exc
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back an open transaction; a storage that fails even that is left to SQLite's recovery
+    (an uncommitted transaction is never seen by the next reader)."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
-        raise StoreError(f"cannot create the companion schema in {file}: {exc}") from exc
 
 
 def _dumps(value: object, what: str) -> str:
@@ -249,25 +314,33 @@ class Database:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+                raise StoreError(f"cannot write to {self.path}: {self._cause(exc)}; {self.NOT_DONE}") from exc
             try:
                 yield self._conn
+            except sqlite3.Error as exc:
+                # the storage refused a write (read-only, full, failing): say which, keep nothing
+                _rollback(self._conn)
+                raise StoreError(f"cannot write to {self.path}: {self._cause(exc)}; {self.NOT_DONE}") from exc
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                _rollback(self._conn)
                 raise
             try:
                 self._conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise StoreError(f"cannot commit to {self.path}: {exc}; {self.NOT_DONE}") from exc
+                _rollback(self._conn)
+                raise StoreError(
+                    f"cannot commit to {self.path}: {self._cause(exc)}; {self.NOT_DONE}"
+                ) from exc
+
+    def _cause(self, exc: sqlite3.Error) -> str:
+        return storage_fault(exc, self.path) or str(exc)
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"cannot read {self.READING}{self.path}: {exc}") from exc
+                raise StoreError(f"cannot read {self.READING}{self.path}: {self._cause(exc)}") from exc
 
 
 class Store(Database):
