@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -28,6 +29,7 @@ from typing import Any, Literal, Self, cast
 
 from companion.config import default_data_dir
 from companion.interop.actions import ExportError, effective_actions
+from companion.mirror import MirrorContents, MirroredAction, MirroredGame, MirrorLog, action_hash, mirror_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -39,6 +41,8 @@ __all__ = [
     "connect",
     "default_path",
 ]
+
+log = logging.getLogger("companion.store")
 
 Action = dict[str, Any]
 GameStatus = Literal["active", "finished", "abandoned"]
@@ -269,6 +273,30 @@ def _rollback(conn: sqlite3.Connection) -> None:
             conn.execute("ROLLBACK")
 
 
+def _keep_journal(file: Path) -> dict[str, Path]:
+    """Copies of the database's journal files (``-wal``, ``-shm``) as they are before SQLite reads
+    them: the last connection to close deletes a write-ahead log, even one SQLite could read only in
+    part, and a store that finds actions lost keeps these copies aside (``Store._keep_aside``)."""
+    kept: dict[str, Path] = {}
+    for suffix in ("-wal", "-shm"):
+        source = file.with_name(file.name + suffix)
+        try:
+            if source.stat().st_size == 0:
+                continue
+            copy = file.with_name(f".{file.name}{suffix}.{os.getpid()}.opening")
+            shutil.copyfile(source, copy)
+        except OSError:
+            continue  # none, or no room for a copy: nothing to keep
+        kept[suffix] = copy
+    return kept
+
+
+def _mirrored_game(record: GameRecord) -> MirroredGame:
+    return MirroredGame(
+        record.id, record.title, record.players, record.optional_rules, record.seed, record.created_at
+    )
+
+
 def _dumps(value: object, what: str) -> str:
     try:
         return json.dumps(value, allow_nan=False, separators=(",", ":"), sort_keys=False)
@@ -344,7 +372,116 @@ class Database:
 
 
 class Store(Database):
-    """The action log of every game on this device.  Use ``Store.open(path)``."""
+    """The action log of every game on this device.  Use ``Store.open(path)``.
+
+    Every committed write is also appended to the mirror log beside the database
+    (``companion.mirror``); opening compares the two and refuses, loudly, a database that has
+    lost acknowledged actions (``Store.recover`` brings them back).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(conn, path, clock)
+        self.mirror = MirrorLog(mirror_path(path))
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Self:
+        """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used or
+        has lost acknowledged actions (the damaged files are then kept aside, see ``recover``)."""
+        file = Path(path)
+        kept = _keep_journal(file)
+        try:
+            store = cls(connect(file), file, clock)
+            try:
+                store._reconcile(kept)
+            except BaseException:
+                store.close()
+                raise
+        finally:
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+        return store
+
+    # -- the mirror log --------------------------------------------------------------------------------
+    def _reconcile(self, kept: dict[str, Path]) -> None:
+        """Compare the database with its mirror log: refuse if acknowledged actions are missing, else
+        bring the mirror up to date (a new mirror for a database that has none)."""
+        try:
+            contents = self.mirror.read() if self.mirror.exists() else MirrorContents()
+        except OSError as exc:
+            log.error("store: cannot read the mirror log %s: %s", self.mirror.path, exc)
+            return
+        lost = self._lost(contents)
+        if lost:
+            aside = self._keep_aside(kept)
+            raise StoreError(
+                f"{self.path} has lost acknowledged actions: {'; '.join(lost)} (the mirror log "
+                f"{self.mirror.path} has them). {aside} Restore them with `companion games recover --db "
+                f"{self.path}`, or restore the newest backup (docs/STORE.md)"
+            )
+        self._top_up(contents)
+
+    def _counts(self) -> tuple[dict[int, str], dict[int, int]]:
+        """Every game's status, and its number of logged actions."""
+        statuses = {int(r[0]): str(r[1]) for r in self._read("SELECT id, status FROM games")}
+        counts = {
+            int(r[0]): int(r[1]) for r in self._read("SELECT game_id, max(seq) FROM actions GROUP BY game_id")
+        }
+        return statuses, counts
+
+    def _lost(self, contents: MirrorContents) -> list[str]:
+        statuses, counts = self._counts()
+        lost = []
+        for game_id in sorted(set(contents.games) | set(contents.actions)):
+            want = contents.last_seq(game_id)
+            if game_id not in statuses:
+                lost.append(f"game {game_id} is missing" + (f" with its {want} actions" if want else ""))
+            elif counts.get(game_id, 0) < want:
+                lost.append(f"game {game_id} has {counts.get(game_id, 0)} of its {want} acknowledged actions")
+        return lost
+
+    def _top_up(self, contents: MirrorContents) -> None:
+        """Write to the mirror what the database has and it has not (a kill between the commit and the
+        mirror's write, a database from before mirrors, a mirror that could not be written)."""
+        statuses, counts = self._counts()
+        try:
+            if not self.mirror.exists():
+                self.mirror.create()
+            for record in self.games():
+                if record.id not in contents.games:
+                    self.mirror.add_game(_mirrored_game(record))
+                have = contents.last_seq(record.id)
+                if counts.get(record.id, 0) > have:
+                    rows = self._read(
+                        "SELECT seq, action, created_at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                        (record.id, have),
+                    )
+                    self.mirror.add_actions([MirroredAction(record.id, r[0], r[1], r[2]) for r in rows])
+                if contents.status.get(record.id, "active") != statuses[record.id]:
+                    self.mirror.set_status(record.id, statuses[record.id], record.updated_at)
+        except OSError as exc:
+            log.error("store: cannot write the mirror log %s: %s", self.mirror.path, exc)
+
+    def _mirrored(self, write: Callable[[], None]) -> None:
+        """Write to the mirror after a commit.  The database already holds what is written, so a
+        failure is logged (and ``check`` reports the mirror behind), not raised: it was saved."""
+        try:
+            write()
+        except OSError as exc:
+            log.error("store: cannot write the mirror log %s: %s; the database has it", self.mirror.path, exc)
+
+    def _keep_aside(self, kept: dict[str, Path]) -> str:
+        """Keep the database and its journal as they were found in a folder of their own; the sentence
+        that says where."""
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(self._clock()))
+        folder = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        try:
+            folder.mkdir(exist_ok=True)
+            shutil.copy2(self.path, folder / self.path.name)
+            for suffix, copy in kept.items():
+                copy.replace(folder / f"{self.path.name}{suffix}")
+        except OSError as exc:
+            return f"The damaged files could not be kept aside ({exc})."
+        return f"The damaged files are kept in {folder}."
 
     # -- games -----------------------------------------------------------------
 
@@ -366,14 +503,17 @@ class Store(Database):
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise StoreError(f"seed must be an integer, got {seed!r}; nothing was stored")
         now = self._clock()
-        with self._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO games (title, players, optional_rules, seed, created_at, updated_at, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'active')",
-                (title, json.dumps(players), json.dumps(rules), seed, now, now),
-            )
-            game_id = cur.lastrowid
-        assert game_id is not None
+        with self._lock:
+            with self._write() as conn:
+                cur = conn.execute(
+                    "INSERT INTO games (title, players, optional_rules, seed, created_at, updated_at, status)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'active')",
+                    (title, json.dumps(players), json.dumps(rules), seed, now, now),
+                )
+                game_id = cur.lastrowid
+            assert game_id is not None
+            record = MirroredGame(game_id, title, list(players), rules, seed, now)
+            self._mirrored(lambda: self.mirror.add_game(record))
         return game_id
 
     def games(self, status: GameStatus | None = None) -> list[GameRecord]:
@@ -430,12 +570,15 @@ class Store(Database):
     def set_status(self, game_id: int, status: GameStatus) -> None:
         """Mark a game active, finished or abandoned."""
         self._check_status(status)
-        with self._write() as conn:
-            cur = conn.execute(
-                "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self._clock(), game_id)
-            )
-            if cur.rowcount != 1:
-                raise StoreError(f"there is no game {game_id} in {self.path}; nothing was changed")
+        now = self._clock()
+        with self._lock:
+            with self._write() as conn:
+                cur = conn.execute(
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, now, game_id)
+                )
+                if cur.rowcount != 1:
+                    raise StoreError(f"there is no game {game_id} in {self.path}; nothing was changed")
+            self._mirrored(lambda: self.mirror.set_status(game_id, status, now))
 
     # -- the log ---------------------------------------------------------------
 
@@ -464,6 +607,15 @@ class Store(Database):
                 )
         now = self._clock()
         seqs: list[int] = []
+        with self._lock:
+            rows = self._insert_actions(game_id, actions, now, seqs)
+            # the database has them (committed, fsynced); now the mirror, before anyone is told
+            self._mirrored(lambda: self.mirror.add_actions([MirroredAction(*row) for row in rows]))
+        return seqs
+
+    def _insert_actions(
+        self, game_id: int, actions: list[Action], now: float, seqs: list[int]
+    ) -> list[tuple[int, int, str, float]]:
         with self._write() as conn:
             status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
             if status is None:
@@ -491,7 +643,7 @@ class Store(Database):
                 "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)", rows
             )
             conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-        return seqs
+        return rows
 
     def _id_of(self, game_id: int, seq: int, text: str) -> int:
         try:
@@ -603,12 +755,199 @@ class Store(Database):
 
     # -- maintenance -----------------------------------------------------------
 
-    def check(self) -> list[str]:
-        """Problems found by SQLite's integrity check and by reading every game's log (empty if none)."""
+    def check(self, *, replay: bool = True) -> list[str]:
+        """Problems found (empty if none): SQLite's integrity check; reading every game's log; the
+        log against its mirror (an action lost, or changed after it was recorded; a damaged mirror
+        line); and, with ``replay``, every game replayed by the rules engine (an action it refuses)."""
         problems = [str(r[0]) for r in self._read("PRAGMA integrity_check") if str(r[0]).lower() != "ok"]
+        readable = []
         for record_id in [r[0] for r in self._read("SELECT id FROM games ORDER BY id")]:
             try:
                 self.log(record_id)
+                readable.append(record_id)
+            except StoreError as exc:
+                problems.append(str(exc))
+        problems += self._mirror_problems()
+        for record_id in readable if replay else []:
+            try:
+                self.replayed(record_id)
             except StoreError as exc:
                 problems.append(str(exc))
         return problems
+
+    def _mirror_problems(self) -> list[str]:
+        if not self.mirror.exists():
+            return [
+                f"there is no mirror log {self.mirror.path}; it is made from the database on the next open"
+            ]
+        try:
+            contents = self.mirror.read()
+        except OSError as exc:
+            return [f"cannot read the mirror log {self.mirror.path}: {exc}"]
+        problems = [f"{self.path} has lost acknowledged actions: {lost}" for lost in self._lost(contents)]
+        if contents.damaged:
+            lines = ", ".join(str(n) for n in contents.damaged[:10]) + (
+                " ..." if len(contents.damaged) > 10 else ""
+            )
+            problems.append(
+                f"the mirror log {self.mirror.path} has {len(contents.damaged)} damaged line(s) ({lines}); "
+                "the database is unaffected: move the mirror aside and open the store to make a new one"
+            )
+        for game_id, mirrored in sorted(contents.actions.items()):
+            rows = self._read("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+            for seq, text in rows:
+                entry = mirrored.get(seq)
+                if entry is not None and entry.hash != action_hash(game_id, seq, text):
+                    problems.append(
+                        f"game {game_id}, action {seq} in {self.path} differs from the mirror log: it was changed "
+                        "after it was recorded, or damaged; `companion games recover` cannot undo that, restore "
+                        "the newest backup from before the change"
+                    )
+            behind = len(rows) - contents.last_seq(game_id)
+            if behind > 1:
+                problems.append(f"the mirror log is {behind} actions behind game {game_id}; reopen the store")
+        return problems
+
+    def replayed(self, game_id: int) -> Any:
+        """The rules engine's game with every effective action of game ``game_id`` applied;
+        ``StoreError`` naming the first logged action the engine refuses."""
+        from companion.engine import GameError, new_game
+
+        record = self.game(game_id)
+        try:
+            game = new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
+        except GameError as exc:
+            raise StoreError(f"game {game_id} in {self.path} cannot be replayed: {exc}") from exc
+        for n, action in enumerate(self.effective_actions(game_id), start=1):
+            try:
+                game.apply(action)
+            except GameError as exc:
+                raise StoreError(
+                    f"game {game_id} in {self.path}: logged action {n} ({action.get('type')}) is refused by "
+                    f"the engine: {exc}"
+                ) from exc
+        return game
+
+    # -- recovery --------------------------------------------------------------------------------------
+    @classmethod
+    def recover(cls, path: str | os.PathLike[str], backup: str | os.PathLike[str] | None = None) -> list[str]:
+        """Restore what the database at ``path`` lost (games and actions that the mirror log, or the
+        backup file ``backup``, has beyond it); a sentence for each game restored.  Only a source that
+        agrees with every action the database still has is used; ``StoreError`` if none is left to
+        restore from, or the database still lacks acknowledged actions afterwards."""
+        file = Path(path)
+        store = cls(connect(file), file)
+        try:
+            sources: list[tuple[str, MirrorContents]] = []
+            if store.mirror.exists():
+                try:
+                    sources.append((f"the mirror log {store.mirror.path}", store.mirror.read()))
+                except OSError as exc:
+                    raise StoreError(f"cannot read the mirror log {store.mirror.path}: {exc}") from exc
+            if backup is not None:
+                sources.append((f"the backup {backup}", read_backup(Path(backup))))
+            if not sources:
+                raise StoreError(
+                    f"there is no mirror log {store.mirror.path} and no backup to recover from; "
+                    "pass --backup FILE (deploy/companion-backup keeps them)"
+                )
+            done = store._restore(sources)
+            store._reconcile({})
+        finally:
+            store.close()
+        return done or [f"nothing was missing from {file}"]
+
+    def _restore(self, sources: list[tuple[str, MirrorContents]]) -> list[str]:
+        done: list[str] = []
+        with self._lock, self._write() as conn:
+            statuses = {int(r[0]): str(r[1]) for r in conn.execute("SELECT id, status FROM games")}
+            wanted = sorted({g for _, c in sources for g in (*c.games, *c.actions)})
+            for game_id in wanted:
+                texts = dict(conn.execute("SELECT seq, action FROM actions WHERE game_id = ?", (game_id,)))
+                have = len(texts)
+                if texts and max(texts) != have:
+                    done.append(f"game {game_id}: its log has a gap; not restored (restore a backup)")
+                    continue
+                best: tuple[str, list[MirroredAction], MirrorContents] | None = None
+                for name, contents in sources:
+                    mirrored = contents.actions.get(game_id, {})
+                    if any(
+                        seq in mirrored and mirrored[seq].hash != action_hash(game_id, seq, text)
+                        for seq, text in texts.items()
+                    ):
+                        done.append(f"game {game_id}: {name} disagrees with the database; not used")
+                        continue
+                    missing: list[MirroredAction] = []
+                    for seq in range(have + 1, contents.last_seq(game_id) + 1):
+                        if seq not in mirrored:
+                            break
+                        missing.append(mirrored[seq])
+                    needs_game = game_id not in statuses and game_id in contents.games
+                    if (missing or needs_game) and (best is None or len(missing) > len(best[1])):
+                        best = (name, missing, contents)
+                if best is None:
+                    continue
+                name, missing, contents = best
+                if game_id not in statuses:
+                    record = next((c.games[game_id] for _, c in sources if game_id in c.games), None)
+                    if record is None:
+                        done.append(f"game {game_id}: no record of its title and players; not restored")
+                        continue
+                    conn.execute(
+                        "INSERT INTO games (id, title, players, optional_rules, seed, created_at, updated_at, status)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, 'active')",
+                        (
+                            game_id,
+                            record.title,
+                            json.dumps(record.players),
+                            json.dumps(record.optional_rules),
+                            record.seed,
+                            record.created_at,
+                            record.created_at,
+                        ),
+                    )
+                conn.executemany(
+                    "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                    [(game_id, a.seq, a.text, a.created_at) for a in missing],
+                )
+                latest = max([a.created_at for a in missing], default=None)
+                status = contents.status.get(game_id)
+                if status in STATUSES or latest is not None:
+                    conn.execute(
+                        "UPDATE games SET status = coalesce(?, status), updated_at = max(updated_at, coalesce(?, 0))"
+                        " WHERE id = ?",
+                        (status if status in STATUSES else None, latest, game_id),
+                    )
+                what = f"actions {have + 1} to {have + len(missing)}" if missing else "the game record"
+                done.append(f"game {game_id}: restored {what} from {name}")
+        return done
+
+
+def read_backup(path: Path) -> MirrorContents:
+    """The games and actions of a companion database file (a backup), read without changing it."""
+    if not path.is_file():
+        raise StoreError(f"there is no backup file {path}")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the backup {path}: {exc}") from exc
+    out = MirrorContents()
+    try:
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise StoreError(f"{path} is not a companion database; pass a file deploy/companion-backup made")
+        for row in conn.execute(
+            "SELECT id, title, players, optional_rules, seed, created_at, status FROM games"
+        ):
+            out.games[row[0]] = MirroredGame(
+                row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5]
+            )
+            out.status[row[0]] = row[6]
+        for game_id, seq, text, created_at in conn.execute(
+            "SELECT game_id, seq, action, created_at FROM actions"
+        ):
+            out.actions.setdefault(game_id, {})[seq] = MirroredAction(game_id, seq, text, created_at)
+    except (sqlite3.Error, ValueError) as exc:
+        raise StoreError(f"cannot read the backup {path}: {exc}") from exc
+    finally:
+        conn.close()
+    return out

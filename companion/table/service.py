@@ -128,20 +128,9 @@ Outcome = Proposal | Result
 
 
 def game_from_store(store: Store, game_id: int) -> Game:
-    """The game as the store has it: its title and players with every effective action applied."""
-    record = store.game(game_id)
-    game = as_18xx(
-        new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
-    )
-    for n, action in enumerate(store.effective_actions(game_id), start=1):
-        try:
-            game.apply(action)
-        except GameError as exc:
-            raise StoreError(
-                f"game {game_id} in {store.path}: logged action {n} ({action.get('type')}) is refused by the "
-                f"engine: {exc}"
-            ) from exc
-    return game
+    """The game as the store has it: its title and players with every effective action applied
+    (``StoreError`` naming the first logged action the engine refuses)."""
+    return as_18xx(store.replayed(game_id))
 
 
 def _cash_moves(now: Game, then: Game) -> list[MoneyMove]:
