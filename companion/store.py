@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Self, cast
 
-from companion.config import default_data_dir
+from companion.config import Config, default_data_dir
 from companion.interop.actions import ExportError, effective_actions
 from companion.mirror import MirrorContents, MirroredAction, MirroredGame, MirrorLog, action_hash, mirror_path
 
@@ -39,6 +39,7 @@ __all__ = [
     "Store",
     "StoreError",
     "connect",
+    "database_path",
     "default_path",
 ]
 
@@ -106,6 +107,8 @@ class GameRecord:
     updated_at: float
     status: GameStatus
     action_count: int
+    last_action_at: float | None = None
+    """When the newest action was recorded (``None``: no action yet)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,18 @@ def default_path() -> Path:
     if env:
         return Path(env)
     return default_data_dir() / "companion.sqlite3"
+
+
+def database_path(db: str | os.PathLike[str] | None = None, config: Config | None = None) -> Path:
+    """The device database every command uses: ``db`` (a ``--db`` option), else ``$COMPANION_DB``,
+    else the ``[game] database`` of ``config`` when it was read from a file, else the default."""
+    if db is not None:
+        return Path(db)
+    if os.environ.get("COMPANION_DB"):
+        return default_path()
+    if config is not None and config.source is not None:
+        return Path(config.game.database)
+    return default_path()
 
 
 def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
@@ -520,7 +535,8 @@ class Store(Database):
         """Every game, most recently played first (optionally only those with ``status``)."""
         sql = (
             "SELECT g.id, g.title, g.players, g.optional_rules, g.seed, g.created_at, g.updated_at, g.status,"
-            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g"
+            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id),"
+            " (SELECT max(created_at) FROM actions a WHERE a.game_id = g.id) FROM games g"
         )
         params: tuple[Any, ...] = ()
         if status is not None:
@@ -534,11 +550,14 @@ class Store(Database):
         """One game; ``StoreError`` if there is no such game."""
         rows = self._read(
             "SELECT g.id, g.title, g.players, g.optional_rules, g.seed, g.created_at, g.updated_at, g.status,"
-            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g WHERE g.id = ?",
+            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id),"
+            " (SELECT max(created_at) FROM actions a WHERE a.game_id = g.id) FROM games g WHERE g.id = ?",
             (game_id,),
         )
         if not rows:
-            raise StoreError(f"there is no game {game_id} in {self.path}; list the saved games to pick one")
+            raise StoreError(
+                f"there is no game {game_id} in {self.path}; `companion games --db {self.path}` lists the saved games"
+            )
         return self._record(rows[0])
 
     def _record(self, row: tuple[Any, ...]) -> GameRecord:
@@ -560,6 +579,7 @@ class Store(Database):
             updated_at=row[6],
             status=row[7],
             action_count=row[8],
+            last_action_at=row[9],
         )
 
     @staticmethod

@@ -24,7 +24,7 @@ from typing import Any
 from companion import data
 from companion.config import ConfigError, load_config
 from companion.hardware.events import TagEvent, TagSource
-from companion.store import StoreError, default_path
+from companion.store import StoreError, database_path
 from companion.table.tags import (
     DEFAULT_UNLIMITED_COPIES,
     ItemKind,
@@ -139,14 +139,8 @@ def _config_title() -> str:
 
 def db_path(args: argparse.Namespace) -> Path:
     """``--db``, else ``$COMPANION_DB``, else the configured database, else the default."""
-    if args.db is not None:
-        return Path(args.db)
-    if os.environ.get("COMPANION_DB"):
-        return default_path()
     config = os.environ.get("COMPANION_CONFIG")
-    if config:
-        return load_config(config).game.database
-    return default_path()
+    return database_path(args.db, load_config(config) if config else None)
 
 
 def _items(args: argparse.Namespace) -> tuple[str, list[Any]]:
