@@ -297,6 +297,9 @@ class TableService:
                 return self._refuse(str(exc))
             except StoreError as exc:
                 return self._refuse(f"cannot read the tag registry: {exc}")
+            except Exception as exc:  # a registry fault must never stop the table: refuse the tap
+                log.exception("table: looking up tag %s failed", uid)
+                return self._refuse(f"cannot read tag {uid} in the tag registry ({exc}); nothing changed")
             if item is None:
                 return self._refuse(f"unknown tag {uid}: enroll it with companion tags enroll")
             if item.title != self.game.title:
