@@ -293,6 +293,10 @@ def _keep_journal(file: Path) -> dict[str, Path]:
     them: the last connection to close deletes a write-ahead log, even one SQLite could read only in
     part, and a store that finds actions lost keeps these copies aside (``Store._keep_aside``)."""
     kept: dict[str, Path] = {}
+    for stale in file.parent.glob(f".{file.name}-*.opening"):  # left by a process killed while opening
+        pid = stale.name.rsplit(".", 2)[-2]
+        if pid.isdigit() and not _alive(int(pid)):
+            stale.unlink(missing_ok=True)
     for suffix in ("-wal", "-shm"):
         source = file.with_name(file.name + suffix)
         try:
@@ -304,6 +308,16 @@ def _keep_journal(file: Path) -> dict[str, Path]:
             continue  # none, or no room for a copy: nothing to keep
         kept[suffix] = copy
     return kept
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process
+    return True
 
 
 def _mirrored_game(record: GameRecord) -> MirroredGame:
@@ -486,7 +500,12 @@ class Store(Database):
 
     def _keep_aside(self, kept: dict[str, Path]) -> str:
         """Keep the database and its journal as they were found in a folder of their own; the sentence
-        that says where."""
+        that says where.  Without a journal to keep (an open after the first refusal: SQLite has
+        folded what it could read into the database) nothing new is kept, so that a service
+        restarted again and again never fills the disk with copies."""
+        if not kept:
+            earlier = sorted(self.path.parent.glob(f"{self.path.name}.damaged-*"))
+            return f"The damaged files were kept in {earlier[-1]}." if earlier else ""
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(self._clock()))
         folder = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
         try:

@@ -75,8 +75,11 @@ def test_one_damaged_byte_in_the_wal_is_detected_kept_aside_and_recovered(tmp_pa
     assert len(kept) == 1 and f"The damaged files are kept in {kept[0]}." in text
     assert (kept[0] / "companion.sqlite3-wal").read_bytes() == damaged  # the log exactly as it was found
     assert (kept[0] / "companion.sqlite3").exists()
-    with pytest.raises(StoreError, match="has lost acknowledged actions"):
+    with pytest.raises(StoreError, match="has lost acknowledged actions") as again:
         Store.open(db)  # still refused: nothing goes on until the actions are back
+    assert f"The damaged files were kept in {kept[0]}." in str(again.value)
+    assert [p for p in tmp_path.iterdir() if ".damaged-" in p.name] == kept  # no copy at every attempt
+    assert not list(tmp_path.glob(".*.opening"))
 
     done = Store.recover(db)
     assert len(done) == 1 and done[0].startswith(f"game {game}: restored actions ")

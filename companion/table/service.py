@@ -656,7 +656,9 @@ class TableService:
             AttributeError,
         ) as exc:  # the engine choked: say so, change nothing
             log.exception("table: preview failed for %s", action)
-            raise GameError(f"the engine cannot do {action.get('type')}: {exc!r}") from exc
+            raise GameError(
+                f"the engine cannot do this {action.get('type')} action ({exc}); nothing changed"
+            ) from exc
 
     def _interpret(self, item: Item) -> Outcome:
         """What a tap on a card means: one question to the engine, "which legal actions involve
