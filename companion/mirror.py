@@ -37,7 +37,7 @@ __all__ = [
     "MirrorContents",
     "MirrorLog",
     "MirroredAction",
-    "MirroredGame",
+    "GameSetup",
     "action_hash",
     "mirror_path",
 ]
@@ -61,7 +61,10 @@ def _record_hash(record: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class MirroredGame:
+class GameSetup:
+    """What a game is made of: its id, title, players, optional rules, seed and when it was made
+    (``companion.store.GameRecord`` adds its state)."""
+
     id: int
     title: str
     players: list[str]
@@ -86,7 +89,7 @@ class MirroredAction:
 class MirrorContents:
     """What a mirror log (or a backup read the same way) holds."""
 
-    games: dict[int, MirroredGame] = field(default_factory=dict)
+    games: dict[int, GameSetup] = field(default_factory=dict)
     status: dict[int, str] = field(default_factory=dict)
     actions: dict[int, dict[int, MirroredAction]] = field(default_factory=dict)
     damaged: list[int] = field(default_factory=list)
@@ -107,7 +110,7 @@ class MirrorLog:
         return self.path.exists()
 
     # -- writing -------------------------------------------------------------------------------------
-    def add_game(self, game: MirroredGame) -> None:
+    def add_game(self, game: GameSetup) -> None:
         create = {
             "title": game.title,
             "players": game.players,
@@ -203,7 +206,7 @@ def _take(out: MirrorContents, record: dict[str, Any]) -> bool:
             return False
         if "create" in record:
             c = record["create"]
-            out.games[game] = MirroredGame(
+            out.games[game] = GameSetup(
                 game, str(c["title"]), list(c["players"]), list(c["optional_rules"]), int(c["seed"]),
                 float(c["created_at"]),
             )  # fmt: skip

@@ -29,7 +29,7 @@ from typing import Any, Literal, Self, cast
 
 from companion.config import Config, default_data_dir
 from companion.interop.actions import ExportError, effective_actions
-from companion.mirror import MirrorContents, MirroredAction, MirroredGame, MirrorLog, action_hash, mirror_path
+from companion.mirror import GameSetup, MirrorContents, MirroredAction, MirrorLog, action_hash, mirror_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -95,15 +95,9 @@ class StoreError(Exception):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameRecord(GameSetup):
     """One saved game, as listed for "resume a saved game"."""
 
-    id: int
-    title: str
-    players: list[str]
-    optional_rules: list[str]
-    seed: int
-    created_at: float
     updated_at: float
     status: GameStatus
     action_count: int
@@ -320,12 +314,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _mirrored_game(record: GameRecord) -> MirroredGame:
-    return MirroredGame(
-        record.id, record.title, record.players, record.optional_rules, record.seed, record.created_at
-    )
-
-
 def _dumps(value: object, what: str) -> str:
     try:
         return json.dumps(value, allow_nan=False, separators=(",", ":"), sort_keys=False)
@@ -477,7 +465,7 @@ class Store(Database):
                 self.mirror.create()
             for record in self.games():
                 if record.id not in contents.games:
-                    self.mirror.add_game(_mirrored_game(record))
+                    self.mirror.add_game(record)
                 have = contents.last_seq(record.id)
                 if counts.get(record.id, 0) > have:
                     rows = self._read(
@@ -546,7 +534,7 @@ class Store(Database):
                 )
                 game_id = cur.lastrowid
             assert game_id is not None
-            record = MirroredGame(game_id, title, list(players), rules, seed, now)
+            record = GameSetup(game_id, title, list(players), rules, seed, now)
             self._mirrored(lambda: self.mirror.add_game(record))
         return game_id
 
@@ -977,7 +965,7 @@ def read_backup(path: Path) -> MirrorContents:
         for row in conn.execute(
             "SELECT id, title, players, optional_rules, seed, created_at, status FROM games"
         ):
-            out.games[row[0]] = MirroredGame(
+            out.games[row[0]] = GameSetup(
                 row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5]
             )
             out.status[row[0]] = row[6]

@@ -42,6 +42,15 @@ def write_and_die(db: Path, count: int) -> int:
     return int(json.loads(out.stdout))
 
 
+def three_messages(db: Path) -> int:
+    """A game with three acknowledged actions (messages m0, m1, m2); its id."""
+    with Store.open(db) as store:
+        game = store.create_game("1870", ["Ann", "Bob", "Cy"])
+        for n in range(3):
+            store.append(game, {"type": "message", "entity": 1, "entity_type": "player", "message": f"m{n}"})
+    return game
+
+
 def messages(store: Store, game: int) -> list[str]:
     return [a["message"] for a in store.actions(game)]
 
@@ -114,10 +123,7 @@ def test_a_lost_game_comes_back_from_a_backup_when_the_mirror_is_gone(tmp_path: 
 
 def test_a_kill_between_commit_and_mirror_is_no_loss(tmp_path: Path) -> None:
     db = tmp_path / "companion.sqlite3"
-    with Store.open(db) as store:
-        game = store.create_game("1870", ["Ann", "Bob", "Cy"])
-        for n in range(3):
-            store.append(game, {"type": "message", "entity": 1, "entity_type": "player", "message": f"m{n}"})
+    game = three_messages(db)
     mirror = mirror_path(db)
     lines = mirror.read_bytes().splitlines(keepends=True)
     mirror.write_bytes(b"".join(lines[:-1]) + lines[-1][:20])  # the last line cut off mid-write
@@ -149,10 +155,7 @@ def test_an_action_changed_after_it_was_recorded_is_reported(tmp_path: Path) -> 
 
 def test_a_damaged_mirror_line_is_reported_and_the_database_still_opens(tmp_path: Path) -> None:
     db = tmp_path / "companion.sqlite3"
-    with Store.open(db) as store:
-        game = store.create_game("1870", ["Ann", "Bob", "Cy"])
-        for n in range(3):
-            store.append(game, {"type": "message", "entity": 1, "entity_type": "player", "message": f"m{n}"})
+    game = three_messages(db)
     mirror = mirror_path(db)
     data = bytearray(mirror.read_bytes())
     data[data.index(b"m1")] = ord("X")
