@@ -180,3 +180,29 @@ def test_a_database_from_before_mirrors_gets_one_on_open(tmp_path: Path) -> None
         "Bob",
         "Cy",
     ]
+
+
+def test_a_database_file_beyond_repair_is_rebuilt_from_the_mirror(tmp_path: Path) -> None:
+    db = tmp_path / "companion.sqlite3"
+    first = three_messages(db)
+    with Store.open(db) as store:
+        second = store.create_game("1870", ["Di", "Ed"], ["finish_on_400"], seed=3)
+        store.append(second, {"type": "message", "entity": 1, "entity_type": "player", "message": "x"})
+        store.set_status(first, "abandoned")
+    db.write_bytes(b"\x00" * 4096)  # the file is garbage now
+    with pytest.raises(StoreError, match="is not a companion database"):
+        Store.open(db)
+    db.rename(tmp_path / "garbage.sqlite3")  # moved aside, as the message says
+    with pytest.raises(
+        StoreError, match=f"game {first} is missing with its 3 actions; game {second} is missing"
+    ):
+        Store.open(db)
+    assert Store.recover(db) == [
+        f"game {first}: restored actions 1 to 3 from the mirror log {mirror_path(db)}",
+        f"game {second}: restored actions 1 to 1 from the mirror log {mirror_path(db)}",
+    ]
+    with Store.open(db) as store:
+        assert messages(store, first) == ["m0", "m1", "m2"] and messages(store, second) == ["x"]
+        record = store.game(second)
+        assert (record.players, record.optional_rules, record.seed) == (["Di", "Ed"], ["finish_on_400"], 3)
+        assert store.game(first).status == "abandoned" and store.check() == []
