@@ -438,10 +438,11 @@ class Store(Database):
         self._top_up(contents)
 
     def _counts(self) -> tuple[dict[int, str], dict[int, int]]:
-        """Every game's status, and its number of logged actions."""
+        """Every game's status, and its number of logged actions (a row missing in the middle of a
+        log counts as lost, as one missing at its end)."""
         statuses = {int(r[0]): str(r[1]) for r in self._read("SELECT id, status FROM games")}
         counts = {
-            int(r[0]): int(r[1]) for r in self._read("SELECT game_id, max(seq) FROM actions GROUP BY game_id")
+            int(r[0]): int(r[1]) for r in self._read("SELECT game_id, count(*) FROM actions GROUP BY game_id")
         }
         return statuses, counts
 
@@ -888,66 +889,110 @@ class Store(Database):
         done: list[str] = []
         with self._lock, self._write() as conn:
             statuses = {int(r[0]): str(r[1]) for r in conn.execute("SELECT id, status FROM games")}
-            wanted = sorted({g for _, c in sources for g in (*c.games, *c.actions)})
-            for game_id in wanted:
+            for game_id in sorted({g for _, c in sources for g in (*c.games, *c.actions)}):
                 texts = dict(conn.execute("SELECT seq, action FROM actions WHERE game_id = ?", (game_id,)))
-                have = len(texts)
-                if texts and max(texts) != have:
-                    done.append(f"game {game_id}: its log has a gap; not restored (restore a backup)")
+                choice = _best_source(game_id, texts, sources, done, needs_game=game_id not in statuses)
+                if choice is None:
                     continue
-                best: tuple[str, list[MirroredAction], MirrorContents] | None = None
-                for name, contents in sources:
-                    mirrored = contents.actions.get(game_id, {})
-                    if any(
-                        seq in mirrored and mirrored[seq].hash != action_hash(game_id, seq, text)
-                        for seq, text in texts.items()
-                    ):
-                        done.append(f"game {game_id}: {name} disagrees with the database; not used")
-                        continue
-                    missing: list[MirroredAction] = []
-                    for seq in range(have + 1, contents.last_seq(game_id) + 1):
-                        if seq not in mirrored:
-                            break
-                        missing.append(mirrored[seq])
-                    needs_game = game_id not in statuses and game_id in contents.games
-                    if (missing or needs_game) and (best is None or len(missing) > len(best[1])):
-                        best = (name, missing, contents)
-                if best is None:
+                name, missing, contents = choice
+                if game_id not in statuses and not _insert_game(conn, game_id, sources, done):
                     continue
-                name, missing, contents = best
-                if game_id not in statuses:
-                    record = next((c.games[game_id] for _, c in sources if game_id in c.games), None)
-                    if record is None:
-                        done.append(f"game {game_id}: no record of its title and players; not restored")
-                        continue
-                    conn.execute(
-                        "INSERT INTO games (id, title, players, optional_rules, seed, created_at, updated_at, status)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, 'active')",
-                        (
-                            game_id,
-                            record.title,
-                            json.dumps(record.players),
-                            json.dumps(record.optional_rules),
-                            record.seed,
-                            record.created_at,
-                            record.created_at,
-                        ),
-                    )
                 conn.executemany(
                     "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
                     [(game_id, a.seq, a.text, a.created_at) for a in missing],
                 )
-                latest = max([a.created_at for a in missing], default=None)
                 status = contents.status.get(game_id)
-                if status in STATUSES or latest is not None:
-                    conn.execute(
-                        "UPDATE games SET status = coalesce(?, status), updated_at = max(updated_at, coalesce(?, 0))"
-                        " WHERE id = ?",
-                        (status if status in STATUSES else None, latest, game_id),
-                    )
-                what = f"actions {have + 1} to {have + len(missing)}" if missing else "the game record"
+                conn.execute(
+                    "UPDATE games SET status = coalesce(?, status), updated_at = max(updated_at, ?) WHERE id = ?",
+                    (
+                        status if status in STATUSES else None,
+                        max([a.created_at for a in missing], default=0),
+                        game_id,
+                    ),
+                )
+                what = "the game record"
+                if missing:
+                    what = f"action{'s' if len(missing) > 1 else ''} {_ranges([a.seq for a in missing])}"
                 done.append(f"game {game_id}: restored {what} from {name}")
         return done
+
+
+def _missing_from(
+    texts: dict[int, str], mirrored: dict[int, MirroredAction], want: int
+) -> list[MirroredAction]:
+    """The actions up to ``want`` that the database lacks (at its end, or in a gap), as far as the
+    source has every one of them: the log stays gap-free."""
+    out = []
+    for seq in range(1, want + 1):
+        if seq in texts:
+            continue
+        if seq not in mirrored:
+            break
+        out.append(mirrored[seq])
+    return out
+
+
+def _best_source(
+    game_id: int,
+    texts: dict[int, str],
+    sources: list[tuple[str, MirrorContents]],
+    notes: list[str],
+    *,
+    needs_game: bool,
+) -> tuple[str, list[MirroredAction], MirrorContents] | None:
+    """The source that brings back the most of game ``game_id`` and agrees with every action the
+    database still has (a source that disagrees is noted in ``notes`` and not used)."""
+    best: tuple[str, list[MirroredAction], MirrorContents] | None = None
+    for name, contents in sources:
+        mirrored = contents.actions.get(game_id, {})
+        if any(
+            seq in mirrored and mirrored[seq].hash != action_hash(game_id, seq, t) for seq, t in texts.items()
+        ):
+            notes.append(f"game {game_id}: {name} disagrees with the database; not used")
+            continue
+        missing = _missing_from(texts, mirrored, contents.last_seq(game_id))
+        useful = missing or (needs_game and game_id in contents.games)
+        if useful and (best is None or len(missing) > len(best[1])):
+            best = (name, missing, contents)
+    return best
+
+
+def _insert_game(
+    conn: sqlite3.Connection, game_id: int, sources: list[tuple[str, MirrorContents]], notes: list[str]
+) -> bool:
+    """Record game ``game_id`` again, with its id, from the first source that has its setup."""
+    setup = next((c.games[game_id] for _, c in sources if game_id in c.games), None)
+    if setup is None:
+        notes.append(f"game {game_id}: no record of its title and players; not restored")
+        return False
+    conn.execute(
+        "INSERT INTO games (id, title, players, optional_rules, seed, created_at, updated_at, status)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, 'active')",
+        (
+            game_id,
+            setup.title,
+            json.dumps(setup.players),
+            json.dumps(setup.optional_rules),
+            setup.seed,
+            setup.created_at,
+            setup.created_at,
+        ),
+    )
+    return True
+
+
+def _ranges(seqs: list[int]) -> str:
+    """``[2, 5, 6, 7]`` as ``2, 5 to 7``."""
+    parts: list[str] = []
+    start = prev = seqs[0]
+    for seq in [*seqs[1:], None]:
+        if seq is not None and seq == prev + 1:
+            prev = seq
+            continue
+        parts.append(str(start) if start == prev else f"{start} to {prev}")
+        if seq is not None:
+            start = prev = seq
+    return ", ".join(parts)
 
 
 def read_backup(path: Path) -> MirrorContents:

@@ -93,9 +93,7 @@ def test_games_recover_brings_back_lost_actions(tmp_path: Path, capsys: pytest.C
         "has lost acknowledged actions: game 1 has 1 of its 2 acknowledged actions" in capsys.readouterr().err
     )
     assert main(["games", "recover", "--db", str(db)]) == 0
-    assert (
-        capsys.readouterr().out == f"game 1: restored actions 2 to 2 from the mirror log {mirror_path(db)}\n"
-    )
+    assert capsys.readouterr().out == f"game 1: restored action 2 from the mirror log {mirror_path(db)}\n"
     assert main(["games", "check", "--db", str(db)]) == 0
     assert main(["games", "recover", "--db", str(db)]) == 0
     assert capsys.readouterr().out.endswith(f"nothing was missing from {db}\n")

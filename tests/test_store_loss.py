@@ -199,10 +199,41 @@ def test_a_database_file_beyond_repair_is_rebuilt_from_the_mirror(tmp_path: Path
         Store.open(db)
     assert Store.recover(db) == [
         f"game {first}: restored actions 1 to 3 from the mirror log {mirror_path(db)}",
-        f"game {second}: restored actions 1 to 1 from the mirror log {mirror_path(db)}",
+        f"game {second}: restored action 1 from the mirror log {mirror_path(db)}",
     ]
     with Store.open(db) as store:
         assert messages(store, first) == ["m0", "m1", "m2"] and messages(store, second) == ["x"]
         record = store.game(second)
         assert (record.players, record.optional_rules, record.seed) == (["Di", "Ed"], ["finish_on_400"], 3)
         assert store.game(first).status == "abandoned" and store.check() == []
+
+
+def test_an_action_lost_from_the_middle_of_a_log_is_detected_and_filled_in(tmp_path: Path) -> None:
+    db = tmp_path / "companion.sqlite3"
+    game = three_messages(db)
+    with Store.open(db) as store:
+        store._conn.execute("DELETE FROM actions WHERE seq IN (1, 2)")
+    with pytest.raises(StoreError, match=f"game {game} has 1 of its 3 acknowledged actions"):
+        Store.open(db)
+    assert Store.recover(db) == [
+        f"game {game}: restored actions 1 to 2 from the mirror log {mirror_path(db)}"
+    ]
+    with Store.open(db) as store:
+        assert messages(store, game) == ["m0", "m1", "m2"] and store.check() == []
+
+
+def test_recovery_uses_only_a_source_that_agrees_with_the_database(tmp_path: Path) -> None:
+    db, backup = tmp_path / "companion.sqlite3", tmp_path / "backup.sqlite3"
+    game = three_messages(db)
+    with Store.open(db) as store:
+        with sqlite3.connect(backup) as copy:
+            store._conn.backup(copy)
+        store._conn.execute("DELETE FROM actions WHERE seq = 3")
+    with sqlite3.connect(backup) as copy:  # a backup of another history of the same game
+        copy.execute("UPDATE actions SET action = replace(action, 'm0', 'zz') WHERE seq = 1")
+    mirror_path(db).unlink()
+    assert Store.recover(db, backup=backup) == [
+        f"game {game}: the backup {backup} disagrees with the database; not used"
+    ]
+    with Store.open(db) as store:
+        assert messages(store, game) == ["m0", "m1"]  # nothing of the other history was mixed in
