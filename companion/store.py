@@ -248,6 +248,10 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
     try:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         conn.execute("PRAGMA synchronous = FULL")
+        # fold the write-ahead log into the database every 1 MiB, and keep its file at most 4 MiB: it
+        # holds little history when damaged, and the copy taken at every open stays small
+        conn.execute("PRAGMA wal_autocheckpoint = 256")
+        conn.execute("PRAGMA journal_size_limit = 4194304")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot use database {file}: {storage_fault(exc, file) or exc}") from exc

@@ -9,6 +9,8 @@ size limit (``RLIMIT_FSIZE``) makes the kernel refuse every write."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import pickle
@@ -24,6 +26,7 @@ from typing import TypeVar
 import pytest
 from test_table_stock_round import uid
 
+from companion.cli import build_parser, main
 from companion.store import Store, StoreError
 from companion.table.script import enroll_demo_tags
 from companion.table.service import Proposal, TableService
@@ -236,3 +239,27 @@ def test_every_storage_fault_has_words_and_other_errors_are_not_storage_faults()
         exc = sqlite3.DatabaseError("boom")
         exc.sqlite_errorcode = code  # type: ignore[attr-defined]
         assert storage_fault(exc, path) is None, code
+
+
+def test_companion_table_prints_refused_for_a_read_only_database(folder: Path) -> None:
+    """The whole path of the issue: a confirm pressed on the (simulated) panel of `companion table`."""
+    db = folder / "companion.sqlite3"
+    game = make_game(db, count=0)
+    script = folder / "taps.txt"
+    script.write_text("tap 0 @GRSC\npress confirm\n")
+    db.chmod(0o444)
+
+    build_parser()  # imports every command now: the unprivileged child cannot read the interpreter's files
+
+    def table() -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["table", "--simulate", str(script), "--db", str(db), "--game", str(game)])
+        return code, out.getvalue(), err.getvalue()
+
+    code, out, err = unprivileged(table)
+    assert f"refused: not saved, nothing changed: cannot write to {db}: {db} is read-only" in out, out
+    assert "Traceback" not in out + err and "OperationalError" not in out + err
+    assert "ok: Player 1 buys GRSC" not in out
+    with Store.open(db) as store:
+        assert store.actions(game) == []
