@@ -256,6 +256,8 @@ def check_invariants(game: Game, money: int, action: Action) -> None:
         sp = corp.share_price
         if sp is None or not (sp.is_("multiple_buy") or sp.is_("unlimited")):
             assert buyer.percent_of(corp) <= 60, f"{buyer.name} holds {buyer.percent_of(corp)}% of {corp.sym}"
+        if sp is None or sp.counts_for_limit:
+            assert game.num_certs(buyer) <= game.cert_limit(), f"{buyer.name} is over the certificate limit"
         assert len(action["shares"]) == len(set(action["shares"]))
         if "percent" in action:
             assert action["percent"] == sum(game.share(s).percent for s in action["shares"])
