@@ -437,7 +437,9 @@ class Store(Database):
             raise StoreError(
                 f"{self.path} has lost acknowledged actions: {'; '.join(lost)} (the mirror log "
                 f"{self.mirror.path} has them). {aside} Restore them with `companion games recover --db "
-                f"{self.path}`, or restore the newest backup (docs/STORE.md)"
+                f"{self.path}`, or restore the newest backup (docs/STORE.md); if this database was "
+                "replaced on purpose (rolled back to a backup, copied from another device), move the "
+                "mirror log aside instead"
             )
         self._top_up(contents)
 

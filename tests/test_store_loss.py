@@ -237,3 +237,20 @@ def test_recovery_uses_only_a_source_that_agrees_with_the_database(tmp_path: Pat
     ]
     with Store.open(db) as store:
         assert messages(store, game) == ["m0", "m1"]  # nothing of the other history was mixed in
+
+
+def test_a_database_rolled_back_on_purpose_opens_once_the_mirror_is_moved_aside(tmp_path: Path) -> None:
+    db, backup = tmp_path / "companion.sqlite3", tmp_path / "backup.sqlite3"
+    with Store.open(db) as store:
+        game = store.create_game("1870", ["Ann", "Bob", "Cy"])
+        store.append(game, {"type": "message", "entity": 1, "entity_type": "player", "message": "m0"})
+        with sqlite3.connect(backup) as copy:
+            store._conn.backup(copy)
+        store.append(game, {"type": "message", "entity": 1, "entity_type": "player", "message": "m1"})
+    backup.replace(db)  # back to the backup's state, on purpose
+    with pytest.raises(StoreError) as err:
+        Store.open(db)
+    assert str(err.value).endswith("copied from another device), move the mirror log aside instead")
+    mirror_path(db).rename(tmp_path / "old.mirror.jsonl")
+    with Store.open(db) as store:
+        assert messages(store, game) == ["m0"] and store.check() == []
