@@ -870,7 +870,13 @@ class Store(Database):
         agrees with every action the database still has is used; ``StoreError`` if none is left to
         restore from, or the database still lacks acknowledged actions afterwards."""
         file = Path(path)
-        store = cls(connect(file), file)
+        kept = _keep_journal(file)
+        try:
+            store = cls(connect(file), file)
+        except BaseException:
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+            raise
         try:
             sources: list[tuple[str, MirrorContents]] = []
             if store.mirror.exists():
@@ -885,10 +891,14 @@ class Store(Database):
                     f"there is no mirror log {store.mirror.path} and no backup to recover from; "
                     "pass --backup FILE (deploy/companion-backup keeps them)"
                 )
+            if any(store._lost(contents) for _, contents in sources):
+                store._keep_aside(kept)  # the damaged journal, if it is still there: before it is rewritten
             done = store._restore(sources)
             store._reconcile({})
         finally:
             store.close()
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
         return done or [f"nothing was missing from {file}"]
 
     def _restore(self, sources: list[tuple[str, MirrorContents]]) -> list[str]:

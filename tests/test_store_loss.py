@@ -254,3 +254,16 @@ def test_a_database_rolled_back_on_purpose_opens_once_the_mirror_is_moved_aside(
     mirror_path(db).rename(tmp_path / "old.mirror.jsonl")
     with Store.open(db) as store:
         assert messages(store, game) == ["m0"] and store.check() == []
+
+
+def test_recover_straight_after_the_damage_keeps_the_damaged_log_too(tmp_path: Path) -> None:
+    db = tmp_path / "companion.sqlite3"
+    game = write_and_die(db, 30)
+    damaged = damage_wal(db, 10)
+    done = Store.recover(db)  # without opening first
+    assert len(done) == 1 and done[0].endswith(f"to 30 from the mirror log {mirror_path(db)}")
+    kept = [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    assert len(kept) == 1 and (kept[0] / "companion.sqlite3-wal").read_bytes() == damaged
+    assert not list(tmp_path.glob(".*.opening"))
+    with Store.open(db) as store:
+        assert messages(store, game) == [f"action {n}" for n in range(1, 31)] and store.check() == []
