@@ -6,7 +6,7 @@ run first, for every title, and refuse with a :class:`GameError` that says in a
 sentence which field is wrong and what it should be, so that no step ever fails
 on ``int("ten")`` or moves money on a value it misread.  What the rules allow
 (prices, counts, whose turn) is the steps' business; the checks that need the
-game's certificates are :meth:`Game.check_certificates`.
+game's certificates are the title's ``check_action`` hook (``Game.check_action`` for 18xx titles).
 """
 
 from __future__ import annotations
