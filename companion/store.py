@@ -13,8 +13,11 @@ module owns the schema of both.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -24,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Self, cast
 
-from companion.config import default_data_dir
+from companion.config import Config, default_data_dir
 from companion.interop.actions import ExportError, effective_actions
+from companion.mirror import GameSetup, MirrorContents, MirroredAction, MirrorLog, action_hash, mirror_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -35,8 +39,11 @@ __all__ = [
     "Store",
     "StoreError",
     "connect",
+    "database_path",
     "default_path",
 ]
+
+log = logging.getLogger("companion.store")
 
 Action = dict[str, Any]
 GameStatus = Literal["active", "finished", "abandoned"]
@@ -88,18 +95,14 @@ class StoreError(Exception):
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameRecord(GameSetup):
     """One saved game, as listed for "resume a saved game"."""
 
-    id: int
-    title: str
-    players: list[str]
-    optional_rules: list[str]
-    seed: int
-    created_at: float
     updated_at: float
     status: GameStatus
     action_count: int
+    last_action_at: float | None = None
+    """When the newest action was recorded (``None``: no action yet)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,18 @@ def default_path() -> Path:
     if env:
         return Path(env)
     return default_data_dir() / "companion.sqlite3"
+
+
+def database_path(db: str | os.PathLike[str] | None = None, config: Config | None = None) -> Path:
+    """The device database every command uses: ``db`` (a ``--db`` option), else ``$COMPANION_DB``,
+    else the ``[game] database`` of ``config`` when it was read from a file, else the default."""
+    if db is not None:
+        return Path(db)
+    if os.environ.get("COMPANION_DB"):
+        return default_path()
+    if config is not None and config.source is not None:
+        return Path(config.game.database)
+    return default_path()
 
 
 def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
@@ -139,13 +154,63 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=False, timeout=10.0)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open database {file}: {exc}") from exc
+        raise StoreError(
+            f"cannot open {file}: {storage_fault(exc, file) or exc}; nothing was changed"
+        ) from exc
     try:
         _prepare(conn, file)
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+# SQLite's primary result codes for the faults of the storage itself (not of the file's content)
+_SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY = 3, 5, 6, 8
+_SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 10, 13, 14
+_SQLITE_READONLY_DIRECTORY = 1544
+
+
+def _free_space(folder: Path) -> str:
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return "unknown space"
+    return f"{free // 1024} KiB free" if free < 10 * 1024 * 1024 else f"{free // (1024 * 1024)} MiB free"
+
+
+def storage_fault(exc: sqlite3.Error, file: Path) -> str | None:
+    """What is wrong with the storage of ``file`` in words (read-only, full, failing, locked), or
+    ``None`` when ``exc`` is not a storage fault (a damaged or foreign file, a programming error)."""
+    code = int(getattr(exc, "sqlite_errorcode", 0) or 0)
+    folder = file.parent
+    if code & 0xFF == _SQLITE_CANTOPEN and file.exists() and not os.access(file, os.R_OK | os.W_OK):
+        return f"{file} cannot be opened for reading and writing ({exc}); give the companion access to it"
+    if code == _SQLITE_READONLY_DIRECTORY or (code & 0xFF == _SQLITE_CANTOPEN and file.exists()):
+        return (
+            f"the folder {folder} is read-only, so the journal next to {file.name} cannot be created ({exc}); "
+            f"make the folder writable for the companion (e.g. chown companion {folder})"
+        )
+    if code & 0xFF == _SQLITE_CANTOPEN:
+        return (
+            f"cannot create {file} ({exc}): the folder {folder} is read-only or cannot be used; "
+            f"make it writable for the companion or pass another --db path"
+        )
+    if code & 0xFF in (_SQLITE_READONLY, _SQLITE_PERM):
+        return (
+            f"{file} is read-only ({exc}); make it writable for the companion "
+            f"(e.g. chown companion {file}) or mount its storage read-write"
+        )
+    if code & 0xFF == _SQLITE_FULL:
+        return f"the disk holding {file} is full ({_free_space(folder)}); free some space"
+    if code & 0xFF == _SQLITE_IOERR:
+        return (
+            f"the storage holding {file} failed to write or read ({exc}; {_free_space(folder)}): "
+            "it may be full, removed or failing; free some space or check the SD card"
+        )
+    if code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return f"{file} is locked by another program ({exc}); close it and try again"
+    return None
 
 
 def _prepare(conn: sqlite3.Connection, file: Path) -> None:
@@ -155,6 +220,9 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as exc:
+        fault = storage_fault(exc, file)
+        if fault is not None:
+            raise StoreError(f"cannot open {file}: {fault}; nothing was changed") from exc
         raise StoreError(
             f"{file} is not a companion database ({exc}); move it aside or pass another --db path"
         ) from exc
@@ -180,9 +248,13 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
     try:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         conn.execute("PRAGMA synchronous = FULL")
+        # fold the write-ahead log into the database every 1 MiB, and keep its file at most 4 MiB: it
+        # holds little history when damaged, and the copy taken at every open stays small
+        conn.execute("PRAGMA wal_autocheckpoint = 256")
+        conn.execute("PRAGMA journal_size_limit = 4194304")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"cannot use database {file}: {exc}") from exc
+        raise StoreError(f"cannot use database {file}: {storage_fault(exc, file) or exc}") from exc
     if str(mode).lower() != "wal":
         raise StoreError(f"{file} cannot use the WAL journal (got {mode!r}); put it on a local file system")
 
@@ -199,9 +271,51 @@ def _create_schema(conn: sqlite3.Connection, file: Path) -> None:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
-        if conn.in_transaction:
+        _rollback(conn)
+        raise StoreError(
+            f"cannot create the companion schema in {file}: {storage_fault(exc, file) or exc}; "
+            "nothing was changed"
+        ) from exc
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back an open transaction; a storage that fails even that is left to SQLite's recovery
+    (an uncommitted transaction is never seen by the next reader)."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
-        raise StoreError(f"cannot create the companion schema in {file}: {exc}") from exc
+
+
+def _keep_journal(file: Path) -> dict[str, Path]:
+    """Copies of the database's journal files (``-wal``, ``-shm``) as they are before SQLite reads
+    them: the last connection to close deletes a write-ahead log, even one SQLite could read only in
+    part, and a store that finds actions lost keeps these copies aside (``Store._keep_aside``)."""
+    kept: dict[str, Path] = {}
+    for stale in file.parent.glob(f".{file.name}-*.opening"):  # left by a process killed while opening
+        pid = stale.name.rsplit(".", 2)[-2]
+        if pid.isdigit() and not _alive(int(pid)):
+            stale.unlink(missing_ok=True)
+    for suffix in ("-wal", "-shm"):
+        source = file.with_name(file.name + suffix)
+        try:
+            if source.stat().st_size == 0:
+                continue
+            copy = file.with_name(f".{file.name}{suffix}.{os.getpid()}.opening")
+            shutil.copyfile(source, copy)
+        except OSError:
+            continue  # none, or no room for a copy: nothing to keep
+        kept[suffix] = copy
+    return kept
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process
+    return True
 
 
 def _dumps(value: object, what: str) -> str:
@@ -249,29 +363,154 @@ class Database:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+                raise StoreError(f"cannot write to {self.path}: {self._cause(exc)}; {self.NOT_DONE}") from exc
             try:
                 yield self._conn
+            except sqlite3.Error as exc:
+                # the storage refused a write (read-only, full, failing): say which, keep nothing
+                _rollback(self._conn)
+                raise StoreError(f"cannot write to {self.path}: {self._cause(exc)}; {self.NOT_DONE}") from exc
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                _rollback(self._conn)
                 raise
             try:
                 self._conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise StoreError(f"cannot commit to {self.path}: {exc}; {self.NOT_DONE}") from exc
+                _rollback(self._conn)
+                raise StoreError(
+                    f"cannot commit to {self.path}: {self._cause(exc)}; {self.NOT_DONE}"
+                ) from exc
+
+    def _cause(self, exc: sqlite3.Error) -> str:
+        return storage_fault(exc, self.path) or str(exc)
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"cannot read {self.READING}{self.path}: {exc}") from exc
+                raise StoreError(f"cannot read {self.READING}{self.path}: {self._cause(exc)}") from exc
 
 
 class Store(Database):
-    """The action log of every game on this device.  Use ``Store.open(path)``."""
+    """The action log of every game on this device.  Use ``Store.open(path)``.
+
+    Every committed write is also appended to the mirror log beside the database
+    (``companion.mirror``); opening compares the two and refuses, loudly, a database that has
+    lost acknowledged actions (``Store.recover`` brings them back).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(conn, path, clock)
+        self.mirror = MirrorLog(mirror_path(path))
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Self:
+        """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used or
+        has lost acknowledged actions (the damaged files are then kept aside, see ``recover``)."""
+        file = Path(path)
+        kept = _keep_journal(file)
+        try:
+            store = cls(connect(file), file, clock)
+            try:
+                store._reconcile(kept)
+            except BaseException:
+                store.close()
+                raise
+        finally:
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+        return store
+
+    # -- the mirror log --------------------------------------------------------------------------------
+    def _reconcile(self, kept: dict[str, Path]) -> None:
+        """Compare the database with its mirror log: refuse if acknowledged actions are missing, else
+        bring the mirror up to date (a new mirror for a database that has none)."""
+        try:
+            contents = self.mirror.read() if self.mirror.exists() else MirrorContents()
+        except OSError as exc:
+            log.error("store: cannot read the mirror log %s: %s", self.mirror.path, exc)
+            return
+        lost = self._lost(contents)
+        if lost:
+            aside = self._keep_aside(kept)
+            raise StoreError(
+                f"{self.path} has lost acknowledged actions: {'; '.join(lost)} (the mirror log "
+                f"{self.mirror.path} has them). {aside} Restore them with `companion games recover --db "
+                f"{self.path}`, or restore the newest backup (docs/STORE.md); if this database was "
+                "replaced on purpose (rolled back to a backup, copied from another device), move the "
+                "mirror log aside instead"
+            )
+        self._top_up(contents)
+
+    def _counts(self) -> tuple[dict[int, str], dict[int, int]]:
+        """Every game's status, and its number of logged actions (a row missing in the middle of a
+        log counts as lost, as one missing at its end)."""
+        statuses = {int(r[0]): str(r[1]) for r in self._read("SELECT id, status FROM games")}
+        counts = {
+            int(r[0]): int(r[1]) for r in self._read("SELECT game_id, count(*) FROM actions GROUP BY game_id")
+        }
+        return statuses, counts
+
+    def _lost(self, contents: MirrorContents) -> list[str]:
+        statuses, counts = self._counts()
+        lost = []
+        for game_id in sorted(set(contents.games) | set(contents.actions)):
+            want = contents.last_seq(game_id)
+            if game_id not in statuses:
+                lost.append(f"game {game_id} is missing" + (f" with its {want} actions" if want else ""))
+            elif counts.get(game_id, 0) < want:
+                lost.append(f"game {game_id} has {counts.get(game_id, 0)} of its {want} acknowledged actions")
+        return lost
+
+    def _top_up(self, contents: MirrorContents) -> None:
+        """Write to the mirror what the database has and it has not (a kill between the commit and the
+        mirror's write, a database from before mirrors, a mirror that could not be written)."""
+        statuses, counts = self._counts()
+        try:
+            if not self.mirror.exists():
+                self.mirror.create()
+            for record in self.games():
+                if record.id not in contents.games:
+                    self.mirror.add_game(record)
+                have = contents.last_seq(record.id)
+                if counts.get(record.id, 0) > have:
+                    rows = self._read(
+                        "SELECT seq, action, created_at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                        (record.id, have),
+                    )
+                    self.mirror.add_actions([MirroredAction(record.id, r[0], r[1], r[2]) for r in rows])
+                if contents.status.get(record.id, "active") != statuses[record.id]:
+                    self.mirror.set_status(record.id, statuses[record.id], record.updated_at)
+        except OSError as exc:
+            log.error("store: cannot write the mirror log %s: %s", self.mirror.path, exc)
+
+    def _mirrored(self, write: Callable[[], None]) -> None:
+        """Write to the mirror after a commit.  The database already holds what is written, so a
+        failure is logged (and ``check`` reports the mirror behind), not raised: it was saved."""
+        try:
+            write()
+        except OSError as exc:
+            log.error("store: cannot write the mirror log %s: %s; the database has it", self.mirror.path, exc)
+
+    def _keep_aside(self, kept: dict[str, Path]) -> str:
+        """Keep the database and its journal as they were found in a folder of their own; the sentence
+        that says where.  Without a journal to keep (an open after the first refusal: SQLite has
+        folded what it could read into the database) nothing new is kept, so that a service
+        restarted again and again never fills the disk with copies."""
+        if not kept:
+            earlier = sorted(self.path.parent.glob(f"{self.path.name}.damaged-*"))
+            return f"The damaged files were kept in {earlier[-1]}." if earlier else ""
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(self._clock()))
+        folder = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        try:
+            folder.mkdir(exist_ok=True)
+            shutil.copy2(self.path, folder / self.path.name)
+            for suffix, copy in kept.items():
+                copy.replace(folder / f"{self.path.name}{suffix}")
+        except OSError as exc:
+            return f"The damaged files could not be kept aside ({exc})."
+        return f"The damaged files are kept in {folder}."
 
     # -- games -----------------------------------------------------------------
 
@@ -293,21 +532,25 @@ class Store(Database):
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise StoreError(f"seed must be an integer, got {seed!r}; nothing was stored")
         now = self._clock()
-        with self._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO games (title, players, optional_rules, seed, created_at, updated_at, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'active')",
-                (title, json.dumps(players), json.dumps(rules), seed, now, now),
-            )
-            game_id = cur.lastrowid
-        assert game_id is not None
+        with self._lock:
+            with self._write() as conn:
+                cur = conn.execute(
+                    "INSERT INTO games (title, players, optional_rules, seed, created_at, updated_at, status)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'active')",
+                    (title, json.dumps(players), json.dumps(rules), seed, now, now),
+                )
+                game_id = cur.lastrowid
+            assert game_id is not None
+            record = GameSetup(game_id, title, list(players), rules, seed, now)
+            self._mirrored(lambda: self.mirror.add_game(record))
         return game_id
 
     def games(self, status: GameStatus | None = None) -> list[GameRecord]:
         """Every game, most recently played first (optionally only those with ``status``)."""
         sql = (
             "SELECT g.id, g.title, g.players, g.optional_rules, g.seed, g.created_at, g.updated_at, g.status,"
-            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g"
+            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id),"
+            " (SELECT max(created_at) FROM actions a WHERE a.game_id = g.id) FROM games g"
         )
         params: tuple[Any, ...] = ()
         if status is not None:
@@ -321,11 +564,14 @@ class Store(Database):
         """One game; ``StoreError`` if there is no such game."""
         rows = self._read(
             "SELECT g.id, g.title, g.players, g.optional_rules, g.seed, g.created_at, g.updated_at, g.status,"
-            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g WHERE g.id = ?",
+            " (SELECT count(*) FROM actions a WHERE a.game_id = g.id),"
+            " (SELECT max(created_at) FROM actions a WHERE a.game_id = g.id) FROM games g WHERE g.id = ?",
             (game_id,),
         )
         if not rows:
-            raise StoreError(f"there is no game {game_id} in {self.path}; list the saved games to pick one")
+            raise StoreError(
+                f"there is no game {game_id} in {self.path}; `companion games --db {self.path}` lists the saved games"
+            )
         return self._record(rows[0])
 
     def _record(self, row: tuple[Any, ...]) -> GameRecord:
@@ -347,6 +593,7 @@ class Store(Database):
             updated_at=row[6],
             status=row[7],
             action_count=row[8],
+            last_action_at=row[9],
         )
 
     @staticmethod
@@ -357,12 +604,15 @@ class Store(Database):
     def set_status(self, game_id: int, status: GameStatus) -> None:
         """Mark a game active, finished or abandoned."""
         self._check_status(status)
-        with self._write() as conn:
-            cur = conn.execute(
-                "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self._clock(), game_id)
-            )
-            if cur.rowcount != 1:
-                raise StoreError(f"there is no game {game_id} in {self.path}; nothing was changed")
+        now = self._clock()
+        with self._lock:
+            with self._write() as conn:
+                cur = conn.execute(
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, now, game_id)
+                )
+                if cur.rowcount != 1:
+                    raise StoreError(f"there is no game {game_id} in {self.path}; nothing was changed")
+            self._mirrored(lambda: self.mirror.set_status(game_id, status, now))
 
     # -- the log ---------------------------------------------------------------
 
@@ -391,6 +641,15 @@ class Store(Database):
                 )
         now = self._clock()
         seqs: list[int] = []
+        with self._lock:
+            rows = self._insert_actions(game_id, actions, now, seqs)
+            # the database has them (committed, fsynced); now the mirror, before anyone is told
+            self._mirrored(lambda: self.mirror.add_actions([MirroredAction(*row) for row in rows]))
+        return seqs
+
+    def _insert_actions(
+        self, game_id: int, actions: list[Action], now: float, seqs: list[int]
+    ) -> list[tuple[int, int, str, float]]:
         with self._write() as conn:
             status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
             if status is None:
@@ -418,7 +677,7 @@ class Store(Database):
                 "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)", rows
             )
             conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-        return seqs
+        return rows
 
     def _id_of(self, game_id: int, seq: int, text: str) -> int:
         try:
@@ -530,12 +789,253 @@ class Store(Database):
 
     # -- maintenance -----------------------------------------------------------
 
-    def check(self) -> list[str]:
-        """Problems found by SQLite's integrity check and by reading every game's log (empty if none)."""
+    def check(self, *, replay: bool = True) -> list[str]:
+        """Problems found (empty if none): SQLite's integrity check; reading every game's log; the
+        log against its mirror (an action lost, or changed after it was recorded; a damaged mirror
+        line); and, with ``replay``, every game replayed by the rules engine (an action it refuses)."""
         problems = [str(r[0]) for r in self._read("PRAGMA integrity_check") if str(r[0]).lower() != "ok"]
+        readable = []
         for record_id in [r[0] for r in self._read("SELECT id FROM games ORDER BY id")]:
             try:
                 self.log(record_id)
+                readable.append(record_id)
+            except StoreError as exc:
+                problems.append(str(exc))
+        problems += self._mirror_problems()
+        for record_id in readable if replay else []:
+            try:
+                self.replayed(record_id)
             except StoreError as exc:
                 problems.append(str(exc))
         return problems
+
+    def _mirror_problems(self) -> list[str]:
+        if not self.mirror.exists():
+            return [
+                f"there is no mirror log {self.mirror.path}; it is made from the database on the next open"
+            ]
+        try:
+            contents = self.mirror.read()
+        except OSError as exc:
+            return [f"cannot read the mirror log {self.mirror.path}: {exc}"]
+        problems = [f"{self.path} has lost acknowledged actions: {lost}" for lost in self._lost(contents)]
+        if contents.damaged:
+            lines = ", ".join(str(n) for n in contents.damaged[:10]) + (
+                " ..." if len(contents.damaged) > 10 else ""
+            )
+            problems.append(
+                f"the mirror log {self.mirror.path} has {len(contents.damaged)} damaged line(s) ({lines}); "
+                "the database is unaffected: move the mirror aside and open the store to make a new one"
+            )
+        for game_id, mirrored in sorted(contents.actions.items()):
+            rows = self._read("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+            for seq, text in rows:
+                entry = mirrored.get(seq)
+                if entry is not None and entry.hash != action_hash(game_id, seq, text):
+                    problems.append(
+                        f"game {game_id}, action {seq} in {self.path} differs from the mirror log: it was changed "
+                        "after it was recorded, or damaged; `companion games recover` cannot undo that, restore "
+                        "the newest backup from before the change"
+                    )
+            behind = len(rows) - contents.last_seq(game_id)
+            if behind > 1:
+                problems.append(f"the mirror log is {behind} actions behind game {game_id}; reopen the store")
+        return problems
+
+    def replayed(self, game_id: int) -> Any:
+        """The rules engine's game with every effective action of game ``game_id`` applied;
+        ``StoreError`` naming the first logged action the engine refuses."""
+        from companion.engine import GameError, new_game
+
+        record = self.game(game_id)
+        try:
+            game = new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
+        except GameError as exc:
+            raise StoreError(f"game {game_id} in {self.path} cannot be replayed: {exc}") from exc
+        for n, action in enumerate(self.effective_actions(game_id), start=1):
+            try:
+                game.apply(action)
+            except GameError as exc:
+                raise StoreError(
+                    f"game {game_id} in {self.path}: logged action {n} ({action.get('type')}) is refused by "
+                    f"the engine: {exc}"
+                ) from exc
+        return game
+
+    # -- recovery --------------------------------------------------------------------------------------
+    @classmethod
+    def recover(cls, path: str | os.PathLike[str], backup: str | os.PathLike[str] | None = None) -> list[str]:
+        """Restore what the database at ``path`` lost (games and actions that the mirror log, or the
+        backup file ``backup``, has beyond it); a sentence for each game restored.  Only a source that
+        agrees with every action the database still has is used; ``StoreError`` if none is left to
+        restore from, or the database still lacks acknowledged actions afterwards."""
+        file = Path(path)
+        kept = _keep_journal(file)
+        try:
+            store = cls(connect(file), file)
+        except BaseException:
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+            raise
+        try:
+            sources: list[tuple[str, MirrorContents]] = []
+            if store.mirror.exists():
+                try:
+                    sources.append((f"the mirror log {store.mirror.path}", store.mirror.read()))
+                except OSError as exc:
+                    raise StoreError(f"cannot read the mirror log {store.mirror.path}: {exc}") from exc
+            if backup is not None:
+                sources.append((f"the backup {backup}", read_backup(Path(backup))))
+            if not sources:
+                raise StoreError(
+                    f"there is no mirror log {store.mirror.path} and no backup to recover from; "
+                    "pass --backup FILE (deploy/companion-backup keeps them)"
+                )
+            if any(store._lost(contents) for _, contents in sources):
+                store._keep_aside(kept)  # the damaged journal, if it is still there: before it is rewritten
+            done = store._restore(sources)
+            store._reconcile({})
+        finally:
+            store.close()
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+        return done or [f"nothing was missing from {file}"]
+
+    def _restore(self, sources: list[tuple[str, MirrorContents]]) -> list[str]:
+        done: list[str] = []
+        with self._lock, self._write() as conn:
+            statuses = {int(r[0]): str(r[1]) for r in conn.execute("SELECT id, status FROM games")}
+            for game_id in sorted({g for _, c in sources for g in (*c.games, *c.actions)}):
+                texts = dict(conn.execute("SELECT seq, action FROM actions WHERE game_id = ?", (game_id,)))
+                choice = _best_source(game_id, texts, sources, done, needs_game=game_id not in statuses)
+                if choice is None:
+                    continue
+                name, missing, contents = choice
+                if game_id not in statuses and not _insert_game(conn, game_id, sources, done):
+                    continue
+                conn.executemany(
+                    "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                    [(game_id, a.seq, a.text, a.created_at) for a in missing],
+                )
+                status = contents.status.get(game_id)
+                conn.execute(
+                    "UPDATE games SET status = coalesce(?, status), updated_at = max(updated_at, ?) WHERE id = ?",
+                    (
+                        status if status in STATUSES else None,
+                        max([a.created_at for a in missing], default=0),
+                        game_id,
+                    ),
+                )
+                what = "the game record"
+                if missing:
+                    what = f"action{'s' if len(missing) > 1 else ''} {_ranges([a.seq for a in missing])}"
+                done.append(f"game {game_id}: restored {what} from {name}")
+        return done
+
+
+def _missing_from(
+    texts: dict[int, str], mirrored: dict[int, MirroredAction], want: int
+) -> list[MirroredAction]:
+    """The actions up to ``want`` that the database lacks (at its end, or in a gap), as far as the
+    source has every one of them: the log stays gap-free."""
+    out = []
+    for seq in range(1, want + 1):
+        if seq in texts:
+            continue
+        if seq not in mirrored:
+            break
+        out.append(mirrored[seq])
+    return out
+
+
+def _best_source(
+    game_id: int,
+    texts: dict[int, str],
+    sources: list[tuple[str, MirrorContents]],
+    notes: list[str],
+    *,
+    needs_game: bool,
+) -> tuple[str, list[MirroredAction], MirrorContents] | None:
+    """The source that brings back the most of game ``game_id`` and agrees with every action the
+    database still has (a source that disagrees is noted in ``notes`` and not used)."""
+    best: tuple[str, list[MirroredAction], MirrorContents] | None = None
+    for name, contents in sources:
+        mirrored = contents.actions.get(game_id, {})
+        if any(
+            seq in mirrored and mirrored[seq].hash != action_hash(game_id, seq, t) for seq, t in texts.items()
+        ):
+            notes.append(f"game {game_id}: {name} disagrees with the database; not used")
+            continue
+        missing = _missing_from(texts, mirrored, contents.last_seq(game_id))
+        useful = missing or (needs_game and game_id in contents.games)
+        if useful and (best is None or len(missing) > len(best[1])):
+            best = (name, missing, contents)
+    return best
+
+
+def _insert_game(
+    conn: sqlite3.Connection, game_id: int, sources: list[tuple[str, MirrorContents]], notes: list[str]
+) -> bool:
+    """Record game ``game_id`` again, with its id, from the first source that has its setup."""
+    setup = next((c.games[game_id] for _, c in sources if game_id in c.games), None)
+    if setup is None:
+        notes.append(f"game {game_id}: no record of its title and players; not restored")
+        return False
+    conn.execute(
+        "INSERT INTO games (id, title, players, optional_rules, seed, created_at, updated_at, status)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, 'active')",
+        (
+            game_id,
+            setup.title,
+            json.dumps(setup.players),
+            json.dumps(setup.optional_rules),
+            setup.seed,
+            setup.created_at,
+            setup.created_at,
+        ),
+    )
+    return True
+
+
+def _ranges(seqs: list[int]) -> str:
+    """``[2, 5, 6, 7]`` as ``2, 5 to 7``."""
+    parts: list[str] = []
+    start = prev = seqs[0]
+    for seq in [*seqs[1:], None]:
+        if seq is not None and seq == prev + 1:
+            prev = seq
+            continue
+        parts.append(str(start) if start == prev else f"{start} to {prev}")
+        if seq is not None:
+            start = prev = seq
+    return ", ".join(parts)
+
+
+def read_backup(path: Path) -> MirrorContents:
+    """The games and actions of a companion database file (a backup), read without changing it."""
+    if not path.is_file():
+        raise StoreError(f"there is no backup file {path}")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the backup {path}: {exc}") from exc
+    out = MirrorContents()
+    try:
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise StoreError(f"{path} is not a companion database; pass a file deploy/companion-backup made")
+        for row in conn.execute(
+            "SELECT id, title, players, optional_rules, seed, created_at, status FROM games"
+        ):
+            out.games[row[0]] = GameSetup(
+                row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5]
+            )
+            out.status[row[0]] = row[6]
+        for game_id, seq, text, created_at in conn.execute(
+            "SELECT game_id, seq, action, created_at FROM actions"
+        ):
+            out.actions.setdefault(game_id, {})[seq] = MirroredAction(game_id, seq, text, created_at)
+    except (sqlite3.Error, ValueError) as exc:
+        raise StoreError(f"cannot read the backup {path}: {exc}") from exc
+    finally:
+        conn.close()
+    return out

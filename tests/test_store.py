@@ -256,8 +256,8 @@ def test_missing_row_is_reported(store: Store) -> None:
 
 
 def test_check_is_clean_on_a_good_database(store: Store) -> None:
-    game = store.create_game("1870", ["A", "B"])
-    store.append(game, buy(1))
+    game = store.create_game("1870", ["A", "B", "C"])
+    store.append(game, {"type": "bid", "entity": 1, "entity_type": "player", "company": "GRSC", "price": 20})
     assert store.check() == []
 
 

@@ -174,7 +174,10 @@ def _run(args: argparse.Namespace) -> int:
         start_log(Config().game.database.parent)
         return _fail(str(err), args, Config().display.size)
     size, fullscreen = config.display.size, config.display.fullscreen
-    start_log(Path(config.game.database).parent)
+    from companion.store import database_path
+
+    db = database_path(None, config)  # $COMPANION_DB first, as every command does (docs/STORE.md)
+    start_log(db.parent)
     from companion.engine import playable_titles
 
     title = config.game.title
@@ -199,7 +202,6 @@ def _run(args: argparse.Namespace) -> int:
     from companion.ui.app import CompanionApp
     from companion.ui.session import UISession
 
-    db = Path(config.game.database)
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         store = Store.open(db)

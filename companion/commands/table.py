@@ -26,7 +26,7 @@ from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.interop.actions import ExportError
 from companion.interop.replay import load_export
-from companion.store import Store, StoreError, default_path
+from companion.store import Store, StoreError, database_path
 from companion.table.exchange import import_export
 from companion.table.script import HELP, Help, enroll_demo_tags, parse_table_script, stream_table_script
 from companion.table.service import Proposal, Result, TableService
@@ -84,11 +84,7 @@ def _config() -> Config:
 
 
 def _db(args: argparse.Namespace, config: Config) -> Path:
-    if args.db is not None:
-        return Path(args.db)
-    if os.environ.get("COMPANION_DB") or config.source is None:
-        return default_path()
-    return config.game.database
+    return database_path(args.db, config)
 
 
 def _print_proposal(proposal: Proposal | None) -> None:

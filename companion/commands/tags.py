@@ -24,7 +24,7 @@ from typing import Any
 from companion import data
 from companion.config import ConfigError, load_config
 from companion.hardware.events import TagEvent, TagSource
-from companion.store import StoreError, default_path
+from companion.store import StoreError, database_path
 from companion.table.tags import (
     DEFAULT_UNLIMITED_COPIES,
     ItemKind,
@@ -104,7 +104,12 @@ def register(subparsers: Any) -> None:
     imp.set_defaults(func=run_import)
 
     forget = sub.add_parser("forget", parents=[common], help="remove one tag from the registry")
-    forget.add_argument("uid", help="tag UID, e.g. 04A1B2C3D4E5F6")
+    forget.add_argument("uid", nargs="?", help="tag UID, e.g. 04A1B2C3D4E5F6")
+    forget.add_argument(
+        "--damaged",
+        action="store_true",
+        help="remove every row that cannot be used (see tags list's warnings)",
+    )
     forget.set_defaults(func=run_forget)
 
     sheet = sub.add_parser(
@@ -139,14 +144,8 @@ def _config_title() -> str:
 
 def db_path(args: argparse.Namespace) -> Path:
     """``--db``, else ``$COMPANION_DB``, else the configured database, else the default."""
-    if args.db is not None:
-        return Path(args.db)
-    if os.environ.get("COMPANION_DB"):
-        return default_path()
     config = os.environ.get("COMPANION_CONFIG")
-    if config:
-        return load_config(config).game.database
-    return default_path()
+    return database_path(args.db, load_config(config) if config else None)
 
 
 def _items(args: argparse.Namespace) -> tuple[str, list[Any]]:
@@ -267,6 +266,7 @@ def _list(args: argparse.Namespace) -> int:
                 print(f"{have.get(item.id, '-'):<20} {item.kind.value:<11} {item.id:<10} {item.label}")
             count = sum(1 for item in items if item.id in have)
             print(f"{count} of {len(items)} {title} card(s) have a tag.")
+            _warn_damaged(registry)
             return 0
         title = args.title
         kinds = set(args.only or KINDS)
@@ -274,7 +274,13 @@ def _list(args: argparse.Namespace) -> int:
         for e in rows:
             print(f"{e.uid:<20} {e.item.title:<7} {e.item.kind.value:<11} {e.item.id:<10} {e.item.label}")
         print(f"{len(rows)} tag(s) enrolled.")
+        _warn_damaged(registry)
     return 0
+
+
+def _warn_damaged(registry: TagRegistry) -> None:
+    for problem in registry.damaged():
+        print(f"warning: {problem}", file=sys.stderr)
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -291,6 +297,7 @@ def _export(args: argparse.Namespace) -> int:
         with tmp.open("w", encoding="utf-8", newline="") as stream:
             count = registry.export_csv(stream, args.title)
         tmp.replace(target)
+        _warn_damaged(registry)
     print(f"wrote {count} tag(s) to {target}")
     return 0
 
@@ -315,7 +322,12 @@ def run_forget(args: argparse.Namespace) -> int:
 
 
 def _forget(args: argparse.Namespace) -> int:
+    if args.damaged == (args.uid is not None):
+        return _error("give either a tag UID or --damaged")
     with TagRegistry.open(db_path(args)) as registry:
+        if args.damaged:
+            print(f"removed {registry.forget_damaged()} damaged row(s) from the tag registry")
+            return 0
         what = registry.forget(args.uid)
     print(f"forgot tag {args.uid}: it was the {what}")
     return 0

@@ -18,6 +18,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from companion.engine.checks import REQUIRED_FIELDS, check_fields
 from companion.engine.entities import Bank, Player
 from companion.engine.errors import GameError, GameOver
 from companion.engine.rounds import ActionDict, LegalAction, Round
@@ -51,6 +52,8 @@ class TableGame:
 
     title = "base"
     CHECKPOINT_EVERY = 25
+    #: the fields each action type needs (companion.engine.checks; a title adds its own types)
+    REQUIRED_FIELDS: dict[str, tuple[str, ...]] = REQUIRED_FIELDS
 
     def __init__(
         self,
@@ -341,6 +344,7 @@ class TableGame:
         if kind == "end_game":
             self.end_game("manually_ended")
             return
+        check_fields(action, self.REQUIRED_FIELDS)
         entity = self.entity_of(action)
         self.check_action(action)
         self.round.process(action, entity)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.checks import shown
 from companion.engine.core import TableGame
 from companion.engine.entities import (
     Company,
@@ -718,10 +719,38 @@ class Game(TableGame):
         self.log.append(f"{seller.name} sells {pct}% of {corp.name} and receives ${price}")
         self.transfer_shares(shares, self.pool, spender=self.bank, receiver=seller, price=price, percent=pct)
 
+    def check_action(self, action: ActionDict) -> None:
+        """Refuse a ``buy_shares``/``sell_shares`` that contradicts itself, whatever step takes it:
+        an unknown certificate, one named twice, certificates of two corporations, or a
+        ``percent`` that is not the certificates' (a sale may name less: a president's
+        certificate sold in part, see :meth:`sale_percent`)."""
+        kind = action.get("type")
+        if kind not in ("buy_shares", "sell_shares") or not action.get("shares"):
+            return
+        ids: list[str] = action["shares"]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise GameError(f"certificate {', '.join(twice)} is named more than once; name each once")
+        shares = [self.share(i) for i in ids]
+        if len({s.corporation for s in shares}) != 1:
+            raise GameError("certificates of one corporation at a time")
+        if "percent" not in action:
+            return
+        if kind == "sell_shares":
+            self.sale_percent(shares, action)
+            return
+        total = sum(s.percent for s in shares)
+        if action["percent"] != total:
+            raise GameError(
+                f"{', '.join(ids)} {'is' if len(ids) == 1 else 'are'} {total}%, not {action['percent']}%"
+            )
+
     def sale_percent(self, shares: list[Share], action: ActionDict) -> int:
         """The percentage sold: all of the certificates, or a president's certificate sold in part."""
         total = sum(s.percent for s in shares)
-        percent = int(action.get("percent") or total)
+        percent = action.get("percent", total)
+        if not isinstance(percent, int) or isinstance(percent, bool):
+            raise GameError(f"the percentage sold must be a whole number, not {shown(percent)}")
         if percent == total:
             return total
         corp = shares[0].corporation

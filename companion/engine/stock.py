@@ -576,7 +576,22 @@ class BuySellParShares(Step):
         shares = [self.game.share(i) for i in ids]
         if len({s.corporation for s in shares}) != 1:
             raise GameError("certificates of one corporation at a time")
+        if action.get("type") == "buy_shares":
+            self.check_buy_count(shares)
         return shares
+
+    #: how many certificates one ``buy_shares`` takes (1830-family: one; several in the brown
+    #: zone are several purchases).  A title whose rules sell bundles raises it.
+    CERTIFICATES_PER_BUY = 1
+
+    def check_buy_count(self, shares: list[Share]) -> None:
+        """Refuse a purchase of more certificates at once than the rules allow."""
+        most = self.CERTIFICATES_PER_BUY
+        if len(shares) > most:
+            raise GameError(
+                f"one purchase buys {'one certificate' if most == 1 else f'at most {most} certificates'}, "
+                f"not {len(shares)} ({', '.join(s.id for s in shares)})"
+            )
 
     def process_buy_shares(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)

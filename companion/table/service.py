@@ -28,6 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.engine import Game, GameError, as_18xx, new_game
+from companion.engine.checks import shown
 from companion.engine.core import MoneyMove, Preview
 from companion.engine.entities import Company, Corporation, Player, Share, SharePool, Train
 from companion.engine.operating import OperatingRound
@@ -127,20 +128,9 @@ Outcome = Proposal | Result
 
 
 def game_from_store(store: Store, game_id: int) -> Game:
-    """The game as the store has it: its title and players with every effective action applied."""
-    record = store.game(game_id)
-    game = as_18xx(
-        new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
-    )
-    for n, action in enumerate(store.effective_actions(game_id), start=1):
-        try:
-            game.apply(action)
-        except GameError as exc:
-            raise StoreError(
-                f"game {game_id} in {store.path}: logged action {n} ({action.get('type')}) is refused by the "
-                f"engine: {exc}"
-            ) from exc
-    return game
+    """The game as the store has it: its title and players with every effective action applied
+    (``StoreError`` naming the first logged action the engine refuses)."""
+    return as_18xx(store.replayed(game_id))
 
 
 def _cash_moves(now: Game, then: Game) -> list[MoneyMove]:
@@ -307,6 +297,9 @@ class TableService:
                 return self._refuse(str(exc))
             except StoreError as exc:
                 return self._refuse(f"cannot read the tag registry: {exc}")
+            except Exception as exc:  # a registry fault must never stop the table: refuse the tap
+                log.exception("table: looking up tag %s failed", uid)
+                return self._refuse(f"cannot read tag {uid} in the tag registry ({exc}); nothing changed")
             if item is None:
                 return self._refuse(f"unknown tag {uid}: enroll it with companion tags enroll")
             if item.title != self.game.title:
@@ -550,17 +543,29 @@ class TableService:
             p = self._proposal
             if p is None or p.price_range is None:
                 return self._refuse("there is no price to set: tap a private company or a train first")
-            lo, hi = p.price_range
-            if not lo <= price <= hi:
-                return self._refuse(f"the price must be between ${lo} and ${hi}, not ${price}")
-            action = {**p.action, "price": price}
             try:
-                preview = self.game.preview(action)
+                return self._propose(self._at_price(p, price))
             except GameError as exc:
                 return self._refuse(str(exc))
-            return self._propose(
-                replace(p, action=action, preview=preview, text=self._price_text(p.kind, action, preview))
-            )
+
+    def _at_price(self, p: Proposal, price: object) -> Proposal:
+        """``p`` at ``price``; ``GameError`` if the price is not a whole number in its range (a fixed
+        price, for a proposal without a range)."""
+        if not isinstance(price, int) or isinstance(price, bool):
+            raise GameError(f"the price must be a whole number of dollars, not {shown(price)}")
+        current = int(p.action["price"])
+        if p.price_range is None:
+            if price != current:
+                raise GameError(f"the price is ${current}, not ${price}")
+            return p
+        lo, hi = p.price_range
+        if not lo <= price <= hi:
+            raise GameError(f"the price must be between ${lo} and ${hi}, not ${price}")
+        if price == current:
+            return p
+        action = {**p.action, "price": price}
+        preview = self.game.preview(action)
+        return replace(p, action=action, preview=preview, text=self._price_text(p.kind, action, preview))
 
     def step_price(self, steps: int) -> Outcome:
         """Raise (``steps`` > 0) or lower the pending price by that many of its price steps
@@ -590,7 +595,10 @@ class TableService:
                 except GameError as exc:
                     return self._refuse(str(exc))
                 except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                    return self._refuse(f"not a valid {action.get('type')} action: {exc!r}")
+                    log.exception("table: pricing %s failed", action)
+                    return self._refuse(
+                        f"the engine cannot do this {action.get('type')} action ({exc}); nothing changed"
+                    )
                 if priced is not None:
                     return priced
             try:
@@ -598,7 +606,10 @@ class TableService:
             except GameError as exc:
                 return self._refuse(str(exc))
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                return self._refuse(f"not a valid {action.get('type')} action: {exc!r}")
+                log.exception("table: proposing %s failed", action)
+                return self._refuse(
+                    f"the engine cannot do this {action.get('type')} action ({exc}); nothing changed"
+                )
             words = text if text is not None else describe_action(self.game, action)
             return self._propose(
                 Proposal(
@@ -606,7 +617,7 @@ class TableService:
                 )
             )
 
-    def _priced(self, action: Action) -> Outcome | None:
+    def _priced(self, action: Action) -> Proposal | None:
         """The tap path's proposal for a priced action, at the action's price (``None``: not one)."""
         kind = action["type"]
         entity = self.game.entity_of(action)
@@ -629,12 +640,7 @@ class TableService:
             out = self._buy_company(self.game.company(card), entity, legal)
         else:
             return None
-        price = int(action["price"])
-        if isinstance(out, Proposal) and out.price_range is not None and int(out.action["price"]) != price:
-            lo, hi = out.price_range
-            if lo <= price <= hi:
-                return self.set_price(price)
-        return out
+        return self._propose(self._at_price(out, action["price"]))
 
     # -- interpretation --------------------------------------------------------------------------------
     def _preview(self, action: Action) -> Preview:
@@ -650,7 +656,9 @@ class TableService:
             AttributeError,
         ) as exc:  # the engine choked: say so, change nothing
             log.exception("table: preview failed for %s", action)
-            raise GameError(f"the engine cannot do {action.get('type')}: {exc!r}") from exc
+            raise GameError(
+                f"the engine cannot do this {action.get('type')} action ({exc}); nothing changed"
+            ) from exc
 
     def _interpret(self, item: Item) -> Outcome:
         """What a tap on a card means: one question to the engine, "which legal actions involve
@@ -935,29 +943,29 @@ class TableService:
         for kind, build in (("bid", self._bid), ("buy_company", self._buy_company)):
             found = self._of(legal, kind)
             if found:
-                return build(company, self.game.entity_of(found[0].action), found[0])
+                return self._propose(build(company, self.game.entity_of(found[0].action), found[0]))
         abilities = [la for la in legal if la.type in ("assign", "lay_tile")]
         if abilities:
             return self._choose_between("ability", abilities, company.sym, (company.sym,))
         rnd = self.game.round
         current = self._current()
         if isinstance(rnd, AuctionRound) and isinstance(current, Player):
-            return self._bid(company, current)
+            return self._propose(self._bid(company, current))
         if isinstance(rnd, OperatingRound) and isinstance(current, Corporation):
-            return self._buy_company(company, current)
+            return self._propose(self._buy_company(company, current))
         if isinstance(rnd, StockRound) and isinstance(current, Player):
             if "buy_company" not in self.game.legal_action_types(current):
                 raise GameError(
                     f"{current.name} cannot buy a private company from another player now "
                     f"(not in this phase, or after buying this turn)"
                 )
-            return self._buy_company(company, current)
+            return self._propose(self._buy_company(company, current))
         raise GameError(
             f"private companies are auctioned at the start, bought by corporations in operating rounds "
             f"and, from some phase on, by players from each other in stock rounds; it is {self._round_name()}"
         )
 
-    def _bid(self, company: Company, player: Player, legal: LegalAction | None = None) -> Outcome:
+    def _bid(self, company: Company, player: Player, legal: LegalAction | None = None) -> Proposal:
         if company.owner is not None:
             raise GameError(f"{company.sym} already belongs to {company.owner.name}")
         if legal is None:
@@ -969,25 +977,23 @@ class TableService:
         action = dict(legal.action)
         preview = self._preview(action)
         kind = "bid"
-        return self._propose(
-            Proposal(
-                kind,
-                self._price_text(kind, action, preview, purchase=fixed),
-                action,
-                preview,
-                player.name,
-                price_range=None if fixed else (lo, max(lo, hi)),
-                price_step=BID_STEP,
-                cards=(company.sym,),
-                hint="confirm to buy it"
-                if fixed
-                else f"tap again or press + to raise by ${BID_STEP}, confirm to bid",
-            )
+        return Proposal(
+            kind,
+            self._price_text(kind, action, preview, purchase=fixed),
+            action,
+            preview,
+            player.name,
+            price_range=None if fixed else (lo, max(lo, hi)),
+            price_step=BID_STEP,
+            cards=(company.sym,),
+            hint="confirm to buy it"
+            if fixed
+            else f"tap again or press + to raise by ${BID_STEP}, confirm to bid",
         )
 
     def _buy_company(
         self, company: Company, buyer: Corporation | Player, legal: LegalAction | None = None
-    ) -> Outcome:
+    ) -> Proposal:
         """The operating corporation buys a private company within the title's price range, or (in a
         stock round) a player buys one from another player at any price they agree on."""
         name = buyer.sym if isinstance(buyer, Corporation) else buyer.name
@@ -1006,18 +1012,16 @@ class TableService:
         lo, hi = legal.price_range
         action = dict(legal.action)
         preview = self._preview(action)
-        return self._propose(
-            Proposal(
-                "buy_company",
-                self._price_text("buy_company", action, preview),
-                action,
-                preview,
-                name,
-                price_range=(lo, hi),
-                price_step=COMPANY_STEP,
-                cards=(company.sym,),
-                hint=f"{agreed}tap again or press + to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
-            )
+        return Proposal(
+            "buy_company",
+            self._price_text("buy_company", action, preview),
+            action,
+            preview,
+            name,
+            price_range=(lo, hi),
+            price_step=COMPANY_STEP,
+            cards=(company.sym,),
+            hint=f"{agreed}tap again or press + to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
         )
 
     # trains: the operating corporation buys
@@ -1036,9 +1040,9 @@ class TableService:
         current = self._current()
         if not isinstance(self.game.round, OperatingRound) or not isinstance(current, Corporation):
             raise GameError(f"trains are bought by the operating corporation; it is {self._round_name()}")
-        return self._buy_train(train, current, buys[0] if buys else None)
+        return self._propose(self._buy_train(train, current, buys[0] if buys else None))
 
-    def _buy_train(self, train: Train, corp: Corporation, legal: LegalAction | None = None) -> Outcome:
+    def _buy_train(self, train: Train, corp: Corporation, legal: LegalAction | None = None) -> Proposal:
         if train.rusted:
             raise GameError(f"that {train.name}-train has rusted and is out of the game")
         if train.owner is corp:
@@ -1057,22 +1061,20 @@ class TableService:
         price_range = legal.price_range
         action = dict(legal.action)
         preview = self._preview(action)
-        return self._propose(
-            Proposal(
-                "buy_train",
-                self._price_text("buy_train", action, preview),
-                action,
-                preview,
-                corp.sym,
-                price_range=price_range,
-                price_step=TRAIN_STEP,
-                cards=(train.id,),
-                hint=(
-                    "confirm to buy it"
-                    if price_range is None
-                    else f"tap again or press + to raise by ${TRAIN_STEP} ($1 to ${corp.cash}), confirm to buy"
-                ),
-            )
+        return Proposal(
+            "buy_train",
+            self._price_text("buy_train", action, preview),
+            action,
+            preview,
+            corp.sym,
+            price_range=price_range,
+            price_step=TRAIN_STEP,
+            cards=(train.id,),
+            hint=(
+                "confirm to buy it"
+                if price_range is None
+                else f"tap again or press + to raise by ${TRAIN_STEP} ($1 to ${corp.cash}), confirm to buy"
+            ),
         )
 
     def _price_text(self, kind: str, action: Action, preview: Preview, *, purchase: bool = False) -> str:

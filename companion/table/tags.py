@@ -88,6 +88,21 @@ class ImportResult:
     unchanged: int
 
 
+def _is_uid(text: str) -> bool:
+    return bool(re.fullmatch(r"[0-9A-F]*", text)) and len(text) in _UID_LENGTHS
+
+
+def _value(value: object) -> str:
+    """A stored value as a person can read it in an error."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bytes):
+        return f"binary data ({value[:8].hex()}{'...' if len(value) > 8 else ''})"
+    if isinstance(value, str):
+        return f"'{value[:30]}'"
+    return f"the number {value}"
+
+
 def normalize_uid(text: str) -> str:
     """Upper-case hex without separators; ``TagError`` unless it is a 4, 7 or 10 byte UID."""
     uid = re.sub(r"[\s:\-]", "", str(text)).upper()
@@ -235,6 +250,51 @@ class TagRegistry(Database):
     READING = "the tag registry in "
     NOT_DONE = "nothing was changed"
 
+    def _row(self, uid: object, title: object, item_id: object) -> tuple[str, str, str]:
+        """A registry row as ``(uid, title, item)``; ``TagError`` naming what is wrong with a row that
+        another program or a hand edit wrote: a UID that is not a tag UID, a title or item not text."""
+        if not isinstance(uid, str) or not _is_uid(uid):
+            raise TagError(
+                f"the tag registry in {self.path} has a damaged row: {_value(uid)} is not a tag UID; "
+                "`companion tags forget --damaged` removes such rows (then enroll that card again)"
+            )
+        for name, value in (("title", title), ("item", item_id)):
+            if not isinstance(value, str) or not value:
+                raise TagError(
+                    f"the tag registry in {self.path} has a damaged row: tag {uid}'s {name} is {_value(value)}, "
+                    f"not a name; run `companion tags forget {uid}` and enroll its card again"
+                )
+        return uid, str(title), str(item_id)
+
+    def _entry(self, uid: object, title: object, item_id: object, at: object) -> Enrollment:
+        key, checked_title, checked_item = self._row(uid, title, item_id)
+        when = float(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0.0
+        return Enrollment(key, self._resolve(key, checked_title, checked_item), when)
+
+    def damaged(self) -> list[str]:
+        """What is wrong with each row of the registry that cannot be used (none: empty)."""
+        out = []
+        for row in self._read("SELECT uid, title, item, enrolled_at FROM tags"):
+            try:
+                self._entry(*row)
+            except TagError as exc:
+                out.append(str(exc))
+        return out
+
+    def forget_damaged(self) -> int:
+        """Remove every row that cannot be used; returns how many."""
+        with self._write() as conn:
+            bad = []
+            for rowid, uid, title, item_id, at in conn.execute(
+                "SELECT rowid, uid, title, item, enrolled_at FROM tags"
+            ).fetchall():
+                try:
+                    self._entry(uid, title, item_id, at)
+                except TagError:
+                    bad.append((rowid,))
+            conn.executemany("DELETE FROM tags WHERE rowid = ?", bad)
+        return len(bad)
+
     def _resolve(self, uid: str, title: str, item_id: str) -> Item:
         try:
             return find_item(title, item_id)
@@ -247,8 +307,8 @@ class TagRegistry(Database):
     def lookup(self, uid: str) -> Item | None:
         """The item carrying tag ``uid``, or ``None`` for an unknown tag."""
         key = normalize_uid(uid)
-        rows = self._read("SELECT title, item FROM tags WHERE uid = ?", (key,))
-        return self._resolve(key, rows[0][0], rows[0][1]) if rows else None
+        rows = self._read("SELECT uid, title, item FROM tags WHERE uid = ?", (key,))
+        return self._resolve(*self._row(*rows[0])) if rows else None
 
     def uid_of(self, item: Item) -> str | None:
         """The tag on ``item``, or ``None`` if it has none yet."""
@@ -308,13 +368,20 @@ class TagRegistry(Database):
         return self._describe(row[0], row[1])
 
     def enrolled(self, title: str | None = None) -> list[Enrollment]:
-        """Every enrollment (of ``title``), in catalog order."""
+        """Every usable enrollment (of ``title``), in catalog order; a damaged row is left out
+        (``damaged`` says what is wrong with it)."""
         sql = "SELECT uid, title, item, enrolled_at FROM tags"
         params: tuple[Any, ...] = ()
         if title is not None:
             sql += " WHERE title = ?"
             params = (title,)
-        out = [Enrollment(uid, self._resolve(uid, t, i), at) for uid, t, i, at in self._read(sql, params)]
+        out = []
+        for row in self._read(sql, params):
+            try:
+                out.append(self._entry(*row))
+            except TagError:
+                continue  # reported by damaged(); one bad row never hides the others
+
         order = {
             (item.title, item.id): n
             for t in {e.item.title for e in out}
