@@ -238,7 +238,7 @@ def test_undo_is_proposed_then_confirmed_and_store_agrees(tmp_path: Path) -> Non
     after = snapshot(s.game)
     p = s.press("undo")
     assert isinstance(p, Proposal) and p.kind == "undo"
-    assert p.text == "Undo: Player 3 buys 10% MKT (MKT_2)"
+    assert p.text == "Undo: Player 3 buys 10% MKT (certificate 2)"
     assert any(m.who == 3 and m.after - m.before == 68 for m in p.preview.money)
     assert snapshot(s.game) == after  # only proposed
     assert s.press("confirm").ok

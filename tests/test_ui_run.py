@@ -52,7 +52,7 @@ def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str
         '[display]\nsize = "800x480"\n'
     )
     proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "12", "--screenshot", "shot.png"], display, tmp_path
+        ["--config", "c.toml", "--exit-after", "20", "--screenshot", "shot.png"], display, tmp_path
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     happened = (tmp_path / "shot.txt").read_text().split("what happened:\n", 1)[1].splitlines()
