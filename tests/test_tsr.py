@@ -331,3 +331,39 @@ def test_undo_takes_back_a_build() -> None:
     act(game, "build_links", corporation="red", links=["stpetersburg-vologda", "vologda-yaroslavl"])
     game.undo()
     assert game.trace_state() == before and game.current_entity().name == "Ann"
+
+
+def test_a_refused_build_says_why_and_changes_nothing() -> None:
+    game = tsr()
+    opening(game)
+    act(game, "buy_shares", shares=["red_2"])  # Cy; Ann to act, red has $28
+    ann = {"type": "build_links", "entity": 1, "entity_type": "player", "corporation": "red"}
+    before = game.trace_state()
+    refusals = {
+        "kotlas-pechora": "not connected to Red's network",
+        "nowhere-moscow": "no link 'nowhere-moscow'",
+        "moscow-yaroslavl": "already built",
+    }
+    for link, reason in refusals.items():
+        with pytest.raises(GameError, match=reason):
+            game.apply({**ann, "links": [link]})
+    with pytest.raises(GameError, match=r"second link must start where the first ended \(Vologda\)"):
+        game.apply({**ann, "links": ["stpetersburg-vologda", "belomorsk-stpetersburg"]})
+    with pytest.raises(GameError, match="built alone"):
+        game.apply({**ann, "links": ["belomorsk-stpetersburg", "ext_stpetersburg1-stpetersburg"]})
+    with pytest.raises(GameError, match="nothing to jump"):
+        game.apply({**ann, "links": ["belomorsk-stpetersburg"], "jumps": ["bryansk-moscow"]})
+    with pytest.raises(GameError, match="jumping 1 link"):
+        game.apply({**ann, "links": ["bryansk-oryol"]})
+    assert game.trace_state() == before and game.current_entity().name == "Ann"
+    # the treasury must pay for it: four single links empty red's $28 (4 + 4 + 4 + 4 + 8 external)
+    for link in ["belomorsk-stpetersburg", "stpetersburg-vologda", "konosha-vologda", "arkhangelsk-konosha"]:
+        act(game, "build_links", corporation="red", links=[link])
+        while game.current_entity().name != "Ann":
+            act(game, "pass")
+    act(game, "build_links", corporation="red", links=["ext_stpetersburg1-stpetersburg"])
+    assert railroad(game, "red").cash == 4
+    while game.current_entity().name != "Ann":
+        act(game, "pass")
+    with pytest.raises(GameError, match=r"Red has \$4 in its treasury and the build costs \$8"):
+        game.apply({**ann, "links": ["ext_stpetersburg2-stpetersburg"]})

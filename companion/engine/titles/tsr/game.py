@@ -620,27 +620,45 @@ class GameTSR(TableGame):
         return None
 
     def explain_build(self, railroad: Railroad, links: list[str], jumps: list[str]) -> str:
+        """Why building ``links`` (jumping ``jumps``) for ``railroad`` is refused, in the game's words."""
         if not 1 <= len(links) <= 2:
             return "a build is one link, two links or one external link"
         for lid in links + jumps:
             self.link(lid)
+        if len(set(links)) != len(links):
+            return "the two links of a build must be two different links"
         for lid in links:
             if lid in self.owner_of:
                 return f"{self.link_name(self.links[lid])} is already built (by {self.owner_of[lid]})"
         if len(links) == 2 and any(self.links[x].external for x in links):
-            return "an external link is built alone"
+            return "an external link is built alone, not as one of two links"
         first = self.links[links[0]]
-        cost = self.costs["external_link"] if first.external else self.costs["internal_link"]
+        name = self.link_name(first)
+        net = self.network(railroad)
+        if net.intersection(first.locations):
+            if jumps:
+                return f"{name} touches {railroad.name}'s network: there is nothing to jump"
+        else:
+            ways = self.jump_paths(railroad)
+            shortest = [w for x in first.locations for w in ways.get(x, [])]
+            if not shortest:
+                return f"{name} is not connected to {railroad.name}'s network, directly or over other railroads' links"
+            fewest = min(len(w) for w in shortest)
+            if len(jumps) != fewest:
+                return f"{railroad.name} reaches {name} by jumping {fewest} link(s) the shortest way, not {len(jumps)}"
+            return (
+                f"{railroad.name} cannot jump {', '.join(jumps)} to reach {name}: they are not a shortest way"
+            )
         if len(links) == 2:
-            cost += self.costs["internal_link"]
-        if cost > railroad.cash:
-            return f"{railroad.name} has ${railroad.cash} and the build costs ${cost}"
-        return (
-            f"{railroad.name} cannot build {', '.join(self.link_name(self.links[x]) for x in links)}"
-            + (f" jumping {', '.join(jumps)}" if jumps else "")
-            + ": it must extend its network (a second link from where the first ended; a jump the "
-            "shortest way over other railroads' links) and be paid from its treasury"
-        )
+            second = self.links[links[1]]
+            ends = (set(first.locations) - net - jumps_touching(jumps, self)) or set(first.locations)
+            if not ends.intersection(second.locations):
+                where = ", ".join(sorted(self.locations[x]["name"] for x in ends))
+                return f"the second link must start where the first ended ({where})"
+        cost = self.costs["external_link"] if first.external else self.costs["internal_link"]
+        cost += self.costs["internal_link"] * (len(links) - 1)
+        cost += (self.costs["jump_external"] if first.external else self.costs["jump_internal"]) * len(jumps)
+        return f"{railroad.name} has ${railroad.cash} in its treasury and the build costs ${cost}"
 
     def build_links(self, railroad: Railroad, links: list[Link], jumps: list[Link]) -> None:
         c = self.costs
