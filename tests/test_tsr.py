@@ -367,3 +367,19 @@ def test_a_refused_build_says_why_and_changes_nothing() -> None:
         act(game, "pass")
     with pytest.raises(GameError, match=r"Red has \$4 in its treasury and the build costs \$8"):
         game.apply({**ann, "links": ["ext_stpetersburg2-stpetersburg"]})
+
+
+def test_a_jump_over_two_links_pays_2_for_each() -> None:
+    game = tsr()
+    opening(game)
+    act(game, "buy_shares", shares=["blue_2"])  # Cy: blue is public (Bob 1, Cy 1)
+    act(game, "buy_shares", shares=["red_2"])  # Ann: red is public (Ann 2)
+    act(game, "build_links", corporation="blue", links=["bryansk-oryol"])  # Bob
+    act(game, "pass")  # Cy
+    jump = legal(game, "build_links", corporation="red", links=["oryol-voronezh"])
+    assert jump.action["jumps"] == ["bryansk-moscow", "bryansk-oryol"] and jump.cost == 8
+    red, blue = railroad(game, "red"), railroad(game, "blue")
+    cash = (red.cash, blue.cash)
+    game.apply(jump.action)
+    assert (red.cash, blue.cash) == (cash[0] - 8, cash[1] + 4)
+    assert red.income == 3 + 2 and "voronezh" in game.network(red) and "oryol" in game.network(red)
