@@ -383,3 +383,22 @@ def test_a_jump_over_two_links_pays_2_for_each() -> None:
     game.apply(jump.action)
     assert (red.cash, blue.cash) == (cash[0] - 8, cash[1] + 4)
     assert red.income == 3 + 2 and "voronezh" in game.network(red) and "oryol" in game.network(red)
+
+
+def test_actions_with_fields_of_the_wrong_kind_are_refused() -> None:
+    game = tsr()
+    ann = {"entity": 1, "entity_type": "player"}
+    with pytest.raises(GameError, match="the bid action has no corporation"):
+        game.apply({"type": "bid", **ann, "price": 10})
+    with pytest.raises(GameError, match="price must be a whole number"):
+        game.apply({"type": "bid", **ann, "corporation": "red", "price": "ten"})
+    opening(game)
+    with pytest.raises(GameError, match="links must be a list of link names"):
+        game.apply(
+            {"type": "build_links", "entity": 3, "entity_type": "player", "corporation": "red", "links": [4]}
+        )
+    with pytest.raises(GameError, match="bonus must be a name"):
+        game.apply(
+            {"type": "buy_shares", "entity": 3, "entity_type": "player", "shares": ["red_2"], "bonus": 4}
+        )
+    assert game.current_entity().name == "Cy" and all(c.owner is None for c in railroad(game, "red").unsold())

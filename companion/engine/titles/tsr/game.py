@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine.checks import shown
 from companion.engine.core import TableGame
 from companion.engine.entities import Holder, Player, Share
 from companion.engine.errors import GameError
@@ -409,6 +410,27 @@ class TurnRound(Round):
 class GameTSR(TableGame):
     title = "TSR"
     CARD_ACTION_TYPES = frozenset({"buy_shares", "bid", "pass", "claim_link", "set_stock_value"})
+    #: the fields each of the title's action types cannot do without (a bid names the railroad)
+    REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+        "buy_shares": ("shares",),
+        "bid": ("corporation", "price"),
+        "claim_link": ("corporation", "link"),
+        "set_stock_value": ("corporation", "price"),
+        "build_links": ("corporation", "links"),
+    }
+
+    def check_action(self, action: ActionDict) -> None:
+        """Refuse link fields of the wrong kind before any step sees them."""
+        kind = action.get("type")
+        for name in ("link", "bonus"):
+            if name in action and not isinstance(action[name], str):
+                raise GameError(f"the {kind} action's {name} must be a name, not {shown(action[name])}")
+        for name in ("links", "jumps"):
+            value = action.get(name, [])
+            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+                raise GameError(
+                    f"the {kind} action's {name} must be a list of link names, not {shown(value)}"
+                )
 
     def build(self) -> None:
         d = self.data
