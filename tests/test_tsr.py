@@ -21,6 +21,14 @@ def opening(game: GameTSR) -> None:
     win_auction(game, "yellow", "Cy", 10, "moscow-yaroslavl", 8)
 
 
+def red_public() -> GameTSR:
+    """The opening, then Cy buys a second red share: red is public (Ann 1, Cy 1) and Ann is to act."""
+    game = tsr()
+    opening(game)
+    act(game, "buy_shares", shares=["red_2"])
+    return game
+
+
 def railroad(game: GameTSR, sym: str):  # noqa: ANN201 - a test shorthand
     return game.railroad(sym)
 
@@ -108,9 +116,7 @@ def test_buying_two_shares_pays_4_more_to_one_railroad_and_moves_the_timing_toke
 
 
 def test_only_a_public_railroad_builds_and_only_for_its_largest_holders() -> None:
-    game = tsr()
-    opening(game)
-    act(game, "buy_shares", shares=["red_2"])  # Cy: red is public now (two shares held)
+    game = red_public()
     assert game.current_entity().name == "Ann"
     assert any(la.type == "build_links" and la.action["corporation"] == "red" for la in game.legal_actions())
     assert not any(
@@ -133,9 +139,7 @@ def test_only_a_public_railroad_builds_and_only_for_its_largest_holders() -> Non
 
 
 def test_a_jumped_link_pays_its_railroad_2_and_an_external_link_costs_8_plus_4_per_jump() -> None:
-    game = tsr()
-    opening(game)
-    act(game, "buy_shares", shares=["red_2"])  # Cy
+    game = red_public()
     # Ann: red reaches Bryansk only over blue's Moscow–Bryansk link
     jump = legal(game, "build_links", corporation="red", links=["bryansk-oryol"])
     assert jump.action["jumps"] == ["bryansk-moscow"] and jump.cost == 6
@@ -166,9 +170,7 @@ def test_a_jumped_link_pays_its_railroad_2_and_an_external_link_costs_8_plus_4_p
 
 
 def test_an_external_link_reached_by_a_jump_pays_4_per_jumped_link() -> None:
-    game = tsr()
-    opening(game)
-    act(game, "buy_shares", shares=["red_2"])  # Cy
+    game = red_public()
     external = legal(game, "build_links", corporation="red", links=["bryansk-ext_bryansk"])
     assert external.action["jumps"] == ["bryansk-moscow"] and external.cost == 12
     game.apply(external.action)
@@ -177,9 +179,7 @@ def test_an_external_link_reached_by_a_jump_pays_4_per_jumped_link() -> None:
 
 
 def test_income_past_a_black_mark_and_two_links_raise_the_stock_value_and_dividends_round_up() -> None:
-    game = tsr()
-    opening(game)
-    act(game, "buy_shares", shares=["red_2"])  # Cy
+    game = red_public()
     # Ann: two links, the second from where the first ended
     act(game, "build_links", corporation="red", links=["stpetersburg-vologda", "vologda-yaroslavl"])
     red = railroad(game, "red")
@@ -310,9 +310,7 @@ def test_a_phase_2_dividend_without_nationalisation_raises_the_value_one_step() 
 
 
 def test_the_game_ends_after_the_last_dividend_and_scores_cash_plus_public_shares() -> None:
-    game = tsr()
-    opening(game)
-    act(game, "buy_shares", shares=["red_2"])  # Cy: red public; blue and yellow stay private
+    game = red_public()  # blue and yellow stay private
     while not game.finished:
         act(game, "pass")
     assert game.game_end_reason == "dividends" and game.dividends_paid == 10
@@ -324,9 +322,7 @@ def test_the_game_ends_after_the_last_dividend_and_scores_cash_plus_public_share
 
 
 def test_undo_takes_back_a_build() -> None:
-    game = tsr()
-    opening(game)
-    act(game, "buy_shares", shares=["red_2"])
+    game = red_public()
     before = game.trace_state()
     act(game, "build_links", corporation="red", links=["stpetersburg-vologda", "vologda-yaroslavl"])
     game.undo()
@@ -334,9 +330,7 @@ def test_undo_takes_back_a_build() -> None:
 
 
 def test_a_refused_build_says_why_and_changes_nothing() -> None:
-    game = tsr()
-    opening(game)
-    act(game, "buy_shares", shares=["red_2"])  # Cy; Ann to act, red has $28
+    game = red_public()  # Ann to act, red has $28
     ann = {"type": "build_links", "entity": 1, "entity_type": "player", "corporation": "red"}
     before = game.trace_state()
     refusals = {
