@@ -42,6 +42,12 @@ def check_invariants(game: GameTSR, total: int) -> None:
     assert len(game.owner_of) == sum(len(r.links) for r in game.railroads), "a link is built once"
 
 
+def state_of(game: GameTSR) -> str:
+    """Everything a refusal must leave as it was, as text."""
+    cash = {str(k): v for k, v in game.cash_table().items()}
+    return json.dumps([game.trace_state(), cash, game.round.name, game.current_entity().id], sort_keys=True)
+
+
 def check_listed_are_accepted(game: GameTSR) -> None:
     for la in game.legal_actions():
         trial = game.clone()
@@ -51,20 +57,29 @@ def check_listed_are_accepted(game: GameTSR) -> None:
             trial.apply(la.priced(la.price_range[1]))
 
 
-def check_accepted_are_listed(game: GameTSR) -> None:
-    """Single-link builds and share buys the engine accepts are all listed."""
+def check_accepted_are_listed(game: GameTSR, rng: random.Random) -> None:
+    """Share buys, single-link builds (directly or jumping one link) and second links the engine
+    accepts are all listed."""
     player = game.current_entity()
     if game.round.name != "Turns":
         return
-    listed = [json.dumps(la.action, sort_keys=True) for la in game.legal_actions()]
+    legal = game.legal_actions()
+    listed = [json.dumps(la.action, sort_keys=True) for la in legal]
     tries: list[dict[str, Any]] = []
     fields = {"entity": player.id, "entity_type": "player"}
     for r in game.railroads:
         for cert in r.certificates:
             tries.append({"type": "buy_shares", **fields, "shares": [cert.id]})
+        if game.may_build(player, r) is not None:
+            continue  # refused whatever the links (the refusal property tests cover it)
         for lid in game.links:
-            tries.append({"type": "build_links", **fields, "corporation": r.sym, "links": [lid]})
-    for action in tries:
+            build = {"type": "build_links", **fields, "corporation": r.sym, "links": [lid]}
+            tries.append(build)
+            tries += [{**build, "jumps": [built]} for built in game.owner_of if game.owner_of[built] != r.sym]
+    singles = [la.action for la in legal if la.type == "build_links" and len(la.action["links"]) == 1]
+    for first in rng.sample(singles, min(2, len(singles))):
+        tries += [{**first, "links": [*first["links"], lid]} for lid in game.links]
+    for action in rng.sample(tries, min(250, len(tries))):
         try:
             game.clone().apply(action)
         except GameError:
@@ -83,7 +98,7 @@ def play(seed: int, players: int, *, checks: bool = True, limit: int = 3000) -> 
         if checks and n % 7 == 0:
             check_listed_are_accepted(game)
         if checks and n % 23 == 0:
-            check_accepted_are_listed(game)
+            check_accepted_are_listed(game, rng)
         action = random_action(game, rng)
         game.apply(action)
         check_invariants(game, total)
@@ -92,7 +107,9 @@ def play(seed: int, players: int, *, checks: bool = True, limit: int = 3000) -> 
     return game
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(
+    "seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
+)
 def test_random_games_keep_the_invariants_and_reach_their_end(seed: int) -> None:
     game = play(seed, 3 + seed % 3)
     assert game.game_end_reason in ("dividends", "no_railroads")
@@ -145,3 +162,45 @@ def test_undo_in_a_random_game_restores_the_state() -> None:
         if rng.random() < 0.2:
             game.undo()
             assert json.dumps(game.trace_state(), sort_keys=True, default=str) == before
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), moves=st.integers(0, 120), data=st.data())
+def test_a_changed_legal_action_is_accepted_whole_or_refused_without_a_trace(
+    seed: int, moves: int, data: st.DataObject
+) -> None:
+    """Take a position of a random game, change one field of a legal action (another price, link,
+    share, railroad or player): it is either accepted with every invariant kept, or refused with
+    the state unchanged."""
+    rng = random.Random(seed)
+    game = tsr(3 + seed % 3)
+    total = money(game)
+    for _ in range(moves):
+        if game.finished:
+            return
+        game.apply(random_action(game, rng))
+    if game.finished:
+        return
+    action = dict(data.draw(st.sampled_from([la.action for la in game.legal_actions()])))
+    field_ = data.draw(
+        st.sampled_from(["price", "link", "links", "shares", "corporation", "entity", "bonus"])
+    )
+    values: dict[str, Any] = {
+        "price": st.integers(-5, 90),
+        "link": st.sampled_from(sorted(game.links)),
+        "links": st.lists(st.sampled_from(sorted(game.links)), min_size=0, max_size=3),
+        "shares": st.lists(
+            st.sampled_from([c.id for r in game.railroads for c in r.certificates]), max_size=3
+        ),
+        "corporation": st.sampled_from([r.sym for r in game.railroads] + ["grey"]),
+        "entity": st.sampled_from([p.id for p in game.players] + [9]),
+        "bonus": st.sampled_from([r.sym for r in game.railroads]),
+    }
+    action[field_] = data.draw(values[field_])
+    before = state_of(game)
+    try:
+        game.apply(action)
+    except GameError:
+        assert state_of(game) == before
+        return
+    check_invariants(game, total)
