@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +206,14 @@ def test_a_changed_legal_action_is_accepted_whole_or_refused_without_a_trace(
         assert state_of(game) == before
         return
     check_invariants(game, total)
+
+
+def test_companion_replay_replays_an_exported_game(tmp_path: Path) -> None:
+    game = play(21, 4, checks=False)
+    path = tmp_path / "tsr.json"
+    path.write_text(json.dumps(export_game(game, 21)))
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"OK {path} actions={len(game.actions)}")
