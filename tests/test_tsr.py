@@ -244,19 +244,13 @@ def test_phase_2_begins_at_a_48_stock_value_with_auctions_of_black_and_white() -
 
 
 def black_auction(game: GameTSR) -> None:
-    act(game, "pass")  # Ann
-    act(game, "pass")  # Bob
-    act(game, "bid", corporation="black", price=12)  # Cy
-    act(game, "claim_link", corporation="black", link="kirov-yaroslavl")
-    act(game, "set_stock_value", corporation="black", price=12)
+    """Ann and Bob pass, Cy wins black for $12 (Kirov–Yaroslavl, $12)."""
+    win_auction(game, "black", "Cy", 12, "kirov-yaroslavl", 12)
 
 
 def white_auction(game: GameTSR) -> None:
-    act(game, "pass")  # Cy
-    act(game, "pass")  # Ann
-    act(game, "bid", corporation="white", price=10)  # Bob
-    act(game, "claim_link", corporation="white", link="moscow-smolensk")
-    act(game, "set_stock_value", corporation="white", price=8)
+    """Cy and Ann pass, Bob wins white for $10 (Moscow–Smolensk, $8)."""
+    win_auction(game, "white", "Bob", 10, "moscow-smolensk", 8)
 
 
 def test_a_failed_phase_2_auction_raises_the_nationalisation_value() -> None:
