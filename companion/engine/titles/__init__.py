@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 #: title name → package (under ``companion.engine.titles``) holding its rules, in menu order
 PACKAGES: dict[str, str] = {
     "1870": "g1870",
+    "TSR": "tsr",
 }
 
 
