@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 PACKAGES: dict[str, str] = {
     "1870": "g1870",
     "TSR": "tsr",
+    "CoBS": "cobs",
 }
 
 

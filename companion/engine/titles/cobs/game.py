@@ -1,0 +1,411 @@
+"""City of the Big Shoulders on the title-neutral core: decades of stock, building, action,
+operating and cleanup phases (docs/CoBS.md has the rules as implemented)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.core import TableGame
+from companion.engine.entities import Player
+from companion.engine.errors import GameError
+from companion.engine.rounds import Round
+from companion.engine.titles.cobs.entities import (
+    RESOURCES,
+    Certificate,
+    CobsCompany,
+    CobsPlayer,
+    Factory,
+    Pool,
+)
+from companion.engine.titles.cobs.steps import (
+    ActionStep,
+    AppealBonusStep,
+    BuildingStep,
+    CobsRound,
+    DrawStep,
+    OperatingStep,
+    StockStep,
+)
+
+__all__ = ["CobsGame"]
+
+
+class CobsGame(TableGame):
+    """The game: players, companies, the boards (share value, appeal, supply chain, demand, assets)."""
+
+    title = "CoBS"
+    CARD_ACTION_TYPES = frozenset({"par", "buy_shares", "sell_shares"})
+
+    players: list[CobsPlayer]  # type: ignore[assignment]
+
+    def make_player(self, pid: Any, name: str) -> Player:
+        n = int(self.data["partners"]["start"])
+        return CobsPlayer(id=pid, name=name, partners=n, free_partners=n)
+
+    # -- construction ----------------------------------------------------------------------------------------
+    def build(self) -> None:
+        d = self.data
+        n = len(self.players)
+        self.decade = 1
+        self.phase = "setup"
+        self.share_values: list[int] = [int(v) for v in d["share_values"]]
+        self.pool = Pool()
+        self.companies: list[CobsCompany] = []
+        for spec in d["companies"]:
+            co = CobsCompany(
+                sym=spec["sym"],
+                name=spec["name"],
+                kind=spec["type"],
+                spec=spec,
+                share_values=self.share_values,
+                resources={r: 0 for r in RESOURCES},
+            )
+            co.factories = [Factory(f, i + 1) for i, f in enumerate(spec["factories"])]
+            for i, c in enumerate(d["certificates"]):
+                cert = Certificate(co, i, str(c["kind"]), int(c["shares"]), co)
+                co.all_certificates.append(cert)
+            self.companies.append(co)
+        self.priority = 0
+        """Index of the player holding the priority deal marker."""
+        self.started_count = 0
+        # the boards
+        self.haymarket = {r: int(d["haymarket_start"]) for r in RESOURCES}
+        self.bag = {r: int(d["resources"][r]) - int(d["haymarket_start"]) for r in RESOURCES}
+        self.supply: dict[int, dict[str, int]] = {
+            int(s): {r: 0 for r in RESOURCES} for s in d["supply_chain"]["spots"]
+        }
+        self.asset_slots: dict[int, str | None] = {int(s): None for s in d["capital_asset_slots"]}
+        self.asset_deck = [str(a["id"]) for a in d["capital_assets"]]
+        self.demand_slots: dict[str, dict[str, Any]] = {}
+        for bonus in d["demand_rows"]["bonus"]:
+            for kind in d["demand_types"]:
+                self.demand_slots[f"{kind}_{bonus}"] = {"tile": None, "goods": 0}
+        self.demand_deck = [str(t["id"]) for t in d["demand_tiles"] if int(t["min_players"]) <= n]
+        self.building_deck = [str(b["id"]) for b in d["buildings"] if int(b["min_players"]) <= n]
+        self.building_owner: dict[str, Any] = {}
+        self.labour_market = 0
+        self.bonus_goods_left = int(d["appeal_track"]["bonus_goods"])
+        self.occupied: dict[str, int] = {}
+        """Action spaces holding partners this decade (space id → number of partners)."""
+        self.pending_bonuses: list[tuple[str, str]] = []
+        """Appeal bonuses a company has reached and not yet chosen: (company sym, bonus)."""
+        self.pending_draws: list[tuple[str, Any]] = []
+        """Random components to be entered: ("demand", slot), ("asset", slot), ("supply", spot)."""
+
+    def setup(self) -> None:
+        # the board at the start: demand tiles (top row first), capital assets, the supply chain
+        self.pending_draws = [("demand", slot) for slot in self.demand_slots]
+        self.pending_draws += [("asset", slot) for slot in self.asset_slots]
+        first = int(self.data["supply_chain"]["refill_by_decade"][0])
+        for spot in self.supply:
+            self.pending_draws += [("supply", spot)] * first
+
+    # -- lookups ---------------------------------------------------------------------------------------------
+    def company(self, sym: Any) -> CobsCompany:
+        for co in self.companies:
+            if co.sym == sym:
+                return co
+        raise GameError(f"unknown company {sym!r}")
+
+    def certificate(self, cert_id: Any) -> Certificate:
+        for co in self.companies:
+            for cert in co.all_certificates:
+                if cert.id == cert_id:
+                    return cert
+        raise GameError(f"unknown certificate {cert_id!r}")
+
+    def entity_of(self, action: dict[str, Any]) -> Any:
+        if action.get("entity_type") == "corporation":
+            return self.company(action.get("entity"))
+        return super().entity_of(action)
+
+    def data_of(self, table: str, item: str) -> dict[str, Any]:
+        for entry in self.data[table]:
+            if entry["id"] == item:
+                return dict(entry)
+        raise GameError(f"unknown {table.replace('_', ' ')} entry {item!r}")
+
+    def started_companies(self) -> list[CobsCompany]:
+        return [c for c in self.companies if c.started]
+
+    def operating_order(self) -> list[CobsCompany]:
+        """Companies from highest to lowest appeal (ties: the one that got there first, here: started first)."""
+        return sorted(self.started_companies(), key=lambda c: (-c.appeal, c.started_order))
+
+    def cert_limit(self) -> int:
+        return int(self.data["certificate_limit"][str(len(self.players))])
+
+    def player_certs(self, player: CobsPlayer) -> list[Certificate]:
+        return player.certificates
+
+    def shares_of(self, player: CobsPlayer, co: CobsCompany) -> int:
+        return sum(c.shares for c in player.certificates if c.company is co)
+
+    def turn_order(self) -> list[CobsPlayer]:
+        """Players from the priority deal marker clockwise."""
+        n = len(self.players)
+        return [self.players[(self.priority + i) % n] for i in range(n)]
+
+    # -- money and markers -----------------------------------------------------------------------------------
+    def move_share_value(self, co: CobsCompany, steps: int) -> None:
+        new = max(0, min(len(self.share_values) - 1, co.step + steps))
+        if new != co.step:
+            self.log.append(
+                f"{co.name}'s share value moves from ${co.share_value} to ${self.share_values[new]}"
+            )
+            co.step = new
+
+    def has_price_protection(self, co: CobsCompany) -> bool:
+        return any(self.data_of("capital_assets", a)["use"].get("price_protection") for a in co.assets)
+
+    def raise_appeal(self, co: CobsCompany, steps: int) -> None:
+        track = self.data["appeal_track"]
+        new = min(int(track["max"]), co.appeal + steps)
+        for level in range(co.appeal + 1, new + 1):
+            bonus = track["bonus_at"].get(str(level))
+            if bonus:
+                self.pending_bonuses.append((co.sym, str(bonus)))
+        if new != co.appeal:
+            self.log.append(f"{co.name}'s appeal rises to {new}")
+        co.appeal = new
+
+    def pay_shareholders(self, co: CobsCompany, amount: int, payer: Any) -> None:
+        """Pay ``amount`` (rounded down to $10) as a dividend, $1 in 10 per share, from ``payer`` (the
+        bank or the company): players by their certificates, the company for those in its treasury;
+        shares in the bank pool earn nothing.  Then the share value rises by the dividend's size."""
+        amount = amount // 10 * 10
+        per_share = amount // 10
+        for p in self.players:
+            shares = self.shares_of(p, co)
+            if shares and per_share:
+                payer.spend(per_share * shares, p)
+        own = sum(c.shares for c in co.certificates)
+        if own and per_share and payer is not co:
+            payer.spend(per_share * own, co)
+        self.log.append(f"{co.name} pays ${per_share} per share")
+        for rise in self.data["dividend_rises"]:
+            if amount >= int(rise["at_least_times_share_value"]) * co.share_value and co.share_value >= int(
+                rise.get("min_share_value", 0)
+            ):
+                if amount > 0:
+                    self.move_share_value(co, int(rise["steps"]))
+                break
+
+    def take_from_haymarket(self, co: CobsCompany, resources: list[str]) -> None:
+        for r in resources:
+            if self.haymarket.get(r, 0) > 0:
+                self.haymarket[r] -= 1
+                co.resources[r] += 1
+
+    def add_workers(self, co: CobsCompany, count: int) -> int:
+        """Workers into the leftmost factories with room; returns how many found room."""
+        placed = 0
+        for f in co.factories:
+            while placed < count and f.room > 0:
+                f.workers += 1
+                placed += 1
+        return placed
+
+    def worker_room(self, co: CobsCompany) -> int:
+        return sum(f.room for f in co.factories)
+
+    def automatable(self, co: CobsCompany) -> int:
+        return sum(min(f.workers, f.automation_left) for f in co.factories)
+
+    def automate(self, co: CobsCompany, count: int) -> None:
+        """Automate workers in the leftmost factories; a freed worker goes back to the labour market."""
+        done = 0
+        for f in co.factories:
+            while done < count and f.workers > 0 and f.automation_left > 0:
+                f.workers -= 1
+                f.automated += 1
+                done += 1
+                self.labour_market += 1
+
+    def manager_room(self, co: CobsCompany) -> int:
+        return sum(1 for f in co.factories if not f.manager)
+
+    def add_managers(self, co: CobsCompany, count: int) -> None:
+        for f in co.factories:
+            if count and not f.manager:
+                f.manager = True
+                count -= 1
+
+    def give_goods(self, co: CobsCompany, count: int) -> None:
+        co.goods += count
+
+    # -- the rounds ------------------------------------------------------------------------------------------
+    def initial_round(self) -> Round:
+        return CobsRound(self, "Setup", [DrawStep])
+
+    def next_round(self) -> None:
+        order = ["setup", "start", "stock", "building", "action", "operating", "cleanup"]
+        phase = self.phase
+        if phase == "setup":
+            self.phase = "start"
+        elif phase == "start":
+            self.phase = "stock"
+        elif phase == "cleanup":
+            self.decade += 1
+            self.phase = "stock"
+        else:
+            self.phase = order[order.index(phase) + 1]
+        if self.phase == "cleanup" and self.decade >= len(self.data["decades"]):
+            self.end_game("decades")
+            return
+        self.round = self.make_round(self.phase)
+        self.round.setup()
+
+    def make_round(self, phase: str) -> Round:
+        decade = self.data["decades"][self.decade - 1]
+        if phase == "start":
+            return CobsRound(self, "Starting companies", [StockStep], first=True)
+        if phase == "stock":
+            return CobsRound(self, f"{decade}: stock phase", [StockStep])
+        if phase == "building":
+            if self.decade == int(self.data["partners"]["gained_in_decade"]):
+                for p in self.players:
+                    p.partners += 1
+                self.log.append("every player gains a partner")
+            return CobsRound(self, f"{decade}: building phase", [BuildingStep])
+        if phase == "action":
+            for p in self.players:
+                p.free_partners = p.partners
+            self.occupied = {}
+            return CobsRound(self, f"{decade}: action phase", [DrawStep, AppealBonusStep, ActionStep])
+        if phase == "operating":
+            return CobsRound(self, f"{decade}: operating phase", [AppealBonusStep, OperatingStep])
+        self.cleanup()
+        return CobsRound(self, f"{decade}: cleanup", [DrawStep])
+
+    def cleanup(self) -> None:
+        """Capital assets, supply chain and Haymarket Square, demand tiles, partners, assets ready."""
+        # capital assets: the one on $40 leaves, the rest move down, the top is refilled
+        slots = sorted(self.asset_slots)
+        gone = self.asset_slots[slots[0]]
+        if gone is not None:
+            self.log.append(f"the capital asset {gone} on ${slots[0]} is discarded")
+        self.asset_slots[slots[0]] = None
+        self.shift_assets()
+        # supply chain: the $10 spot to Haymarket Square, the rest move down, the top is refilled
+        spots = sorted(self.supply)
+        for r, k in self.supply[spots[0]].items():
+            self.haymarket[r] += k
+        for lo, hi in zip(spots, spots[1:], strict=False):
+            self.supply[lo] = self.supply[hi]
+        self.supply[spots[-1]] = {r: 0 for r in RESOURCES}
+        refill = self.data["supply_chain"]["refill_by_decade"]
+        amount = int(refill[min(self.decade, len(refill) - 1)])
+        self.pending_draws += [("supply", spots[-1])] * amount
+        # demand: full tiles and X tiles leave, the rest move up their column, the gaps are refilled
+        bonuses = [int(b) for b in self.data["demand_rows"]["bonus"]]
+        for kind in self.data["demand_types"]:
+            column = [f"{kind}_{b}" for b in bonuses]
+            kept = []
+            for slot in column:
+                entry = self.demand_slots[slot]
+                if entry["tile"] is None:
+                    continue
+                tile = self.data_of("demand_tiles", entry["tile"])
+                if int(tile["demand"]) == 0 or entry["goods"] >= int(tile["demand"]):
+                    continue
+                kept.append(entry)
+            for i, slot in enumerate(column):
+                self.demand_slots[slot] = kept[i] if i < len(kept) else {"tile": None, "goods": 0}
+        for b in bonuses:
+            for kind in reversed(self.data["demand_types"]):
+                slot = f"{kind}_{b}"
+                if self.demand_slots[slot]["tile"] is None:
+                    self.pending_draws.append(("demand", slot))
+        for p in self.players:
+            p.free_partners = p.partners
+            p.sold_this_decade = set()
+        for co in self.companies:
+            co.exhausted = set()
+            for f in co.factories:
+                f.produced = False
+
+    def shift_assets(self) -> None:
+        """Capital assets move down to the cheapest free slots; the emptied top slots are to be refilled."""
+        slots = sorted(self.asset_slots)
+        held = [self.asset_slots[s] for s in slots if self.asset_slots[s] is not None]
+        for i, s in enumerate(slots):
+            self.asset_slots[s] = held[i] if i < len(held) else None
+        for s in slots[len(held) :]:
+            if ("asset", s) not in self.pending_draws:
+                self.pending_draws.append(("asset", s))
+
+    # -- draws -----------------------------------------------------------------------------------------------
+    def draw_choices(self, kind: str) -> list[str]:
+        """What may be drawn now: the tiles the deck can give (decks are sorted as the rules stack
+        them), or the resources left in the bag."""
+        if kind == "supply":
+            return [r for r in RESOURCES if self.bag[r] > 0]
+        if kind == "demand":
+            if not self.demand_deck:
+                return []
+            tiles = [self.data_of("demand_tiles", t) for t in self.demand_deck]
+            low = min(int(t["pips"]) for t in tiles)
+            return [str(t["id"]) for t in tiles if int(t["pips"]) == low]
+        if not self.asset_deck:
+            return []
+        assets = [self.data_of("capital_assets", a) for a in self.asset_deck]
+        starting = [a for a in assets if a["starting"] and a["id"] != "brilliant_marketing"]
+        if starting:
+            return [str(a["id"]) for a in starting]
+        if "brilliant_marketing" in self.asset_deck:
+            return ["brilliant_marketing"]
+        return [str(a["id"]) for a in assets]
+
+    def prune_draws(self) -> None:
+        """Drop the pending draws nothing can be drawn for (an empty deck); an empty bag is refilled."""
+        while self.pending_draws:
+            kind = self.pending_draws[0][0]
+            if kind == "supply" and not any(self.bag.values()):
+                self.refill_bag()
+            if self.draw_choices(kind):
+                return
+            self.pending_draws.pop(0)
+
+    def refill_bag(self) -> None:
+        """The bag is empty: everything in Haymarket Square goes into it but two of each resource."""
+        keep = int(self.data["haymarket_start"])
+        for r in RESOURCES:
+            extra = max(0, self.haymarket[r] - keep)
+            self.haymarket[r] -= extra
+            self.bag[r] += extra
+
+    def place_draw(self, kind: str, slot: Any, item: str) -> None:
+        if kind == "supply":
+            self.bag[item] -= 1
+            self.supply[int(slot)][item] += 1
+        elif kind == "demand":
+            self.demand_deck.remove(item)
+            self.demand_slots[str(slot)] = {"tile": item, "goods": 0}
+        else:
+            self.asset_deck.remove(item)
+            self.asset_slots[int(slot)] = item
+
+    # -- title hooks for the core ------------------------------------------------------------------------------
+    def treasuries(self) -> dict[str, int]:
+        return {c.sym: c.cash for c in self.companies if c.started}
+
+    def price_table(self) -> dict[str, int]:
+        return {c.sym: c.share_value for c in self.companies if c.started}
+
+    def related_entities(self, current: Any) -> list[Any]:
+        return []
+
+    def player_value(self, player: Player) -> int:
+        assert isinstance(player, CobsPlayer)
+        return player.cash + sum(c.price for c in player.certificates)
+
+    def trace_state(self) -> dict[str, Any]:
+        return {
+            "decade": self.decade,
+            "phase": self.phase,
+            "companies": {
+                c.sym: {"cash": c.cash, "share_value": c.share_value, "appeal": c.appeal, "goods": c.goods}
+                for c in self.started_companies()
+            },
+        }

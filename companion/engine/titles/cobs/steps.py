@@ -1,0 +1,868 @@
+"""The phases of a decade as steps on the core's rounds (docs/CoBS.md, "Rules as implemented").
+
+Every step lists the exact actions it accepts (``legal_actions``) and refuses anything else with a
+sentence, before it changes anything."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.errors import GameError
+from companion.engine.rounds import ActionDict, LegalAction, Round, Step
+from companion.engine.titles.cobs.entities import RESOURCES, Certificate, CobsCompany, CobsPlayer
+
+if TYPE_CHECKING:
+    from companion.engine.titles.cobs.game import CobsGame
+
+__all__ = [
+    "ActionStep",
+    "AppealBonusStep",
+    "BuildingStep",
+    "CobsRound",
+    "DrawStep",
+    "OperatingStep",
+    "StockStep",
+    "fields",
+]
+
+
+def fields(entity: Any) -> dict[str, Any]:
+    """``entity``/``entity_type`` of an action by a player or a company."""
+    if isinstance(entity, CobsCompany):
+        return {"entity": entity.sym, "entity_type": "corporation"}
+    return {"entity": entity.id, "entity_type": "player"}
+
+
+class CobsRound(Round):
+    """A phase of a decade: a named round whose steps keep their own turn order."""
+
+    def __init__(self, game: CobsGame, name: str, step_classes: list[Any], **opts: Any) -> None:
+        self.name = name
+        specs = [(cls, opts) if cls is StockStep and opts else cls for cls in step_classes]
+        super().__init__(game, specs)  # type: ignore[arg-type]
+
+    def setup(self) -> None:
+        self.cobs.prune_draws()
+
+    @property
+    def cobs(self) -> CobsGame:
+        game: CobsGame = self.game  # type: ignore[assignment]
+        return game
+
+
+class CobsStep(Step):
+    """A step that stays in its round until its work is done (no step is ever skipped past)."""
+
+    game: CobsGame  # type: ignore[assignment]
+
+    def active(self) -> bool:
+        return True
+
+    def skip(self) -> None:
+        """Nothing to skip: a step with nothing to do simply does not block."""
+
+    def actor(self) -> Any:
+        return None
+
+    def active_entities(self) -> list[Any]:
+        who = self.actor()
+        return [] if who is None else [who]
+
+    def turn_check(self, entity: Any) -> None:
+        if entity is not self.actor():
+            raise GameError(f"it is not {entity.name}'s turn")
+
+
+# -- random components entered as they are drawn ------------------------------------------------------------
+class DrawStep(CobsStep):
+    """The next random component drawn (a demand tile, a capital asset, a resource from the bag),
+    entered by the player with the priority deal: the legal choices are what can be drawn."""
+
+    description = "Enter what was drawn"
+
+    def actor(self) -> Any:
+        if not self.game.pending_draws:
+            return None
+        return self.game.players[self.game.priority]
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["draw"] if entity is self.actor() else []
+
+    def legal_actions(self, entity: Any) -> list[LegalAction]:
+        if "draw" not in self.actions(entity):
+            return []
+        kind, slot = self.game.pending_draws[0]
+        return [
+            LegalAction({"type": "draw", **fields(entity), "kind": kind, "slot": slot, "item": item})
+            for item in self.game.draw_choices(kind)
+        ]
+
+    def process_draw(self, action: ActionDict) -> None:
+        self.turn_check(self.game.entity_of(action))
+        kind, slot = self.game.pending_draws[0]
+        if action.get("kind") != kind or str(action.get("slot")) != str(slot):
+            raise GameError(f"the next thing to enter is the {kind} for {slot}")
+        item = action.get("item")
+        choices = self.game.draw_choices(kind)
+        if item not in choices:
+            raise GameError(
+                f"{item!r} cannot be drawn for the {kind} now; it can be one of {', '.join(choices)}"
+            )
+        self.game.place_draw(kind, slot, str(item))
+        self.game.pending_draws.pop(0)
+        self.game.log.append(f"drawn: {item} for the {kind} ({slot})")
+        self.game.prune_draws()
+
+
+# -- appeal bonuses ---------------------------------------------------------------------------------------
+class AppealBonusStep(CobsStep):
+    """A company that reached an appeal bonus takes it or $25 instead (its director decides)."""
+
+    description = "Take the appeal bonus or $25"
+
+    def actor(self) -> Any:
+        if not self.game.pending_bonuses:
+            return None
+        return self.game.company(self.game.pending_bonuses[0][0])
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["appeal_bonus"] if entity is self.actor() else []
+
+    def bonus_possible(self, co: CobsCompany, bonus: str) -> bool:
+        g = self.game
+        if bonus == "worker":
+            return g.worker_room(co) > 0
+        if bonus == "salesperson":
+            return co.salespeople < co.max_salespeople
+        if bonus == "automation":
+            return g.automatable(co) > 0
+        if bonus == "good":
+            return g.bonus_goods_left > 0
+        return bonus in ("partner", "bump")
+
+    def legal_actions(self, entity: Any) -> list[LegalAction]:
+        if "appeal_bonus" not in self.actions(entity):
+            return []
+        bonus = self.game.pending_bonuses[0][1]
+        out = [LegalAction({"type": "appeal_bonus", **fields(entity), "bonus": bonus, "take": "cash"})]
+        if self.bonus_possible(entity, bonus):
+            out.append(
+                LegalAction({"type": "appeal_bonus", **fields(entity), "bonus": bonus, "take": "bonus"})
+            )
+        return out
+
+    def process_appeal_bonus(self, action: ActionDict) -> None:
+        g = self.game
+        co = g.entity_of(action)
+        self.turn_check(co)
+        bonus = g.pending_bonuses[0][1]
+        take = action.get("take")
+        if take == "cash":
+            amount = int(g.data["appeal_track"]["cash_instead"])
+            g.bank.spend(amount, co)
+            g.log.append(f"{co.name} takes ${amount} instead of the appeal bonus ({bonus})")
+        elif take == "bonus":
+            if not self.bonus_possible(co, bonus):
+                raise GameError(f"{co.name} cannot use the appeal bonus ({bonus}) now; take $25 instead")
+            if bonus == "worker":
+                g.add_workers(co, 1)
+            elif bonus == "salesperson":
+                co.salespeople += 1
+            elif bonus == "automation":
+                g.automate(co, 1)
+            elif bonus == "good":
+                g.bonus_goods_left -= 1
+                co.goods += 1
+            elif bonus == "bump":
+                g.move_share_value(co, 1)
+            elif bonus == "partner" and co.owner is not None:
+                co.owner.partners += 1
+                co.owner.free_partners += 1
+            g.log.append(f"{co.name} takes the appeal bonus: {bonus}")
+        else:
+            raise GameError(f"an appeal bonus is taken as 'bonus' or 'cash', not {take!r}")
+        g.pending_bonuses.pop(0)
+
+
+# -- stock phase ------------------------------------------------------------------------------------------
+class StockStep(CobsStep):
+    """The stock phase: sell any number of certificates, then buy one (or start a company), or pass.
+    With ``first``: each player in turn starts their first company."""
+
+    description = "Stock phase"
+
+    def __init__(self, game: CobsGame, round_: Round, *, first: bool = False) -> None:
+        super().__init__(game, round_)  # type: ignore[arg-type]
+        self.first = first
+        self.order: list[CobsPlayer] = game.turn_order()
+        self.index = 0
+        self.passes = 0
+        self.sold = False
+        self.last_actor: CobsPlayer | None = None
+        self.done = False
+
+    def actor(self) -> Any:
+        return None if self.done else self.order[self.index]
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.actor():
+            return []
+        if self.first:
+            return ["par"]
+        out = ["sell_shares", "buy_shares"]
+        if self.game.decade > 1:
+            out.append("par")
+        return [*out, "pass"]
+
+    # -- what a player may hold
+    def hold_refusal(self, player: CobsPlayer, cert: Certificate) -> str | None:
+        g = self.game
+        co = cert.company
+        if len(player.certificates) + 1 > g.cert_limit():
+            return f"{player.name} is at the certificate limit of {g.cert_limit()}"
+        if g.shares_of(player, co) + cert.shares > int(g.data["max_shares_per_company"]):
+            return f"{player.name} may hold at most {g.data['max_shares_per_company']} shares of {co.name}"
+        kinds = {c.kind for c in player.certificates if c.company is co} | {cert.kind}
+        if {"director", "preferred"} <= kinds:
+            return (
+                f"{player.name} may not hold both the director's and the preferred certificate of {co.name}"
+            )
+        if player.cash < cert.price:
+            return f"{player.name} has ${player.cash} and cannot pay ${cert.price} for {cert.id}"
+        return None
+
+    def buy_refusal(self, player: CobsPlayer, cert: Certificate) -> str | None:
+        co = cert.company
+        if not co.started:
+            return f"{co.name} has not been started"
+        if cert.owner is player or isinstance(cert.owner, CobsPlayer):
+            return f"{cert.id} belongs to {cert.owner.name}"
+        if co.sym in player.sold_this_decade:
+            return f"{player.name} sold {co.name} this decade and may not buy it again until the next"
+        return self.hold_refusal(player, cert)
+
+    def par_refusal(self, player: CobsPlayer, co: CobsCompany, value: Any) -> str | None:
+        g = self.game
+        starts = [int(v) for v in g.data["starting_share_values"]]
+        if co.started:
+            return f"{co.name} has already been started"
+        if value not in starts:
+            return f"a company starts at {', '.join(f'${v}' for v in starts)}, not {value!r}"
+        director = co.all_certificates[0]
+        if len(player.certificates) + 1 > g.cert_limit():
+            return f"{player.name} is at the certificate limit of {g.cert_limit()}"
+        if player.cash < director.shares * int(value):
+            return f"{player.name} has ${player.cash} and cannot pay ${director.shares * int(value)} to start {co.name}"
+        return None
+
+    def legal_actions(self, entity: Any) -> list[LegalAction]:
+        kinds = self.actions(entity)
+        if not kinds:
+            return []
+        out: list[LegalAction] = []
+        g = self.game
+        if "par" in kinds:
+            for co in g.companies:
+                for v in g.data["starting_share_values"]:
+                    if self.par_refusal(entity, co, int(v)) is None:
+                        out.append(
+                            LegalAction(
+                                {
+                                    "type": "par",
+                                    **fields(entity),
+                                    "corporation": co.sym,
+                                    "share_price": int(v),
+                                },
+                                (co.all_certificates[0].id,),
+                            )
+                        )
+        if "sell_shares" in kinds:
+            for cert in entity.certificates:
+                if cert.kind != "director":
+                    out.append(
+                        LegalAction(
+                            {"type": "sell_shares", **fields(entity), "shares": [cert.id]}, (cert.id,)
+                        )
+                    )
+        if "buy_shares" in kinds:
+            for co in g.started_companies():
+                for cert in co.all_certificates:
+                    if not isinstance(cert.owner, CobsPlayer) and self.buy_refusal(entity, cert) is None:
+                        out.append(
+                            LegalAction(
+                                {"type": "buy_shares", **fields(entity), "shares": [cert.id]}, (cert.id,)
+                            )
+                        )
+        if "pass" in kinds:
+            out.append(LegalAction({"type": "pass", **fields(entity)}))
+        return out
+
+    def one_certificate(self, action: ActionDict) -> Certificate:
+        shares = action.get("shares")
+        if not isinstance(shares, list) or len(shares) != 1:
+            raise GameError("name one certificate at a time (shares: [id])")
+        return self.game.certificate(shares[0])
+
+    def process_par(self, action: ActionDict) -> None:
+        g = self.game
+        player = g.entity_of(action)
+        self.turn_check(player)
+        if "par" not in self.actions(player):
+            raise GameError("no company may be started in the first decade's stock phase")
+        co = g.company(action.get("corporation"))
+        value = action.get("share_price")
+        reason = self.par_refusal(player, co, value)
+        if reason:
+            raise GameError(reason)
+        director = co.all_certificates[0]
+        co.started = True
+        g.started_count += 1
+        co.started_order = g.started_count
+        co.owner = player
+        co.step = g.share_values.index(int(str(value)))
+        co.appeal = int(co.spec["initial_appeal"])  # the initial appeal earns no bonus
+        director.owner = player
+        player.certificates.append(director)
+        co.certificates = list(co.all_certificates[1:])
+        price = director.shares * int(str(value))
+        player.spend(price, co)
+        if self.first:
+            player.first_company = co.sym
+        g.log.append(f"{player.name} starts {co.name} at ${value} (pays ${price})")
+        self.last_actor = player
+        self.passes = 0
+        self.end_turn()
+
+    def process_buy_shares(self, action: ActionDict) -> None:
+        g = self.game
+        player = g.entity_of(action)
+        self.turn_check(player)
+        if self.first:
+            raise GameError("first each player starts a company")
+        cert = self.one_certificate(action)
+        reason = self.buy_refusal(player, cert)
+        if reason:
+            raise GameError(reason)
+        co = cert.company
+        price = cert.price
+        if cert.owner is co:
+            co.certificates.remove(cert)
+            player.spend(price, co)
+            source = f"{co.name}'s treasury"
+        else:
+            g.pool.certificates.remove(cert)
+            player.spend(price, g.bank)
+            source = "the bank pool"
+        cert.owner = player
+        player.certificates.append(cert)
+        g.log.append(f"{player.name} buys {cert.id} ({cert.kind}) from {source} for ${price}")
+        self.last_actor = player
+        self.passes = 0
+        self.end_turn()
+
+    def process_sell_shares(self, action: ActionDict) -> None:
+        g = self.game
+        player = g.entity_of(action)
+        self.turn_check(player)
+        if self.first:
+            raise GameError("first each player starts a company")
+        cert = self.one_certificate(action)
+        if cert.owner is not player:
+            raise GameError(f"{player.name} does not hold {cert.id}")
+        if cert.kind == "director":
+            raise GameError(f"the director's certificate of {cert.company.name} cannot be sold")
+        co = cert.company
+        price = cert.price
+        player.certificates.remove(cert)
+        cert.owner = g.pool
+        g.pool.certificates.append(cert)
+        g.bank.spend(price, player)
+        player.sold_this_decade.add(co.sym)
+        g.log.append(f"{player.name} sells {cert.id} for ${price}")
+        if g.has_price_protection(co) and co.owner is not player:
+            g.log.append(f"price protection keeps {co.name}'s share value")
+        else:
+            g.move_share_value(co, -cert.shares)
+        self.sold = True
+        self.last_actor = player
+
+    def process_pass(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        self.turn_check(player)
+        if self.first:
+            raise GameError(f"{player.name} must start a company first")
+        self.passes = 0 if self.sold else self.passes + 1
+        self.end_turn()
+
+    def end_turn(self) -> None:
+        g = self.game
+        self.sold = False
+        self.index = (self.index + 1) % len(self.order)
+        if self.first:
+            if self.index == 0:
+                self.done = True
+            return
+        if self.passes >= len(self.order):
+            self.done = True
+            if self.last_actor is not None:
+                g.priority = (g.players.index(self.last_actor) + 1) % len(g.players)
+            for co in g.started_companies():
+                if not co.certificates and not any(c.owner is g.pool for c in co.all_certificates):
+                    g.log.append(f"{co.name} is wholly owned by players")
+                    g.move_share_value(co, 1)
+
+
+# -- building phase ---------------------------------------------------------------------------------------
+class BuildingStep(CobsStep):
+    """Each player enters the building they play (revealed together); the labour market fills."""
+
+    description = "Building phase: enter the building each player plays"
+
+    def __init__(self, game: CobsGame, round_: Round) -> None:
+        super().__init__(game, round_)  # type: ignore[arg-type]
+        self.order = game.turn_order()
+        self.index = 0
+
+    def actor(self) -> Any:
+        return self.order[self.index] if self.index < len(self.order) else None
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["play_building"] if entity is self.actor() and self.choices() else []
+
+    def choices(self) -> list[str]:
+        g = self.game
+        era = int(g.data["building_era_by_decade"][g.decade - 1])
+        return [b for b in g.building_deck if int(g.data_of("buildings", b)["pips"]) == era]
+
+    def legal_actions(self, entity: Any) -> list[LegalAction]:
+        if not self.actions(entity):
+            return []
+        return [
+            LegalAction({"type": "play_building", **fields(entity), "building": b}) for b in self.choices()
+        ]
+
+    def process_play_building(self, action: ActionDict) -> None:
+        g = self.game
+        player = g.entity_of(action)
+        self.turn_check(player)
+        b = action.get("building")
+        if b not in self.choices():
+            raise GameError(f"{b!r} is not a building of this decade's deck still to be played")
+        g.building_deck.remove(str(b))
+        player.buildings.append(str(b))
+        g.building_owner[str(b)] = player.id
+        g.labour_market += int(g.data_of("buildings", str(b))["workers"])
+        g.log.append(f"{player.name} plays {b}")
+        self.index += 1
+
+
+# -- action phase -----------------------------------------------------------------------------------------
+GENERAL = "general_action_spaces"
+
+
+class ActionStep(CobsStep):
+    """Players in turn order place a partner on an action space for one of the companies they direct."""
+
+    description = "Action phase: place a partner"
+
+    def __init__(self, game: CobsGame, round_: Round) -> None:
+        super().__init__(game, round_)  # type: ignore[arg-type]
+        self.order = game.turn_order()
+        self.index = 0
+
+    def actor(self) -> Any:
+        n = len(self.order)
+        for i in range(n):
+            p = self.order[(self.index + i) % n]
+            if p.free_partners > 0:
+                return p
+        return None
+
+    def actions(self, entity: Any) -> list[str]:
+        return ["place_partner", "pass"] if entity is self.actor() else []
+
+    # -- the spaces
+    def space(self, space: str) -> tuple[dict[str, Any], Any]:
+        """The space's facts and who is paid for it (None: a general space; else the building's owner)."""
+        g = self.game
+        for s in g.data[GENERAL]:
+            if s["id"] == space:
+                return dict(s), None
+        if space in g.building_owner:
+            b = g.data_of("buildings", space)
+            return b, g.player(g.building_owner[space])
+        raise GameError(f"{space!r} is not an action space in play")
+
+    def options(self, co: CobsCompany, space: str) -> list[dict[str, Any]]:
+        """The choices a space offers ``co`` now (each an extra set of action fields); [] if none."""
+        g = self.game
+        facts, owner = self.space(space)
+        occupied = g.occupied.get(space, 0)
+        if (owner is not None or facts.get("limited")) and occupied:
+            return []
+        effect: dict[str, Any] = dict(facts.get("effect") or {})
+        cost = int(facts.get("cost", 0))
+        pays = owner is not None and facts["payer"] == "company" or facts.get("payment") == "company_to_bank"
+        need = cost if pays else 0
+        if space == "job_market_worker":
+            need = self.worker_cost()
+            effect = {"workers": 1}
+        if space == "extra_dividends":
+            need = cost
+        if "dividend" in effect:
+            need += int(effect["dividend"])
+        if co.cash < need:
+            return []
+        if effect.get("workers") and g.worker_room(co) < 1:
+            return []
+        if effect.get("managers") and g.manager_room(co) < 1:
+            return []
+        if effect.get("salespeople") and co.salespeople >= co.max_salespeople:
+            return []
+        if effect.get("automation") and g.automatable(co) < 1:
+            return []
+        if space == "capital_investment" or "asset_discount" in effect:
+            discount = int(effect.get("asset_discount", 0))
+            return [
+                {"slot": s}
+                for s, a in sorted(g.asset_slots.items())
+                if a is not None and co.cash >= need + max(0, s - discount)
+            ]
+        if "like_resources" in effect:
+            return [{"resource": r} for r in RESOURCES]
+        if "unlike_resources" in effect:
+            return [{"resources": [a, b]} for a, b in combinations(RESOURCES, 2)]
+        return [{}]
+
+    def worker_cost(self) -> int:
+        costs = self.game.data["job_market_cost"]
+        return int(costs[min(self.game.labour_market, len(costs) - 1)])
+
+    def spaces(self) -> list[str]:
+        return [str(s["id"]) for s in self.game.data[GENERAL]] + list(self.game.building_owner)
+
+    def legal_actions(self, entity: Any) -> list[LegalAction]:
+        if not self.actions(entity):
+            return []
+        out: list[LegalAction] = []
+        for co in self.game.started_companies():
+            if co.owner is not entity:
+                continue
+            for space in self.spaces():
+                for extra in self.options(co, space):
+                    out.append(
+                        LegalAction(
+                            {
+                                "type": "place_partner",
+                                **fields(entity),
+                                "space": space,
+                                "corporation": co.sym,
+                                **extra,
+                            }
+                        )
+                    )
+        out.append(LegalAction({"type": "pass", **fields(entity)}))
+        return out
+
+    def process_pass(self, action: ActionDict) -> None:
+        player = self.game.entity_of(action)
+        self.turn_check(player)
+        self.game.log.append(f"{player.name} passes with {player.free_partners} partner(s) unplaced")
+        player.free_partners = 0
+        self.advance(player)
+
+    def advance(self, player: CobsPlayer) -> None:
+        self.index = (self.order.index(player) + 1) % len(self.order)
+
+    def process_place_partner(self, action: ActionDict) -> None:
+        g = self.game
+        player = g.entity_of(action)
+        self.turn_check(player)
+        co = g.company(action.get("corporation"))
+        if co.owner is None or co.owner.id != player.id:
+            raise GameError(f"{player.name} is not the director of {co.name}")
+        space = str(action.get("space"))
+        facts, owner = self.space(space)
+        choice: dict[str, Any] = {k: action[k] for k in ("slot", "resource", "resources") if k in action}
+        if choice not in self.options(co, space):
+            raise GameError(f"{co.name} cannot use {space} {self.describe(choice)}now")
+        effect: dict[str, Any] = dict(facts.get("effect") or {})
+        cost = int(facts.get("cost", 0))
+        if owner is not None:
+            if facts["payer"] == "company":
+                co.spend(cost, owner)
+            else:
+                g.bank.spend(cost, owner)
+        elif space == "job_market_worker":
+            co.spend(self.worker_cost(), g.bank)
+            g.labour_market = max(0, g.labour_market - 1)
+            effect = {"workers": 1}
+        elif facts.get("payment") == "company_to_bank":
+            co.spend(cost, g.bank)
+        elif facts.get("payment") == "bank_to_company":
+            g.bank.spend(cost, co)
+        elif space == "extra_dividends":
+            g.pay_shareholders(co, cost, co)
+        if space == "capital_investment" or "asset_discount" in effect:
+            self.buy_asset(co, int(action["slot"]), int(effect.get("asset_discount", 0)))
+        self.apply_effect(co, effect, action)
+        g.occupied[space] = g.occupied.get(space, 0) + 1
+        player.free_partners -= 1
+        g.log.append(f"{player.name} places a partner on {space} for {co.name}")
+        self.advance(player)
+        g.prune_draws()
+
+    @staticmethod
+    def describe(choice: dict[str, Any]) -> str:
+        return "".join(f"({k} {v}) " for k, v in choice.items())
+
+    def buy_asset(self, co: CobsCompany, slot: int, discount: int) -> None:
+        g = self.game
+        asset = g.asset_slots[slot]
+        assert asset is not None
+        co.spend(max(0, slot - discount), g.bank)
+        g.asset_slots[slot] = None
+        co.assets.append(asset)
+        g.log.append(f"{co.name} buys the capital asset {asset} for ${max(0, slot - discount)}")
+        bonus = str(g.data_of("capital_assets", asset)["bonus"])
+        if "worker" in bonus:
+            g.add_workers(co, 1)
+        if "automation" in bonus:
+            g.automate(co, 1)
+        if "appeal" in bonus:
+            g.raise_appeal(co, 2)
+        g.shift_assets()
+
+    def apply_effect(self, co: CobsCompany, effect: dict[str, Any], action: ActionDict) -> None:
+        g = self.game
+        if "workers" in effect:
+            g.add_workers(co, int(effect["workers"]))
+        if "managers" in effect:
+            g.add_managers(co, int(effect["managers"]))
+        if "salespeople" in effect:
+            co.salespeople = min(co.max_salespeople, co.salespeople + int(effect["salespeople"]))
+        if "automation" in effect:
+            g.automate(co, int(effect["automation"]))
+        if "appeal" in effect:
+            g.raise_appeal(co, int(effect["appeal"]))
+        if "goods" in effect:
+            co.goods += int(effect["goods"])
+        if "resources" in effect:
+            g.take_from_haymarket(co, [str(r) for r in effect["resources"]])
+        if "like_resources" in effect:
+            g.take_from_haymarket(co, [str(action["resource"])] * int(effect["like_resources"]))
+        if "unlike_resources" in effect:
+            g.take_from_haymarket(co, [str(r) for r in action["resources"]])
+        if "dividend" in effect:
+            g.pay_shareholders(co, int(effect["dividend"]), co)
+
+
+# -- operating phase ---------------------------------------------------------------------------------------
+class OperatingStep(CobsStep):
+    """Companies from highest to lowest appeal: buy resources, run factories left to right, sell
+    goods, then pay or withhold the operating revenue."""
+
+    description = "Operating phase"
+
+    def __init__(self, game: CobsGame, round_: Round) -> None:
+        super().__init__(game, round_)  # type: ignore[arg-type]
+        self.done: set[str] = set()
+        self.stage = 0
+        """0: buying resources, 1: producing, 2: selling (a stage, once left, is not returned to)."""
+
+    def actor(self) -> Any:
+        for co in self.game.operating_order():
+            if co.sym not in self.done:
+                return co
+        return None
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.actor():
+            return []
+        return ["buy_resource", "produce", "sell_goods", "use_asset", "dividend"]
+
+    # -- what the company may do
+    def buy_options(self, co: CobsCompany) -> list[dict[str, Any]]:
+        if self.stage > 0:
+            return []
+        return [
+            {"spot": spot, "resource": r}
+            for spot, held in sorted(self.game.supply.items())
+            for r in RESOURCES
+            if held[r] > 0 and co.cash >= spot
+        ]
+
+    def produce_refusal(self, co: CobsCompany, number: Any) -> str | None:
+        if self.stage > 1:
+            return f"{co.name} has started selling and runs no more factories"
+        if not isinstance(number, int) or not 1 <= number <= len(co.factories):
+            return f"{co.name} has factories 1 to {len(co.factories)}, not {number!r}"
+        f = co.factories[number - 1]
+        if f.produced:
+            return f"{co.name}'s factory {number} has already produced"
+        if not all(x.produced for x in co.factories[: number - 1]):
+            return f"{co.name}'s factory {number} runs only after every factory to its left has produced"
+        if not f.staffed:
+            return (
+                f"{co.name}'s factory {number} needs {f.required} workers, it has {f.workers + f.automated}"
+            )
+        need: dict[str, int] = {}
+        for r in f.recipe:
+            need[r] = need.get(r, 0) + 1
+        short = [r for r, k in need.items() if co.resources[r] < k]
+        if short:
+            return f"{co.name}'s factory {number} lacks {', '.join(short)}"
+        return None
+
+    def sell_options(self, co: CobsCompany) -> list[str]:
+        if co.goods <= 0:
+            return []
+        g = self.game
+        out = []
+        for slot, entry in g.demand_slots.items():
+            if not slot.startswith(co.kind + "_") or entry["tile"] is None:
+                continue
+            if entry["goods"] < int(g.data_of("demand_tiles", entry["tile"])["demand"]):
+                out.append(slot)
+        return [*out, "bank"]
+
+    def asset_options(self, co: CobsCompany) -> list[str]:
+        out = []
+        for a in co.assets:
+            use = self.game.data_of("capital_assets", a)["use"]
+            if a in co.exhausted or use.get("price_protection") or co.cash < int(use.get("cost", 0)):
+                continue
+            out.append(a)
+        return out
+
+    def legal_actions(self, entity: Any) -> list[LegalAction]:
+        if not self.actions(entity):
+            return []
+        co: CobsCompany = entity
+        f = fields(co)
+        out = [LegalAction({"type": "buy_resource", **f, **o}) for o in self.buy_options(co)]
+        out += [
+            LegalAction({"type": "produce", **f, "factory": n})
+            for n in range(1, len(co.factories) + 1)
+            if self.produce_refusal(co, n) is None
+        ]
+        out += [LegalAction({"type": "sell_goods", **f, "demand": s}) for s in self.sell_options(co)]
+        out += [LegalAction({"type": "use_asset", **f, "asset": a}) for a in self.asset_options(co)]
+        if co.income > 0:
+            out.append(LegalAction({"type": "dividend", **f, "kind": "payout"}))
+        out.append(LegalAction({"type": "dividend", **f, "kind": "withhold"}))
+        return out
+
+    def company(self, action: ActionDict) -> CobsCompany:
+        co = self.game.entity_of(action)
+        if co is not self.actor():
+            raise GameError(f"it is {self.actor().name}'s turn to operate")
+        assert isinstance(co, CobsCompany)
+        return co
+
+    def process_buy_resource(self, action: ActionDict) -> None:
+        g = self.game
+        co = self.company(action)
+        choice = {"spot": action.get("spot"), "resource": action.get("resource")}
+        if choice not in self.buy_options(co):
+            raise GameError(f"{co.name} cannot buy {choice['resource']} from the ${choice['spot']} spot now")
+        spot, r = int(str(choice["spot"])), str(choice["resource"])
+        co.spend(spot, g.bank)
+        g.supply[spot][r] -= 1
+        co.resources[r] += 1
+        g.log.append(f"{co.name} buys {r} for ${spot}")
+
+    def process_produce(self, action: ActionDict) -> None:
+        g = self.game
+        co = self.company(action)
+        number = action.get("factory")
+        reason = self.produce_refusal(co, number)
+        if reason:
+            raise GameError(reason)
+        assert isinstance(number, int)
+        f = co.factories[number - 1]
+        for r in f.recipe:
+            co.resources[r] -= 1
+            g.haymarket[r] += 1
+        co.goods += int(f.spec["goods"])
+        f.produced = True
+        self.stage = 1
+        g.log.append(f"{co.name}'s factory {number} produces {f.spec['goods']} goods")
+        if f.manager:
+            bonus = f.spec["manager_bonus"]
+            co.goods += int(bonus.get("good", 0))
+            if bonus.get("resource"):
+                g.take_from_haymarket(co, (f.recipe * 4)[: int(bonus["resource"])])
+            if bonus.get("appeal"):
+                g.raise_appeal(co, int(bonus["appeal"]))
+        owner = co.owner
+        if (
+            owner is not None
+            and owner.first_company == co.sym
+            and not owner.company_partner_gained
+            and all(x.produced for x in co.factories)
+        ):
+            owner.company_partner_gained = True
+            owner.partners += 1
+            g.log.append(f"{owner.name} gains a partner: every factory of their first company produced")
+
+    def process_sell_goods(self, action: ActionDict) -> None:
+        g = self.game
+        co = self.company(action)
+        where = action.get("demand")
+        if where not in self.sell_options(co):
+            raise GameError(f"{co.name} cannot sell a good to {where!r} now")
+        co.goods -= 1
+        self.stage = 2
+        if where == "bank":
+            co.income += co.goods_value // 2
+            g.log.append(f"{co.name} sells a good to the bank at half price (${co.goods_value // 2})")
+            return
+        entry = g.demand_slots[str(where)]
+        entry["goods"] += 1
+        co.income += co.goods_value
+        g.log.append(f"{co.name} sells a good to {where} (${co.goods_value})")
+        if entry["goods"] == int(g.data_of("demand_tiles", entry["tile"])["demand"]):
+            bonus = int(str(where).rsplit("_", 1)[1])
+            co.income += bonus
+            if bonus:
+                g.log.append(f"{co.name} fills the demand tile on {where}: ${bonus} bonus")
+
+    def process_use_asset(self, action: ActionDict) -> None:
+        g = self.game
+        co = self.company(action)
+        asset = action.get("asset")
+        if asset not in self.asset_options(co):
+            raise GameError(f"{co.name} cannot use the capital asset {asset!r} now")
+        use = g.data_of("capital_assets", str(asset))["use"]
+        co.spend(int(use.get("cost", 0)), g.bank)
+        co.exhausted.add(str(asset))
+        co.income += int(use.get("revenue", 0))
+        if use.get("appeal"):
+            g.raise_appeal(co, int(use["appeal"]))
+        if use.get("share_value"):
+            g.move_share_value(co, int(use["share_value"]))
+        if use.get("resources"):
+            g.take_from_haymarket(co, [str(r) for r in use["resources"]])
+        g.log.append(f"{co.name} exhausts {asset}")
+
+    def process_dividend(self, action: ActionDict) -> None:
+        g = self.game
+        co = self.company(action)
+        kind = action.get("kind")
+        if kind == "payout" and co.income > 0:
+            g.log.append(f"{co.name} pays out its operating revenue of ${co.income}")
+            g.pay_shareholders(co, co.income, g.bank)
+        elif kind == "withhold":
+            g.bank.spend(co.income, co)
+            g.log.append(f"{co.name} withholds ${co.income}")
+            if co.income > 0 and g.has_price_protection(co):
+                g.log.append(f"price protection keeps {co.name}'s share value")
+            else:
+                g.move_share_value(co, -1)
+        else:
+            raise GameError(f"{co.name} may withhold{' or pay out' if co.income else ''}, not {kind!r}")
+        co.income = 0
+        self.done.add(co.sym)
+        self.stage = 0
