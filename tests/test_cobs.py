@@ -1,0 +1,335 @@
+"""City of the Big Shoulders: each rule in a small scripted situation, built by applying legal actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.engine import GameError, new_game
+from companion.engine.titles import game_class, title_info
+from companion.engine.titles.cobs import CobsGame
+from companion.engine.titles.cobs.steps import fields
+
+
+def enter_draws(game: CobsGame, picks: dict[str, list[str]] | None = None) -> None:
+    """Enter every pending draw: from ``picks`` (by kind, in order) where given, else the first choice."""
+    picks = {k: list(v) for k, v in (picks or {}).items()}
+    while game.pending_draws and not game.finished:
+        kind = game.pending_draws[0][0]
+        legal = [la for la in game.legal_actions() if la.type == "draw"]
+        assert legal, "a pending draw must offer its choices"
+        wanted = picks.get(kind)
+        item = wanted.pop(0) if wanted else legal[0].action["item"]
+        game.apply(next(la.action for la in legal if la.action["item"] == item))
+
+
+def act(game: CobsGame, type_: str, **extra: Any) -> list[str]:
+    return game.apply({"type": type_, **fields(game.current_entity()), **extra})
+
+
+def start(game: CobsGame, *companies: tuple[str, int]) -> None:
+    """The first decade's opening: each player in turn starts a company."""
+    for sym, value in companies:
+        act(game, "par", corporation=sym, share_price=value)
+
+
+def pass_until(game: CobsGame, phase: str) -> None:
+    """Everyone passes (stock, action), plays the first building or withholds until ``phase``."""
+    while game.phase != phase and not game.finished:
+        if game.pending_draws or game.pending_bonuses:
+            legal = game.legal_actions()
+            game.apply(legal[0].action)
+            continue
+        types = {la.type for la in game.legal_actions()}
+        if "play_building" in types:
+            game.apply(next(la.action for la in game.legal_actions() if la.type == "play_building"))
+        elif "dividend" in types:
+            act(game, "dividend", kind="withhold")
+        else:
+            act(game, "pass")
+
+
+def two_player_game(**picks: list[str]) -> CobsGame:
+    game = new_game("CoBS", ["Ann", "Bob"])
+    assert isinstance(game, CobsGame)
+    enter_draws(game, picks)
+    return game
+
+
+def test_the_title_is_registered_as_a_game_without_a_map() -> None:
+    info = title_info("CoBS")
+    assert info.playable and not info.complete and not info.has_map
+    assert (info.min_players, info.max_players) == (2, 4)
+    assert game_class("CoBS") is CobsGame
+    with pytest.raises(GameError, match="2-4 players"):
+        new_game("CoBS", ["A"])
+
+
+def test_the_board_is_entered_as_drawn_from_what_the_decks_can_give() -> None:
+    game = new_game("CoBS", ["Ann", "Bob"])
+    assert isinstance(game, CobsGame)
+    first = game.legal_actions()
+    assert {la.type for la in first} == {"draw"}
+    # the demand deck is stacked by pips: only one-pip tiles can come first (2 players: demand1, 2, 4)
+    assert sorted(la.action["item"] for la in first) == ["demand1", "demand2", "demand4"]
+    with pytest.raises(GameError, match="cannot be drawn"):
+        game.apply({**first[0].action, "item": "demand19"})
+    enter_draws(game, {"asset": ["cincinnati_steel"], "supply": ["coal"] * 9})
+    assert game.asset_slots[40] == "cincinnati_steel"
+    assert game.asset_slots[80] == "brilliant_marketing"  # after the four starting assets
+    assert game.supply[10] == {"livestock": 0, "steel": 0, "coal": 3, "wood": 0}
+    assert game.phase == "start"
+
+
+def test_starting_a_company() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    pars = [la for la in game.legal_actions() if la.type == "par" and la.action["corporation"] == "swift"]
+    # $60 would cost $180: more than Ann's $175
+    assert sorted(la.action["share_price"] for la in pars) == [35, 40, 50]
+    assert pars[0].cards == ("swift_0",)
+    with pytest.raises(GameError, match="not 45"):
+        act(game, "par", corporation="swift", share_price=45)
+    preview = game.preview({"type": "par", **fields(ann), "corporation": "swift", "share_price": 50})
+    assert {(m.who, m.before, m.after) for m in preview.money} == {(1, 175, 25), ("swift", 0, 150)}
+    act(game, "par", corporation="swift", share_price=50)
+    swift = game.company("swift")
+    assert ann.cash == 25 and swift.cash == 150 and swift.share_value == 50
+    assert [c.id for c in ann.certificates] == ["swift_0"] and swift.owner is ann
+    assert [c.kind for c in swift.certificates] == ["preferred"] + ["common"] * 5
+    # the initial appeal (3) is placed without its bonus (a worker at 3)
+    assert swift.appeal == 3 and game.pending_bonuses == []
+    with pytest.raises(GameError, match="already been started"):
+        act(game, "par", corporation="swift", share_price=35)
+    act(game, "par", corporation="libby", share_price=35)
+    assert game.phase == "stock" and bob.first_company == "libby"
+    # no company is started in the first decade's stock phase
+    assert "par" not in {la.type for la in game.legal_actions()}
+
+
+def test_a_sale_bars_buying_that_company_again_this_decade() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("spalding", 35), ("libby", 35))
+    spalding = game.company("spalding")
+    act(game, "buy_shares", shares=["spalding_2"])  # Ann, from the treasury: $35 to the company
+    assert ann.cash == 175 - 105 - 35 and spalding.cash == 105 + 35
+    act(game, "pass")  # Bob
+    before = ann.cash
+    act(game, "sell_shares", shares=["spalding_2"])  # Ann sells it to the pool
+    assert ann.cash == before + 35 and spalding.share_value == 25  # one step down per share
+    legal = game.legal_actions()
+    assert not [
+        la for la in legal if la.type == "buy_shares" and la.action["shares"][0].startswith("spalding")
+    ]
+    with pytest.raises(GameError, match="sold A.G. Spalding and Bros. this decade"):
+        act(game, "buy_shares", shares=["spalding_3"])
+    act(game, "buy_shares", shares=["libby_2"])  # another company she may buy
+    # Bob buys Ann's certificate from the pool: he pays the bank
+    bank = game.bank.cash
+    act(game, "buy_shares", shares=["spalding_2"])
+    assert game.bank.cash == bank + 25 and game.certificate("spalding_2").owner is bob
+
+
+def test_stock_phase_end_priority_and_the_wholly_owned_rise() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("spalding", 35), ("libby", 35))
+    act(game, "pass")  # Ann
+    act(game, "buy_shares", shares=["libby_2"])  # Bob buys last
+    act(game, "pass")
+    act(game, "pass")
+    assert game.phase == "building"
+    assert game.priority == 0  # left of Bob, the last to buy: Ann
+    # no company is wholly owned by players, so no share value rose
+    assert game.company("libby").share_value == 35
+
+
+def test_certificate_limits() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("spalding", 35), ("libby", 35))
+    game.bank.spend(2000, ann)  # a rich Ann (from the bank, so money is still conserved)
+    game.bank.spend(2000, bob)
+    # never the director's and the preferred certificate of one company
+    with pytest.raises(GameError, match="both the director's and the preferred"):
+        act(game, "buy_shares", shares=["spalding_1"])
+    for cert in ["spalding_2", "spalding_3", "spalding_4"]:  # director (3 shares) + 3 = 6
+        act(game, "buy_shares", shares=[cert])
+        act(game, "buy_shares", shares=["libby_" + cert[-1]])  # Bob
+    with pytest.raises(GameError, match="at most 6 shares"):
+        act(game, "buy_shares", shares=["spalding_5"])
+    assert not [la for la in game.legal_actions() if la.action.get("shares") == ["spalding_5"]]
+    # ten certificates at most with two players
+    act(game, "buy_shares", shares=["libby_1"])  # preferred of Bob's company: Ann may hold it
+    for cert in ["libby_5", "libby_6"]:
+        act(game, "pass")
+        act(game, "buy_shares", shares=[cert])
+    assert len(ann.certificates) == 7
+    assert game.cert_limit() == 10
+
+
+def test_the_certificate_limit_of_ten_with_two_players() -> None:
+    game = new_game("CoBS", ["Ann", "Bob"])
+    assert isinstance(game, CobsGame)
+    enter_draws(game)
+    start(game, ("spalding", 35), ("libby", 35))
+    ann = game.players[0]
+    game.bank.spend(5000, ann)
+    pass_until(game, "cleanup")  # decade 1 ends; in decade 2 Ann starts more companies
+    enter_draws(game)
+    assert game.phase == "stock" and game.decade == 2
+    bought = 0
+    while len(ann.certificates) < 10:
+        assert game.current_entity() is ann
+        legal = [la for la in game.legal_actions() if la.type in ("par", "buy_shares")]
+        game.apply(legal[0].action)
+        bought += 1
+        act(game, "pass")  # Bob
+    assert not [la for la in game.legal_actions() if la.type in ("par", "buy_shares")]
+    spare = next(c for co in game.companies for c in co.certificates if c.kind == "common")
+    with pytest.raises(GameError, match="certificate limit of 10"):
+        act(game, "buy_shares", shares=[spare.id])
+
+
+def operating_fairbank() -> CobsGame:
+    """Ann's Fairbank (two one-worker factories on coal) with a worker in each, in its operating turn;
+    coal on every supply spot and demand for dry goods on the board."""
+    game = two_player_game(supply=["coal"] * 9, demand=["demand2", "demand4"])
+    start(game, ("fairbank", 40), ("libby", 35))
+    pass_until(game, "action")
+    act(game, "place_partner", space="job_market_worker", corporation="fairbank")  # Ann: $50 (empty market)
+    act(game, "pass")  # Bob
+    act(game, "place_partner", space="job_market_worker", corporation="fairbank")
+    assert [f.workers for f in game.company("fairbank").factories] == [1, 1]
+    assert game.phase == "operating"
+    assert game.current_entity() is game.company("fairbank")  # appeal 3 beats Libby's 1
+    return game
+
+
+def test_factories_run_left_to_right() -> None:
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    cash = fairbank.cash
+    act(game, "buy_resource", spot=10, resource="coal")
+    act(game, "buy_resource", spot=10, resource="coal")
+    act(game, "buy_resource", spot=10, resource="coal")
+    assert fairbank.resources["coal"] == 3 and fairbank.cash == cash - 30
+    with pytest.raises(GameError, match="after every factory to its left"):
+        act(game, "produce", factory=2)
+    produce = [la.action["factory"] for la in game.legal_actions() if la.type == "produce"]
+    assert produce == [1]
+    act(game, "produce", factory=1)
+    assert fairbank.goods == 2 and fairbank.resources["coal"] == 1 and game.haymarket["coal"] == 4
+    with pytest.raises(GameError, match="already produced"):
+        act(game, "produce", factory=1)
+    with pytest.raises(GameError, match="lacks coal, livestock"):
+        act(game, "produce", factory=2)  # two coal and a livestock; one coal is left
+    # having produced, it buys no more resources
+    assert not [la for la in game.legal_actions() if la.type == "buy_resource"]
+
+
+def test_goods_sell_to_demand_or_to_the_bank_at_half_price_and_the_dividend_moves_the_share_value() -> None:
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    ann = game.players[0]
+    act(game, "buy_resource", spot=10, resource="coal")
+    act(game, "buy_resource", spot=10, resource="coal")
+    act(game, "produce", factory=1)
+    where = sorted(la.action["demand"] for la in game.legal_actions() if la.type == "sell_goods")
+    assert where == ["bank", "dry_goods_0", "dry_goods_20", "dry_goods_50"]
+    slot = "dry_goods_50"
+    act(game, "sell_goods", demand="bank")
+    assert fairbank.income == 20  # half of $40 (no salespeople)
+    act(game, "sell_goods", demand=slot)
+    assert fairbank.income == 60
+    cash, bank = ann.cash, game.bank.cash
+    preview = game.preview({"type": "dividend", **fields(fairbank), "kind": "payout"})
+    assert preview.share_prices == {"fairbank": (40, 50)}  # $60 ≥ the $40 share value: one step
+    act(game, "dividend", kind="payout")
+    # $6 a share: Ann's director's certificate (3 shares) earns $18, the treasury's 7 shares $42
+    assert ann.cash == cash + 18 and game.bank.cash == bank - 60
+    assert fairbank.share_value == 50
+
+
+def test_withholding_drops_the_share_value() -> None:
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    cash = fairbank.cash
+    assert [la.action["kind"] for la in game.legal_actions() if la.type == "dividend"] == ["withhold"]
+    act(game, "dividend", kind="withhold")
+    assert fairbank.share_value == 35 and fairbank.cash == cash
+
+
+def test_an_appeal_bonus_or_25_dollars_instead() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35), ("libby", 35))
+    pass_until(game, "action")
+    spalding = game.company("spalding")
+    act(game, "place_partner", space="advertising", corporation="spalding")  # $20, appeal 1 → 2
+    act(game, "pass")
+    act(game, "place_partner", space="advertising", corporation="spalding")  # appeal 3: a worker bonus
+    assert spalding.appeal == 3 and game.pending_bonuses == [("spalding", "worker")]
+    assert game.current_entity() is spalding
+    takes = sorted(la.action["take"] for la in game.legal_actions())
+    assert takes == ["bonus", "cash"]
+    cash = spalding.cash
+    act(game, "appeal_bonus", bonus="worker", take="cash")
+    assert spalding.cash == cash + 25 and not game.pending_bonuses
+
+
+def test_an_appeal_bonus_taken() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35), ("libby", 35))
+    pass_until(game, "action")
+    spalding = game.company("spalding")
+    act(game, "place_partner", space="advertising", corporation="spalding")
+    act(game, "pass")
+    act(game, "place_partner", space="advertising", corporation="spalding")
+    act(game, "appeal_bonus", bonus="worker", take="bonus")
+    assert spalding.factories[0].workers == 1
+
+
+def test_cleanup_moves_the_capital_assets_and_the_supply_chain() -> None:
+    game = two_player_game(supply=["coal"] * 3 + ["wood"] * 3 + ["steel"] * 3)
+    start(game, ("spalding", 35), ("libby", 35))
+    slots = dict(game.asset_slots)
+    pass_until(game, "cleanup")
+    # the asset on $40 is gone, the others moved down one place, $80 waits for a draw
+    assert [game.asset_slots[s] for s in (40, 50, 60, 70)] == [slots[50], slots[60], slots[70], slots[80]]
+    assert game.asset_slots[80] is None and game.pending_draws[0] == ("asset", 80)
+    # the $10 spot's coal went to Haymarket Square, wood and steel moved down
+    assert game.haymarket["coal"] == 5
+    assert game.supply[10]["wood"] == 3 and game.supply[20]["steel"] == 3
+    assert sum(game.supply[30].values()) == 0
+    draws = [la.action["item"] for la in game.legal_actions()]
+    assert slots[40] not in draws and len(draws) == 11  # the non-starting assets
+    enter_draws(game)
+    assert (
+        game.asset_slots[80] is not None and sum(game.supply[30].values()) == 4
+    )  # the second decade's refill
+    assert game.phase == "stock" and game.decade == 2
+    assert all(p.free_partners == p.partners for p in game.players)
+
+
+def test_a_refused_action_changes_nothing_and_undo_takes_back() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35))
+    before = game.cash_table()
+    with pytest.raises(GameError):
+        act(game, "par", corporation="spalding", share_price=35)
+    assert game.cash_table() == before
+    game.undo()
+    assert not game.company("spalding").started and game.players[0].cash == 175
+
+
+def test_the_game_ends_after_five_decades_with_cash_plus_certificates() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35), ("libby", 35))
+    pass_until(game, "never")
+    assert game.finished and game.game_end_reason == "decades" and game.decade == 5
+    ann = game.players[0]
+    spalding = game.company("spalding")
+    assert game.result()[ann.id] == ann.cash + 3 * spalding.share_value
+    assert spalding.share_value == 10  # withheld with nothing sold five times, from $35
