@@ -1,0 +1,139 @@
+"""City of the Big Shoulders: random games played through ``legal_actions()`` keep the invariants,
+every listed action is accepted, games reach their end, and their exports replay to the same result."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.engine import GameError, new_game
+from companion.engine.titles.cobs import CobsGame
+from companion.engine.titles.cobs.entities import CobsPlayer
+from companion.interop.replay import export_game, replay
+
+MAX_ACTIONS = 3000
+
+
+def random_action(game: CobsGame, rng: random.Random) -> dict[str, object]:
+    """A random legal action (a pass four times in five less likely than the rest)."""
+    legal = game.legal_actions()
+    assert legal, f"no legal action in {game.round.name}"
+    active = [la for la in legal if la.type != "pass"]
+    la = rng.choice(active if active and rng.random() < 0.8 else legal)
+    if la.price_range is not None:
+        return la.priced(rng.randint(*la.price_range))
+    return la.action
+
+
+def check_invariants(game: CobsGame) -> None:
+    total = game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.companies)
+    assert total == int(game.data["bank_cash"]), "money is conserved"
+    seen: set[str] = set()
+    holders: list[list[object]] = [list(p.certificates) for p in game.players]
+    holders += [list(c.certificates) for c in game.companies] + [list(game.pool.certificates)]
+    for held in holders:
+        for cert in held:
+            assert cert.id not in seen, f"{cert.id} is in two places"  # type: ignore[attr-defined]
+            seen.add(cert.id)  # type: ignore[attr-defined]
+    for co in game.companies:
+        assert co.cash >= 0 and 0 <= co.step < len(game.share_values) and co.appeal <= 16
+        if co.started:
+            assert {c.id for c in co.all_certificates} <= seen
+            assert sum(c.shares for c in co.all_certificates) == 10
+            assert co.owner is not None and co.all_certificates[0].owner is co.owner
+            for cert in co.all_certificates:
+                where = cert.owner
+                owned = where.certificates if not isinstance(where, CobsPlayer) else where.certificates
+                assert cert in owned
+        else:
+            assert not co.cash and not any(c.id in seen for c in co.all_certificates)
+        assert co.salespeople <= co.max_salespeople
+        for f in co.factories:
+            assert 0 <= f.workers + f.automated <= f.required and f.automated <= int(f.spec["automation"])
+        assert all(v >= 0 for v in co.resources.values()) and co.goods >= 0
+    limit = game.cert_limit()
+    for p in game.players:
+        assert p.cash >= 0 and len(p.certificates) <= limit
+        for co in game.companies:
+            assert game.shares_of(p, co) <= 6
+            kinds = {c.kind for c in p.certificates if c.company is co}
+            assert not {"director", "preferred"} <= kinds
+    assert 0 <= game.bonus_goods_left <= 10
+    assert all(v >= 0 for v in game.haymarket.values()) and all(v >= 0 for v in game.bag.values())
+    counts = {r: game.haymarket[r] + game.bag[r] for r in game.bag}
+    for spot in game.supply.values():
+        for r, k in spot.items():
+            counts[r] += k
+    for co in game.companies:
+        for r, k in co.resources.items():
+            counts[r] += k
+    assert counts == {r: int(n) for r, n in game.data["resources"].items()}, "resources are conserved"
+
+
+def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
+    rng = random.Random(seed)
+    game = new_game("CoBS", [f"P{i + 1}" for i in range(players)], seed=seed)
+    assert isinstance(game, CobsGame)
+    for n in range(MAX_ACTIONS):
+        if game.finished:
+            break
+        if n % check_every == 0:
+            for la in game.legal_actions():  # every listed action is accepted
+                game.clone()._process(la.action)
+        game.apply(random_action(game, rng))
+        check_invariants(game)
+    assert game.finished and game.game_end_reason == "decades"
+    return game
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_keep_the_invariants_and_end(seed: int) -> None:
+    game = play(seed, 2 + seed % 3)
+    assert game.decade == 5
+    assert set(game.result()) == {p.id for p in game.players}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3, 30))
+def test_more_random_games(seed: int) -> None:
+    play(seed, 2 + seed % 3, check_every=40)
+
+
+@pytest.mark.parametrize("seed", [101, 102])
+def test_exports_of_random_games_replay_to_the_same_result(seed: int, tmp_path: Path) -> None:
+    game = play(seed, 2 + seed % 3, check_every=200)
+    path = tmp_path / f"cobs-{seed}.json"
+    path.write_text(json.dumps(export_game(game, seed)))
+    result = replay(path)
+    assert result.ok, result.divergence
+    assert result.game is not None and result.game.result() == game.result()
+    assert result.actions == len(game.actions)
+
+
+def test_an_export_with_a_changed_action_does_not_replay(tmp_path: Path) -> None:
+    game = play(7, 2, check_every=500)
+    export = export_game(game, 7)
+    # the first company start at a share value that does not exist
+    first = next(a for a in export["actions"] if a["type"] == "par")
+    first["share_price"] = 45
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(export))
+    result = replay(path)
+    assert not result.ok and "not 45" in str(result.divergence)
+
+
+def test_undo_after_random_play_restores_the_state() -> None:
+    rng = random.Random(5)
+    game = new_game("CoBS", ["A", "B", "C"])
+    assert isinstance(game, CobsGame)
+    game.keep_checkpoints()
+    for _ in range(120):
+        game.apply(random_action(game, rng))
+    before = game.before_last()
+    game.undo()
+    assert game.cash_table() == before.cash_table() and game.trace_state() == before.trace_state()
+    with pytest.raises(GameError):
+        game.apply({"type": "dividend", "entity": "nobody", "entity_type": "corporation", "kind": "payout"})
