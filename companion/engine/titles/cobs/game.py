@@ -251,6 +251,7 @@ class CobsGame(TableGame):
         else:
             self.phase = order[order.index(phase) + 1]
         if self.phase == "cleanup" and self.decade >= len(self.data["decades"]):
+            self.phase = "over"
             self.end_game("decades")
             return
         self.round = self.make_round(self.phase)
