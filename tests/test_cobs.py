@@ -50,8 +50,8 @@ def pass_until(game: CobsGame, phase: str) -> None:
             act(game, "pass")
 
 
-def two_player_game(**picks: list[str]) -> CobsGame:
-    game = new_game("CoBS", ["Ann", "Bob"])
+def two_player_game(rules: frozenset[str] = frozenset(), **picks: list[str]) -> CobsGame:
+    game = new_game("CoBS", ["Ann", "Bob"], rules)
     assert isinstance(game, CobsGame)
     enter_draws(game, picks)
     return game
@@ -193,10 +193,10 @@ def test_the_certificate_limit_of_ten_with_two_players() -> None:
         act(game, "buy_shares", shares=[spare.id])
 
 
-def operating_fairbank() -> CobsGame:
+def operating_fairbank(rules: frozenset[str] = frozenset()) -> CobsGame:
     """Ann's Fairbank (two one-worker factories on coal) with a worker in each, in its operating turn;
     coal on every supply spot and demand for dry goods on the board."""
-    game = two_player_game(supply=["coal"] * 9, demand=["demand2", "demand4"])
+    game = two_player_game(rules, supply=["coal"] * 9, demand=["demand2", "demand4"])
     start(game, ("fairbank", 40), ("libby", 35))
     pass_until(game, "action")
     act(game, "place_partner", space="job_market_worker", corporation="fairbank")  # Ann: $50 (empty market)
@@ -260,6 +260,36 @@ def test_withholding_drops_the_share_value() -> None:
     assert [la.action["kind"] for la in game.legal_actions() if la.type == "dividend"] == ["withhold"]
     act(game, "dividend", kind="withhold")
     assert fairbank.share_value == 35 and fairbank.cash == cash
+
+
+def test_two_like_resources_trade_for_one_in_haymarket_square() -> None:
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    assert not [la for la in game.legal_actions() if la.type == "trade_resources"]
+    act(game, "buy_resource", spot=10, resource="coal")
+    act(game, "buy_resource", spot=10, resource="coal")
+    trades = {la.action["take"] for la in game.legal_actions() if la.type == "trade_resources"}
+    assert trades == {"livestock", "steel", "wood"}
+    act(game, "trade_resources", give="coal", take="livestock")
+    assert fairbank.resources["coal"] == 0 and fairbank.resources["livestock"] == 1
+    assert game.haymarket["coal"] == 4 and game.haymarket["livestock"] == 1
+    with pytest.raises(GameError, match="two like resources"):
+        act(game, "trade_resources", give="livestock", take="coal")
+
+
+def test_emergency_fundraising_in_the_advanced_rules() -> None:
+    plain = operating_fairbank()
+    assert "emergency_fundraise" not in {la.type for la in plain.legal_actions()}
+    game = operating_fairbank(frozenset({"advanced"}))
+    fairbank = game.company("fairbank")
+    options = [la.action["shares"] for la in game.legal_actions() if la.type == "emergency_fundraise"]
+    assert ["fairbank_2"] in options and ["fairbank_1", "fairbank_2"] in options and len(options) == 11
+    cash, bank = fairbank.cash, game.bank.cash
+    act(game, "emergency_fundraise", shares=["fairbank_1", "fairbank_2"])  # 3 shares at $40
+    assert fairbank.cash == cash + 120 and game.bank.cash == bank - 120
+    assert fairbank.share_value == 15  # $40, down 3 steps for the shares and 1 for the fundraising
+    assert game.certificate("fairbank_1").owner is game.pool
+    assert "emergency_fundraise" not in {la.type for la in game.legal_actions()}  # once, first
 
 
 def test_an_appeal_bonus_or_25_dollars_instead() -> None:

@@ -75,7 +75,8 @@ def check_invariants(game: CobsGame) -> None:
 
 def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
     rng = random.Random(seed)
-    game = new_game("CoBS", [f"P{i + 1}" for i in range(players)], seed=seed)
+    rules = {"advanced"} if seed % 2 else set()
+    game = new_game("CoBS", [f"P{i + 1}" for i in range(players)], rules, seed=seed)
     assert isinstance(game, CobsGame)
     for n in range(MAX_ACTIONS):
         if game.finished:

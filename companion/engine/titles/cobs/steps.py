@@ -459,6 +459,7 @@ class BuildingStep(CobsStep):
 
 # -- action phase -----------------------------------------------------------------------------------------
 GENERAL = "general_action_spaces"
+ADVANCED = "advanced"
 
 
 class ActionStep(CobsStep):
@@ -670,6 +671,8 @@ class OperatingStep(CobsStep):
         self.done: set[str] = set()
         self.stage = 0
         """0: buying resources, 1: producing, 2: selling (a stage, once left, is not returned to)."""
+        self.began = False
+        """The operating company has done something this turn (emergency fundraising comes first)."""
 
     def actor(self) -> Any:
         for co in self.game.operating_order():
@@ -680,7 +683,33 @@ class OperatingStep(CobsStep):
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.actor():
             return []
-        return ["buy_resource", "produce", "sell_goods", "use_asset", "dividend"]
+        kinds = ["buy_resource", "produce", "sell_goods", "use_asset", "trade_resources", "dividend"]
+        if ADVANCED in self.game.optional_rules:
+            kinds.append("emergency_fundraise")
+        return kinds
+
+    def fundraise_options(self, co: CobsCompany) -> list[list[str]]:
+        """The certificates the company may sell from its treasury (advanced rules), at the start of
+        its turn: the preferred or not, and so many common ones (the first in the treasury)."""
+        if ADVANCED not in self.game.optional_rules or self.began:
+            return []
+        preferred = [c.id for c in co.certificates if c.kind == "preferred"]
+        common = [c.id for c in co.certificates if c.kind == "common"]
+        out = []
+        for pref in ([], preferred[:1]) if preferred else ([],):
+            for k in range(len(common) + 1):
+                if pref or k:
+                    out.append([*pref, *common[:k]])
+        return out
+
+    def trade_options(self, co: CobsCompany) -> list[dict[str, str]]:
+        """Two like resources of the company for one other from Haymarket Square."""
+        return [
+            {"give": a, "take": b}
+            for a in RESOURCES
+            for b in RESOURCES
+            if a != b and co.resources[a] >= 2 and self.game.haymarket[b] > 0
+        ]
 
     # -- what the company may do
     def buy_options(self, co: CobsCompany) -> list[dict[str, Any]]:
@@ -749,6 +778,11 @@ class OperatingStep(CobsStep):
         ]
         out += [LegalAction({"type": "sell_goods", **f, "demand": s}) for s in self.sell_options(co)]
         out += [LegalAction({"type": "use_asset", **f, "asset": a}) for a in self.asset_options(co)]
+        out += [LegalAction({"type": "trade_resources", **f, **o}) for o in self.trade_options(co)]
+        out += [
+            LegalAction({"type": "emergency_fundraise", **f, "shares": ids}, tuple(ids))
+            for ids in self.fundraise_options(co)
+        ]
         if co.income > 0:
             out.append(LegalAction({"type": "dividend", **f, "kind": "payout"}))
         out.append(LegalAction({"type": "dividend", **f, "kind": "withhold"}))
@@ -759,7 +793,48 @@ class OperatingStep(CobsStep):
         if co is not self.actor():
             raise GameError(f"it is {self.actor().name}'s turn to operate")
         assert isinstance(co, CobsCompany)
+        if action.get("type") != "emergency_fundraise":
+            self.began = True
         return co
+
+    def process_emergency_fundraise(self, action: ActionDict) -> None:
+        g = self.game
+        co = self.company(action)
+        ids = action.get("shares")
+        if ADVANCED not in g.optional_rules:
+            raise GameError("emergency fundraising is an advanced rule, not in this game")
+        if ids not in self.fundraise_options(co):
+            raise GameError(
+                f"{co.name} may raise funds only at the start of its turn, selling certificates from its "
+                "treasury (the preferred and common ones in order)"
+            )
+        certs = [g.certificate(i) for i in ids]
+        total = sum(c.price for c in certs)
+        shares = sum(c.shares for c in certs)
+        for cert in certs:
+            co.certificates.remove(cert)
+            cert.owner = g.pool
+            g.pool.certificates.append(cert)
+        g.bank.spend(total, co)
+        g.log.append(f"{co.name} raises ${total} selling {', '.join(ids)} to the bank pool")
+        g.move_share_value(co, -(shares + 1))
+        self.began = True
+
+    def process_trade_resources(self, action: ActionDict) -> None:
+        g = self.game
+        co = self.company(action)
+        choice = {"give": action.get("give"), "take": action.get("take")}
+        if choice not in self.trade_options(co):
+            raise GameError(
+                f"{co.name} trades two like resources it holds for one other in Haymarket Square, "
+                f"not {choice['give']!r} for {choice['take']!r}"
+            )
+        give, take = str(choice["give"]), str(choice["take"])
+        co.resources[give] -= 2
+        g.haymarket[give] += 2
+        g.haymarket[take] -= 1
+        co.resources[take] += 1
+        g.log.append(f"{co.name} trades two {give} for one {take} in Haymarket Square")
 
     def process_buy_resource(self, action: ActionDict) -> None:
         g = self.game
@@ -866,3 +941,4 @@ class OperatingStep(CobsStep):
         co.income = 0
         self.done.add(co.sym)
         self.stage = 0
+        self.began = False
