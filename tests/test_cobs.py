@@ -199,9 +199,13 @@ def operating_fairbank(rules: frozenset[str] = frozenset()) -> CobsGame:
     game = two_player_game(rules, supply=["coal"] * 9, demand=["demand2", "demand4"])
     start(game, ("fairbank", 40), ("libby", 35))
     pass_until(game, "action")
-    act(game, "place_partner", space="job_market_worker", corporation="fairbank")  # Ann: $50 (empty market)
+    choices = [la.action for la in game.legal_actions() if la.action.get("space") == "job_market_worker"]
+    assert [a["factory"] for a in choices if a["corporation"] == "fairbank"] == [1, 2]
+    act(game, "place_partner", space="job_market_worker", corporation="fairbank", factory=2)
     act(game, "pass")  # Bob
-    act(game, "place_partner", space="job_market_worker", corporation="fairbank")
+    with pytest.raises(GameError, match="cannot use job_market_worker"):
+        act(game, "place_partner", space="job_market_worker", corporation="fairbank", factory=2)  # full
+    act(game, "place_partner", space="job_market_worker", corporation="fairbank", factory=1)
     assert [f.workers for f in game.company("fairbank").factories] == [1, 1]
     assert game.phase == "operating"
     assert game.current_entity() is game.company("fairbank")  # appeal 3 beats Libby's 1

@@ -534,6 +534,10 @@ class ActionStep(CobsStep):
             return [{"resource": r} for r in RESOURCES]
         if "unlike_resources" in effect:
             return [{"resources": [a, b]} for a, b in combinations(RESOURCES, 2)]
+        if set(effect) == {"workers"} and int(effect["workers"]) == 1:
+            return [{"factory": f.number} for f in co.factories if f.room > 0]
+        if set(effect) == {"managers"} and int(effect["managers"]) == 1:
+            return [{"factory": f.number} for f in co.factories if not f.manager]
         return [{}]
 
     def worker_cost(self) -> int:
@@ -585,7 +589,9 @@ class ActionStep(CobsStep):
             raise GameError(f"{player.name} is not the director of {co.name}")
         space = str(action.get("space"))
         facts, owner = self.space(space)
-        choice: dict[str, Any] = {k: action[k] for k in ("slot", "resource", "resources") if k in action}
+        choice: dict[str, Any] = {
+            k: action[k] for k in ("slot", "resource", "resources", "factory") if k in action
+        }
         if choice not in self.options(co, space):
             raise GameError(f"{co.name} cannot use {space} {self.describe(choice)}now")
         effect: dict[str, Any] = dict(facts.get("effect") or {})
@@ -637,9 +643,14 @@ class ActionStep(CobsStep):
 
     def apply_effect(self, co: CobsCompany, effect: dict[str, Any], action: ActionDict) -> None:
         g = self.game
-        if "workers" in effect:
+        chosen = action.get("factory")
+        if "workers" in effect and isinstance(chosen, int):
+            co.factories[chosen - 1].workers += 1  # one worker, into the factory the player chose
+        elif "workers" in effect:
             g.add_workers(co, int(effect["workers"]))
-        if "managers" in effect:
+        if "managers" in effect and isinstance(chosen, int):
+            co.factories[chosen - 1].manager = True
+        elif "managers" in effect:
             g.add_managers(co, int(effect["managers"]))
         if "salespeople" in effect:
             co.salespeople = min(co.max_salespeople, co.salespeople + int(effect["salespeople"]))
