@@ -367,3 +367,32 @@ def test_the_game_ends_after_five_decades_with_cash_plus_certificates() -> None:
     spalding = game.company("spalding")
     assert game.result()[ann.id] == ann.cash + 3 * spalding.share_value
     assert spalding.share_value == 10  # withheld with nothing sold five times, from $35
+
+
+def test_a_capital_asset_bought_then_exhausted_in_the_action_phase() -> None:
+    game = two_player_game(asset=["union_stockyards"])
+    start(game, ("spalding", 35), ("libby", 35))
+    pass_until(game, "action")
+    spalding = game.company("spalding")
+    slots = dict(game.asset_slots)
+    cash = spalding.cash
+    act(game, "place_partner", space="capital_investment", corporation="spalding", slot=40)
+    assert spalding.assets == ["union_stockyards"] and spalding.cash == cash - 40
+    # the assets moved down one slot; the top one is entered as drawn, then play goes on
+    assert [game.asset_slots[s] for s in (40, 50, 60, 70)] == [slots[50], slots[60], slots[70], slots[80]]
+    assert game.pending_draws == [("asset", 80)]
+    enter_draws(game)
+    act(game, "pass")  # Bob
+    uses = [la.action for la in game.legal_actions() if la.type == "use_asset"]
+    assert uses == [
+        {
+            **fields(game.players[0]),
+            "type": "use_asset",
+            "corporation": "spalding",
+            "asset": "union_stockyards",
+        }
+    ]
+    act(game, "use_asset", corporation="spalding", asset="union_stockyards")  # $10 for two livestock
+    assert spalding.resources["livestock"] == 2 and spalding.cash == cash - 50
+    assert game.haymarket["livestock"] == 0
+    assert not [la for la in game.legal_actions() if la.type == "use_asset"]  # exhausted this decade

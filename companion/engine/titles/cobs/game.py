@@ -231,8 +231,31 @@ class CobsGame(TableGame):
                 f.manager = True
                 count -= 1
 
-    def give_goods(self, co: CobsCompany, count: int) -> None:
-        co.goods += count
+    def usable_assets(self, co: CobsCompany, *, operating: bool) -> list[str]:
+        """The capital assets ``co`` may exhaust now: ready ones it can pay for; price protection is
+        passive; more operating revenue and a share-value step only in the operating phase."""
+        out = []
+        for a in co.assets:
+            use = self.data_of("capital_assets", a)["use"]
+            if a in co.exhausted or use.get("price_protection") or co.cash < int(use.get("cost", 0)):
+                continue
+            if not operating and (use.get("revenue") or use.get("share_value")):
+                continue
+            out.append(a)
+        return out
+
+    def exhaust_asset(self, co: CobsCompany, asset: str) -> None:
+        use = self.data_of("capital_assets", asset)["use"]
+        co.spend(int(use.get("cost", 0)), self.bank)
+        co.exhausted.add(asset)
+        co.income += int(use.get("revenue", 0))
+        if use.get("appeal"):
+            self.raise_appeal(co, int(use["appeal"]))
+        if use.get("share_value"):
+            self.move_share_value(co, int(use["share_value"]))
+        if use.get("resources"):
+            self.take_from_haymarket(co, [str(r) for r in use["resources"]])
+        self.log.append(f"{co.name} exhausts {asset}")
 
     # -- the rounds ------------------------------------------------------------------------------------------
     def initial_round(self) -> Round:

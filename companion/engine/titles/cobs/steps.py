@@ -481,7 +481,7 @@ class ActionStep(CobsStep):
         return None
 
     def actions(self, entity: Any) -> list[str]:
-        return ["place_partner", "pass"] if entity is self.actor() else []
+        return ["place_partner", "use_asset", "pass"] if entity is self.actor() else []
 
     # -- the spaces
     def space(self, space: str) -> tuple[dict[str, Any], Any]:
@@ -567,8 +567,25 @@ class ActionStep(CobsStep):
                             }
                         )
                     )
+            for a in self.game.usable_assets(co, operating=False):
+                out.append(
+                    LegalAction({"type": "use_asset", **fields(entity), "corporation": co.sym, "asset": a})
+                )
         out.append(LegalAction({"type": "pass", **fields(entity)}))
         return out
+
+    def process_use_asset(self, action: ActionDict) -> None:
+        """A company the player directs exhausts a capital asset in the player's turn (no partner)."""
+        g = self.game
+        player = g.entity_of(action)
+        self.turn_check(player)
+        co = g.company(action.get("corporation"))
+        if co.owner is None or co.owner.id != player.id:
+            raise GameError(f"{player.name} is not the director of {co.name}")
+        asset = action.get("asset")
+        if asset not in g.usable_assets(co, operating=False):
+            raise GameError(f"{co.name} cannot use the capital asset {asset!r} in the action phase")
+        g.exhaust_asset(co, str(asset))
 
     def process_pass(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
@@ -768,13 +785,7 @@ class OperatingStep(CobsStep):
         return [*out, "bank"]
 
     def asset_options(self, co: CobsCompany) -> list[str]:
-        out = []
-        for a in co.assets:
-            use = self.game.data_of("capital_assets", a)["use"]
-            if a in co.exhausted or use.get("price_protection") or co.cash < int(use.get("cost", 0)):
-                continue
-            out.append(a)
-        return out
+        return self.game.usable_assets(co, operating=True)
 
     def legal_actions(self, entity: Any) -> list[LegalAction]:
         if not self.actions(entity):
@@ -921,17 +932,7 @@ class OperatingStep(CobsStep):
         asset = action.get("asset")
         if asset not in self.asset_options(co):
             raise GameError(f"{co.name} cannot use the capital asset {asset!r} now")
-        use = g.data_of("capital_assets", str(asset))["use"]
-        co.spend(int(use.get("cost", 0)), g.bank)
-        co.exhausted.add(str(asset))
-        co.income += int(use.get("revenue", 0))
-        if use.get("appeal"):
-            g.raise_appeal(co, int(use["appeal"]))
-        if use.get("share_value"):
-            g.move_share_value(co, int(use["share_value"]))
-        if use.get("resources"):
-            g.take_from_haymarket(co, [str(r) for r in use["resources"]])
-        g.log.append(f"{co.name} exhausts {asset}")
+        g.exhaust_asset(co, str(asset))
 
     def process_dividend(self, action: ActionDict) -> None:
         g = self.game
