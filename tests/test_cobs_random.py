@@ -61,7 +61,8 @@ def check_invariants(game: CobsGame) -> None:
             assert game.shares_of(p, co) <= 6
             kinds = {c.kind for c in p.certificates if c.company is co}
             assert not {"director", "preferred"} <= kinds
-    assert 0 <= game.bonus_goods_left <= 10
+    assert 0 <= game.bonus_goods_left <= 10 and 0 <= game.labour_market <= 12
+    assert all(p.partners <= 5 and 0 <= p.free_partners <= p.partners for p in game.players)
     assert all(v >= 0 for v in game.haymarket.values()) and all(v >= 0 for v in game.bag.values())
     counts = {r: game.haymarket[r] + game.bag[r] for r in game.bag}
     for spot in game.supply.values():

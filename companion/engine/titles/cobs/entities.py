@@ -23,6 +23,7 @@ class CobsPlayer(Player):
     buildings: list[str] = field(default_factory=list)
     first_company: str | None = None
     company_partner_gained: bool = False
+    appeal_partner_gained: bool = False
     sold_this_decade: set[str] = field(default_factory=set)
     certificates: list[Certificate] = field(default_factory=list)
 

@@ -220,7 +220,7 @@ class CobsGame(TableGame):
                 f.workers -= 1
                 f.automated += 1
                 done += 1
-                self.labour_market += 1
+                self.labour_market = min(int(self.data["labour_market_max"]), self.labour_market + 1)
 
     def manager_room(self, co: CobsCompany) -> int:
         return sum(1 for f in co.factories if not f.manager)

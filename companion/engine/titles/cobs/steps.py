@@ -139,7 +139,9 @@ class AppealBonusStep(CobsStep):
             return g.automatable(co) > 0
         if bonus == "good":
             return g.bonus_goods_left > 0
-        return bonus in ("partner", "bump")
+        if bonus == "partner":  # a player gains one partner from appeal, once
+            return co.owner is not None and not co.owner.appeal_partner_gained
+        return bonus == "bump"
 
     def legal_actions(self, entity: Any) -> list[LegalAction]:
         if "appeal_bonus" not in self.actions(entity):
@@ -177,6 +179,7 @@ class AppealBonusStep(CobsStep):
             elif bonus == "bump":
                 g.move_share_value(co, 1)
             elif bonus == "partner" and co.owner is not None:
+                co.owner.appeal_partner_gained = True
                 co.owner.partners += 1
                 co.owner.free_partners += 1
             g.log.append(f"{co.name} takes the appeal bonus: {bonus}")
@@ -452,7 +455,8 @@ class BuildingStep(CobsStep):
         g.building_deck.remove(str(b))
         player.buildings.append(str(b))
         g.building_owner[str(b)] = player.id
-        g.labour_market += int(g.data_of("buildings", str(b))["workers"])
+        added = int(g.data_of("buildings", str(b))["workers"])
+        g.labour_market = min(int(g.data["labour_market_max"]), g.labour_market + added)
         g.log.append(f"{player.name} plays {b}")
         self.index += 1
 
