@@ -79,6 +79,7 @@ def test_the_board_is_entered_as_drawn_from_what_the_decks_can_give() -> None:
     assert game.asset_slots[40] == "cincinnati_steel"
     assert game.asset_slots[80] == "brilliant_marketing"  # after the four starting assets
     assert game.supply[10] == {"livestock": 0, "steel": 0, "coal": 3, "wood": 0}
+    assert sum(game.supply[30].values()) == 3 and sum(game.supply_x.values()) == 3  # 3 on each space
     assert game.phase == "start"
 
 
@@ -266,6 +267,21 @@ def test_withholding_drops_the_share_value() -> None:
     assert fairbank.share_value == 35 and fairbank.cash == cash
 
 
+def test_the_supply_chain_moves_down_and_refills_before_each_company_operates() -> None:
+    game = operating_fairbank()
+    for _ in range(3):
+        act(game, "buy_resource", spot=10, resource="coal")
+    assert sum(game.supply[10].values()) == 0
+    act(game, "dividend", kind="withhold")
+    # before Libby operates: $20 → $10, $30 → $20, X → $30, and three resources for X are entered
+    assert game.supply[10]["coal"] == 3 and game.supply[30]["livestock"] == 3
+    assert game.pending_draws == [("supply", "x")] * 3
+    assert {la.type for la in game.legal_actions()} == {"draw"}
+    enter_draws(game, {"supply": ["wood", "wood", "steel"]})
+    assert game.supply_x == {"livestock": 0, "steel": 1, "coal": 0, "wood": 2}
+    assert game.current_entity() is game.company("libby")
+
+
 def test_two_like_resources_trade_for_one_in_haymarket_square() -> None:
     game = operating_fairbank()
     fairbank = game.company("fairbank")
@@ -333,16 +349,15 @@ def test_cleanup_moves_the_capital_assets_and_the_supply_chain() -> None:
     # the asset on $40 is gone, the others moved down one place, $80 waits for a draw
     assert [game.asset_slots[s] for s in (40, 50, 60, 70)] == [slots[50], slots[60], slots[70], slots[80]]
     assert game.asset_slots[80] is None and game.pending_draws[0] == ("asset", 80)
-    # the $10 spot's coal went to Haymarket Square, wood and steel moved down
+    # the $10 spot's coal went to Haymarket Square, the chain moved down, the X space is refilled
     assert game.haymarket["coal"] == 5
     assert game.supply[10]["wood"] == 3 and game.supply[20]["steel"] == 3
-    assert sum(game.supply[30].values()) == 0
+    assert game.supply[30]["livestock"] == 3 and sum(game.supply_x.values()) == 0
+    assert [d for d in game.pending_draws if d[0] == "supply"] == [("supply", "x")] * 3
     draws = [la.action["item"] for la in game.legal_actions()]
     assert slots[40] not in draws and len(draws) == 11  # the non-starting assets
     enter_draws(game)
-    assert (
-        game.asset_slots[80] is not None and sum(game.supply[30].values()) == 4
-    )  # the second decade's refill
+    assert game.asset_slots[80] is not None and sum(game.supply_x.values()) == 3  # the second decade's refill
     assert game.phase == "stock" and game.decade == 2
     assert all(p.free_partners == p.partners for p in game.players)
 

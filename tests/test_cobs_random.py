@@ -65,7 +65,7 @@ def check_invariants(game: CobsGame) -> None:
     assert all(p.partners <= 5 and 0 <= p.free_partners <= p.partners for p in game.players)
     assert all(v >= 0 for v in game.haymarket.values()) and all(v >= 0 for v in game.bag.values())
     counts = {r: game.haymarket[r] + game.bag[r] for r in game.bag}
-    for spot in game.supply.values():
+    for spot in [*game.supply.values(), game.supply_x]:
         for r, k in spot.items():
             counts[r] += k
     for co in game.companies:

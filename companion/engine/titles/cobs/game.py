@@ -74,6 +74,9 @@ class CobsGame(TableGame):
         self.supply: dict[int, dict[str, int]] = {
             int(s): {r: 0 for r in RESOURCES} for s in d["supply_chain"]["spots"]
         }
+        """The supply chain's priced spaces ($10, $20, $30)."""
+        self.supply_x: dict[str, int] = {r: 0 for r in RESOURCES}
+        """The chain's X space: resources waiting to move down (not for sale)."""
         self.asset_slots: dict[int, str | None] = {int(s): None for s in d["capital_asset_slots"]}
         self.asset_deck = [str(a["id"]) for a in d["capital_assets"]]
         self.demand_slots: dict[str, dict[str, Any]] = {}
@@ -96,9 +99,7 @@ class CobsGame(TableGame):
         # the board at the start: demand tiles (top row first), capital assets, the supply chain
         self.pending_draws = [("demand", slot) for slot in self.demand_slots]
         self.pending_draws += [("asset", slot) for slot in self.asset_slots]
-        first = int(self.data["supply_chain"]["refill_by_decade"][0])
-        for spot in self.supply:
-            self.pending_draws += [("supply", spot)] * first
+        self.refill_chain()
 
     # -- lookups ---------------------------------------------------------------------------------------------
     def company(self, sym: Any) -> CobsCompany:
@@ -298,7 +299,7 @@ class CobsGame(TableGame):
             self.occupied = {}
             return CobsRound(self, f"{decade}: action phase", [DrawStep, AppealBonusStep, ActionStep])
         if phase == "operating":
-            return CobsRound(self, f"{decade}: operating phase", [AppealBonusStep, OperatingStep])
+            return CobsRound(self, f"{decade}: operating phase", [DrawStep, AppealBonusStep, OperatingStep])
         self.cleanup()
         return CobsRound(self, f"{decade}: cleanup", [DrawStep])
 
@@ -312,15 +313,11 @@ class CobsGame(TableGame):
         self.asset_slots[slots[0]] = None
         self.shift_assets()
         # supply chain: the $10 spot to Haymarket Square, the rest move down, the top is refilled
-        spots = sorted(self.supply)
-        for r, k in self.supply[spots[0]].items():
+        cheapest = self.supply[min(self.supply)]
+        for r, k in cheapest.items():
             self.haymarket[r] += k
-        for lo, hi in zip(spots, spots[1:], strict=False):
-            self.supply[lo] = self.supply[hi]
-        self.supply[spots[-1]] = {r: 0 for r in RESOURCES}
-        refill = self.data["supply_chain"]["refill_by_decade"]
-        amount = int(refill[min(self.decade, len(refill) - 1)])
-        self.pending_draws += [("supply", spots[-1])] * amount
+            cheapest[r] = 0
+        self.refill_chain()
         # demand: full tiles and X tiles leave, the rest move up their column, the gaps are refilled
         bonuses = [int(b) for b in self.data["demand_rows"]["bonus"]]
         for kind in self.data["demand_types"]:
@@ -348,6 +345,30 @@ class CobsGame(TableGame):
             co.exhausted = set()
             for f in co.factories:
                 f.produced = False
+
+    def chain_keys(self) -> list[str]:
+        return [str(s) for s in sorted(self.supply)] + ["x"]
+
+    def chain_space(self, key: str) -> dict[str, int]:
+        return self.supply_x if key == "x" else self.supply[int(key)]
+
+    def refill_chain(self) -> None:
+        """The supply chain moves down into its empty spaces (toward $10) and every space left empty
+        is refilled from the bag (3/4/4/5/6 resources by decade), entered as drawn."""
+        if any(kind == "supply" for kind, _ in self.pending_draws):
+            return
+        keys = self.chain_keys()
+        full = [self.chain_space(k) for k in keys if any(self.chain_space(k).values())]
+        spaces = full + [{r: 0 for r in RESOURCES} for _ in range(len(keys) - len(full))]
+        for key, space in zip(keys, spaces, strict=True):
+            if key == "x":
+                self.supply_x = space
+            else:
+                self.supply[int(key)] = space
+        refill = self.data["supply_chain"]["refill_by_decade"]
+        amount = int(refill[min(self.decade, len(refill)) - 1])
+        for key in keys[len(full) :]:
+            self.pending_draws += [("supply", key)] * amount
 
     def shift_assets(self) -> None:
         """Capital assets move down to the cheapest free slots; the emptied top slots are to be refilled."""
@@ -402,7 +423,7 @@ class CobsGame(TableGame):
     def place_draw(self, kind: str, slot: Any, item: str) -> None:
         if kind == "supply":
             self.bag[item] -= 1
-            self.supply[int(slot)][item] += 1
+            self.chain_space(str(slot))[item] += 1
         elif kind == "demand":
             self.demand_deck.remove(item)
             self.demand_slots[str(slot)] = {"tile": item, "goods": 0}

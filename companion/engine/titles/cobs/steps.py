@@ -705,6 +705,7 @@ class OperatingStep(CobsStep):
         """0: buying resources, 1: producing, 2: selling (a stage, once left, is not returned to)."""
         self.began = False
         """The operating company has done something this turn (emergency fundraising comes first)."""
+        game.refill_chain()  # before each company's turn
 
     def actor(self) -> Any:
         for co in self.game.operating_order():
@@ -958,3 +959,4 @@ class OperatingStep(CobsStep):
         self.done.add(co.sym)
         self.stage = 0
         self.began = False
+        g.refill_chain()
