@@ -411,3 +411,23 @@ def test_a_capital_asset_bought_then_exhausted_in_the_action_phase() -> None:
     assert spalding.resources["livestock"] == 2 and spalding.cash == cash - 50
     assert game.haymarket["livestock"] == 0
     assert not [la for la in game.legal_actions() if la.type == "use_asset"]  # exhausted this decade
+
+
+def test_an_empty_20_dollar_demand_space_takes_six_goods_at_full_price() -> None:
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    # as when the demand deck has run out: the board's own space shows under the $20 row
+    game.demand_slots["dry_goods_20"] = {"tile": None, "goods": 5}
+    game.demand_slots["dry_goods_0"] = {"tile": None, "goods": 0}
+    act(game, "buy_resource", spot=10, resource="coal")
+    act(game, "buy_resource", spot=10, resource="coal")
+    act(game, "produce", factory=1)
+    where = {la.action["demand"] for la in game.legal_actions() if la.type == "sell_goods"}
+    assert (
+        "dry_goods_20" in where and "dry_goods_0" not in where
+    )  # the $0 row's space is the bank's half price
+    act(game, "sell_goods", demand="dry_goods_20")
+    assert fairbank.income == 40 + 20  # full price, and $20 for filling it
+    assert "dry_goods_20" not in {
+        la.action["demand"] for la in game.legal_actions() if la.type == "sell_goods"
+    }

@@ -126,6 +126,15 @@ class CobsGame(TableGame):
                 return dict(entry)
         raise GameError(f"unknown {table.replace('_', ' ')} entry {item!r}")
 
+    def demand_of(self, slot: str) -> int:
+        """How many goods a demand space takes: its tile's demand, or with no tile the board's own
+        space where there is one (the $20 row's: 6 goods), else none."""
+        entry = self.demand_slots[slot]
+        if entry["tile"] is not None:
+            return int(self.data_of("demand_tiles", entry["tile"])["demand"])
+        board = self.data["board_demand"].get(slot.rsplit("_", 1)[1])
+        return int(board["demand"]) if board else 0
+
     def started_companies(self) -> list[CobsCompany]:
         return [c for c in self.companies if c.started]
 

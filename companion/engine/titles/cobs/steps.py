@@ -783,9 +783,7 @@ class OperatingStep(CobsStep):
         g = self.game
         out = []
         for slot, entry in g.demand_slots.items():
-            if not slot.startswith(co.kind + "_") or entry["tile"] is None:
-                continue
-            if entry["goods"] < int(g.data_of("demand_tiles", entry["tile"])["demand"]):
+            if slot.startswith(co.kind + "_") and entry["goods"] < g.demand_of(slot):
                 out.append(slot)
         return [*out, "bank"]
 
@@ -925,7 +923,7 @@ class OperatingStep(CobsStep):
         entry["goods"] += 1
         co.income += co.goods_value
         g.log.append(f"{co.name} sells a good to {where} (${co.goods_value})")
-        if entry["goods"] == int(g.data_of("demand_tiles", entry["tile"])["demand"]):
+        if entry["goods"] == g.demand_of(str(where)):
             bonus = int(str(where).rsplit("_", 1)[1])
             co.income += bonus
             if bonus:
