@@ -317,9 +317,11 @@ def test_an_appeal_bonus_or_25_dollars_instead() -> None:
     start(game, ("spalding", 35), ("libby", 35))
     pass_until(game, "action")
     spalding = game.company("spalding")
-    act(game, "place_partner", space="advertising", corporation="spalding")  # $20, appeal 1 → 2
+    act(game, "place_partner", space="advertising", corporation="spalding", first=False)  # $20, appeal 1 → 2
     act(game, "pass")
-    act(game, "place_partner", space="advertising", corporation="spalding")  # appeal 3: a worker bonus
+    act(
+        game, "place_partner", space="advertising", corporation="spalding", first=False
+    )  # appeal 3: a worker bonus
     assert spalding.appeal == 3 and game.pending_bonuses == [("spalding", "worker")]
     assert game.current_entity() is spalding
     takes = sorted(la.action["take"] for la in game.legal_actions())
@@ -334,9 +336,9 @@ def test_an_appeal_bonus_taken() -> None:
     start(game, ("spalding", 35), ("libby", 35))
     pass_until(game, "action")
     spalding = game.company("spalding")
-    act(game, "place_partner", space="advertising", corporation="spalding")
+    act(game, "place_partner", space="advertising", corporation="spalding", first=False)
     act(game, "pass")
-    act(game, "place_partner", space="advertising", corporation="spalding")
+    act(game, "place_partner", space="advertising", corporation="spalding", first=False)
     act(game, "appeal_bonus", bonus="worker", take="bonus")
     assert spalding.factories[0].workers == 1
 
@@ -431,3 +433,18 @@ def test_an_empty_20_dollar_demand_space_takes_six_goods_at_full_price() -> None
     assert "dry_goods_20" not in {
         la.action["demand"] for la in game.legal_actions() if la.type == "sell_goods"
     }
+
+
+def test_advertising_can_put_a_player_first_in_the_next_action_sequence() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("spalding", 35), ("libby", 35))
+    pass_until(game, "action")
+    assert game.current_entity() is ann  # the turn-order track: Ann, Bob
+    act(game, "place_partner", space="fundraising_40", corporation="spalding")
+    firsts = [la.action["first"] for la in game.legal_actions() if la.action.get("space") == "advertising"]
+    assert firsts == [True, False]
+    act(game, "place_partner", space="advertising", corporation="libby", first=True)  # Bob
+    assert game.current_entity() is bob and game.turn_track == [bob.id, ann.id]  # Bob first now
+    act(game, "place_partner", space="fundraising_40", corporation="libby")
+    assert game.current_entity() is ann

@@ -68,6 +68,8 @@ class CobsGame(TableGame):
         self.priority = 0
         """Index of the player holding the priority deal marker."""
         self.started_count = 0
+        self.turn_track: list[Any] = [p.id for p in self.players]
+        """The turn-order track (player ids): the order of the action phase's sequences."""
         # the boards
         self.haymarket = {r: int(d["haymarket_start"]) for r in RESOURCES}
         self.bag = {r: int(d["resources"][r]) - int(d["haymarket_start"]) for r in RESOURCES}
@@ -102,6 +104,11 @@ class CobsGame(TableGame):
         self.refill_chain()
 
     # -- lookups ---------------------------------------------------------------------------------------------
+    def player(self, pid: Any) -> CobsPlayer:
+        p = super().player(pid)
+        assert isinstance(p, CobsPlayer)
+        return p
+
     def company(self, sym: Any) -> CobsCompany:
         for co in self.companies:
             if co.sym == sym:
@@ -388,6 +395,10 @@ class CobsGame(TableGame):
         for s in slots[len(held) :]:
             if ("asset", s) not in self.pending_draws:
                 self.pending_draws.append(("asset", s))
+
+    def after_action(self) -> None:
+        self.prune_draws()  # an empty bag is refilled before anyone is asked to draw from it
+        super().after_action()
 
     # -- draws -----------------------------------------------------------------------------------------------
     def draw_choices(self, kind: str) -> list[str]:

@@ -467,19 +467,20 @@ ADVANCED = "advanced"
 
 
 class ActionStep(CobsStep):
-    """Players in turn order place a partner on an action space for one of the companies they direct."""
+    """Players in the turn-order track's order place a partner on an action space for one of the
+    companies they direct, one each in a sequence; a sequence over, the next goes in the new order
+    (players who took advertising's first place go first, the last to take it first of all)."""
 
     description = "Action phase: place a partner"
 
     def __init__(self, game: CobsGame, round_: Round) -> None:
         super().__init__(game, round_)  # type: ignore[arg-type]
-        self.order = game.turn_order()
+        self.order = [game.player(pid) for pid in game.turn_track]
         self.index = 0
+        self.next_order = list(self.order)
 
     def actor(self) -> Any:
-        n = len(self.order)
-        for i in range(n):
-            p = self.order[(self.index + i) % n]
+        for p in [*self.order[self.index :], *self.order]:
             if p.free_partners > 0:
                 return p
         return None
@@ -534,6 +535,8 @@ class ActionStep(CobsStep):
                 for s, a in sorted(g.asset_slots.items())
                 if a is not None and co.cash >= need + max(0, s - discount)
             ]
+        if space == "advertising":
+            return [{"first": True}, {"first": False}]
         if "like_resources" in effect:
             return [{"resource": r} for r in RESOURCES]
         if "unlike_resources" in effect:
@@ -599,7 +602,12 @@ class ActionStep(CobsStep):
         self.advance(player)
 
     def advance(self, player: CobsPlayer) -> None:
-        self.index = (self.order.index(player) + 1) % len(self.order)
+        """On to the next player in this sequence; after its last, a new sequence in the new order."""
+        self.index = self.order.index(player) + 1
+        if not any(p.free_partners > 0 for p in self.order[self.index :]):
+            self.order = list(self.next_order)
+            self.game.turn_track = [p.id for p in self.order]
+            self.index = 0
 
     def process_place_partner(self, action: ActionDict) -> None:
         g = self.game
@@ -611,7 +619,7 @@ class ActionStep(CobsStep):
         space = str(action.get("space"))
         facts, owner = self.space(space)
         choice: dict[str, Any] = {
-            k: action[k] for k in ("slot", "resource", "resources", "factory") if k in action
+            k: action[k] for k in ("slot", "resource", "resources", "factory", "first") if k in action
         }
         if choice not in self.options(co, space):
             raise GameError(f"{co.name} cannot use {space} {self.describe(choice)}now")
@@ -635,6 +643,10 @@ class ActionStep(CobsStep):
         if space == "capital_investment" or "asset_discount" in effect:
             self.buy_asset(co, int(action["slot"]), int(effect.get("asset_discount", 0)))
         self.apply_effect(co, effect, action)
+        if action.get("first") is True:  # first in the next sequence
+            self.next_order.remove(player)
+            self.next_order.insert(0, player)
+            g.log.append(f"{player.name} will be first in the next action sequence")
         g.occupied[space] = g.occupied.get(space, 0) + 1
         player.free_partners -= 1
         g.log.append(f"{player.name} places a partner on {space} for {co.name}")
