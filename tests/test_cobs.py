@@ -448,3 +448,32 @@ def test_advertising_can_put_a_player_first_in_the_next_action_sequence() -> Non
     assert game.current_entity() is bob and game.turn_track == [bob.id, ann.id]  # Bob first now
     act(game, "place_partner", space="fundraising_40", corporation="libby")
     assert game.current_entity() is ann
+
+
+def test_friendly_stock_sales_drop_one_step_a_turn() -> None:
+    for rules, value in ((frozenset(), 20), (frozenset({"friendly_stock_sales"}), 25)):
+        game = two_player_game(rules)
+        start(game, ("spalding", 35), ("libby", 35))
+        act(game, "pass")  # Ann
+        act(game, "buy_shares", shares=["spalding_2"])  # Bob
+        act(game, "pass")
+        act(game, "buy_shares", shares=["spalding_3"])  # Bob, at $35
+        act(game, "pass")
+        act(game, "sell_shares", shares=["spalding_2"])
+        act(game, "sell_shares", shares=["spalding_3"])
+        # two shares sold by a player who is not the director: two steps, or one with friendly sales
+        assert game.company("spalding").share_value == value
+
+
+def test_public_goals_are_drawn_and_pay_200_dollars_at_the_end() -> None:
+    cash = {}
+    for rules in (frozenset(), frozenset({"public_goals"})):
+        game = two_player_game(rules, goal=["goal8", "goal6", "goal7", "goal9", "goal10"])
+        assert game.goals == ([] if not rules else ["goal8", "goal6", "goal7", "goal9", "goal10"])
+        start(game, ("spalding", 35), ("libby", 35))
+        act(game, "buy_shares", shares=["spalding_2"])  # Ann: a common certificate; Spalding the richer
+        pass_until(game, "never")
+        cash[bool(rules)] = [p.cash for p in game.players]
+    # partners and appeal are tied (both paid), the richest company and the common certificate are
+    # Ann's, nobody holds a preferred certificate
+    assert [b - a for a, b in zip(cash[False], cash[True], strict=True)] == [800, 400]

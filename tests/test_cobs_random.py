@@ -77,6 +77,8 @@ def check_invariants(game: CobsGame) -> None:
 def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
     rng = random.Random(seed)
     rules = {"advanced"} if seed % 2 else set()
+    rules |= {"public_goals"} if seed % 3 == 0 else set()
+    rules |= {"friendly_stock_sales"} if seed % 4 == 1 else set()
     game = new_game("CoBS", [f"P{i + 1}" for i in range(players)], rules, seed=seed)
     assert isinstance(game, CobsGame)
     for n in range(MAX_ACTIONS):

@@ -94,6 +94,8 @@ class CobsGame(TableGame):
         """Action spaces holding partners this decade (space id → number of partners)."""
         self.pending_bonuses: list[tuple[str, str]] = []
         """Appeal bonuses a company has reached and not yet chosen: (company sym, bonus)."""
+        self.goals: list[str] = []
+        """The public goals drawn (optional rule ``public_goals``)."""
         self.pending_draws: list[tuple[str, Any]] = []
         """Random components to be entered: ("demand", slot), ("asset", slot), ("supply", spot)."""
 
@@ -102,6 +104,9 @@ class CobsGame(TableGame):
         self.pending_draws = [("demand", slot) for slot in self.demand_slots]
         self.pending_draws += [("asset", slot) for slot in self.asset_slots]
         self.refill_chain()
+        if "public_goals" in self.optional_rules:
+            drawn = int(self.data["public_goals"]["drawn"])
+            self.pending_draws += [("goal", i + 1) for i in range(drawn)]
 
     # -- lookups ---------------------------------------------------------------------------------------------
     def player(self, pid: Any) -> CobsPlayer:
@@ -292,6 +297,7 @@ class CobsGame(TableGame):
             self.phase = order[order.index(phase) + 1]
         if self.phase == "cleanup" and self.decade >= len(self.data["decades"]):
             self.phase = "over"
+            self.score_goals()
             self.end_game("decades")
             return
         self.round = self.make_round(self.phase)
@@ -406,6 +412,8 @@ class CobsGame(TableGame):
         them), or the resources left in the bag."""
         if kind == "supply":
             return [r for r in RESOURCES if self.bag[r] > 0]
+        if kind == "goal":
+            return [str(g["id"]) for g in self.data["public_goals"]["goals"] if g["id"] not in self.goals]
         if kind == "demand":
             if not self.demand_deck:
                 return []
@@ -444,12 +452,52 @@ class CobsGame(TableGame):
         if kind == "supply":
             self.bag[item] -= 1
             self.chain_space(str(slot))[item] += 1
+        elif kind == "goal":
+            self.goals.append(item)
         elif kind == "demand":
             self.demand_deck.remove(item)
             self.demand_slots[str(slot)] = {"tile": item, "goods": 0}
         else:
             self.asset_deck.remove(item)
             self.asset_slots[int(slot)] = item
+
+    # -- public goals ------------------------------------------------------------------------------------------
+    def goal_measure(self, goal: str, player: CobsPlayer) -> int:
+        """What a public goal counts for ``player`` (over the companies they direct where it is theirs)."""
+        most = next(str(g["most"]) for g in self.data["public_goals"]["goals"] if g["id"] == goal)
+        directed = [c for c in self.started_companies() if c.owner is player]
+        if most == "managers":
+            return sum(sum(f.manager for f in c.factories) for c in directed)
+        if most == "salespeople":
+            return sum(c.salespeople for c in directed)
+        if most == "capital_assets":
+            return sum(len(c.assets) for c in directed)
+        if most == "workers":
+            return sum(sum(f.workers for f in c.factories) for c in directed)
+        if most == "automation":
+            return sum(sum(f.automated for f in c.factories) for c in directed)
+        if most == "highest_appeal":
+            return max((c.appeal for c in directed), default=0)
+        if most == "richest_company":
+            return max((c.cash for c in directed), default=0)
+        if most == "partners":
+            return player.partners
+        kind = "common" if most == "common_certificates" else "preferred"
+        return sum(1 for c in player.certificates if c.kind == kind)
+
+    def score_goals(self) -> None:
+        """Each public goal pays its award from the bank to every player with the most of it (none if
+        nobody has any)."""
+        award = int(self.data["public_goals"]["award"])
+        for goal in self.goals:
+            values = {p.id: self.goal_measure(goal, p) for p in self.players}
+            best = max(values.values())
+            if best <= 0:
+                continue
+            for p in self.players:
+                if values[p.id] == best:
+                    self.bank.spend(award, p)
+                    self.log.append(f"{p.name} earns ${award} for the public goal {goal}")
 
     # -- title hooks for the core ------------------------------------------------------------------------------
     def treasuries(self) -> dict[str, int]:

@@ -188,6 +188,11 @@ class AppealBonusStep(CobsStep):
         g.pending_bonuses.pop(0)
 
 
+ADVANCED = "advanced"
+FRIENDLY = "friendly_stock_sales"
+GOALS = "public_goals"
+
+
 # -- stock phase ------------------------------------------------------------------------------------------
 class StockStep(CobsStep):
     """The stock phase: sell any number of certificates, then buy one (or start a company), or pass.
@@ -203,6 +208,8 @@ class StockStep(CobsStep):
         self.passes = 0
         self.sold = False
         self.last_actor: CobsPlayer | None = None
+        self.dropped: set[str] = set()
+        """Companies whose share value a friendly sale moved this turn."""
         self.done = False
 
     def actor(self) -> Any:
@@ -385,6 +392,10 @@ class StockStep(CobsStep):
         g.log.append(f"{player.name} sells {cert.id} for ${price}")
         if g.has_price_protection(co) and co.owner is not player:
             g.log.append(f"price protection keeps {co.name}'s share value")
+        elif FRIENDLY in g.optional_rules and co.owner is not player:
+            if co.sym not in self.dropped:  # friendly stock sales: one step a turn, however many shares
+                g.move_share_value(co, -1)
+            self.dropped.add(co.sym)
         else:
             g.move_share_value(co, -cert.shares)
         self.sold = True
@@ -401,6 +412,7 @@ class StockStep(CobsStep):
     def end_turn(self) -> None:
         g = self.game
         self.sold = False
+        self.dropped = set()
         self.index = (self.index + 1) % len(self.order)
         if self.first:
             if self.index == 0:
@@ -463,7 +475,6 @@ class BuildingStep(CobsStep):
 
 # -- action phase -----------------------------------------------------------------------------------------
 GENERAL = "general_action_spaces"
-ADVANCED = "advanced"
 
 
 class ActionStep(CobsStep):
