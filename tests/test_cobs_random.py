@@ -11,10 +11,54 @@ import pytest
 
 from companion.engine import GameError, new_game
 from companion.engine.titles.cobs import CobsGame
-from companion.engine.titles.cobs.entities import CobsPlayer
+from companion.engine.titles.cobs.entities import RESOURCES, CobsPlayer
 from companion.interop.replay import export_game, replay
 
 MAX_ACTIONS = 3000
+
+
+def field_values(game: CobsGame, name: str) -> list[object]:
+    """Every value an action field may plausibly take in this game (for probing the unlisted)."""
+    d = game.data
+    spaces = [s["id"] for s in d["general_action_spaces"]] + [b["id"] for b in d["buildings"]]
+    return {
+        "spot": [10, 20, 30],
+        "resource": list(RESOURCES),
+        "give": list(RESOURCES),
+        "take": [*RESOURCES, "bonus", "cash"],
+        "factory": [1, 2, 3],
+        "demand": [*game.demand_slots, "bank"],
+        "slot": [*game.asset_slots, "10", "20", "30", "x", *game.demand_slots],
+        "first": [True, False],
+        "kind": ["payout", "withhold", "demand", "asset", "supply", "goal"],
+        "shares": [[c.id] for co in game.companies for c in co.all_certificates],
+        "corporation": [c.sym for c in game.companies],
+        "space": spaces,
+        "share_price": [35, 40, 50, 60],
+        "building": [b["id"] for b in d["buildings"]],
+        "asset": [a["id"] for a in d["capital_assets"]],
+        "item": [*RESOURCES, *(t["id"] for t in d["demand_tiles"]), *(a["id"] for a in d["capital_assets"])],
+    }.get(name, [])
+
+
+def check_nothing_unlisted_is_accepted(game: CobsGame, rng: random.Random) -> None:
+    """Variations of listed actions (one field changed) are accepted only if they are listed too."""
+    legal = game.legal_actions()
+    listed = {json.dumps(la.action, sort_keys=True) for la in legal}
+    for la in rng.sample(legal, min(2, len(legal))):
+        for name in la.action:
+            if name in ("type", "entity", "entity_type"):
+                continue
+            values = field_values(game, name)
+            for value in rng.sample(values, min(5, len(values))):
+                probe = {**la.action, name: value}
+                if json.dumps(probe, sort_keys=True) in listed:
+                    continue
+                try:
+                    game.clone()._process(probe)
+                except GameError:
+                    continue
+                raise AssertionError(f"accepted but not listed: {probe}")
 
 
 def random_action(game: CobsGame, rng: random.Random) -> dict[str, object]:
@@ -87,6 +131,7 @@ def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
         if n % check_every == 0:
             for la in game.legal_actions():  # every listed action is accepted
                 game.clone()._process(la.action)
+            check_nothing_unlisted_is_accepted(game, rng)
         game.apply(random_action(game, rng))
         check_invariants(game)
     assert game.finished and game.game_end_reason == "decades"

@@ -292,6 +292,7 @@ class CobsGame(TableGame):
             self.phase = "stock"
         elif phase == "cleanup":
             self.decade += 1
+            self.turn = self.decade
             self.phase = "stock"
         else:
             self.phase = order[order.index(phase) + 1]
