@@ -477,3 +477,19 @@ def test_public_goals_are_drawn_and_pay_200_dollars_at_the_end() -> None:
     # partners and appeal are tied (both paid), the richest company and the common certificate are
     # Ann's, nobody holds a preferred certificate
     assert [b - a for a, b in zip(cash[False], cash[True], strict=True)] == [800, 400]
+
+
+def test_malformed_actions_are_refused_in_a_sentence() -> None:
+    game = operating_fairbank()
+    with pytest.raises(GameError, match="has factories 1 to 2, not 'one'"):
+        act(game, "produce", factory="one")
+    with pytest.raises(GameError, match="the sell_goods action has no demand"):
+        act(game, "sell_goods")
+    with pytest.raises(GameError, match="it is N.K. Fairbank & Co.'s turn, not Ann's"):
+        game.apply({"type": "buy_shares", **fields(game.players[0]), "shares": ["libby_2"]})
+    stock = two_player_game()
+    start(stock, ("spalding", 35), ("libby", 35))
+    with pytest.raises(GameError, match="one certificate at a time"):
+        act(stock, "buy_shares", shares=[])
+    with pytest.raises(GameError, match="must be a list of certificate names"):
+        act(stock, "buy_shares", shares="libby_2")

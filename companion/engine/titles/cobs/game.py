@@ -35,6 +35,19 @@ class CobsGame(TableGame):
 
     title = "CoBS"
     CARD_ACTION_TYPES = frozenset({"par", "buy_shares", "sell_shares"})
+    REQUIRED_FIELDS = {
+        **TableGame.REQUIRED_FIELDS,
+        "draw": ("kind", "place", "item"),
+        "play_building": ("building",),
+        "place_partner": ("space", "corporation"),
+        "appeal_bonus": ("take",),
+        "buy_resource": ("spot", "resource"),
+        "produce": ("factory",),
+        "sell_goods": ("demand",),
+        "use_asset": ("asset",),
+        "trade_resources": ("give", "take"),
+        "emergency_fundraise": ("shares",),
+    }
 
     players: list[CobsPlayer]  # type: ignore[assignment]
 

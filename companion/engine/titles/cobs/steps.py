@@ -94,14 +94,14 @@ class DrawStep(CobsStep):
             return []
         kind, slot = self.game.pending_draws[0]
         return [
-            LegalAction({"type": "draw", **fields(entity), "kind": kind, "slot": slot, "item": item})
+            LegalAction({"type": "draw", **fields(entity), "kind": kind, "place": slot, "item": item})
             for item in self.game.draw_choices(kind)
         ]
 
     def process_draw(self, action: ActionDict) -> None:
         self.turn_check(self.game.entity_of(action))
         kind, slot = self.game.pending_draws[0]
-        if action.get("kind") != kind or str(action.get("slot")) != str(slot):
+        if action.get("kind") != kind or str(action.get("place")) != str(slot):
             raise GameError(f"the next thing to enter is the {kind} for {slot}")
         item = action.get("item")
         choices = self.game.draw_choices(kind)
@@ -344,13 +344,17 @@ class StockStep(CobsStep):
         self.passes = 0
         self.end_turn()
 
-    def process_buy_shares(self, action: ActionDict) -> None:
-        g = self.game
-        player = g.entity_of(action)
+    def certificate_turn(self, action: ActionDict) -> tuple[CobsPlayer, Certificate]:
+        """The player whose turn it is and the one certificate a buy or a sale names."""
+        player = self.game.entity_of(action)
         self.turn_check(player)
         if self.first:
             raise GameError("first each player starts a company")
-        cert = self.one_certificate(action)
+        return player, self.one_certificate(action)
+
+    def process_buy_shares(self, action: ActionDict) -> None:
+        g = self.game
+        player, cert = self.certificate_turn(action)
         reason = self.buy_refusal(player, cert)
         if reason:
             raise GameError(reason)
@@ -373,11 +377,7 @@ class StockStep(CobsStep):
 
     def process_sell_shares(self, action: ActionDict) -> None:
         g = self.game
-        player = g.entity_of(action)
-        self.turn_check(player)
-        if self.first:
-            raise GameError("first each player starts a company")
-        cert = self.one_certificate(action)
+        player, cert = self.certificate_turn(action)
         if cert.owner is not player:
             raise GameError(f"{player.name} does not hold {cert.id}")
         if cert.kind == "director":
