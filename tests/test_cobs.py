@@ -412,7 +412,8 @@ def test_a_capital_asset_bought_then_exhausted_in_the_action_phase() -> None:
     act(game, "use_asset", corporation="spalding", asset="union_stockyards")  # $10 for two livestock
     assert spalding.resources["livestock"] == 2 and spalding.cash == cash - 50
     assert game.haymarket["livestock"] == 0
-    assert not [la for la in game.legal_actions() if la.type == "use_asset"]  # exhausted this decade
+    assert "price_protection" not in {la.action.get("asset") for la in game.legal_actions()}
+    assert game.usable_assets(spalding, operating=True) == []  # exhausted this decade
 
 
 def test_an_empty_20_dollar_demand_space_takes_six_goods_at_full_price() -> None:
@@ -493,3 +494,47 @@ def test_malformed_actions_are_refused_in_a_sentence() -> None:
         act(stock, "buy_shares", shares=[])
     with pytest.raises(GameError, match="must be a list of certificate names"):
         act(stock, "buy_shares", shares="libby_2")
+
+
+def test_price_protection_keeps_the_share_value_when_another_player_sells() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("spalding", 35), ("libby", 35))
+    act(game, "pass")  # Ann
+    act(game, "buy_shares", shares=["spalding_2"])  # Bob holds a Spalding certificate
+    pass_until(game, "action")
+    spalding = game.company("spalding")
+    act(game, "place_partner", space="fundraising_80", corporation="spalding")  # Ann: $105 + $80
+    act(game, "place_partner", space="capital_investment", corporation="libby", slot=40)  # Bob
+    enter_draws(game, {"asset": ["price_protection"]})  # the $80 slot is refilled
+    assert game.asset_slots[80] == "price_protection"
+    act(game, "place_partner", space="capital_investment", corporation="spalding", slot=80)
+    assert spalding.assets == ["price_protection"] and spalding.cash == 105 + 35 + 80 - 80
+    assert spalding.appeal == 3  # its immediate bonus: two steps of appeal (and a worker bonus)
+    enter_draws(game)  # the emptied $80 slot first
+    act(game, "appeal_bonus", bonus="worker", take="cash")
+    # price protection is passive: it is never exhausted
+    assert "price_protection" not in {la.action.get("asset") for la in game.legal_actions()}
+    assert game.usable_assets(spalding, operating=True) == []
+    pass_until(game, "stock")
+    enter_draws(game)
+    value = spalding.share_value  # nothing sold in the operating phase: it dropped a step
+    assert value == 25
+    act(game, "pass")  # Ann
+    act(game, "sell_shares", shares=["spalding_2"])  # Bob sells: protected
+    assert spalding.share_value == value
+
+
+def test_the_components_as_data() -> None:
+    from companion.engine.titles.cobs import load_data
+
+    data = load_data()
+    assert len(data["companies"]) == 10 and len(data["buildings"]) == 44
+    assert len(data["capital_assets"]) == 16 and len(data["demand_tiles"]) == 24
+    assert data["share_values"][4:8] == data["starting_share_values"] == [35, 40, 50, 60]
+    assert sum(c["shares"] for c in data["certificates"]) == 10
+    assert sum(data["resources"].values()) == 70
+    kinds = {c["type"] for c in data["companies"]}
+    assert kinds == set(data["demand_types"])
+    for co in data["companies"]:
+        assert all(f["workers"] >= 1 and f["resources"] and f["goods"] >= 1 for f in co["factories"])
