@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from companion.engine import GameError, new_game
+from companion.engine.rounds import entity_fields as fields
 from companion.engine.titles import game_class, title_info
 from companion.engine.titles.cobs import CobsGame
-from companion.engine.titles.cobs.steps import fields
 
 
 def enter_draws(game: CobsGame, picks: dict[str, list[str]] | None = None) -> None:

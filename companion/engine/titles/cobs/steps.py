@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine.errors import GameError
 from companion.engine.rounds import ActionDict, LegalAction, Round, Step
+from companion.engine.rounds import entity_fields as fields
 from companion.engine.titles.cobs.entities import RESOURCES, Certificate, CobsCompany, CobsPlayer
 
 if TYPE_CHECKING:
@@ -23,15 +24,7 @@ __all__ = [
     "DrawStep",
     "OperatingStep",
     "StockStep",
-    "fields",
 ]
-
-
-def fields(entity: Any) -> dict[str, Any]:
-    """``entity``/``entity_type`` of an action by a player or a company."""
-    if isinstance(entity, CobsCompany):
-        return {"entity": entity.sym, "entity_type": "corporation"}
-    return {"entity": entity.id, "entity_type": "player"}
 
 
 class CobsRound(Round):
