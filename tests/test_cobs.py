@@ -103,8 +103,12 @@ def test_starting_a_company() -> None:
     assert swift.appeal == 3 and game.pending_bonuses == []
     with pytest.raises(GameError, match="already been started"):
         act(game, "par", corporation="swift", share_price=35)
+    # a tap on Libby's director's certificate means starting Libby, at one of the values Bob can pay
+    taps = game.actions_involving("libby_0")
+    assert {la.action["share_price"] for la in taps} == {35, 40, 50}
     act(game, "par", corporation="libby", share_price=35)
     assert game.phase == "stock" and bob.first_company == "libby"
+    assert [la.type for la in game.actions_involving("swift_3")] == ["buy_shares"]
     # no company is started in the first decade's stock phase
     assert "par" not in {la.type for la in game.legal_actions()}
 
