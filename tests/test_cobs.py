@@ -108,7 +108,7 @@ def test_starting_a_company() -> None:
     assert {la.action["share_price"] for la in taps} == {35, 40, 50}
     act(game, "par", corporation="libby", share_price=35)
     assert game.phase == "stock" and bob.first_company == "libby"
-    assert [la.type for la in game.actions_involving("swift_3")] == ["buy_shares"]
+    assert game.actions_involving("libby_3") == []  # Ann, to act, has $25: not enough for $35
     # no company is started in the first decade's stock phase
     assert "par" not in {la.type for la in game.legal_actions()}
 
@@ -118,6 +118,7 @@ def test_a_sale_bars_buying_that_company_again_this_decade() -> None:
     ann, bob = game.players
     start(game, ("spalding", 35), ("libby", 35))
     spalding = game.company("spalding")
+    assert [la.type for la in game.actions_involving("spalding_2")] == ["buy_shares"]  # a tap
     act(game, "buy_shares", shares=["spalding_2"])  # Ann, from the treasury: $35 to the company
     assert ann.cash == 175 - 105 - 35 and spalding.cash == 105 + 35
     act(game, "pass")  # Bob
