@@ -585,14 +585,19 @@ class ActionStep(CobsStep):
         out.append(LegalAction({"type": "pass", **fields(entity)}))
         return out
 
+    def directed(self, action: ActionDict) -> tuple[CobsPlayer, CobsCompany]:
+        """The player whose turn it is and the company they act for (one they direct)."""
+        player = self.game.entity_of(action)
+        self.turn_check(player)
+        co = self.game.company(action.get("corporation"))
+        if co.owner is None or co.owner.id != player.id:
+            raise GameError(f"{player.name} is not the director of {co.name}")
+        return player, co
+
     def process_use_asset(self, action: ActionDict) -> None:
         """A company the player directs exhausts a capital asset in the player's turn (no partner)."""
         g = self.game
-        player = g.entity_of(action)
-        self.turn_check(player)
-        co = g.company(action.get("corporation"))
-        if co.owner is None or co.owner.id != player.id:
-            raise GameError(f"{player.name} is not the director of {co.name}")
+        _, co = self.directed(action)
         asset = action.get("asset")
         if asset not in g.usable_assets(co, operating=False):
             raise GameError(f"{co.name} cannot use the capital asset {asset!r} in the action phase")
@@ -615,11 +620,7 @@ class ActionStep(CobsStep):
 
     def process_place_partner(self, action: ActionDict) -> None:
         g = self.game
-        player = g.entity_of(action)
-        self.turn_check(player)
-        co = g.company(action.get("corporation"))
-        if co.owner is None or co.owner.id != player.id:
-            raise GameError(f"{player.name} is not the director of {co.name}")
+        player, co = self.directed(action)
         space = str(action.get("space"))
         facts, owner = self.space(space)
         choice: dict[str, Any] = {
