@@ -543,3 +543,25 @@ def test_the_components_as_data() -> None:
     assert kinds == set(data["demand_types"])
     for co in data["companies"]:
         assert all(f["workers"] >= 1 and f["resources"] and f["goods"] >= 1 for f in co["factories"])
+
+
+def test_automating_a_worker_frees_it_for_another_factory() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("fairbank", 40), ("libby", 35))
+    pass_until(game, "building")
+    act(game, "play_building", building="building6")  # Ann's: automate a worker, $40 to its owner
+    with pytest.raises(GameError, match="not a building of this decade's deck"):
+        act(game, "play_building", building="building6")
+    act(game, "play_building", building="building2")  # Bob's
+    assert game.phase == "action" and game.labour_market == 2  # one worker from each building
+    fairbank = game.company("fairbank")
+    act(game, "place_partner", space="job_market_worker", corporation="fairbank", factory=1)  # $40
+    assert game.labour_market == 1 and fairbank.cash == 120 - 40
+    act(game, "pass")  # Bob
+    cash = ann.cash
+    act(game, "place_partner", space="building6", corporation="fairbank")
+    assert ann.cash == cash + 40 and fairbank.cash == 120 - 80  # the company pays the building's owner
+    f1, f2 = fairbank.factories
+    assert (f1.workers, f1.automated, f2.workers) == (0, 1, 1)  # the freed worker went to factory 2
+    assert f1.staffed and f2.staffed

@@ -248,14 +248,16 @@ class CobsGame(TableGame):
         return sum(min(f.workers, f.automation_left) for f in co.factories)
 
     def automate(self, co: CobsCompany, count: int) -> None:
-        """Automate workers in the leftmost factories; a freed worker goes back to the labour market."""
+        """Automate workers in the leftmost factories; a freed worker moves to the leftmost factory with
+        room, or back to the labour market when the company has none."""
         done = 0
         for f in co.factories:
             while done < count and f.workers > 0 and f.automation_left > 0:
                 f.workers -= 1
                 f.automated += 1
                 done += 1
-                self.labour_market = min(int(self.data["labour_market_max"]), self.labour_market + 1)
+                if not self.add_workers(co, 1):
+                    self.labour_market = min(int(self.data["labour_market_max"]), self.labour_market + 1)
 
     def manager_room(self, co: CobsCompany) -> int:
         return sum(1 for f in co.factories if not f.manager)
