@@ -329,8 +329,8 @@ def test_an_appeal_bonus_or_25_dollars_instead() -> None:
     )  # appeal 3: a worker bonus
     assert spalding.appeal == 3 and game.pending_bonuses == [("spalding", "worker")]
     assert game.current_entity() is spalding
-    takes = sorted(la.action["take"] for la in game.legal_actions())
-    assert takes == ["bonus", "cash"]
+    takes = sorted((la.action["take"], la.action.get("factory", 0)) for la in game.legal_actions())
+    assert takes == [("bonus", 1), ("bonus", 2), ("cash", 0)]  # the worker to a factory with room
     cash = spalding.cash
     act(game, "appeal_bonus", bonus="worker", take="cash")
     assert spalding.cash == cash + 25 and not game.pending_bonuses
@@ -344,8 +344,10 @@ def test_an_appeal_bonus_taken() -> None:
     act(game, "place_partner", space="advertising", corporation="spalding", first=False)
     act(game, "pass")
     act(game, "place_partner", space="advertising", corporation="spalding", first=False)
-    act(game, "appeal_bonus", bonus="worker", take="bonus")
-    assert spalding.factories[0].workers == 1
+    with pytest.raises(GameError, match="name the factory for the worker: one of 1, 2"):
+        act(game, "appeal_bonus", bonus="worker", take="bonus")
+    act(game, "appeal_bonus", bonus="worker", take="bonus", factory=2)
+    assert [f.workers for f in spalding.factories] == [0, 1]
 
 
 def test_cleanup_moves_the_capital_assets_and_the_supply_chain() -> None:
@@ -560,7 +562,9 @@ def test_automating_a_worker_frees_it_for_another_factory() -> None:
     assert game.labour_market == 1 and fairbank.cash == 120 - 40
     act(game, "pass")  # Bob
     cash = ann.cash
-    act(game, "place_partner", space="building6", corporation="fairbank")
+    spaces = [la.action for la in game.legal_actions() if la.action.get("space") == "building6"]
+    assert [a["factory"] for a in spaces] == [1]  # the one factory with a worker to automate
+    act(game, "place_partner", space="building6", corporation="fairbank", factory=1)
     assert ann.cash == cash + 40 and fairbank.cash == 120 - 80  # the company pays the building's owner
     f1, f2 = fairbank.factories
     assert (f1.workers, f1.automated, f2.workers) == (0, 1, 1)  # the freed worker went to factory 2

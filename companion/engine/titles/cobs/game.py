@@ -247,11 +247,18 @@ class CobsGame(TableGame):
     def automatable(self, co: CobsCompany) -> int:
         return sum(min(f.workers, f.automation_left) for f in co.factories)
 
-    def automate(self, co: CobsCompany, count: int) -> None:
-        """Automate workers in the leftmost factories; a freed worker moves to the leftmost factory with
-        room, or back to the labour market when the company has none."""
+    def factory_choices(self, co: CobsCompany, bonus: str) -> list[int]:
+        """The factories a single worker (``worker``) or automation (``automation``) may go to."""
+        if bonus == "worker":
+            return [f.number for f in co.factories if f.room > 0]
+        return [f.number for f in co.factories if f.workers > 0 and f.automation_left > 0]
+
+    def automate(self, co: CobsCompany, count: int, factory: int | None = None) -> None:
+        """Automate workers (in ``factory``, else the leftmost factories); a freed worker moves to the
+        leftmost factory with room, or back to the labour market when the company has none."""
         done = 0
-        for f in co.factories:
+        chosen = [co.factories[factory - 1]] if factory else co.factories
+        for f in chosen:
             while done < count and f.workers > 0 and f.automation_left > 0:
                 f.workers -= 1
                 f.automated += 1

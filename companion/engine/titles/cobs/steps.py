@@ -140,11 +140,13 @@ class AppealBonusStep(CobsStep):
         if "appeal_bonus" not in self.actions(entity):
             return []
         bonus = self.game.pending_bonuses[0][1]
-        out = [LegalAction({"type": "appeal_bonus", **fields(entity), "bonus": bonus, "take": "cash"})]
-        if self.bonus_possible(entity, bonus):
-            out.append(
-                LegalAction({"type": "appeal_bonus", **fields(entity), "bonus": bonus, "take": "bonus"})
-            )
+        base = {"type": "appeal_bonus", **fields(entity), "bonus": bonus}
+        out = [LegalAction({**base, "take": "cash"})]
+        if bonus in ("worker", "automation"):
+            for n in self.game.factory_choices(entity, bonus):
+                out.append(LegalAction({**base, "take": "bonus", "factory": n}))
+        elif self.bonus_possible(entity, bonus):
+            out.append(LegalAction({**base, "take": "bonus"}))
         return out
 
     def process_appeal_bonus(self, action: ActionDict) -> None:
@@ -153,6 +155,8 @@ class AppealBonusStep(CobsStep):
         self.turn_check(co)
         bonus = g.pending_bonuses[0][1]
         take = action.get("take")
+        if take == "cash" and "factory" in action:
+            raise GameError(f"{co.name} takes $25 instead of the bonus: no factory to name")
         if take == "cash":
             amount = int(g.data["appeal_track"]["cash_instead"])
             g.bank.spend(amount, co)
@@ -160,12 +164,18 @@ class AppealBonusStep(CobsStep):
         elif take == "bonus":
             if not self.bonus_possible(co, bonus):
                 raise GameError(f"{co.name} cannot use the appeal bonus ({bonus}) now; take $25 instead")
+            factory = action.get("factory")
+            if bonus not in ("worker", "automation") and factory is not None:
+                raise GameError(f"the appeal bonus ({bonus}) goes to no factory")
+            if bonus in ("worker", "automation") and factory not in g.factory_choices(co, bonus):
+                choices = ", ".join(str(n) for n in g.factory_choices(co, bonus))
+                raise GameError(f"name the factory for the {bonus}: one of {choices}, not {factory!r}")
             if bonus == "worker":
-                g.add_workers(co, 1)
+                co.factories[int(str(factory)) - 1].workers += 1
             elif bonus == "salesperson":
                 co.salespeople += 1
             elif bonus == "automation":
-                g.automate(co, 1)
+                g.automate(co, 1, int(str(factory)))
             elif bonus == "good":
                 g.bonus_goods_left -= 1
                 co.goods += 1
@@ -534,11 +544,15 @@ class ActionStep(CobsStep):
             return []
         if space == "capital_investment" or "asset_discount" in effect:
             discount = int(effect.get("asset_discount", 0))
-            return [
-                {"slot": s}
-                for s, a in sorted(g.asset_slots.items())
-                if a is not None and co.cash >= need + max(0, s - discount)
-            ]
+            out: list[dict[str, Any]] = []
+            for s, a in sorted(g.asset_slots.items()):
+                if a is None or co.cash < need + max(0, s - discount):
+                    continue
+                bonus = str(g.data_of("capital_assets", a)["bonus"])
+                kind = "worker" if "worker" in bonus else "automation" if "automation" in bonus else ""
+                factories = g.factory_choices(co, kind) if kind else []
+                out += [{"slot": s, "factory": n} for n in factories] if factories else [{"slot": s}]
+            return out
         if space == "advertising":
             return [{"first": True}, {"first": False}]
         if "like_resources" in effect:
@@ -547,6 +561,8 @@ class ActionStep(CobsStep):
             return [{"resources": [a, b]} for a, b in combinations(RESOURCES, 2)]
         if set(effect) == {"workers"} and int(effect["workers"]) == 1:
             return [{"factory": f.number} for f in co.factories if f.room > 0]
+        if set(effect) == {"automation"} and int(effect["automation"]) == 1:
+            return [{"factory": n} for n in g.factory_choices(co, "automation")]
         if set(effect) == {"managers"} and int(effect["managers"]) == 1:
             return [{"factory": f.number} for f in co.factories if not f.manager]
         return [{}]
@@ -646,8 +662,10 @@ class ActionStep(CobsStep):
         elif space == "extra_dividends":
             g.pay_shareholders(co, cost, co)
         if space == "capital_investment" or "asset_discount" in effect:
-            self.buy_asset(co, int(action["slot"]), int(effect.get("asset_discount", 0)))
-        self.apply_effect(co, effect, action)
+            discount = int(effect.get("asset_discount", 0))
+            self.buy_asset(co, int(action["slot"]), discount, action.get("factory"))
+        else:
+            self.apply_effect(co, effect, action)
         if action.get("first") is True:  # first in the next sequence
             self.next_order.remove(player)
             self.next_order.insert(0, player)
@@ -662,7 +680,8 @@ class ActionStep(CobsStep):
     def describe(choice: dict[str, Any]) -> str:
         return "".join(f"({k} {v}) " for k, v in choice.items())
 
-    def buy_asset(self, co: CobsCompany, slot: int, discount: int) -> None:
+    def buy_asset(self, co: CobsCompany, slot: int, discount: int, factory: Any = None) -> None:
+        """Buy the asset on ``slot``; its immediate bonus worker or automation goes to ``factory``."""
         g = self.game
         asset = g.asset_slots[slot]
         assert asset is not None
@@ -671,10 +690,10 @@ class ActionStep(CobsStep):
         co.assets.append(asset)
         g.log.append(f"{co.name} buys the capital asset {asset} for ${max(0, slot - discount)}")
         bonus = str(g.data_of("capital_assets", asset)["bonus"])
-        if "worker" in bonus:
-            g.add_workers(co, 1)
-        if "automation" in bonus:
-            g.automate(co, 1)
+        if "worker" in bonus and isinstance(factory, int):
+            co.factories[factory - 1].workers += 1
+        if "automation" in bonus and isinstance(factory, int):
+            g.automate(co, 1, factory)
         if "appeal" in bonus:
             g.raise_appeal(co, 2)
         g.shift_assets()
@@ -693,7 +712,7 @@ class ActionStep(CobsStep):
         if "salespeople" in effect:
             co.salespeople = min(co.max_salespeople, co.salespeople + int(effect["salespeople"]))
         if "automation" in effect:
-            g.automate(co, int(effect["automation"]))
+            g.automate(co, int(effect["automation"]), chosen if isinstance(chosen, int) else None)
         if "appeal" in effect:
             g.raise_appeal(co, int(effect["appeal"]))
         if "goods" in effect:
