@@ -569,3 +569,69 @@ def test_automating_a_worker_frees_it_for_another_factory() -> None:
     f1, f2 = fairbank.factories
     assert (f1.workers, f1.automated, f2.workers) == (0, 1, 1)  # the freed worker went to factory 2
     assert f1.staffed and f2.staffed
+
+
+def rich_game(rules: frozenset[str]) -> CobsGame:
+    game = two_player_game(rules)
+    start(game, ("spalding", 35), ("libby", 35))
+    for p in game.players:
+        game.bank.spend(1000, p)  # from the bank: money is still conserved
+    return game
+
+
+def test_the_directors_certificate_is_sold_only_in_the_advanced_rules() -> None:
+    basic = rich_game(frozenset())
+    with pytest.raises(GameError, match="the advanced rules allow it"):
+        act(basic, "sell_shares", shares=["spalding_0"])
+    game = rich_game(frozenset({"advanced"}))
+    ann, bob = game.players
+    spalding = game.company("spalding")
+    with pytest.raises(GameError, match="no other player holds 3 shares"):
+        act(game, "sell_shares", shares=["spalding_0"])
+    for cert in ["spalding_2", "spalding_3", "spalding_4"]:
+        act(game, "pass")  # Ann
+        act(game, "buy_shares", shares=[cert])  # Bob
+    assert ["spalding_0"] in [la.action["shares"] for la in game.legal_actions() if la.type == "sell_shares"]
+    cash = ann.cash
+    act(game, "sell_shares", shares=["spalding_0"])
+    # Ann is paid for 3 shares; Bob, the first to her left with 3 shares, is director and puts
+    # 3 shares' worth (his three common certificates) in the bank pool
+    assert ann.cash == cash + 105 and spalding.owner is bob
+    assert [c.id for c in bob.certificates if c.company is spalding] == ["spalding_0"]
+    assert sorted(c.id for c in game.pool.certificates) == ["spalding_2", "spalding_3", "spalding_4"]
+    assert spalding.share_value == 15 and ann.first_company is None  # down 3 steps from $35
+
+
+def test_a_director_who_sells_below_another_player_hands_over_the_company() -> None:
+    game = rich_game(frozenset({"advanced"}))
+    ann, bob = game.players
+    spalding = game.company("spalding")
+    for mine, his in [("spalding_2", "spalding_1"), ("spalding_3", "spalding_4")]:
+        act(game, "buy_shares", shares=[mine])  # Ann: the director's and two common: 5 shares
+        act(game, "buy_shares", shares=[his])  # Bob: the preferred and two common: 4 shares
+    act(game, "pass")
+    act(game, "buy_shares", shares=["spalding_5"])
+    act(game, "sell_shares", shares=["spalding_2"])  # Ann 4, Bob 4: she stays director
+    assert spalding.owner is ann
+    act(game, "sell_shares", shares=["spalding_3"])  # Ann 3 < Bob 4: Bob takes over
+    assert spalding.owner is bob
+    # Bob gives Ann 3 shares' worth for the director's certificate: the preferred and a common
+    assert sorted(c.id for c in ann.certificates if c.company is spalding) == ["spalding_1", "spalding_4"]
+    assert sorted(c.id for c in bob.certificates if c.company is spalding) == ["spalding_0", "spalding_5"]
+    assert spalding.share_value == 20  # one step per share sold ($35, $25, $20): she was the director
+
+
+def test_selling_the_directors_certificate_to_a_holder_of_the_preferred() -> None:
+    game = rich_game(frozenset({"advanced"}))
+    ann, bob = game.players
+    spalding = game.company("spalding")
+    for mine, his in [("spalding_2", "spalding_1"), ("spalding_3", "spalding_4")]:
+        act(game, "buy_shares", shares=[mine])  # Ann: the director's and two common
+        act(game, "buy_shares", shares=[his])  # Bob: the preferred and a common
+    act(game, "sell_shares", shares=["spalding_0"])
+    # Bob takes the director's certificate; as Ann still holds two shares, his preferred goes to her
+    # and she puts her two common certificates in the pool, with one of his
+    assert spalding.owner is bob
+    assert [c.id for c in ann.certificates if c.company is spalding] == ["spalding_1"]
+    assert [c.id for c in bob.certificates if c.company is spalding] == ["spalding_0"]
+    assert sorted(c.id for c in game.pool.certificates) == ["spalding_2", "spalding_3", "spalding_4"]

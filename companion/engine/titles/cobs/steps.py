@@ -292,7 +292,7 @@ class StockStep(CobsStep):
                         )
         if "sell_shares" in kinds:
             for cert in entity.certificates:
-                if cert.kind != "director":
+                if self.sale_refusal(entity, cert) is None:
                     out.append(
                         LegalAction(
                             {"type": "sell_shares", **fields(entity), "shares": [cert.id]}, (cert.id,)
@@ -378,24 +378,104 @@ class StockStep(CobsStep):
         self.passes = 0
         self.end_turn()
 
+    # -- the advanced rules' change of director
+    def left_of(self, player: CobsPlayer) -> list[CobsPlayer]:
+        ps = self.game.players
+        i = ps.index(player)
+        return [ps[(i + k) % len(ps)] for k in range(1, len(ps))]
+
+    def new_director(self, player: CobsPlayer, cert: Certificate) -> CobsPlayer | None:
+        """Who becomes director if ``player`` sells ``cert`` (advanced rules): for the director's
+        certificate, the first player to the left with 3 shares; for another, the player (first to
+        the left among equals) who then holds more shares than the director."""
+        g = self.game
+        co = cert.company
+        if ADVANCED not in g.optional_rules or co.owner is not player:
+            return None
+        others = self.left_of(player)
+        if cert.kind == "director":
+            return next((p for p in others if g.shares_of(p, co) >= 3), None)
+        left = g.shares_of(player, co) - cert.shares
+        best = max(g.shares_of(p, co) for p in others)
+        return next(p for p in others if g.shares_of(p, co) == best) if best > left else None
+
+    def handover(self, new: CobsPlayer, co: CobsCompany) -> list[Certificate]:
+        """What a new director gives for the director's certificate: 3 shares' worth, the preferred
+        and a common if they hold the preferred, else three common certificates."""
+        held = [c for c in new.certificates if c.company is co]
+        preferred = [c for c in held if c.kind == "preferred"]
+        common = [c for c in held if c.kind == "common"]
+        return [*preferred[:1], *common[:1]] if preferred else common[:3]
+
+    def sale_refusal(self, player: CobsPlayer, cert: Certificate) -> str | None:
+        g = self.game
+        co = cert.company
+        if cert.owner is not player:
+            return f"{player.name} does not hold {cert.id}"
+        new = self.new_director(player, cert)
+        if cert.kind == "director":
+            if ADVANCED not in g.optional_rules:
+                return f"the director's certificate of {co.name} is not sold (the advanced rules allow it)"
+            if new is None:
+                return f"no other player holds 3 shares of {co.name} to take over as its director"
+        elif new is not None:
+            count = len(player.certificates) - 1 + len(self.handover(new, co))
+            if count > g.cert_limit():
+                return (
+                    f"selling {cert.id} would make {new.name} director of {co.name}, handing {player.name} "
+                    f"certificates beyond the limit of {g.cert_limit()}"
+                )
+        return None
+
+    @staticmethod
+    def move(cert: Certificate, to: Any) -> None:
+        cert.owner.certificates.remove(cert)
+        cert.owner = to
+        to.certificates.append(cert)
+
+    def change_director(self, old: CobsPlayer, new: CobsPlayer, co: CobsCompany, sold: bool) -> None:
+        """``new`` takes the director's certificate; for it they give 3 shares' worth to ``old``, or
+        to the bank pool where ``old`` sold the director's certificate (then, where ``old`` still
+        holds two shares, the preferred goes to ``old`` and ``old`` puts two common ones in the pool)."""
+        g = self.game
+        gives = self.handover(new, co)
+        self.move(co.all_certificates[0], new)
+        if not sold:
+            for c in gives:
+                self.move(c, old)
+        elif gives[0].kind == "preferred" and g.shares_of(old, co) >= 2:
+            self.move(gives[0], old)
+            for c in [c for c in old.certificates if c.company is co and c.kind == "common"][:2]:
+                self.move(c, g.pool)
+            self.move(gives[1], g.pool)
+        else:
+            for c in gives:
+                self.move(c, g.pool)
+        co.owner = new
+        if old.first_company == co.sym:
+            old.first_company = None  # no more the first company's partner bonus
+        g.log.append(f"{new.name} becomes director of {co.name}")
+
     def process_sell_shares(self, action: ActionDict) -> None:
         g = self.game
         player, cert = self.certificate_turn(action)
-        if cert.owner is not player:
-            raise GameError(f"{player.name} does not hold {cert.id}")
-        if cert.kind == "director":
-            raise GameError(f"the director's certificate of {cert.company.name} cannot be sold")
+        reason = self.sale_refusal(player, cert)
+        if reason:
+            raise GameError(reason)
         co = cert.company
         price = cert.price
-        player.certificates.remove(cert)
-        cert.owner = g.pool
-        g.pool.certificates.append(cert)
+        new = self.new_director(player, cert)
+        director = co.owner
         g.bank.spend(price, player)
         player.sold_this_decade.add(co.sym)
         g.log.append(f"{player.name} sells {cert.id} for ${price}")
-        if g.has_price_protection(co) and co.owner is not player:
+        if cert.kind != "director":
+            self.move(cert, g.pool)
+        if new is not None:
+            self.change_director(player, new, co, sold=cert.kind == "director")
+        if g.has_price_protection(co) and director is not player:
             g.log.append(f"price protection keeps {co.name}'s share value")
-        elif FRIENDLY in g.optional_rules and co.owner is not player:
+        elif FRIENDLY in g.optional_rules and director is not player:
             if co.sym not in self.dropped:  # friendly stock sales: one step a turn, however many shares
                 g.move_share_value(co, -1)
             self.dropped.add(co.sym)
