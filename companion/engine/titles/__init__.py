@@ -25,6 +25,7 @@ PACKAGES: dict[str, str] = {
     "1870": "g1870",
     "TSR": "tsr",
     "CoBS": "cobs",
+    "1833NE": "g1833ne",
 }
 
 

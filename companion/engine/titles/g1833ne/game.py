@@ -1,0 +1,742 @@
+"""1833NE's rules on the shared 18xx core: Tom Lehmann's financial system (the one 1846 made known).
+
+Incremental capitalisation (the president pays twice the chosen price into the treasury, every
+treasury share bought pays the corporation), a one-row market from $0 to $730, corporations
+issuing and redeeming their own shares, dividends moving the price by the payout's ratio to the
+share price, double-sided train cards (N/M or N+s, chosen at purchase) that become obsolete
+before they are removed, ferries, and bankruptcy that does not end the game.
+
+Where the Czech rules summary is ambiguous, the choices are listed in docs/ENGINE.md
+("1833NE") and docs/1833NE.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token, Train
+from companion.engine.errors import GameError
+from companion.engine.game import Game
+from companion.engine.map import SpecialLay
+from companion.engine.operating import (
+    Bankrupt,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    OperatingRound,
+    OperatorStep,
+    Route,
+    Track,
+)
+from companion.engine.operating import (
+    Token as TokenStep,
+)
+from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, entity_fields
+from companion.engine.stock import AuctionRound, BuySellParShares, StockRound, WaterfallAuction
+
+#: every tile lay or upgrade costs at least this much (terrain costs more)
+TILE_COST = 20
+#: a corporation's second (and last) station token
+STATION_PRICE = 80
+#: a corporation's own reserved city, where its second station costs half (B&W in Worcester)
+RESERVED_STATIONS = {"BW": ("E22", 40)}
+FERRY_PRICE = 40
+P6_SURCHARGE = 40
+FERRY_COUNT = 5
+#: the phase in which each train card first appears (its index in the phase list)
+CARD_PHASE = {"2": 0, "3/5": 1, "4/7": 2, "6/9": 3, "7+3": 4}
+#: phase III removes the players' privates and P1-P2 and stops P3-P6's income; phase IV removes P3-P5
+PHASE_III, PHASE_IV = 2, 3
+
+
+class Game1833NE(Game):
+    title = "1833NE"
+    BANKRUPTCY_ENDS_GAME = False
+    MUST_SELL_IN_BLOCKS = True
+    SELL_AFTER_FIRST_SR = False
+    #: the bank breaking ends the game after the set in progress (its stock round and two ORs);
+    #: a bankrupt player drops out and the game goes on unless only one player is left
+    GAME_END_CHECK: dict[str, str] = {"all_but_one_bankrupt": "immediate", "bank": "full_or"}
+    TILE_LAYS: list[dict[str, Any]] = [
+        {"lay": True, "upgrade": True},
+        {"lay": True, "upgrade": "not_if_upgraded"},
+    ]
+    CARD_ACTION_TYPES = Game.CARD_ACTION_TYPES | {"buy_ferry"}
+    REQUIRED_FIELDS = {**Game.REQUIRED_FIELDS, "buy_ferry": ("city",)}
+
+    # -- construction ------------------------------------------------------------------------------------
+    def build(self) -> None:
+        super().build()
+        #: card (train id) → (the other side's name, its price); the side is chosen at purchase
+        self.other_side: dict[str, tuple[str, int]] = {}
+        self.card_name: dict[str, str] = {}
+        for spec in self.train_data():
+            variants = spec.get("variants") or []
+            for t in self.all_trains:
+                if t.id.rpartition("-")[0] == spec["name"]:
+                    self.card_name[t.id] = spec["name"]
+                    if variants:
+                        self.other_side[t.id] = (str(variants[0]["name"]), int(variants[0]["price"]))
+        self.obsolete: set[str] = set()
+        """Trains of a past phase: they count for no limit, cannot be sold and run once more."""
+        self.ferries: dict[str, str] = {}
+        """Hex of a ferry → the corporation that bought it."""
+        self.new_ferry: str | None = None
+        """The hex of the last ferry bought (it carries the "New" ferry bonus)."""
+        self.first_or_reversed = True
+
+    def make_corporation(self, c: dict[str, Any]) -> Corporation:
+        corp = super().make_corporation(c)
+        corp.capitalization = "incremental"
+        corp.float_percent = 20
+        corp.tokens = [Token(0), Token(STATION_PRICE)]  # home and one more (the rest mark price and earnings)
+        return corp
+
+    def train_data(self) -> list[dict[str, Any]]:
+        out = []
+        for spec in self.data["trains"]:
+            spec = dict(spec)
+            if spec["name"] == "7+3":
+                spec["price"] = 1000  # the rules' price (the prealpha data says $950)
+            if spec["name"] == "6/9" and "takeover_game" in self.optional_rules:
+                spec["num"] = 5
+            if isinstance(spec["distance"], list):  # N/M: the count of paying stops (routes are entered)
+                spec["distance"] = sum(int(d["pay"]) for d in spec["distance"])
+            spec.pop("rusts_on", None)  # obsolescence and removal by phase (on_train_bought)
+            spec.pop("events", None)
+            out.append(spec)
+        return out
+
+    def initial_round(self) -> Round:
+        return AuctionRound(self, [WaterfallAuction])
+
+    def stock_round(self) -> Round:
+        return StockRound1833NE(self, [BuySellParShares1833NE])
+
+    def operating_round(self, round_num: int) -> Round:
+        self.first_or_reversed = self.turn == 1 and round_num == 1
+        return OperatingRound(
+            self,
+            [
+                Bankrupt,
+                (BuyCompany1833NE, {"blocks": False}),
+                IssueRedeem,
+                Track1833NE,
+                Token1833NE,
+                BuyFerry,
+                Route1833NE,
+                Dividend1833NE,
+                DiscardTrain,
+                BuyTrain1833NE,
+                (BuyCompany1833NE, {"blocks": True}),
+            ],
+            round_num,
+        )
+
+    # -- order, certificates, scores ---------------------------------------------------------------------
+    def operating_order(self) -> list[Corporation]:
+        """By share price, highest first (ties: the one that reached the price first); the very
+        first operating round of the game lowest first."""
+        order = super().operating_order()
+        if not getattr(self, "first_or_reversed", False):
+            return order
+
+        def key(c: Corporation) -> tuple[int, int]:
+            sp = c.share_price
+            assert sp is not None
+            return (sp.price, sp.corporations.index(c))
+
+        return sorted(order, key=key)
+
+    def player_value(self, player: Player) -> int:
+        """Cash and certificates at their share price; private companies at face value only
+        before phase III (they are gone from the players' hands from then on)."""
+        shares = sum(s.price for s in player.shares if s.corporation.ipoed and not s.corporation.closed)
+        privates = sum(c.value for c in player.companies) if self.phase_index < PHASE_III else 0
+        return player.cash + shares + privates
+
+    def game_end_condition(self, reason: str) -> bool:
+        if reason == "all_but_one_bankrupt":
+            return len([p for p in self.players if not p.bankrupt]) <= 1
+        return super().game_end_condition(reason)
+
+    # -- selling -------------------------------------------------------------------------------------------
+    def can_sell_extra(self, step: Any, player: Player, shares: list[Share], percent: int) -> bool:
+        corp = shares[0].corporation
+        if any(s.president for s in shares):
+            return False  # the president's certificate never goes to the pool
+        # before its first operating turn only its president may sell
+        return corp.operated or corp.owner is player
+
+    def sale_bundles(self, player: Player, corp: Corporation) -> list[tuple[list[Share], int]]:
+        return [(s, p) for s, p in super().sale_bundles(player, corp) if not any(x.president for x in s)]
+
+    def sell_shares_and_change_price(
+        self, seller: Holder, shares: list[Share], percent: int | None = None
+    ) -> None:
+        """Only the president's sales move the price: one column left, however many are sold."""
+        corp = shares[0].corporation
+        by_president = corp.owner is seller
+        self.sell_shares(seller, shares, percent)
+        if by_president and corp.share_price is not None:
+            self.move_price(corp, -1)
+
+    def move_price(self, corp: Corporation, columns: int) -> None:
+        """Move ``corp`` ``columns`` columns (negative: left) on the one-row market, and log it."""
+        if corp.share_price is None or columns == 0:
+            return
+        before = corp.share_price.price
+        for _ in range(abs(columns)):
+            if columns > 0:
+                self.market.move_right(corp)
+            else:
+                self.market.move_left(corp)
+        if corp.share_price.price != before:
+            self.log.append(f"{corp.name}'s share price moves from ${before} to ${corp.share_price.price}")
+
+    def column_price(self, corp: Corporation, columns: int) -> int:
+        """The price ``columns`` columns from ``corp``'s (issue: one left; redeem: one right)."""
+        assert corp.share_price is not None
+        rc = corp.share_price.coordinates
+        for _ in range(abs(columns)):
+            rc = self.market.right(rc) if columns > 0 else self.market.left(rc)
+        cell = self.market.cell(*rc)
+        assert cell is not None
+        return int(cell.price)
+
+    # -- private companies ---------------------------------------------------------------------------------
+    def company_min_price(self, company: Company) -> int:
+        return 1
+
+    def company_max_price(self, company: Company) -> int:
+        return company.value
+
+    def company_price_range(self, company: Company, buyer: Player | Corporation) -> tuple[int, int]:
+        lo, hi = super().company_price_range(company, buyer)
+        if isinstance(buyer, Corporation):
+            hi = min(hi, buyer.cash - self.company_surcharge(company))
+        return lo, hi
+
+    def company_surcharge(self, company: Company) -> int:
+        """What a corporation pays the bank on top of the price (Delaware & Hudson: $40)."""
+        return P6_SURCHARGE if company.sym == "P6" else 0
+
+    def after_company_sold_to_corporation(self, corp: Corporation, company: Company) -> None:
+        super().after_company_sold_to_corporation(corp, company)
+        if self.company_surcharge(company):
+            corp.spend(self.company_surcharge(company), self.bank)
+            self.log.append(f"{corp.name} pays the bank $40 for {company.name}")
+
+    # -- track and stations ----------------------------------------------------------------------------
+    def _min_cost_extra(self, hex_id: str) -> int:
+        st = self.map.tile_on(hex_id)
+        base = st.spec.upgrade_cost if st.preprinted else 0
+        return max(0, TILE_COST - base)
+
+    def lay_tile_for(
+        self,
+        step: Track,
+        corp: Corporation,
+        entity: Any,
+        action: ActionDict,
+        special: SpecialLay | None = None,
+        extra_cost: int = 0,
+        count_lay: bool = True,
+    ) -> None:
+        extra = extra_cost + (0 if special is not None else self._min_cost_extra(str(action["hex"])))
+        super().lay_tile_for(step, corp, entity, action, special, extra, count_lay)
+
+    def legal_tile_lays(
+        self,
+        step: Track,
+        corp: Corporation,
+        entity: Any,
+        special: SpecialLay | None = None,
+        extra_cost: Callable[[str], int] | None = None,
+        count_lay: bool = True,
+    ) -> list[LegalAction]:
+        def extra(hex_id: str) -> int:
+            own = extra_cost(hex_id) if extra_cost else 0
+            return own + (0 if special is not None else self._min_cost_extra(hex_id))
+
+        return super().legal_tile_lays(step, corp, entity, special, extra, count_lay)
+
+    def station_price(self, corp: Corporation, city: str) -> int:
+        token = corp.next_token()
+        if token is None:
+            return 0
+        reserved = RESERVED_STATIONS.get(corp.sym)
+        try:
+            hex_id = self.map.city(city)[0]
+        except Exception:  # an unknown city: the map refuses it when the token is placed
+            return token.price
+        if reserved is not None and hex_id == reserved[0] and self.phase_index < PHASE_IV:
+            return reserved[1]
+        return token.price
+
+    # -- trains and phases ---------------------------------------------------------------------------------
+    def card_phase(self, train: Train) -> int:
+        return CARD_PHASE[self.card_name[train.id]]
+
+    def train_limit(self, corp: Corporation) -> int:
+        return self.phase.train_limit
+
+    def counted_trains(self, corp: Corporation) -> list[Train]:
+        return [t for t in corp.trains if t.id not in self.obsolete]
+
+    def crowded_corporations(self) -> list[Corporation]:
+        return [c for c in self.corporations if len(self.counted_trains(c)) > self.train_limit(c)]
+
+    def on_train_bought(self, train: Train) -> None:
+        """The first card of a phase starts it, whichever side was bought."""
+        target = self.card_phase(train)
+        while self.phase_index < target:
+            self.phase_index += 1
+            p = self.phase
+            self.log.append(f"-- Phase {p.name} (train limit {p.train_limit}) --")
+            self.on_phase_change()
+
+    def on_phase_change(self) -> None:
+        idx = self.phase_index
+        for t in self.all_trains:
+            age = idx - self.card_phase(t)
+            if age >= 3 and not t.rusted:
+                if t.owner is not None:
+                    self.rust(t)
+                else:
+                    t.rusted = True
+                    if t in self.discarded:
+                        self.discarded.remove(t)
+                        self.depot.remove(t)
+                self.obsolete.discard(t.id)
+            elif age == 2 and t.id not in self.obsolete and not t.rusted:
+                self.obsolete.add(t.id)
+                if t.owner is not None:
+                    self.log.append(f"{t.owner.name}'s {t.name} train is obsolete")
+                elif t in self.discarded:
+                    self.discarded.remove(t)
+                    self.depot.remove(t)
+                    t.rusted = True
+        if idx == PHASE_III:
+            self.log.append("-- Phase III: private companies of the players and P1-P2 close --")
+            for c in self.companies:
+                if c.closed:
+                    continue
+                if c.owner is None or isinstance(c.owner, Player) or c.sym in ("P1", "P2"):
+                    self.close_company(c)
+                    c.closed = True
+                else:
+                    c.revenue = 0
+        if idx == PHASE_IV:
+            for c in self.companies:
+                if not c.closed and c.sym in ("P3", "P4", "P5"):
+                    self.close_company(c)
+            self.ferries.clear()
+            self.new_ferry = None
+            self.log.append("-- Phase IV: ferries and P3-P5 are removed --")
+
+    def remove_obsolete_after_run(self, corp: Corporation) -> None:
+        for t in list(corp.trains):
+            if t.id in self.obsolete:
+                self.obsolete.discard(t.id)
+                self.rust(t)
+
+    def choose_side(self, train: Train, variant: str | None) -> int:
+        """Turn a card to the side the buyer chose; return its price."""
+        if variant is None or variant == train.name:
+            return self.train_price(train)
+        other = self.other_side.get(train.id)
+        if other is None or other[0] != variant:
+            sides = [train.name, *([other[0]] if other else [])]
+            raise GameError(f"the {train.name} card is a {' or a '.join(sides)} train, not a {variant}")
+        self.other_side[train.id] = (train.name, train.price)
+        train.name, train.price = other
+        return other[1]
+
+    def sides(self, train: Train) -> list[tuple[str, int]]:
+        other = self.other_side.get(train.id)
+        return [(train.name, self.train_price(train)), *([other] if other else [])]
+
+    # -- dividends -------------------------------------------------------------------------------------
+    def dividend_columns(self, corp: Corporation, paid: int) -> int:
+        """Columns the price moves for a payout of ``paid`` in all: left below half the share
+        price (and when nothing is paid), none up to the price, one at the price, two at twice,
+        three at three times when the price is $165 or more."""
+        assert corp.share_price is not None
+        price = corp.share_price.price
+        if paid <= 0 or paid * 2 < price:
+            return -1
+        if paid < price:
+            return 0
+        if paid >= 3 * price and price >= 165:
+            return 3
+        if paid >= 2 * price:
+            return 2
+        return 1
+
+    def pay_dividend(self, corp: Corporation, revenue: int, payout: dict[str, Any], kind: str) -> None:
+        super().pay_dividend(corp, revenue, {**payout, "move": None}, kind)
+        self.move_price(corp, int(payout["columns"]))
+        self.remove_obsolete_after_run(corp)
+
+
+def _gm(game: Any) -> Game1833NE:
+    """The game a step of this title belongs to, with its 1833NE hooks."""
+    assert isinstance(game, Game1833NE)
+    return game
+
+
+class StockRound1833NE(StockRound):
+    def finish_round(self) -> None:
+        """Corporations with shares in the pool drop a column; those the players hold 100 % of rise one."""
+        game = _gm(self.game)
+        for corp in game.operating_order():
+            if corp.share_price is None:
+                continue
+            if game.pool.shares_of(corp):
+                game.move_price(corp, -1)
+            elif game.sold_out(corp):
+                game.move_price(corp, 1)
+
+
+class BuySellParShares1833NE(BuySellParShares):
+    def holding_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
+        return player.percent_of(corp) + extra <= 60  # no exceptions
+
+    def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
+        """Sell, then buy: nothing is sold after a purchase in the same turn."""
+        return not self.bought() and super().can_sell(player, shares, percent)
+
+
+class BuyCompany1833NE(BuyCompany):
+    """In phases I and II, from a player, for $1 up to the printed price (P6: $40 more to the bank)."""
+
+    def process_buy_company(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        company = self.game.company(str(action["company"]))
+        extra = _gm(self.game).company_surcharge(company)
+        if extra and int(action["price"]) + extra > corp.cash:
+            raise GameError(
+                f"{corp.name} has ${corp.cash} and cannot pay ${action['price']} plus ${extra} to the bank "
+                f"for {company.name}"
+            )
+        super().process_buy_company(action)
+
+
+class IssueRedeem(OperatorStep):
+    """Step 1 of a corporation's turn: issue treasury shares to the pool (at one column below its
+    price, the price does not move) or redeem shares from the pool (one column above)."""
+
+    description = "Issue or redeem shares"
+
+    @property
+    def gm(self) -> Game1833NE:
+        return self.game  # type: ignore[return-value]
+
+    def issuable(self, corp: Corporation) -> int:
+        held = sum(p.num_shares_of(corp) for p in self.game.players)
+        pooled = len(self.game.pool.shares_of(corp))
+        treasury = len([s for s in corp.shares_of(corp) if not s.president])
+        if corp.share_price is None or self.gm.column_price(corp, -1) <= 0:
+            return 0
+        return max(0, min(treasury, held - pooled))
+
+    def redeemable(self, corp: Corporation) -> int:
+        if corp.share_price is None:
+            return 0
+        price = self.gm.column_price(corp, 1)
+        return min(len(self.game.pool.shares_of(corp)), corp.cash // price)
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        out = []
+        if self.issuable(entity):
+            out.append("sell_shares")
+        if self.redeemable(entity):
+            out.append("buy_shares")
+        return [*out, "pass"] if out else []
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        kinds = self.actions(entity)
+        if "sell_shares" in kinds:
+            treasury = sorted((s for s in entity.shares_of(entity) if not s.president), key=lambda s: s.index)
+            for n in range(1, self.issuable(entity) + 1):
+                ids = tuple(s.id for s in treasury[:n])
+                action = {
+                    "type": "sell_shares",
+                    **entity_fields(entity),
+                    "shares": list(ids),
+                    "percent": 10 * n,
+                }
+                out.append(LegalAction(action, ids))
+        if "buy_shares" in kinds:
+            pooled = sorted(self.game.pool.shares_of(entity), key=lambda s: s.index)
+            for n in range(1, self.redeemable(entity) + 1):
+                ids = tuple(s.id for s in pooled[:n])
+                action = {
+                    "type": "buy_shares",
+                    **entity_fields(entity),
+                    "shares": list(ids),
+                    "percent": 10 * n,
+                }
+                out.append(LegalAction(action, ids, cost=n * self.gm.column_price(entity, 1)))
+        return out
+
+    def _shares(self, action: ActionDict, owner: Holder) -> list[Share]:
+        shares = [self.game.share(str(i)) for i in action.get("shares") or []]
+        corp = self.game.entity_of(action)
+        if not shares or any(
+            s.corporation is not corp or s.owner is not owner or s.president for s in shares
+        ):
+            where = "its treasury" if owner is corp else "the pool"
+            raise GameError(f"{corp.name} can only name its own certificates in {where}")
+        return shares
+
+    def process_sell_shares(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        shares = self._shares(action, corp)
+        if len(shares) > self.issuable(corp):
+            raise GameError(f"{corp.name} may issue at most {self.issuable(corp)} shares now")
+        price = self.gm.column_price(corp, -1)
+        self.game.transfer_shares(
+            shares, self.game.pool, spender=self.game.bank, receiver=corp, price=price * len(shares)
+        )
+        self.game.log.append(
+            f"{corp.name} issues {len(shares)} shares at ${price} for ${price * len(shares)}"
+        )
+        self.pass_()
+
+    def process_buy_shares(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        shares = self._shares(action, self.game.pool)
+        price = self.gm.column_price(corp, 1)
+        if len(shares) * price > corp.cash:
+            raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${len(shares) * price}")
+        self.game.transfer_shares(
+            shares, corp, spender=corp, receiver=self.game.bank, price=price * len(shares)
+        )
+        self.game.log.append(
+            f"{corp.name} redeems {len(shares)} shares at ${price} for ${price * len(shares)}"
+        )
+        self.pass_()
+
+
+class Track1833NE(Track):
+    pass
+
+
+class Token1833NE(TokenStep):
+    """The second station: $80, or the reserved price in a corporation's own reserved city."""
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        if entity.next_token() is None or self.ornd.tokened:
+            return []
+        gm = _gm(self.game)
+        if not any(gm.station_price(entity, c) <= entity.cash for c in gm.token_spots(entity)):
+            return []
+        return ["place_token", "pass"]
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = [a for a in super().legal_actions(entity) if a.type == "pass"]
+        if "place_token" in self.actions(entity):
+            gm = _gm(self.game)
+            for city in gm.token_spots(entity):
+                price = gm.station_price(entity, city)
+                if price <= entity.cash:
+                    out.append(
+                        LegalAction(
+                            {"type": "place_token", **entity_fields(entity), "city": city}, cost=price
+                        )
+                    )
+        return out
+
+    def process_place_token(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        token = corp.next_token()
+        if token is None:
+            raise GameError(f"{corp.name} has no station left")
+        gm = _gm(self.game)
+        price = gm.station_price(corp, str(action["city"]))
+        saved = token.price
+        token.price = price
+        try:
+            super().process_place_token(action)
+        finally:
+            token.price = saved
+
+
+class BuyFerry(OperatorStep):
+    """A ferry ($40, five in the game, until phase IV) in a city the corporation reaches."""
+
+    description = "Buy a ferry"
+    blocks_default = False
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation):
+            return []
+        gm = _gm(self.game)
+        if gm.phase_index >= PHASE_IV or len(gm.ferries) >= FERRY_COUNT or entity.cash < FERRY_PRICE:
+            return []
+        if getattr(self.ornd, "ferry_bought", None) is entity or not self.places(entity):
+            return []
+        return ["buy_ferry"]
+
+    def places(self, corp: Corporation) -> list[str]:
+        """Port cities and towns on ``corp``'s network without a ferry."""
+        from companion.engine.graph import connectivity
+
+        gm = _gm(self.game)
+        reach = {hex_id for hex_id, _node in connectivity(gm.map, corp.sym).nodes}
+        return [h for h in FERRY_PORTS if h in reach and h not in gm.ferries]
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "buy_ferry" not in self.actions(entity):
+            return []
+        return [
+            LegalAction({"type": "buy_ferry", **entity_fields(entity), "city": h}, cost=FERRY_PRICE)
+            for h in self.places(entity)
+        ]
+
+    def process_buy_ferry(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        hex_id = str(action["city"])
+        if "buy_ferry" not in self.actions(corp) or hex_id not in self.places(corp):
+            raise GameError(f"{corp.name} cannot buy a ferry in {hex_id} now")
+        gm = _gm(self.game)
+        corp.spend(FERRY_PRICE, gm.bank)
+        gm.ferries[hex_id] = corp.sym
+        gm.new_ferry = hex_id
+        self.ornd.ferry_bought = corp  # type: ignore[attr-defined]
+        gm.log.append(f"{corp.name} buys the ferry in {hex_id} for ${FERRY_PRICE}")
+
+
+#: the coastal cities and towns with a ferry port (printed track into a blue hex): Bridgeport,
+#: New Haven, Norwich and Hyannis on the map data, and Cape Cod's town
+FERRY_PORTS = ("B27", "C26", "E26", "I26", "H25")
+
+
+class Route1833NE(Route):
+    """The players count each train's route on the board and enter its value (the map's
+    phase-dependent values, ferries and connection bonuses are not computed yet: docs/1833NE.md)."""
+
+    def process_run_routes(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        routes = list(action.get("routes") or [])
+        if not routes:
+            raise GameError(f"{corp.name} must run at least one train")
+        ids = [str(r.get("train")) for r in routes]
+        if len(set(ids)) != len(ids):
+            raise GameError("a train may run only one route")
+        total = 0
+        for r in routes:
+            train = self.game.train(str(r.get("train")))
+            if train.owner is not corp:
+                raise GameError(f"{corp.name} does not own train {train.id}")
+            value = r.get("revenue")
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0 or value % 10:
+                raise GameError(f"the route of train {train.id} needs its value, a whole multiple of $10")
+            total += value
+        self.ornd.routes = routes
+        self.ornd.revenue = total
+        self.ornd.extra_revenue = 0
+        for r in routes:
+            self.game.train(r["train"]).operated = True
+        self.game.log.append(f"{corp.name} runs for ${total}")
+        self.pass_()
+
+    def actions(self, entity: Entity) -> list[str]:
+        if entity is not self.current_entity() or not isinstance(entity, Corporation) or not entity.trains:
+            return []
+        return ["run_routes", "pass"]
+
+
+class Dividend1833NE(Dividend):
+    KINDS: tuple[str, ...] = ("payout", "half", "withhold")
+
+    def options(self, corp: Corporation, revenue: int) -> dict[str, dict[str, Any]]:
+        gm = _gm(self.game)
+        out = super().options(corp, revenue)
+        for opt in out.values():
+            paid = revenue - int(opt["corporation"])
+            opt["columns"] = gm.dividend_columns(corp, paid)
+            opt["move"] = None
+        return out
+
+    def skip(self) -> None:
+        corp = self.current_entity()
+        if isinstance(corp, Corporation):
+            _gm(self.game).remove_obsolete_after_run(corp)
+        super().skip()
+
+
+class BuyTrain1833NE(BuyTrain):
+    """Either side of the next card; obsolete trains count for no limit and cannot be sold."""
+
+    @property
+    def gm(self) -> Game1833NE:
+        return self.game  # type: ignore[return-value]
+
+    def room(self, corp: Corporation) -> bool:
+        return len(self.gm.counted_trains(corp)) < self.gm.train_limit(corp)
+
+    def min_depot_price(self) -> int | None:
+        prices = [p for t in self.game.depot_trains() for _n, p in self.gm.sides(t)]
+        return min(prices) if prices else None
+
+    def other_trains(self, corp: Corporation) -> list[Train]:
+        return [t for t in super().other_trains(corp) if t.id not in self.gm.obsolete]
+
+    def legal_train_purchases(self, corp: Corporation) -> list[LegalAction]:
+        out = []
+        for la in super().legal_train_purchases(corp):
+            train = self.game.train(la.action["train"])
+            if train.owner is None:
+                continue
+            out.append(la)
+        help_cash = corp.owner.cash if isinstance(corp.owner, Player) and self.must_buy(corp) else 0
+        cheapest = self.min_depot_price()
+        if self.room(corp):
+            for train in self.game.depot_trains():
+                for name, price in self.gm.sides(train):
+                    if price <= corp.cash or (price == cheapest and price <= corp.cash + help_cash):
+                        action = {
+                            "type": "buy_train",
+                            **entity_fields(corp),
+                            "train": train.id,
+                            "price": price,
+                            "variant": name,
+                        }
+                        out.append(LegalAction(action, (train.id,)))
+        return out
+
+    def process_buy_train(self, action: ActionDict) -> None:
+        train = self.game.train(str(action["train"]))
+        if train.owner is None:
+            corp = self.game.entity_of(action)
+            if not self.room(corp):
+                raise GameError(f"{corp.name} is at its train limit")
+            names = dict(self.gm.sides(train))
+            variant = str(action.get("variant") or train.name)
+            if variant not in names:
+                raise GameError(f"the {train.name} card is a {' or a '.join(names)} train, not a {variant}")
+            if int(action["price"]) != names[variant]:
+                raise GameError(f"the {variant} train costs ${names[variant]}, not ${action['price']}")
+            before = (train.name, train.price, dict(self.gm.other_side))
+            self.gm.choose_side(train, variant)
+            try:
+                super().process_buy_train(action)
+            except GameError:
+                train.name, train.price = before[0], before[1]
+                self.gm.other_side = before[2]
+                raise
+            return
+        super().process_buy_train(action)
+
+
+__all__ = ["Game1833NE"]
