@@ -44,6 +44,8 @@ STATION_PRICE = 80
 RESERVED_STATIONS = {"BW": ("E22", 40)}
 FERRY_PRICE = 40
 P6_SURCHARGE = 40
+#: an emergency issue may not take the share price below this
+EMERGENCY_FLOOR = 20
 FERRY_COUNT = 5
 #: the phase in which each train card first appears (its index in the phase list)
 CARD_PHASE = {"2": 0, "3/5": 1, "4/7": 2, "6/9": 3, "7+3": 4}
@@ -58,7 +60,11 @@ class Game1833NE(Game):
     SELL_AFTER_FIRST_SR = False
     #: the bank breaking ends the game after the set in progress (its stock round and two ORs);
     #: a bankrupt player drops out and the game goes on unless only one player is left
-    GAME_END_CHECK: dict[str, str] = {"all_but_one_bankrupt": "immediate", "bank": "full_or"}
+    GAME_END_CHECK: dict[str, str] = {
+        "all_but_one_bankrupt": "immediate",
+        "stalled": "immediate",
+        "bank": "full_or",
+    }
     TILE_LAYS: list[dict[str, Any]] = [
         {"lay": True, "upgrade": True},
         {"lay": True, "upgrade": "not_if_upgraded"},
@@ -120,7 +126,7 @@ class Game1833NE(Game):
         return OperatingRound(
             self,
             [
-                Bankrupt,
+                Bankrupt1833NE,
                 (BuyCompany1833NE, {"blocks": False}),
                 IssueRedeem,
                 Track1833NE,
@@ -160,6 +166,13 @@ class Game1833NE(Game):
     def game_end_condition(self, reason: str) -> bool:
         if reason == "all_but_one_bankrupt":
             return len([p for p in self.players if not p.bankrupt]) <= 1
+        if reason == "stalled":  # no corporation runs and nobody can found one: nothing can happen
+            cheapest = min(c.price for c in self.market.par_prices())
+            open_corps = [c for c in self.corporations if c.ipoed and not c.closed]
+            foundable = [c for c in self.corporations if not c.ipoed and not c.closed]
+            return not open_corps and not any(
+                p.cash >= 2 * cheapest and foundable for p in self.players if not p.bankrupt
+            )
         return super().game_end_condition(reason)
 
     # -- selling -------------------------------------------------------------------------------------------
@@ -336,6 +349,28 @@ class Game1833NE(Game):
             self.ferries.clear()
             self.new_ferry = None
             self.log.append("-- Phase IV: ferries and P3-P5 are removed --")
+
+    def hand_presidency_on(self, corp: Corporation, former: Player) -> None:
+        """After ``former`` left: the next player (in seat order) with the most of ``corp``, at
+        least 20 %, swaps two certificates for the president's; with none, ``corp`` closes."""
+        start = self.players.index(former)
+        seats = [self.players[(start + i) % len(self.players)] for i in range(1, len(self.players))]
+        best = max((p.percent_of(corp) for p in seats if not p.bankrupt), default=0)
+        heir = next((p for p in seats if not p.bankrupt and p.percent_of(corp) == best), None)
+        pres = corp.president_share
+        if heir is None or best < pres.percent:
+            corp.owner = None
+            self.close_corporation(corp)
+            return
+        plain = [s for s in heir.shares_of(corp) if not s.president][: pres.percent // corp.share_percent]
+        self.transfer_shares(plain, self.pool, allow_president_change=False)
+        self.transfer_shares([pres], heir, allow_president_change=False)
+        corp.owner = heir
+        self.log.append(f"{heir.name} becomes the president of {corp.name}")
+
+    def must_buy_train(self, corp: Corporation) -> bool:
+        """A corporation without a train after running must buy one, route or no route."""
+        return not corp.trains and bool(self.depot_trains())
 
     def remove_obsolete_after_run(self, corp: Corporation) -> None:
         for t in list(corp.trains):
@@ -525,6 +560,43 @@ class IssueRedeem(OperatorStep):
         self.pass_()
 
 
+class Bankrupt1833NE(Bankrupt):
+    """A president who cannot raise the train's price drops out; the game goes on.
+
+    The cash raised goes to the corporation, the remaining certificates to the pool without price
+    moves (even beyond 50 %, the president's certificate too).  A corporation whose president
+    left is taken over by the player with the most of it (at least 20 %: two certificates for the
+    president's one) and that player must buy the train; with no such player it closes.
+    """
+
+    def may_go_bankrupt(self, corp: Corporation) -> bool:
+        step = self.buy_train_step()
+        if isinstance(step, BuyTrain1833NE) and step.emergency_issues(corp):
+            return False
+        return super().may_go_bankrupt(corp)
+
+    def process_bankrupt(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        player = corp.owner
+        if not isinstance(player, Player) or not self.may_go_bankrupt(corp):
+            raise GameError(f"{corp.name}'s president cannot go bankrupt now")
+        game = _gm(self.game)
+        game.log.append(f"-- {player.name} goes bankrupt --")
+        if player.cash:
+            player.spend(player.cash, corp)
+        presided = [c for c in game.corporations if c.owner is player]
+        for other in game.corporations:
+            mine = player.shares_of(other)
+            if mine:
+                game.transfer_shares(mine, game.pool, allow_president_change=False)
+        for company in list(player.companies):
+            game.close_company(company)
+        player.bankrupt = True
+        for other in presided:
+            game.hand_presidency_on(other, player)
+        self.ornd.recalculate_order()
+
+
 class Track1833NE(Track):
     pass
 
@@ -691,6 +763,93 @@ class BuyTrain1833NE(BuyTrain):
 
     def other_trains(self, corp: Corporation) -> list[Train]:
         return [t for t in super().other_trains(corp) if t.id not in self.gm.obsolete]
+
+    # -- emergency purchase: the treasury, then shares issued at worse terms, then the president --
+    def emergency_issues(self, corp: Corporation) -> list[int]:
+        """What each further share issued in an emergency brings: the price drops a column per
+        share and the corporation gets one column below the new price; never below $20."""
+        if corp.share_price is None:
+            return []
+        held = sum(p.num_shares_of(corp) for p in self.game.players)
+        limit = min(
+            len([s for s in corp.shares_of(corp) if not s.president]),
+            held - len(self.game.pool.shares_of(corp)),
+        )
+        out: list[int] = []
+        rc = corp.share_price.coordinates
+        market = self.game.market
+        for _ in range(max(0, limit)):
+            rc = market.left(rc)
+            dropped, value = market.cell(*rc), market.cell(*market.left(rc))
+            if dropped is None or value is None or dropped.price < EMERGENCY_FLOOR:
+                break
+            out.append(int(value.price))
+        return out
+
+    def must_issue(self, corp: Corporation) -> bool:
+        return self.must_buy(corp) and corp.cash < self.needed_cash() and bool(self.emergency_issues(corp))
+
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        return self.must_buy(corp) and not self.emergency_issues(corp)
+
+    def actions(self, entity: Entity) -> list[str]:
+        current = self.current_entity()
+        if isinstance(current, Corporation) and self.must_issue(current):
+            return ["sell_shares"] if entity is current else []
+        if isinstance(current, Corporation) and isinstance(entity, Player) and self.emergency_issues(current):
+            return []
+        return super().actions(entity)
+
+    def can_ebuy_sell(self, player: Player, operator: Corporation, shares: list[Share], pct: int) -> bool:
+        """The president sells without losing any presidency (and never the president's certificate)."""
+        corp = shares[0].corporation
+        if corp.owner is player:
+            others = max((p.percent_of(corp) for p in self.game.players if p is not player), default=0)
+            if player.percent_of(corp) - pct < others:
+                return False
+        return super().can_ebuy_sell(player, operator, shares, pct)
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if isinstance(entity, Corporation) and self.must_issue(entity):
+            treasury = sorted((s for s in entity.shares_of(entity) if not s.president), key=lambda s: s.index)
+            out = []
+            for n in range(1, len(self.emergency_issues(entity)) + 1):
+                ids = tuple(s.id for s in treasury[:n])
+                action = {
+                    "type": "sell_shares",
+                    **entity_fields(entity),
+                    "shares": list(ids),
+                    "percent": 10 * n,
+                }
+                out.append(LegalAction(action, ids))
+            return out
+        return super().legal_actions(entity)
+
+    def process_sell_shares(self, action: ActionDict) -> None:
+        entity = self.game.entity_of(action)
+        if not isinstance(entity, Corporation):
+            super().process_sell_shares(action)
+            return
+        corp: Corporation = entity
+        if corp is not self.current_entity() or not self.must_issue(corp):
+            raise GameError(
+                f"{corp.name} can issue shares in an emergency only when it cannot pay for a train"
+            )
+        shares = [self.game.share(str(i)) for i in action.get("shares") or []]
+        proceeds = self.emergency_issues(corp)
+        if (
+            not shares
+            or any(s.owner is not corp or s.president for s in shares)
+            or len(shares) > len(proceeds)
+        ):
+            raise GameError(f"{corp.name} may issue up to {len(proceeds)} of its treasury shares now")
+        gm = self.gm
+        for share, value in zip(shares, proceeds, strict=False):
+            gm.move_price(corp, -1)
+            gm.transfer_shares([share], gm.pool, spender=gm.bank, receiver=corp, price=value)
+        gm.log.append(
+            f"{corp.name} issues {len(shares)} shares in an emergency for ${sum(proceeds[: len(shares)])}"
+        )
 
     def legal_train_purchases(self, corp: Corporation) -> list[LegalAction]:
         out = []
