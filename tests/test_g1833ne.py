@@ -375,3 +375,93 @@ def test_fixture_is_exported_as_our_replay_reads_it() -> None:
     assert export["settings"]["optional_rules"] == ["takeover_game"]
     game = new_game("1833NE", [(p["id"], p["name"]) for p in export["players"]])
     assert all(p.cash == 450 for p in game.players)
+
+
+# -- emergency train purchase and bankruptcy ---------------------------------------------------------------
+def at_train_purchase(corp_sym: str, cash: int) -> Game1833NE:
+    """OR 1.1 of the example, ``corp_sym`` about to buy its first train, left with ``cash``."""
+    game = example_game(index_of("buy_train", corp_sym))
+    corp = game.corporation(corp_sym)
+    corp.spend(corp.cash - cash, game.bank)
+    return game
+
+
+def test_emergency_issue_comes_before_the_presidents_cash() -> None:
+    game = at_train_purchase("BW", 40)
+    bw, h1 = game.corporation("BW"), game.player(1)
+    assert bw.share_price is not None and bw.share_price.price == 70
+    legal = game.legal_actions()
+    # the corporation must issue: each share drops the price a column and brings a column less
+    assert {la.type for la in legal} == {"sell_shares"}
+    assert sorted(len(la.action["shares"]) for la in legal) == [1, 2]
+    assert not game.legal_actions(h1)
+    bank = game.bank.cash
+    game.apply(next(la.action for la in legal if len(la.action["shares"]) == 1))
+    assert bw.share_price.price == 60 and bw.cash == 40 + 50 and game.bank.cash == bank - 50
+    # now it can pay for a 2 (but not the 2+1)
+    offers = {la.action["variant"] for la in game.legal_actions() if la.type == "buy_train"}
+    assert "2" in offers and "2+1" not in offers
+
+
+def test_emergency_issue_never_takes_the_price_below_twenty() -> None:
+    game = at_train_purchase("HR", 0)
+    hr = game.corporation("HR")
+    step = game.round.active_step()
+    assert hr.share_price is not None and hr.share_price.price == 10  # it withheld nothing just now
+    assert step.emergency_issues(hr) == []
+    bw = game.corporation("BW")
+    bw.share_price.corporations.remove(bw)
+    game.market.set_par(bw, next(c for c in game.market.grid[0] if c is not None and c.price == 40))
+    assert step.emergency_issues(bw) == [20, 10]  # $30 then $20 (no lower): a column less each
+
+
+def test_the_president_pays_and_sells_when_the_treasury_cannot() -> None:
+    game = at_train_purchase("HR", 30)
+    h1, hr, bw = game.player(1), game.corporation("HR"), game.corporation("BW")
+    # HR cannot issue (the pool already holds as many as the players); H1 has $10
+    sales = [la.action for la in game.legal_actions(h1) if la.type == "sell_shares"]
+    assert sales and all(game.share(s).corporation is bw for a in sales for s in a["shares"])
+    game.apply(sales[0])
+    assert h1.cash > 10
+    cheapest = next(
+        la.action
+        for la in game.legal_actions(hr)
+        if la.type == "buy_train"
+        and la.action["variant"] == "2"
+        and game.train(la.action["train"]).owner is None
+    )
+    game.apply(cheapest)
+    assert [t.name for t in hr.trains] == ["2"] and hr.cash == 0
+
+
+def test_bankruptcy_does_not_end_the_game() -> None:
+    game = at_train_purchase("CV", 0)
+    h4, cv = game.player(4), game.corporation("CV")
+    h4.spend(h4.cash, game.bank)
+    assert cv.share_price is not None and cv.share_price.price == 50
+    assert game.round.active_step().emergency_issues(cv) == [30, 20]
+    game.apply(next(la.action for la in game.legal_actions() if len(la.action.get("shares", [])) == 2))
+    assert cv.cash == 50  # still less than the cheapest train: the president is bankrupt
+    assert [la.type for la in game.legal_actions() if la.type == "bankrupt"] == ["bankrupt"]
+    game.apply({"type": "bankrupt", "entity": "CV", "entity_type": "corporation"})
+    assert h4.bankrupt and not game.finished
+    assert cv.closed  # nobody holds 20 % of it to take it over
+    assert game.company("P6").closed
+    assert game.round.current_entity() is game.corporation("BW")
+    # the game goes on, and the stock round skips the bankrupt player
+    assert all(p.id != 4 for p in game.round.entities if hasattr(p, "id"))
+
+
+def test_after_a_bankruptcy_the_new_president_must_buy_the_train() -> None:
+    game = at_train_purchase("CV", 0)
+    h3, h4, cv = game.player(3), game.player(4), game.corporation("CV")
+    two = [s for s in cv.shares_of(cv) if not s.president][:2]
+    game.transfer_shares(two, h3, allow_president_change=False)
+    h4.spend(h4.cash, game.bank)
+    game.apply(next(la.action for la in game.legal_actions() if len(la.action.get("shares", [])) == 1))
+    while cv.cash < 75 and any(la.type == "sell_shares" for la in game.legal_actions()):
+        game.apply(next(la.action for la in game.legal_actions() if la.type == "sell_shares"))
+    game.apply({"type": "bankrupt", "entity": "CV", "entity_type": "corporation"})
+    assert h4.bankrupt and cv.owner is h3 and h3.percent_of(cv) == 20
+    assert game.round.current_entity() is cv
+    assert any(la.type == "buy_train" for la in game.legal_actions(cv))

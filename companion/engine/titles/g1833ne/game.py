@@ -446,7 +446,17 @@ class BuySellParShares1833NE(BuySellParShares):
 
 
 class BuyCompany1833NE(BuyCompany):
-    """In phases I and II, from a player, for $1 up to the printed price (P6: $40 more to the bank)."""
+    """In phases I and II, from a player, for $1 up to the printed price (P6: $40 more to the bank);
+    not while the corporation cannot pay for a train it must buy."""
+
+    def actions(self, entity: Entity) -> list[str]:
+        if isinstance(entity, Corporation) and self.game.must_buy_train(entity):
+            cheapest = min(
+                (p for t in self.game.depot_trains() for _n, p in _gm(self.game).sides(t)), default=0
+            )
+            if entity.cash < cheapest:
+                return []
+        return super().actions(entity)
 
     def process_buy_company(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
