@@ -465,3 +465,21 @@ def test_after_a_bankruptcy_the_new_president_must_buy_the_train() -> None:
     assert h4.bankrupt and cv.owner is h3 and h3.percent_of(cv) == 20
     assert game.round.current_entity() is cv
     assert any(la.type == "buy_train" for la in game.legal_actions(cv))
+
+
+def test_legal_actions_are_exact_along_the_example() -> None:
+    """Every action of the example is among the legal ones just before it, and every legal one
+    is accepted (tried on a copy)."""
+    export = load_export(EXAMPLE)
+    game = game_for_export(export)
+    for action in effective_actions(export["actions"]):
+        legal = game.legal_actions()
+        if action["type"] != "run_routes":  # routes are entered, not chosen from a list
+            plain = {k: v for k, v in action.items() if k != "id"}
+            assert plain in [la.action for la in legal] or (
+                plain["type"] == "buy_company"
+                and any(la.action["company"] == plain["company"] for la in legal if la.type == "buy_company")
+            ), plain
+        for la in legal:
+            game.clone()._process(la.action)
+        game._process(action)
