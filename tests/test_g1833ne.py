@@ -483,3 +483,18 @@ def test_legal_actions_are_exact_along_the_example() -> None:
         for la in legal:
             game.clone()._process(la.action)
         game._process(action)
+
+
+def test_a_players_private_blocks_its_hexes() -> None:
+    game = example_game(index_of("lay_tile", "HR"))
+    hr = game.corporation("HR")
+    step = game.round.active_step()
+    assert "C4" in game.blocked_hexes() and "G20" in game.blocked_hexes() and "H23" in game.blocked_hexes()
+    assert (
+        game.tile_lay_refusal(step, hr, "G20", "57-0")
+        == "G20 is reserved by P2. Lowell Merchants while a player owns it"
+    )
+    # once a corporation owns it, the hexes are free
+    p2 = game.company("P2")
+    game.transfer_company(p2, hr, 1)
+    assert "G20" not in game.blocked_hexes()

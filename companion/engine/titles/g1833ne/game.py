@@ -243,6 +243,24 @@ class Game1833NE(Game):
             self.log.append(f"{corp.name} pays the bank $40 for {company.name}")
 
     # -- track and stations ----------------------------------------------------------------------------
+    def blocked_hexes(self) -> dict[str, Company]:
+        """Hexes no tile may be laid on while a player owns the private company reserving them
+        (P1's Quincy, P2's Lowell, P3's C4 and C6)."""
+        out: dict[str, Company] = {}
+        for company in self.companies:
+            if company.closed or not isinstance(company.owner, Player):
+                continue
+            for ability in company.abilities:
+                if ability.get("type") == "blocks_hexes":
+                    out.update({str(h): company for h in ability.get("hexes", [])})
+        return out
+
+    def tile_lay_refusal(self, step: Track, corp: Corporation, hex_id: str, tile_name: str) -> str | None:
+        company = self.blocked_hexes().get(hex_id)
+        if company is not None:
+            return f"{hex_id} is reserved by {company.name} while a player owns it"
+        return super().tile_lay_refusal(step, corp, hex_id, tile_name)
+
     def _min_cost_extra(self, hex_id: str) -> int:
         st = self.map.tile_on(hex_id)
         base = st.spec.upgrade_cost if st.preprinted else 0
