@@ -498,3 +498,31 @@ def test_a_players_private_blocks_its_hexes() -> None:
     p2 = game.company("P2")
     game.transfer_company(p2, hr, 1)
     assert "G20" not in game.blocked_hexes()
+
+
+def test_the_bank_breaking_ends_the_game_after_the_set_in_progress() -> None:
+    game = example_game(index_of("dividend", "BW"))  # OR 1.2: the set's last operating round
+    game.bank.spend(game.bank.cash - 50, game.player(2))  # (player 2 holds the bank's money)
+    game.apply({"type": "dividend", "entity": "BW", "entity_type": "corporation", "kind": "payout"})
+    assert game.bank.broken and not game.finished
+    for _ in range(50):  # everyone else passes through the rest of OR 1.2
+        if game.finished:
+            break
+        assert game.round.name == "Operating Round"
+        game.apply(next(la.action for la in game.legal_actions() if la.type == "pass"))
+    assert game.finished and game.game_end_reason == "bank"
+    result = game.result()
+    # scores: cash plus certificates at their prices, privates at face value before phase III
+    h1 = game.player(1)
+    shares = sum(s.price for s in h1.shares)
+    assert result[1] == h1.cash + shares + sum(c.value for c in h1.companies)
+
+
+def test_worcester_is_reserved_for_b_and_w_until_phase_four() -> None:
+    game = example_game(index_of("place_token", "BW"))
+    city = next(la.action["city"] for la in game.legal_actions() if la.type == "place_token")
+    frr = game.corporation("FRR")
+    assert game.reserved_for_another(frr, city) is game.corporation("BW")
+    assert game.reserved_for_another(game.corporation("BW"), city) is None
+    game.phase_index = 3
+    assert game.reserved_for_another(frr, city) is None

@@ -294,6 +294,23 @@ class Game1833NE(Game):
 
         return super().legal_tile_lays(step, corp, entity, special, extra, count_lay)
 
+    def reserved_for_another(self, corp: Corporation, city: str) -> Corporation | None:
+        """The corporation whose reserved city ``city`` is (until phase IV), if not ``corp``."""
+        if self.phase_index >= PHASE_IV:
+            return None
+        try:
+            hex_id = self.map.city(city)[0]
+        except Exception:  # an unknown city: the map refuses it when the token is placed
+            return None
+        for sym, (reserved, _price) in RESERVED_STATIONS.items():
+            owner = self.corporation(sym)
+            if hex_id == reserved and owner is not corp and not owner.closed:
+                return owner
+        return None
+
+    def token_spots(self, corp: Corporation) -> list[str]:
+        return [c for c in super().token_spots(corp) if self.reserved_for_another(corp, c) is None]
+
     def station_price(self, corp: Corporation, city: str) -> int:
         token = corp.next_token()
         if token is None:
@@ -662,6 +679,9 @@ class Token1833NE(TokenStep):
         if token is None:
             raise GameError(f"{corp.name} has no station left")
         gm = _gm(self.game)
+        holder = gm.reserved_for_another(corp, str(action["city"]))
+        if holder is not None:
+            raise GameError(f"that city is reserved for {holder.name} until phase IV")
         price = gm.station_price(corp, str(action["city"]))
         saved = token.price
         token.price = price
