@@ -209,6 +209,13 @@ class Game1833NE(Game):
         if corp.share_price.price != before:
             self.log.append(f"{corp.name}'s share price moves from ${before} to ${corp.share_price.price}")
 
+    def issue_limit(self, corp: Corporation) -> int:
+        """How many shares ``corp`` may issue: as many as the players hold, less those already in
+        the pool, and no more than its treasury has."""
+        held = sum(p.num_shares_of(corp) for p in self.players)
+        treasury = len([s for s in corp.shares_of(corp) if not s.president])
+        return max(0, min(treasury, held - len(self.pool.shares_of(corp))))
+
     def column_price(self, corp: Corporation, columns: int) -> int:
         """The price ``columns`` columns from ``corp``'s (issue: one left; redeem: one right)."""
         assert corp.share_price is not None
@@ -452,6 +459,24 @@ class Game1833NE(Game):
         self.remove_obsolete_after_run(corp)
 
 
+def treasury_shares(corp: Corporation) -> list[Share]:
+    """The 10 % shares in ``corp``'s treasury, in certificate order."""
+    return sorted((s for s in corp.shares_of(corp) if not s.president), key=lambda s: s.index)
+
+
+def share_actions(
+    corp: Corporation, kind: str, shares: list[Share], most: int, each: int | None = None
+) -> list[LegalAction]:
+    """``corp`` issuing (``sell_shares``) or redeeming (``buy_shares``) 1 to ``most`` of ``shares``
+    (``each``: what one costs it)."""
+    out = []
+    for n in range(1, most + 1):
+        ids = tuple(s.id for s in shares[:n])
+        action = {"type": kind, **entity_fields(corp), "shares": list(ids), "percent": 10 * n}
+        out.append(LegalAction(action, ids, cost=None if each is None else n * each))
+    return out
+
+
 def _gm(game: Any) -> Game1833NE:
     """The game a step of this title belongs to, with its 1833NE hooks."""
     assert isinstance(game, Game1833NE)
@@ -516,12 +541,9 @@ class IssueRedeem(OperatorStep):
         return self.game  # type: ignore[return-value]
 
     def issuable(self, corp: Corporation) -> int:
-        held = sum(p.num_shares_of(corp) for p in self.game.players)
-        pooled = len(self.game.pool.shares_of(corp))
-        treasury = len([s for s in corp.shares_of(corp) if not s.president])
         if corp.share_price is None or self.gm.column_price(corp, -1) <= 0:
             return 0
-        return max(0, min(treasury, held - pooled))
+        return self.gm.issue_limit(corp)
 
     def redeemable(self, corp: Corporation) -> int:
         if corp.share_price is None:
@@ -543,27 +565,12 @@ class IssueRedeem(OperatorStep):
         out = super().legal_actions(entity)
         kinds = self.actions(entity)
         if "sell_shares" in kinds:
-            treasury = sorted((s for s in entity.shares_of(entity) if not s.president), key=lambda s: s.index)
-            for n in range(1, self.issuable(entity) + 1):
-                ids = tuple(s.id for s in treasury[:n])
-                action = {
-                    "type": "sell_shares",
-                    **entity_fields(entity),
-                    "shares": list(ids),
-                    "percent": 10 * n,
-                }
-                out.append(LegalAction(action, ids))
+            out += share_actions(entity, "sell_shares", treasury_shares(entity), self.issuable(entity))
         if "buy_shares" in kinds:
             pooled = sorted(self.game.pool.shares_of(entity), key=lambda s: s.index)
-            for n in range(1, self.redeemable(entity) + 1):
-                ids = tuple(s.id for s in pooled[:n])
-                action = {
-                    "type": "buy_shares",
-                    **entity_fields(entity),
-                    "shares": list(ids),
-                    "percent": 10 * n,
-                }
-                out.append(LegalAction(action, ids, cost=n * self.gm.column_price(entity, 1)))
+            out += share_actions(
+                entity, "buy_shares", pooled, self.redeemable(entity), self.gm.column_price(entity, 1)
+            )
         return out
 
     def _shares(self, action: ActionDict, owner: Holder) -> list[Share]:
@@ -818,15 +825,11 @@ class BuyTrain1833NE(BuyTrain):
         share and the corporation gets one column below the new price; never below $20."""
         if corp.share_price is None:
             return []
-        held = sum(p.num_shares_of(corp) for p in self.game.players)
-        limit = min(
-            len([s for s in corp.shares_of(corp) if not s.president]),
-            held - len(self.game.pool.shares_of(corp)),
-        )
+        limit = self.gm.issue_limit(corp)
         out: list[int] = []
         rc = corp.share_price.coordinates
         market = self.game.market
-        for _ in range(max(0, limit)):
+        for _ in range(limit):
             rc = market.left(rc)
             dropped, value = market.cell(*rc), market.cell(*market.left(rc))
             if dropped is None or value is None or dropped.price < EMERGENCY_FLOOR:
@@ -859,18 +862,9 @@ class BuyTrain1833NE(BuyTrain):
 
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         if isinstance(entity, Corporation) and self.must_issue(entity):
-            treasury = sorted((s for s in entity.shares_of(entity) if not s.president), key=lambda s: s.index)
-            out = []
-            for n in range(1, len(self.emergency_issues(entity)) + 1):
-                ids = tuple(s.id for s in treasury[:n])
-                action = {
-                    "type": "sell_shares",
-                    **entity_fields(entity),
-                    "shares": list(ids),
-                    "percent": 10 * n,
-                }
-                out.append(LegalAction(action, ids))
-            return out
+            return share_actions(
+                entity, "sell_shares", treasury_shares(entity), len(self.emergency_issues(entity))
+            )
         return super().legal_actions(entity)
 
     def process_sell_shares(self, action: ActionDict) -> None:
