@@ -526,3 +526,21 @@ def test_worcester_is_reserved_for_b_and_w_until_phase_four() -> None:
     assert game.reserved_for_another(game.corporation("BW"), city) is None
     game.phase_index = 3
     assert game.reserved_for_another(frr, city) is None
+
+
+def test_a_corporation_at_zero_closes_and_the_certificate_limit_drops() -> None:
+    game = example_game(index_of("run_routes", "HR"))
+    hr = game.corporation("HR")
+    assert game.cert_limit() == 18  # 4 players, nine corporations
+    train = hr.trains[0].id
+    game.apply(
+        {
+            "type": "run_routes",
+            "entity": "HR",
+            "entity_type": "corporation",
+            "routes": [{"train": train, "revenue": 0}],
+        }
+    )
+    assert hr.closed and not game.finished  # $10 → $0: it closes
+    assert game.cert_limit() == 16  # eight corporations
+    assert not game.player(1).shares_of(hr)
