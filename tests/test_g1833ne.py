@@ -544,3 +544,20 @@ def test_a_corporation_at_zero_closes_and_the_certificate_limit_drops() -> None:
     assert hr.closed and not game.finished  # $10 → $0: it closes
     assert game.cert_limit() == 16  # eight corporations
     assert not game.player(1).shares_of(hr)
+
+
+def test_lowell_merchants_lets_its_buyer_lay_a_free_tile_in_lowell_that_round() -> None:
+    game = example_game(index_of("place_token", "BW") - 1)  # OR 1.2, B&W at its track step
+    bw = game.corporation("BW")
+    assert not [la for la in game.legal_actions() if la.type == "lay_tile" and la.action["hex"] == "G20"]
+    offer = next(
+        la for la in game.legal_actions() if la.type == "buy_company" and la.action["company"] == "P2"
+    )
+    game.apply(offer.priced(40))
+    # (B&W's Boston city does not reach Lowell; the cost rule is what is checked here)
+    assert game.free_lowell_tile(bw, "G20") and game._min_cost_extra("G20", bw) == 0
+    assert game._min_cost_extra("F21", bw) == 20
+    assert not game.free_lowell_tile(game.corporation("HR"), "G20")
+    assert not game.free_lowell_tile(bw, "F21")
+    game.lowell_bought = ("BW", (1, "Operating Round", 1))  # an earlier round: no longer free
+    assert not game.free_lowell_tile(bw, "G20")

@@ -43,6 +43,8 @@ STATION_PRICE = 80
 #: a corporation's own reserved city, where its second station costs half (B&W in Worcester)
 RESERVED_STATIONS = {"BW": ("E22", 40)}
 FERRY_PRICE = 40
+#: Lowell, the hex Lowell Merchants (P2) reserves and lets its buyer lay a free tile in
+LOWELL = "G20"
 P6_SURCHARGE = 40
 #: an emergency issue may not take the share price below this
 EMERGENCY_FLOOR = 20
@@ -92,6 +94,8 @@ class Game1833NE(Game):
         self.new_ferry: str | None = None
         """The hex of the last ferry bought (it carries the "New" ferry bonus)."""
         self.first_or_reversed = True
+        self.lowell_bought: tuple[str, tuple[int, str, int]] | None = None
+        """Who bought Lowell Merchants, and in which round (its free tile in Lowell is for that round)."""
 
     def make_corporation(self, c: dict[str, Any]) -> Corporation:
         corp = super().make_corporation(c)
@@ -247,6 +251,8 @@ class Game1833NE(Game):
         super().after_company_sold_to_corporation(corp, company)
         if self.company_surcharge(company):
             corp.spend(self.company_surcharge(company), self.bank)
+        if company.sym == "P2":
+            self.lowell_bought = (corp.sym, self.round_key())
             self.log.append(f"{corp.name} pays the bank $40 for {company.name}")
 
     # -- track and stations ----------------------------------------------------------------------------
@@ -268,10 +274,22 @@ class Game1833NE(Game):
             return f"{hex_id} is reserved by {company.name} while a player owns it"
         return super().tile_lay_refusal(step, corp, hex_id, tile_name)
 
-    def _min_cost_extra(self, hex_id: str) -> int:
+    def _min_cost_extra(self, hex_id: str, corp: Corporation) -> int:
+        """What a lay costs beyond the map's terrain cost: up to $20 at least, or minus all of it
+        for Lowell Merchants' free tile in Lowell."""
         st = self.map.tile_on(hex_id)
         base = st.spec.upgrade_cost if st.preprinted else 0
+        if self.free_lowell_tile(corp, hex_id):
+            return -base
         return max(0, TILE_COST - base)
+
+    def free_lowell_tile(self, corp: Corporation, hex_id: str) -> bool:
+        """P2: the corporation that buys it may lay a tile in Lowell for free in that round."""
+        bought = self.lowell_bought
+        return hex_id == LOWELL and bought is not None and bought == (corp.sym, self.round_key())
+
+    def round_key(self) -> tuple[int, str, int]:
+        return (self.turn, self.round.name, int(getattr(self.round, "round_num", 0)))
 
     def lay_tile_for(
         self,
@@ -283,7 +301,7 @@ class Game1833NE(Game):
         extra_cost: int = 0,
         count_lay: bool = True,
     ) -> None:
-        extra = extra_cost + (0 if special is not None else self._min_cost_extra(str(action["hex"])))
+        extra = extra_cost + (0 if special is not None else self._min_cost_extra(str(action["hex"]), corp))
         super().lay_tile_for(step, corp, entity, action, special, extra, count_lay)
 
     def legal_tile_lays(
@@ -297,7 +315,7 @@ class Game1833NE(Game):
     ) -> list[LegalAction]:
         def extra(hex_id: str) -> int:
             own = extra_cost(hex_id) if extra_cost else 0
-            return own + (0 if special is not None else self._min_cost_extra(hex_id))
+            return own + (0 if special is not None else self._min_cost_extra(hex_id, corp))
 
         return super().legal_tile_lays(step, corp, entity, special, extra, count_lay)
 
