@@ -561,3 +561,31 @@ def test_lowell_merchants_lets_its_buyer_lay_a_free_tile_in_lowell_that_round() 
     assert not game.free_lowell_tile(bw, "F21")
     game.lowell_bought = ("BW", (1, "Operating Round", 1))  # an earlier round: no longer free
     assert not game.free_lowell_tile(bw, "G20")
+
+
+def test_champlain_lays_two_free_joined_tiles_in_c4_and_c6() -> None:
+    game = example_game(len(effective_actions(load_export(EXAMPLE)["actions"])) - 1)  # Hartford owns P3
+    hr, p3 = game.corporation("HR"), game.company("P3")
+    lays = [la for la in game.legal_actions(p3) if la.type == "lay_tile"]
+    assert lays and {la.action["hex"] for la in lays} == {"C4"} | ({"C6"} & {la.action["hex"] for la in lays})
+    assert all(la.cost == 0 for la in lays)
+    spec = game.map.supply
+    # every C4 lay offered uses its side towards Montreal (B3)
+    c4 = [la.action for la in lays if la.action["hex"] == "C4"]
+    assert all(2 in spec[a["tile"].rsplit("-", 1)[0]][0].exits_at(a["rotation"]) for a in c4)
+    wrong = next(
+        {**c4[0], "rotation": r}
+        for r in range(6)
+        if 2 not in spec[c4[0]["tile"].rsplit("-", 1)[0]][0].exits_at(r)
+    )
+    with pytest.raises(GameError, match="must join Montreal"):
+        game.apply(wrong)
+    cash = hr.cash
+    joined = next(a for a in c4 if 0 in spec[a["tile"].rsplit("-", 1)[0]][0].exits_at(a["rotation"]))
+    game.apply(joined)
+    assert hr.cash == cash and game.champlain_laid == ["C4"]
+    c6 = [la.action for la in game.legal_actions(p3) if la.type == "lay_tile"]
+    assert c6 and all(a["hex"] == "C6" for a in c6)
+    assert all(3 in spec[a["tile"].rsplit("-", 1)[0]][0].exits_at(a["rotation"]) for a in c6)
+    game.apply(c6[0])
+    assert hr.cash == cash and not [la for la in game.legal_actions(p3) if la.type == "lay_tile"]

@@ -94,6 +94,8 @@ class Game1833NE(Game):
         self.new_ferry: str | None = None
         """The hex of the last ferry bought (it carries the "New" ferry bonus)."""
         self.first_or_reversed = True
+        self.champlain_laid: list[str] = []
+        """The hexes Champlain & St. Lawrence's free tiles were laid in."""
         self.lowell_bought: tuple[str, tuple[int, str, int]] | None = None
         """Who bought Lowell Merchants, and in which round (its free tile in Lowell is for that round)."""
 
@@ -133,6 +135,7 @@ class Game1833NE(Game):
                 Bankrupt1833NE,
                 (BuyCompany1833NE, {"blocks": False}),
                 IssueRedeem,
+                ChamplainTrack,
                 Track1833NE,
                 Token1833NE,
                 BuyFerry,
@@ -665,6 +668,82 @@ class Bankrupt1833NE(Bankrupt):
         for other in presided:
             game.hand_presidency_on(other, player)
         self.ornd.recalculate_order()
+
+
+class ChamplainTrack(OperatorStep):
+    """Champlain & St. Lawrence (P3): its corporation may lay up to two free yellow tiles in C4
+    and C6, at any time in its turn and without reaching them; C4's must join Montreal (its
+    north-west side) and, when both are laid, the two must join each other."""
+
+    description = "Lay track for Champlain & St. Lawrence"
+    blocks_default = False
+    #: hex → the sides its tile must use: C4 towards Montreal (B3), C6 towards C4
+    REQUIRED_SIDES = {"C4": 2, "C6": 3}
+    JOINING_SIDES = {"C4": 0, "C6": 3}
+
+    def company(self, entity: Entity) -> Company | None:
+        if not isinstance(entity, Company) or entity.sym != "P3" or entity.closed:
+            return None
+        if entity.owner is not self.ornd.current_operator or entity.owner is None:
+            return None
+        ability = entity.ability("tile_lay")
+        return entity if ability is not None and int(ability.get("count", 0)) > 0 else None
+
+    def actions(self, entity: Entity) -> list[str]:
+        return ["lay_tile"] if self.company(entity) is not None else []
+
+    def allowed(self, hex_id: str, tile: str, rotation: int) -> bool:
+        gm = _gm(self.game)
+        exits = gm.map.supply[tile.rsplit("-", 1)[0]][0].exits_at(rotation)
+        needed = {self.REQUIRED_SIDES[hex_id]}
+        other = "C6" if hex_id == "C4" else "C4"
+        if other in gm.champlain_laid:
+            needed.add(self.JOINING_SIDES[hex_id])
+        return needed <= exits
+
+    def special(self, company: Company) -> SpecialLay:
+        ability = company.ability("tile_lay") or {}
+        hexes = frozenset(h for h in ability.get("hexes", []) if h not in _gm(self.game).champlain_laid)
+        return SpecialLay(
+            check_connection=False, hexes=hexes, tiles=frozenset(ability.get("tiles", [])), free=True
+        )
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        company = self.company(entity)
+        if company is None:
+            return []
+        corp: Corporation = company.owner  # type: ignore[assignment]
+        track = next(s for s in self.round.steps if isinstance(s, Track))
+        lays = self.game.legal_tile_lays(track, corp, company, special=self.special(company), count_lay=False)
+        return [
+            LegalAction(la.action, (company.sym,), cost=la.cost)
+            for la in lays
+            if self.allowed(la.action["hex"], la.action["tile"], la.action["rotation"])
+        ]
+
+    def process_lay_tile(self, action: ActionDict) -> None:
+        company = self.company(self.game.entity_of(action))
+        if company is None:
+            raise GameError("Champlain & St. Lawrence cannot lay a tile now")
+        hex_id, tile, rotation = str(action["hex"]), str(action["tile"]), int(action["rotation"])
+        special = self.special(company)
+        if hex_id not in (special.hexes or ()) or tile.rsplit("-", 1)[0] not in (special.tiles or ()):
+            raise GameError(
+                f"Champlain & St. Lawrence lays only yellow tiles in {', '.join(sorted(special.hexes or ()))}"
+            )
+        try:
+            ok = self.allowed(hex_id, tile, rotation)
+        except (KeyError, ValueError):
+            ok = False
+        if not ok:
+            raise GameError("the tile in C4 must join Montreal, and the tiles in C4 and C6 each other")
+        corp: Corporation = company.owner  # type: ignore[assignment]
+        track = next(s for s in self.round.steps if isinstance(s, Track))
+        self.game.lay_tile_for(track, corp, company, action, special=special, count_lay=False)
+        ability = company.ability("tile_lay")
+        assert ability is not None
+        ability["count"] = int(ability.get("count", 1)) - 1
+        _gm(self.game).champlain_laid.append(hex_id)
 
 
 class Track1833NE(Track):
