@@ -589,3 +589,27 @@ def test_champlain_lays_two_free_joined_tiles_in_c4_and_c6() -> None:
     assert all(3 in spec[a["tile"].rsplit("-", 1)[0]][0].exits_at(a["rotation"]) for a in c6)
     game.apply(c6[0])
     assert hr.cash == cash and not [la for la in game.legal_actions(p3) if la.type == "lay_tile"]
+
+
+def test_boston_and_lowell_is_held_back_until_lowell_merchants_is_bought() -> None:
+    from types import SimpleNamespace
+
+    from companion.engine.titles.g1833ne.game import Route1833NE
+
+    game = example_game()  # SR 2; P2 is still player 3's
+    game.apply(
+        {"type": "par", "entity": 2, "entity_type": "player", "corporation": "B&L", "share_price": "40,0,4"}
+    )
+    bl = game.corporation("B&L")
+    route_step = SimpleNamespace(game=game)
+    assert game.lowell_unbought() and not game.boston_upgraded()
+    assert Route1833NE.held_back(route_step, bl)  # type: ignore[arg-type]
+    assert not Route1833NE.held_back(route_step, game.corporation("BW"))  # type: ignore[arg-type]
+    track = SimpleNamespace(
+        tile_lay=lambda: {"lay": True, "upgrade": True}, ornd=SimpleNamespace(laid_hexes=[])
+    )
+    assert game.tile_lay_refusal(track, bl, "F21", "57-0") is None  # type: ignore[arg-type]  # phase II
+    game.phase_index = 0
+    assert "phase I" in (game.tile_lay_refusal(track, bl, "F21", "57-0") or "")  # type: ignore[arg-type]
+    game.transfer_company(game.company("P2"), game.corporation("BW"), 1)
+    assert not game.lowell_unbought() and not Route1833NE.held_back(route_step, bl)  # type: ignore[arg-type]

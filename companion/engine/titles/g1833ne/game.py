@@ -45,6 +45,7 @@ RESERVED_STATIONS = {"BW": ("E22", 40)}
 FERRY_PRICE = 40
 #: Lowell, the hex Lowell Merchants (P2) reserves and lets its buyer lay a free tile in
 LOWELL = "G20"
+BOSTON = "G22"
 P6_SURCHARGE = 40
 #: an emergency issue may not take the share price below this
 EMERGENCY_FLOOR = 20
@@ -271,7 +272,17 @@ class Game1833NE(Game):
                     out.update({str(h): company for h in ability.get("hexes", [])})
         return out
 
+    def lowell_unbought(self) -> bool:
+        """Lowell Merchants (P2) is still a player's (or the bank's): Boston & Lowell is held back."""
+        p2 = self.company("P2")
+        return not p2.closed and not isinstance(p2.owner, Corporation)
+
+    def boston_upgraded(self) -> bool:
+        return not self.map.tile_on(BOSTON).preprinted
+
     def tile_lay_refusal(self, step: Track, corp: Corporation, hex_id: str, tile_name: str) -> str | None:
+        if corp.sym == "B&L" and self.phase_index == 0 and self.lowell_unbought():
+            return "Boston & Lowell lays no track in phase I until a corporation buys Lowell Merchants"
         company = self.blocked_hexes().get(hex_id)
         if company is not None:
             return f"{hex_id} is reserved by {company.name} while a player owns it"
@@ -851,6 +862,10 @@ class Route1833NE(Route):
 
     def process_run_routes(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
+        if isinstance(corp, Corporation) and self.held_back(corp):
+            raise GameError(
+                f"{corp.name} runs no routes until Boston is upgraded or a corporation buys Lowell Merchants"
+            )
         routes = list(action.get("routes") or [])
         if not routes:
             raise GameError(f"{corp.name} must run at least one train")
@@ -877,7 +892,14 @@ class Route1833NE(Route):
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation) or not entity.trains:
             return []
+        if self.held_back(entity):
+            return []
         return ["run_routes", "pass"]
+
+    def held_back(self, corp: Corporation) -> bool:
+        """Boston & Lowell runs no routes until Boston is upgraded while Lowell Merchants is unbought."""
+        gm = _gm(self.game)
+        return corp.sym == "B&L" and gm.lowell_unbought() and not gm.boston_upgraded()
 
 
 class Dividend1833NE(Dividend):
