@@ -367,9 +367,6 @@ class Game1833NE(Game):
     def card_phase(self, train: Train) -> int:
         return CARD_PHASE[self.card_name[train.id]]
 
-    def train_limit(self, corp: Corporation) -> int:
-        return self.phase.train_limit
-
     def counted_trains(self, corp: Corporation) -> list[Train]:
         return [t for t in corp.trains if t.id not in self.obsolete]
 
