@@ -1040,7 +1040,7 @@ def setup_view(saved: Iterable[Any] = ()) -> SetupView:
         )
         for t in all_titles()
     ]
-    titles.sort(key=lambda t: (not t.playable, t.title))
+    titles.sort(key=lambda t: not t.playable)  # stable: the registry's menu order among each
     rows = tuple(
         SavedGame(
             int(r.id),
