@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import statistics
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,8 @@ from vision.fixture_states import FixtureGame, load_fixture, replay
 from vision.perturb import FRAME_SIZE, hex_visibility, random_perturbation, simulate_frame
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
+from vision.render import Image
+from vision.styles import Renderer, renderer
 from vision.tiles import rotation_classes
 
 Placed = tuple[str, int]
@@ -169,10 +171,13 @@ def run_bench(
     max_changes: int = 3,
     fixtures: Path | None = None,
     recognizer: Recognizer | None = None,
+    style: str = "ours",
 ) -> Iterator[FrameReport]:
-    """Yield one report per simulated frame (deterministic for ``seed``)."""
+    """Yield one report per simulated frame (deterministic for ``seed``), the board drawn in the
+    look ``style`` (:mod:`vision.styles`)."""
     if frames < 1:
         raise ValueError("--frames must be at least 1")
+    paint = renderer(style)
     games = fixture_games(title, fixtures)
     states = [_states(g) for g in games]
     rec = recognizer or Recognizer(states[0][-1][1] if states[0] else _empty(title))
@@ -182,7 +187,8 @@ def run_bench(
         pick = states[g][int(rng.integers(len(states[g])))] if states[g] else (0, _empty(title))
         action_id, expected = pick
         table, changes = make_changes(expected, rng, int(rng.integers(0, max_changes + 1)))
-        sim = simulate_frame(table, random_perturbation(rng, strength), size)
+        perturbation = random_perturbation(rng, strength)
+        sim = simulate_frame(table, perturbation, size, draw=_drawn_with(paint, perturbation.seed))
         result = rec.recognise(sim.image)
         report = FrameReport(index, g, action_id, result.seconds, len(result.markers), error=result.error)
         vis = hex_visibility(sim, table.geometry, list(rec.hex_ids))
@@ -230,6 +236,13 @@ def run_bench(
                     f"{change.hex}: {change.kind}" + (f" reported as {found.kind}" if found else "")
                 )
         yield report
+
+
+def _drawn_with(paint: Renderer, seed: int) -> Callable[[BoardState, float], Image]:
+    def draw(board: BoardState, scale: float) -> Image:
+        return paint(board, scale, seed)
+
+    return draw
 
 
 def _empty(title: str) -> BoardState:

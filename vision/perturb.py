@@ -12,6 +12,7 @@ really visible.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -239,8 +240,11 @@ def simulate_frame(
     size: tuple[int, int] = FRAME_SIZE,
     rendered: Image | None = None,
     render_scale: float | None = None,
+    draw: Callable[[BoardState, float], Image] = render_board,
 ) -> SimFrame:
-    """Render ``board`` and photograph it as ``perturbation`` says (deterministic)."""
+    """Render ``board`` with ``draw(board, pixels_per_hex)`` (:func:`vision.render.render_board`
+    unless a look of :mod:`vision.styles` is given) and photograph it as ``perturbation`` says
+    (deterministic)."""
     p = perturbation
     rng = np.random.default_rng(p.seed)
     geometry = board.geometry
@@ -248,7 +252,7 @@ def simulate_frame(
     unit = _px_per_unit(hmat, geometry)
     if rendered is None:
         render_scale = render_scale or max(24.0, round(unit * 1.15))
-        rendered = render_board(board, render_scale)
+        rendered = draw(board, render_scale)
     elif render_scale is None:
         render_scale = rendered.shape[1] / geometry.width
     to_render = np.diag([render_scale, render_scale, 1.0])

@@ -1,7 +1,8 @@
 """``companion vision``: camera tile recognition tools.
 
-* ``vision bench --title 1870 --frames N --seed S [--json]``: simulated photos of
-  fixture board states with deliberate differences; per-frame results and a summary;
+* ``vision bench --title 1870 --frames N --seed S [--style ours|flat|cardboard] [--json]``: simulated
+  photos of fixture board states drawn in a look, with deliberate differences; per-frame results and
+  a summary that says whether the look was used for tuning;
 * ``vision check IMAGE… (--fixture FILE [--action ID] | --game ID [--db PATH]) [--out annotated.png]``:
   recognise photos of the table and list their differences from a game's map, an 18xx.games
   export at an action or a live game of the database (which also proposes a newly laid tile);
@@ -42,6 +43,12 @@ def register(subparsers: Any) -> None:
     )
     bench.add_argument(
         "--fixtures", type=Path, default=None, help="folder of 18xx.games exports for the title"
+    )
+    bench.add_argument(
+        "--style",
+        default="ours",
+        help="the look the boards are drawn in: ours (the renderer the recogniser is tuned on), flat "
+        "(18xx.games-like tile graphics) or cardboard (printed map, jittered cardboard tiles, tokens)",
     )
     bench.add_argument("--json", action="store_true", help="one JSON object per frame, then the summary")
     bench.set_defaults(func=cmd_bench)
@@ -89,6 +96,7 @@ def _fmt(value: float) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from vision.evaluate import run_bench, summarise
+    from vision.styles import TUNED
 
     if args.frames < 1:
         print("error: --frames must be at least 1", file=sys.stderr)
@@ -96,7 +104,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         reports = []
         for report in run_bench(
-            args.title, args.frames, args.seed, strength=args.strength, fixtures=args.fixtures
+            args.title,
+            args.frames,
+            args.seed,
+            strength=args.strength,
+            fixtures=args.fixtures,
+            style=args.style,
         ):
             reports.append(report)
             if args.json:
@@ -117,6 +130,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary = summarise(reports)
+    summary["style"] = args.style
+    summary["style_tuned"] = args.style in TUNED
     if args.json:
         print(json.dumps({"summary": summary}))
     else:

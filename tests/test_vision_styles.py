@@ -1,0 +1,56 @@
+"""vision.styles: the board looks the recogniser is measured on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.board import board_from_title
+from vision.evaluate import run_bench
+from vision.markers import detect_markers
+from vision.styles import STYLES, TUNED, renderer
+
+GAME = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870" / "1870_game_end_bank.json"
+
+
+def test_every_look_draws_a_registrable_board_deterministically() -> None:
+    board = board_from_title("1870", {"H13": ("57", 1), "G12": ("7", 2)}, {"H13": ["SSW"]})
+    images = {name: draw(board, 40.0, 7) for name, draw in STYLES.items()}
+    for name, img in images.items():
+        assert img.dtype == np.uint8 and img.ndim == 3
+        assert detect_markers(img).ids == tuple(range(8)), name
+        assert np.array_equal(img, STYLES[name](board, 40.0, 7)), f"{name} is not deterministic"
+    # distinct looks: no two draw the same tile alike (the sharp curve on G12)
+    cx, cy = (int(v * 40) for v in board.geometry.center("G12"))
+    tiles = {name: img[cy - 15 : cy + 15, cx - 15 : cx + 15].astype(int) for name, img in images.items()}
+    names = list(tiles)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            diff = np.abs(tiles[a] - tiles[b]).mean()
+            assert diff > 8, (a, b, diff)
+
+
+def test_cardboard_tiles_are_jittered_by_seed_and_carry_tokens() -> None:
+    board = board_from_title("1870", {"H13": ("57", 0)}, {"H13": ["SSW"]})
+    draw = renderer("cardboard")
+    assert not np.array_equal(draw(board, 40.0, 1), draw(board, 40.0, 2))
+    token_free = board_from_title("1870", {"H13": ("57", 0)})
+    cx, cy = board.geometry.center("H13")
+    with_token = draw(board, 40.0, 1)[
+        int(cy * 40) - 3 : int(cy * 40) + 4, int(cx * 40) - 3 : int(cx * 40) + 4
+    ]
+    without = draw(token_free, 40.0, 1)[
+        int(cy * 40) - 3 : int(cy * 40) + 4, int(cx * 40) - 3 : int(cx * 40) + 4
+    ]
+    # SSW's token is dark blue; an empty city slot is white
+    assert with_token.mean() < 0.6 * without.mean()
+
+
+def test_unknown_style_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown style 'glossy'.*ours, flat, cardboard"):
+        renderer("glossy")
+    with pytest.raises(ValueError, match="unknown style"):
+        next(run_bench("1870", 1, 1, style="glossy"))
+    assert "cardboard" not in TUNED and "ours" in TUNED

@@ -1,0 +1,39 @@
+"""Board looks the recogniser is measured on, each drawn by its own renderer.
+
+* ``ours``: :func:`vision.render.render_board`, the renderer the recogniser's templates are drawn
+  with (so it is tuned on it by construction);
+* ``flat``: :mod:`vision.styles.flat`, in the spirit of 18xx.games' own flat tile graphics;
+* ``cardboard``: :mod:`vision.styles.cardboard`, a printed paper map with jittered cardboard tiles,
+  token discs, paper texture and warm uneven light.
+
+:data:`TUNED` names the looks whose photos were looked at while the recogniser was developed;
+figures on the others are figures on boards it was never tuned on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vision.board import BoardState
+from vision.render import Image, render_board
+from vision.styles import cardboard, flat
+
+Renderer = Callable[[BoardState, float, int], Image]
+
+
+def _ours(board: BoardState, scale: float, seed: int = 0) -> Image:
+    del seed
+    return render_board(board, scale)
+
+
+STYLES: dict[str, Renderer] = {"ours": _ours, "flat": flat.render, "cardboard": cardboard.render}
+#: looks whose photos were used while developing and tuning the recogniser
+TUNED: frozenset[str] = frozenset({"ours", "flat"})
+
+
+def renderer(name: str) -> Renderer:
+    """The renderer of a look; an unknown name is a ``ValueError`` naming the known ones."""
+    try:
+        return STYLES[name]
+    except KeyError:
+        raise ValueError(f"unknown style {name!r} (known: {', '.join(STYLES)})") from None
