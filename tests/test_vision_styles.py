@@ -49,8 +49,8 @@ def test_cardboard_tiles_are_jittered_by_seed_and_carry_tokens() -> None:
 
 
 def test_unknown_style_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="unknown style 'glossy'.*ours, flat, cardboard"):
+    with pytest.raises(ValueError, match="unknown style 'glossy'.*ours, flat, cardboard, classic"):
         renderer("glossy")
     with pytest.raises(ValueError, match="unknown style"):
         next(run_bench("1870", 1, 1, style="glossy"))
-    assert "cardboard" not in TUNED and "ours" in TUNED
+    assert "classic" not in TUNED and "ours" in TUNED

@@ -55,6 +55,7 @@ from vision.render import (
     slot_offsets,
     tile_layout,
 )
+from vision.structure import PrintReader, Reading
 from vision.tiles import TileShape, rotation_classes
 
 Homography = NDArray[np.float64]
@@ -65,6 +66,8 @@ PATCH = 34  # patch side in pixels
 CANDIDATES = 5  # tiles per hex passed from the coarse to the fine stage
 SAME_LOOK = 3.0  # mean absolute grey difference below which two rotations of a tile look the same
 COLOR_CLASSES = ("neutral", "yellow", "green", "brown")
+#: share of a hex's pixels in one tile colour above which it is never read as empty
+EMPTY_VOTES = 0.15
 TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
 
 
@@ -374,6 +377,7 @@ class Recognizer:
             [board.hexes[h] for h in self.hex_ids],
             lambda draw: render_single(draw, self.layout, FINE_SCALE, FINE_PATCH)[0][0],
         )
+        self.printed = PrintReader(self.layout, self.shapes)
         self._paper_points = self._margin_points()
         self._black_points = self._marker_border_points()
         self.detector = make_detector()
@@ -544,13 +548,21 @@ class Recognizer:
             d = decisions[i]
             color = self._classes(votes[i])[0]
             if d.choice < 0 or d.confidence < self.min_confidence:
-                observations[hex_id] = HexObservation(
-                    hex_id, "unseen", None, None, color, d.confidence, d.fit
-                )
+                observations[hex_id] = self._by_print(
+                    i, fine_balanced[i], votes[i], float(outline[i]), color, balanced[i], ones
+                ) or HexObservation(hex_id, "unseen", None, None, color, d.confidence, d.fit)
                 continue
             k = int(candidates[i, d.choice])
             if k >= self.fine.n_tiles:
                 conf = d.confidence * float(outline_ok[i])
+                reading = self.printed.read(fine_balanced[i], votes[i], float(outline[i]))
+                if conf < self.min_confidence and reading.status != "unseen":
+                    observations[hex_id] = self._observe(i, reading, color, balanced[i], ones)
+                    continue
+                # "no tile" is the one reading that could hide a tile: the print must not show a tile
+                # colour over much of the hex, a tile's track, or what a plain map hex does not
+                if float(votes[i].max()) >= EMPTY_VOTES or reading.status == "tile" or reading.vetoes_empty:
+                    conf = 0.0
                 status = "empty" if conf >= self.min_confidence else "unseen"
                 observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
                 continue
@@ -568,6 +580,41 @@ class Recognizer:
             None,
             {"sample": t1 - t0, "features": t2 - t1, "coarse": t_coarse - t2, "fine": t3 - t_coarse},
         )
+
+    def _by_print(
+        self,
+        i: int,
+        fine: FloatArray,
+        votes: FloatArray,
+        outline: float,
+        color: str,
+        coarse: FloatArray,
+        gains: FloatArray,
+    ) -> HexObservation | None:
+        """The print reader's decision for a hex the template matcher cannot see, if it has one."""
+        reading = self.printed.read(fine, votes, outline)
+        return self._observe(i, reading, color, coarse, gains) if reading.status != "unseen" else None
+
+    def _observe(
+        self, i: int, reading: Reading, color: str, coarse: FloatArray, gains: FloatArray
+    ) -> HexObservation:
+        hex_id = self.hex_ids[i]
+        if reading.status == "empty":
+            return HexObservation(hex_id, "empty", None, None, color, reading.confidence, 0.0)
+        if reading.status == "tile" and reading.tile is not None and reading.rotation is not None:
+            shape = self.shapes[reading.tile]
+            tokens = self._tokens(coarse, gains, shape, reading.rotation)
+            return HexObservation(
+                hex_id,
+                "tile",
+                reading.tile,
+                reading.rotation,
+                TILE_COLOR_CLASS.get(shape.color, "neutral"),
+                reading.confidence,
+                0.0,
+                tokens,
+            )
+        return HexObservation(hex_id, "unseen", None, None, color, reading.confidence)
 
     def _candidates(
         self, scores: FloatArray, votes: FloatArray

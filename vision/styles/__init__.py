@@ -4,10 +4,13 @@
   with (so it is tuned on it by construction);
 * ``flat``: :mod:`vision.styles.flat`, in the spirit of 18xx.games' own flat tile graphics;
 * ``cardboard``: :mod:`vision.styles.cardboard`, a printed paper map with jittered cardboard tiles,
-  token discs, paper texture and warm uneven light.
+  token discs, paper texture and warm uneven light;
+* ``classic``: :mod:`vision.styles.classic`, an older printing in other colours and measures, added
+  after development and never looked at while tuning.
 
-:data:`TUNED` names the looks whose photos were looked at while the recogniser was developed;
-figures on the others are figures on boards it was never tuned on.
+:data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
+print reader's rules were found on ``ours`` and ``flat``; ``cardboard``'s wrong readings were looked
+at to make the reader safe); figures on the others are figures on boards it was never tuned on.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Callable
 
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, flat
+from vision.styles import cardboard, classic, flat
 
 Renderer = Callable[[BoardState, float, int], Image]
 
@@ -26,9 +29,14 @@ def _ours(board: BoardState, scale: float, seed: int = 0) -> Image:
     return render_board(board, scale)
 
 
-STYLES: dict[str, Renderer] = {"ours": _ours, "flat": flat.render, "cardboard": cardboard.render}
+STYLES: dict[str, Renderer] = {
+    "ours": _ours,
+    "flat": flat.render,
+    "cardboard": cardboard.render,
+    "classic": classic.render,
+}
 #: looks whose photos were used while developing and tuning the recogniser
-TUNED: frozenset[str] = frozenset({"ours", "flat"})
+TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard"})
 
 
 def renderer(name: str) -> Renderer:

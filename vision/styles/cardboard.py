@@ -64,31 +64,49 @@ def _rng(seed: int, key: str) -> np.random.Generator:
 
 def render(board: BoardState, scale: float, seed: int = 0) -> Image:
     """The board in the cardboard look; the same ``seed`` gives the same pixels."""
+    return laid_board(board, scale, seed, LOOK, JITTER, TURN_DEG, WARM)
+
+
+#: a warm lamp: blue down, red up
+WARM = (0.86, 0.97, 1.06)
+
+
+def laid_board(
+    board: BoardState,
+    scale: float,
+    seed: int,
+    look: Look,
+    jitter: float,
+    turn_deg: float,
+    tint: tuple[float, float, float],
+) -> Image:
+    """A printed map with tiles laid on it by hand (offset up to ``jitter``, turned up to
+    ``turn_deg``), paper texture and uneven light tinted by ``tint`` (BGR gains)."""
     view = BoardView(board.geometry, scale)
     w, h = view.size
     img: Image = np.empty((h, w, 3), np.uint8)
-    img[:] = LOOK.paper
+    img[:] = look.paper
     for hex_id, info in board.hexes.items():
         cx, cy = board.geometry.center(hex_id)
         paint_map_hex(
-            img, (cx * scale, cy * scale), scale, info, board.layout, LOOK, corp_colours(board, hex_id)
+            img, (cx * scale, cy * scale), scale, info, board.layout, look, corp_colours(board, hex_id)
         )
-    draw_grid(img, board, scale, LOOK)
+    draw_grid(img, board, scale, look)
     img = _paper_texture(img, seed)
     # tiles: a soft drop shadow, then the tile itself, each slightly off its hex and turned
     shadow = np.zeros((h, w), np.uint8)
     placed = []
     for hex_id, (tile_id, rotation) in board.tiles.items():
         rng = _rng(seed, hex_id)
-        dx, dy = rng.uniform(-JITTER, JITTER, 2)
-        turn = float(np.radians(rng.uniform(-TURN_DEG, TURN_DEG)))
+        dx, dy = rng.uniform(-jitter, jitter, 2)
+        turn = float(np.radians(rng.uniform(-turn_deg, turn_deg)))
         cx, cy = board.geometry.center(hex_id)
         centre = ((cx + dx) * scale, (cy + dy) * scale)
         placed.append((hex_id, tile_id, rotation, centre, turn))
         pts = np.array(
             [
                 (centre[0] + 0.025 * scale + x * scale, centre[1] + 0.03 * scale + y * scale)
-                for x, y in _hex(board.layout, LOOK.tile_inset, turn)
+                for x, y in _hex(board.layout, look.tile_inset, turn)
             ],
             np.int32,
         )
@@ -103,12 +121,12 @@ def render(board: BoardState, scale: float, seed: int = 0) -> Image:
             board.tile_shape(tile_id),
             rotation,
             board.layout,
-            LOOK,
+            look,
             turn=turn,
             tokens=corp_colours(board, hex_id),
         )
     draw_markers(img, view)
-    return _warm_light(img, seed)
+    return _warm_light(img, seed, tint)
 
 
 def _hex(layout: str, size: float, turn: float) -> list[tuple[float, float]]:
@@ -137,7 +155,7 @@ def _paper_texture(img: Image, seed: int) -> Image:
     return out
 
 
-def _warm_light(img: Image, seed: int) -> Image:
+def _warm_light(img: Image, seed: int, tint_bgr: tuple[float, float, float]) -> Image:
     """A warm lamp off to one side: a brightness gradient, a warm tint and a soft shadow band."""
     rng = _rng(seed, "light")
     h, w = img.shape[:2]
@@ -151,7 +169,7 @@ def _warm_light(img: Image, seed: int) -> Image:
     cv2.fillConvexPoly(band, pts, 1.0)
     band = np.asarray(cv2.GaussianBlur(band, (0, 0), 0.03 * w), np.float32)
     light = light * (1 - 0.22 * band)
-    tint = np.array([0.86, 0.97, 1.06], np.float32)
+    tint = np.array(tint_bgr, np.float32)
     lit = img.astype(np.float32) * light[..., None] * tint[None, None, :]
     out: Image = np.clip(lit, 0, 255).astype(np.uint8)
     return out

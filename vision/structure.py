@@ -1,0 +1,452 @@
+"""Read a hex by what is printed on it, not by how our renderer draws it.
+
+The template matcher (:mod:`vision.pipeline`, :mod:`vision.finematch`) compares a hex with
+drawings of this project's own renderer; a board printed in another look fits those drawings
+poorly and comes back "can't see".  This reader instead measures what any printing of a tile
+shows and matches that against the title's tile set, described from the tile codes alone:
+
+* the **colour** (the coarse stage's hue votes: yellow, green, brown, or none for gray tiles and
+  the plain map);
+* **ink**: pixels much darker than the paper or tile around them and not strongly coloured (track,
+  town bars, printed text; a blue river, a brown mountain or a coloured token is not ink);
+* **which edges the track leaves by**: on each edge, a dark line must cross three short rows
+  parallel to the edge just inside it (text never crosses all three);
+* **the track's course**: every candidate's centrelines (straight, gentle or sharp arcs between
+  edge midpoints, lines into a city or town, town bars) are drawn as geometry here, and the
+  observed ink must lie along them (recall) and nowhere much else (unexplained ink);
+* **a city**: a city candidate needs its centre white (a free slot), or covered by a token (a
+  coloured or dark disc), not background; a candidate without a city must not show a white disc
+  there.
+
+The rotation falls out of the edge matching (rotations that look alike are one reading).  An
+empty hex must show no tile colour, no track and little ink beyond what the map prints there
+(towns, city circles, costs); rivers and terrain are coloured, not ink.  Whenever two readings
+both fit, or none fits well, the hex stays "can't see": never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.finematch import FINE_PATCH, FINE_SCALE, hex_mask, patch_offsets
+from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle
+from vision.tiles import TileShape, rotation_classes
+
+FloatArray = NDArray[np.float32]
+Point = tuple[float, float]
+
+#: colour classes of the coarse stage's votes, in vote order
+VOTE_CLASSES = ("brown", "yellow", "green")
+#: rows (distance from the centre) and lateral offsets (board units) where an exit is looked for
+EXIT_ROWS = (0.33, 0.37, 0.41)
+EXIT_SPAN = 0.09
+#: an edge carries track when every row has ink at least this strong; it carries none below NO_EXIT
+EXIT = 0.5
+NO_EXIT = 0.25
+#: share of a candidate's centreline that must be seen as ink
+RECALL = 0.8
+#: share of the hex that may be ink no candidate line explains (printed numbers, labels, revenue)
+UNEXPLAINED = 0.045
+#: a reading must beat every other one by this much of the track score (recall + precision)
+MARGIN = 0.08
+CITY_DISC = 0.1  # radius looked at for a city at the centre
+CITY_COVER = 0.1  # share of that disc in the tile's colour above which no city is there
+#: radius around a city left out of the track measures, by its token slots (a slot is 0.14–0.19)
+CITY_CLEAR = (0.0, 0.21, 0.36, 0.38)
+#: share of the hex that may be neither the tile's colour, ink nor white away from the track (a hand,
+#: a card or a washed-out glare spot is more)
+FOREIGN = 0.06
+#: share of the hex that may be white away from the track and the city (the revenue circle)
+LIGHT_BUDGET = 0.12
+#: ink share an empty hex may show (printed towns, city circles, names, costs)
+EMPTY_INK = 0.12
+#: half length of a town bar across the track (board units), and for track wider than THICK
+LONG_BAR = 0.125
+THICK = 0.1
+#: the plain map's colour after the frame's white balance (vision.render's map colour, which the
+#: recogniser balances every frame to) and how far an empty hex's median colour may be from it
+MAP_WHITE = (200.0, 224.0, 234.0)
+MAP_CHROMA = np.array(MAP_WHITE, np.float32) / sum(MAP_WHITE)
+MAP_OFF = 0.045
+#: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
+#: printed map's contrast there)
+OUTLINE = 0.5
+#: pixel shifts tried for a tile lying a little off its hex (1 px = 1/48 hex width)
+SHIFTS = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the print reader decided for a hex: ``status`` "tile", "empty" or "unseen"."""
+
+    status: str
+    tile: str | None = None
+    rotation: int | None = None
+    confidence: float = 0.0
+    note: str = ""
+    vetoes_empty: bool = False  # unseen because the hex shows what a plain map hex does not
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    tile: str
+    rotation: int
+    color: str
+    edges: frozenset[int]
+    city: bool
+    lines: tuple[NDArray[np.bool_], ...]  # each track's centreline core (within 0.03), outside the city
+    bars: tuple[NDArray[np.bool_], ...]  # each town bar's core
+    long_bars: tuple[NDArray[np.bool_], ...]  # the same for thick track (bars are longer than track is wide)
+    long_dist: NDArray[np.float32]  # distance from the track and the long bars
+    track_dist: NDArray[np.float32]  # distance from the nearest track centreline (bars left out)
+    dist: NDArray[np.float32]  # distance of every pixel from the nearest centreline (board units)
+    clear: NDArray[np.bool_]  # pixels left out of the track measures (the city and its slots)
+    look: tuple[object, ...]  # candidates with equal looks print the same track and stops
+
+
+def _edge_point(layout: str, edge: int, dist: float = APOTHEM) -> Point:
+    a = edge_angle(layout, edge)
+    return dist * math.cos(a), dist * math.sin(a)
+
+
+def centreline(layout: str, a: int, b: int, n: int = 32) -> list[Point]:
+    """The centre of track joining edges ``a`` and ``b``: straight across, or the circular arc that
+    meets both edges square (centred on the shared corner for a sharp curve, on the far point for a
+    gentle one): the geometry every 18xx tile set prints."""
+    pa, pb = _edge_point(layout, a), _edge_point(layout, b)
+    diff = (b - a) % 6
+    if diff == 3:
+        return [(pa[0] + (pb[0] - pa[0]) * t / n, pa[1] + (pb[1] - pa[1]) * t / n) for t in range(n + 1)]
+    if diff in (1, 5):
+        lo = a if diff == 1 else b  # the corner between edges lo and lo + 1
+        ang = edge_angle(layout, lo) + math.radians(30)
+        c = (CIRCUMRADIUS * math.cos(ang), CIRCUMRADIUS * math.sin(ang))
+    else:
+        mid = (a + 1) % 6 if diff == 2 else (b + 1) % 6
+        m = _edge_point(layout, mid)
+        c = (2 * m[0], 2 * m[1])
+    r = math.dist(c, pa)
+    t0 = math.atan2(pa[1] - c[1], pa[0] - c[0])
+    t1 = math.atan2(pb[1] - c[1], pb[0] - c[0])
+    sweep = (t1 - t0 + math.pi) % (2 * math.pi) - math.pi
+    return [
+        (c[0] + r * math.cos(t0 + sweep * k / n), c[1] + r * math.sin(t0 + sweep * k / n))
+        for k in range(n + 1)
+    ]
+
+
+def _segments(
+    shape: TileShape, rotation: int, layout: str, bar: float = 0.09
+) -> tuple[list[list[Point]], list[list[Point]], bool]:
+    """Polylines of the tile's track and of its town bars at ``rotation``, and whether it has a
+    city."""
+    lines: list[list[Point]] = []
+    bars: list[list[Point]] = []
+    for p in shape.paths:
+        if isinstance(p.a, int) and isinstance(p.b, int):
+            lines.append(centreline(layout, (p.a + rotation) % 6, (p.b + rotation) % 6))
+    city = False
+    several = len(shape.nodes) > 1
+    for node in shape.nodes:
+        edges = [(e + rotation) % 6 for e in shape.node_edges(node.index)]
+        if node.kind == "town" and len(edges) == 2:
+            pts = centreline(layout, edges[0], edges[1])
+            lines.append(pts)
+            k = len(pts) // 2
+            (x, y), (x0, y0), (x1, y1) = pts[k], pts[k - 1], pts[k + 1]
+            norm = math.hypot(x1 - x0, y1 - y0) or 1.0
+            nx, ny = -(y1 - y0) / norm, (x1 - x0) / norm
+            bars.append([(x - bar * nx, y - bar * ny), (x + bar * nx, y + bar * ny)])
+            continue
+        at: Point = (0.0, 0.0)
+        if several and edges:
+            xs = [_edge_point(layout, e) for e in edges]
+            mx, my = sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs)
+            norm = math.hypot(mx, my) or 1.0
+            at = (0.25 * mx / norm, 0.25 * my / norm)
+        for e in edges:
+            lines.append([_edge_point(layout, e), at])
+        if node.kind == "city":
+            city = True
+    return lines, bars, city
+
+
+def _distance_map(lines: Sequence[Sequence[Point]]) -> NDArray[np.float32]:
+    """Distance (board units) of every fine-patch pixel from the nearest of ``lines``."""
+    scale = 4  # draw finely, then measure
+    size = FINE_PATCH * scale
+    img = np.full((size, size), 255, np.uint8)
+    c = (FINE_PATCH - 1) / 2
+    for line in lines:
+        pts = np.array(
+            [
+                ((x * FINE_SCALE + c) * scale + scale / 2, (y * FINE_SCALE + c) * scale + scale / 2)
+                for x, y in line
+            ]
+        )
+        cv2.polylines(img, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], False, 0, 1)
+    dist = cv2.distanceTransform(img, cv2.DIST_L2, 5)
+    small = dist[scale // 2 :: scale, scale // 2 :: scale][:FINE_PATCH, :FINE_PATCH]
+    out: NDArray[np.float32] = (small / (scale * FINE_SCALE)).astype(np.float32)
+    return out
+
+
+class PrintReader:
+    """Reads fine patches (``FINE_SCALE`` px per hex width, white-balanced BGR) by their print."""
+
+    def __init__(self, layout: str, shapes: Mapping[str, TileShape]) -> None:
+        self.layout = layout
+        self.mask = hex_mask(layout, 0.86, FINE_SCALE, FINE_PATCH)
+        off = patch_offsets(FINE_SCALE, FINE_PATCH)
+        radius = np.hypot(off[..., 0], off[..., 1])
+        self.inner = radius <= 0.12
+        self.radius = radius
+        self.centre = (radius <= CITY_DISC) & self.mask
+        self.candidates: list[_Candidate] = []
+        for tile_id, shape in shapes.items():
+            if shape.color not in ("yellow", "green", "brown", "gray"):
+                continue
+            for group in rotation_classes(shape):
+                rot = min(group)
+                lines, bars, city = _segments(shape, rot, layout)
+                long_bars = _segments(shape, rot, layout, LONG_BAR)[1]
+                dist = _distance_map(lines + bars)
+                track_dist = _distance_map(lines)
+                slots = max((n.slots for n in shape.cities), default=0)
+                clear = radius <= CITY_CLEAR[min(slots, 3)]
+                self.candidates.append(
+                    _Candidate(
+                        tile_id,
+                        rot,
+                        shape.color,
+                        shape.edges(rot),
+                        city,
+                        tuple((_distance_map([ln]) <= 0.03) & self.mask & ~clear for ln in lines),
+                        tuple((_distance_map([b]) <= 0.03) & self.mask for b in bars),
+                        tuple((_distance_map([b]) <= 0.03) & self.mask for b in long_bars),
+                        _distance_map(lines + long_bars),
+                        track_dist,
+                        dist,
+                        clear,
+                        (shape.edges(rot), city, np.round(dist, 2).tobytes()),
+                    )
+                )
+        c = (FINE_PATCH - 1) / 2
+        pts = []
+        for e in range(6):
+            a = edge_angle(layout, e)
+            n = np.array([math.cos(a), math.sin(a)])
+            t = np.array([-n[1], n[0]])
+            lateral = np.linspace(-EXIT_SPAN, EXIT_SPAN, 11)
+            pts.append([[(r * n + s * t) * FINE_SCALE + c for s in lateral] for r in EXIT_ROWS])
+        self.exit_px = np.round(np.array(pts)).astype(int)  # (6, rows, lateral, 2)
+
+    # -------------------------------------------------------------- measurements
+
+    def measure(self, patch: FloatArray, color: str) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """(ink 0..1, light 0/1, tile colour) maps of one balanced BGR patch whose tile colour class is
+        ``color`` ("neutral" for gray tiles and the plain map); tile colour is 1 for the tile's hue, 2
+        where its brightness is the tile's too."""
+        bgr = np.clip(patch, 0, 255).astype(np.uint8)
+        hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
+        hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+        luma = patch[..., 0] * 0.114 + patch[..., 1] * 0.587 + patch[..., 2] * 0.299
+        # the paper or tile around every pixel: the luma with thin dark lines closed over
+        local = cv2.dilate(luma, np.ones((9, 9), np.uint8))
+        local = cv2.GaussianBlur(local, (0, 0), 3.0)
+        dark = np.clip((0.62 * local - luma) / (0.3 * np.maximum(local, 1.0)), 0.0, 1.0)
+        ink = (dark * ((sat < 110) | (val < 70))).astype(np.float32)
+        if color == "neutral":
+            level = float(np.percentile(luma[self.mask], 70))
+            tiled = (np.abs(luma - level) < 0.2 * level) & (sat < 90)
+        else:
+            lo, hi = {"brown": (0, 20), "yellow": (19, 38), "green": (38, 90)}[color]
+            hue_ok = (hue >= lo) & (hue < hi) if color != "brown" else (hue < hi) | (hue >= 170)
+            tiled = hue_ok & (sat >= 80)
+            # the tile's print is evenly saturated; skin or a card of a near hue is paler
+            if tiled[self.mask].any():
+                tiled &= sat >= 0.75 * float(np.median(sat[self.mask & tiled]))
+        own = luma[self.mask & tiled]
+        level = float(np.median(own)) if own.size else float(np.percentile(luma[self.mask], 70))
+        light = (sat < 60) & (luma > 1.05 * level)
+        # the tile's own colour is also its brightness: a token of a similar hue is darker or paler
+        # (a shadow across the hex is too, so this is only used where a city would be)
+        toned = tiled & (np.abs(luma - level) < 0.22 * level)
+        return ink, light.astype(np.float32), tiled.astype(np.float32) + toned.astype(np.float32)
+
+    def exits(self, ink: FloatArray) -> tuple[FloatArray, float]:
+        """Per edge (6,): the weakest of the three rows' strongest ink across the edge; and the track's
+        width (board units) where it crosses them, the median over the edges it leaves by."""
+        soft = cv2.GaussianBlur(ink, (0, 0), 0.8)
+        vals = soft[
+            self.exit_px[..., 1].clip(0, FINE_PATCH - 1), self.exit_px[..., 0].clip(0, FINE_PATCH - 1)
+        ]
+        out: FloatArray = vals.max(axis=2).min(axis=1).astype(np.float32)
+        raw = ink[self.exit_px[..., 1].clip(0, FINE_PATCH - 1), self.exit_px[..., 0].clip(0, FINE_PATCH - 1)]
+        step = 2 * EXIT_SPAN / (raw.shape[2] - 1)
+        widths = (raw >= 0.5).sum(axis=2)[out >= EXIT] * step  # (edges, rows)
+        width = float(np.median(widths)) if widths.size else 0.06
+        return out, width
+
+    def edge_colour(self, tiled: FloatArray) -> FloatArray:
+        """Per edge (6,): the share of the middle of the exit rows in the tile's colour (where track
+        would cross; something lying there, or a white revenue circle, is not the tile)."""
+        px = self.exit_px[:, :, 3:8]
+        vals = tiled[px[..., 1].clip(0, FINE_PATCH - 1), px[..., 0].clip(0, FINE_PATCH - 1)] >= 0.5
+        out: FloatArray = vals.reshape(6, -1).mean(axis=1).astype(np.float32)
+        return out
+
+    # -------------------------------------------------------------- decisions
+
+    def read(self, patch: FloatArray, votes: FloatArray, outline: float) -> Reading:
+        """Decide one hex.  ``votes`` are the coarse stage's brown/yellow/green shares; ``outline`` is
+        the printed hex outline's contrast on all edges but one, relative to the printed map's (1: as
+        printed; a hand or card over the hex's edges hides it)."""
+        top = int(np.argmax(votes))
+        # gray tiles and the plain map have no tile colour (a gray tile's tokens may vote a little)
+        color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
+        ink, light, tiled = self.measure(patch, color)
+        exits, width = self.exits(ink)
+        # how far ink may lie from a centreline and still be that track: half the track's width seen
+        # at the edges, plus a little for blur and a tile lying slightly turned
+        on_line = max(0.06, width / 2 + 0.025)
+        near = on_line + 0.04
+        thick = width > THICK
+        if color == "neutral" and bool((exits < NO_EXIT).all()):
+            if float(votes[top]) >= 0.06:
+                return Reading("unseen", note="unclear colour")
+            return self._empty(patch, ink, outline)
+        if bool(((exits > NO_EXIT) & (exits < EXIT)).any()):
+            return Reading("unseen", note=f"doubtful exits {np.round(exits, 2).tolist()}")
+        bare = self.edge_colour(tiled)
+        hidden = [e for e in range(6) if exits[e] < NO_EXIT and bare[e] < 0.6]
+        if hidden:
+            return Reading("unseen", note=f"edges {hidden} neither track nor tile colour")
+        seen = frozenset(int(e) for e in np.flatnonzero(exits >= EXIT))
+        want = "gray" if color == "neutral" else color
+        pool = [c for c in self.candidates if c.color == want and c.edges == seen]
+        if not pool:
+            return Reading("unseen", note=f"no {want} tile leaves by {sorted(seen)}")
+        m = self.mask
+        centre_light = float(light[self.centre].mean())
+        centre_tiled = float((tiled[self.centre] > 1.5).mean())
+        # a city's centre is covered (a white slot, a token of any colour, the band between two slots),
+        # never the tile's own colour; without a city no white disc sits there
+        # a covered centre may also be track crossing there (thick track, a dark casing), so where a
+        # tile without a city leaves by the same edges only a white centre tells a city
+        plain_rival = any(not c.city for c in pool)
+        city_seen = centre_light >= 0.45 or (centre_tiled < CITY_COVER and not plain_rival)
+        no_city = centre_light < 0.3
+        strong = ink >= 0.5
+        soft = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+        foreign = (tiled < 0.5) & (ink < 0.3) & (light < 0.5)
+        scored: list[tuple[float, _Candidate, tuple[int, int]]] = []
+        why = f"city {centre_tiled:.2f}/{centre_light:.2f}"
+        for cand in pool:
+            if (cand.city and not city_seen) or (not cand.city and not no_city):
+                continue
+            region = m & ~cand.clear
+            area = float(region.sum())
+            best: tuple[float, str, tuple[int, int]] | None = None
+            for dy, dx in SHIFTS:
+                # the tile may lie a little off its hex: move the observation back
+                ink_s = np.roll(strong, (dy, dx), (0, 1)) & region
+                total = max(float(ink_s.sum()), 1.0)
+                seen_ink = np.roll(soft, (dy, dx), (0, 1))
+                # every track must show along its whole length, every town bar beyond the track
+                recalls = [float(seen_ink[core].mean()) for core in cand.lines if core.any()]
+                for bar in cand.long_bars if thick else cand.bars:
+                    beyond = bar & (cand.track_dist > on_line + 0.01)
+                    recalls.append(float(seen_ink[beyond].mean()) if beyond.any() else 0.0)
+                recall = min(recalls, default=0.0)
+                precision = float((ink_s & (cand.dist <= on_line)).sum()) / total
+                away = region & (cand.dist > near)
+                unexplained = float((ink_s & away).sum()) / area
+                strayed = float((np.roll(foreign, (dy, dx), (0, 1)) & away).sum()) / area
+                lit = float((np.roll(light > 0.5, (dy, dx), (0, 1)) & away).sum()) / area
+                # without a city, the tile's colour shows around the track at the centre (a token
+                # there, dark or coloured, is no town bar or crossing)
+                probe_px = (
+                    (self.radius <= min(0.17, on_line + 0.06)) & (cand.dist > on_line)
+                    if not cand.city
+                    else self.inner & False
+                )
+                blob = probe_px & np.roll(tiled < 0.5, (dy, dx), (0, 1))
+                probe = float(probe_px.sum())
+                blob_share = float(blob.sum()) / probe if probe else 0.0
+                fault = (
+                    f"recall {recall:.2f}"
+                    if recall < RECALL
+                    else f"stray ink {unexplained:.3f}"
+                    if unexplained > UNEXPLAINED
+                    else f"other colours {strayed:.3f}"
+                    if strayed > FOREIGN
+                    else f"white {lit:.3f}"
+                    if lit > LIGHT_BUDGET
+                    else f"covered centre {blob_share:.2f}"
+                    if blob_share > 0.35
+                    else ""
+                )
+                score = recall + precision if not fault else -1.0
+                if best is None or score > best[0]:
+                    best = (score, fault, (dy, dx))
+            assert best is not None
+            score, fault, shift = best
+            if fault:
+                why = f"{cand.tile}/{cand.rotation}: {fault}"
+                continue
+            scored.append((score, cand, shift))
+        if not scored:
+            return Reading("unseen", note=f"no tile of {len(pool)} fits the track ({why})")
+        scored.sort(key=lambda item: -item[0])
+        best_score, winner, shift = scored[0]
+        twins = [c for c in pool if c is not winner and c.look == winner.look]
+        if twins:
+            # the same track and stops (e.g. 171K and 172L): told apart only by label and slots
+            return Reading("unseen", note=f"{winner.tile} or {twins[0].tile}: same track")
+        if len(scored) > 1 and best_score - scored[1][0] < MARGIN:
+            other = scored[1][1]
+            return Reading(
+                "unseen",
+                note=f"{winner.tile}/{winner.rotation} ({best_score:.2f}) or {other.tile}/{other.rotation} "
+                f"({scored[1][0]:.2f})",
+            )
+        # where another tile leaving by the same edges would run its track and this one would not,
+        # there must be no ink: thick track merging into one blob tells nothing
+        seen_ink = np.roll(soft, shift, (0, 1))
+        apart = on_line + 0.01
+        for rival in pool:
+            if rival.look == winner.look or rival.city != winner.city:
+                continue
+            regions = m & ~winner.clear & ~rival.clear
+            w_dist, r_dist = (winner.long_dist, rival.long_dist) if thick else (winner.dist, rival.dist)
+            mine = regions & (w_dist <= 0.03) & (r_dist > apart)
+            theirs = regions & (r_dist <= 0.03) & (w_dist > apart)
+            name = f"{winner.tile}/{winner.rotation} or {rival.tile}/{rival.rotation}"
+            if int(theirs.sum()) >= 6 and float(seen_ink[theirs].mean()) >= 0.5:
+                return Reading("unseen", note=f"{name}: ink where either runs")
+            if int(mine.sum()) < 6 and int(theirs.sum()) < 6:
+                return Reading("unseen", note=f"{name}: alike at this track width")
+            if int(mine.sum()) >= 6 and float(seen_ink[mine].mean()) < 0.6:
+                return Reading("unseen", note=f"{name}: its own track not seen")
+        return Reading("tile", winner.tile, winner.rotation, min(1.0, best_score / 2), "print")
+
+    def _empty(self, patch: FloatArray, ink: FloatArray, outline: float) -> Reading:
+        if outline < OUTLINE:
+            return Reading("unseen", note=f"hex outline hidden ({outline:.2f})", vetoes_empty=outline < 0.3)
+        # the white balance brings the plain map to MAP_WHITE; a hand or card is another colour
+        median = np.median(patch[self.mask], axis=0)
+        chroma = median / max(float(median.sum()), 1.0)
+        off = float(np.abs(chroma - MAP_CHROMA).max())
+        if off > MAP_OFF:
+            return Reading("unseen", note=f"not the map's colour ({off:.3f})", vetoes_empty=True)
+        share = float((ink[self.mask] >= 0.5).mean())
+        if share > EMPTY_INK:
+            return Reading("unseen", note=f"ink on an empty hex ({share:.2f})", vetoes_empty=True)
+        return Reading("empty", confidence=1.0 - share, note="print")
