@@ -74,6 +74,8 @@ THICK = 0.1
 MAP_WHITE = (200.0, 224.0, 234.0)
 MAP_CHROMA = np.array(MAP_WHITE, np.float32) / sum(MAP_WHITE)
 MAP_OFF = 0.045
+#: share of the centre a coloured station token covers (a dark grey one reads as ink: can't see)
+TOKEN = 0.8
 #: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
 #: printed map's contrast there)
 OUTLINE = 0.5
@@ -249,7 +251,7 @@ class PrintReader:
 
     # -------------------------------------------------------------- measurements
 
-    def measure(self, patch: FloatArray, color: str) -> tuple[FloatArray, FloatArray, FloatArray]:
+    def measure(self, patch: FloatArray, color: str) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
         """(ink 0..1, light 0/1, tile colour) maps of one balanced BGR patch whose tile colour class is
         ``color`` ("neutral" for gray tiles and the plain map); tile colour is 1 for the tile's hue, 2
         where its brightness is the tile's too."""
@@ -271,14 +273,21 @@ class PrintReader:
             tiled = hue_ok & (sat >= 80)
             # the tile's print is evenly saturated; skin or a card of a near hue is paler
             if tiled[self.mask].any():
-                tiled &= sat >= 0.75 * float(np.median(sat[self.mask & tiled]))
+                tiled &= sat >= 0.75 * float(np.mean(sat[self.mask & tiled]))
         own = luma[self.mask & tiled]
-        level = float(np.median(own)) if own.size else float(np.percentile(luma[self.mask], 70))
+        level = float(np.mean(own)) if own.size else float(np.percentile(luma[self.mask], 70))
         light = (sat < 60) & (luma > 1.05 * level)
         # the tile's own colour is also its brightness: a token of a similar hue is darker or paler
         # (a shadow across the hex is too, so this is only used where a city would be)
         toned = tiled & (np.abs(luma - level) < 0.22 * level)
-        return ink, light.astype(np.float32), tiled.astype(np.float32) + toned.astype(np.float32)
+        # a station token: strongly coloured, not the tile's colour, not ink
+        vivid = (sat >= 80) & (tiled == 0) & (ink < 0.5)
+        return (
+            ink,
+            light.astype(np.float32),
+            tiled.astype(np.float32) + toned.astype(np.float32),
+            vivid.astype(np.float32),
+        )
 
     def exits(self, ink: FloatArray) -> tuple[FloatArray, float]:
         """Per edge (6,): the weakest of the three rows' strongest ink across the edge; and the track's
@@ -311,7 +320,7 @@ class PrintReader:
         top = int(np.argmax(votes))
         # gray tiles and the plain map have no tile colour (a gray tile's tokens may vote a little)
         color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
-        ink, light, tiled = self.measure(patch, color)
+        ink, light, tiled, vivid = self.measure(patch, color)
         exits, width = self.exits(ink)
         # how far ink may lie from a centreline and still be that track: half the track's width seen
         # at the edges, plus a little for blur and a tile lying slightly turned
@@ -341,7 +350,10 @@ class PrintReader:
         # a covered centre may also be track crossing there (thick track, a dark casing), so where a
         # tile without a city leaves by the same edges only a white centre tells a city
         plain_rival = any(not c.city for c in pool)
-        city_seen = centre_light >= 0.45 or (centre_tiled < CITY_COVER and not plain_rival)
+        centre_token = float(vivid[self.centre].mean())
+        city_seen = (
+            centre_light >= 0.45 or centre_token >= TOKEN or (centre_tiled < CITY_COVER and not plain_rival)
+        )
         no_city = centre_light < 0.3
         strong = ink >= 0.5
         soft = cv2.dilate(ink, np.ones((3, 3), np.uint8))
@@ -441,8 +453,8 @@ class PrintReader:
         if outline < OUTLINE:
             return Reading("unseen", note=f"hex outline hidden ({outline:.2f})", vetoes_empty=outline < 0.3)
         # the white balance brings the plain map to MAP_WHITE; a hand or card is another colour
-        median = np.median(patch[self.mask], axis=0)
-        chroma = median / max(float(median.sum()), 1.0)
+        mean = patch[self.mask].mean(axis=0)
+        chroma = mean / max(float(mean.sum()), 1.0)
         off = float(np.abs(chroma - MAP_CHROMA).max())
         if off > MAP_OFF:
             return Reading("unseen", note=f"not the map's colour ({off:.3f})", vetoes_empty=True)
