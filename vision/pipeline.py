@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -34,6 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardState, title_tile_shapes
+from vision.calibration import DEFAULT_RANGES, Calibration
 from vision.finematch import (
     FINE_PATCH,
     FINE_SCALE,
@@ -217,10 +219,15 @@ def _chroma(
 
 
 #: OpenCV hue (0..180) ranges of the tile colours; pixels outside vote for nothing.
-HUE_RANGES = {"brown": ((0, 19), (170, 181)), "yellow": ((19, 38),), "green": ((38, 90),)}
+HUE_RANGES = DEFAULT_RANGES
 
 
-def colour_votes(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray) -> FloatArray:
+def colour_votes(
+    patches: FloatArray,
+    mask: NDArray[np.bool_],
+    gains: FloatArray,
+    ranges: Mapping[str, Sequence[tuple[float, float]]] = HUE_RANGES,
+) -> FloatArray:
     """Fraction of each hex's pixels that are clearly brown, yellow, green (N, 3), after white balance.
 
     Track (black), cities (white), the plain map (pale) and gray tiles are not saturated, so only
@@ -237,7 +244,7 @@ def colour_votes(patches: FloatArray, mask: NDArray[np.bool_], gains: FloatArray
     out = np.zeros((n, 3), np.float32)
     for k, name in enumerate(("brown", "yellow", "green")):
         hit = np.zeros_like(chromatic)
-        for lo, hi in HUE_RANGES[name]:
+        for lo, hi in ranges[name]:
             hit |= (hue >= lo) & (hue < hi)
         out[:, k] = (chromatic & hit).mean(axis=1)
     return out
@@ -263,6 +270,18 @@ def _slot_masks(
 
 
 # ---------------------------------------------------------------- templates
+
+
+@dataclass(frozen=True)
+class _Balanced:
+    patches: FloatArray  # coarse patches as sampled
+    inside: NDArray[np.bool_]
+    balanced: FloatArray  # coarse patches, white-balanced
+    votes: FloatArray
+    fine: FloatArray  # fine patches as sampled
+    fine_inside: NDArray[np.bool_]
+    black: FloatArray
+    gains: FloatArray
 
 
 @dataclass(frozen=True)
@@ -359,8 +378,12 @@ class Recognizer:
     corporations' colours — never the expected tiles.
     """
 
-    def __init__(self, board: BoardState, min_confidence: float = 0.5) -> None:
+    def __init__(
+        self, board: BoardState, min_confidence: float = 0.5, calibration: Calibration | None = None
+    ) -> None:
         self.board = board
+        self.calibration = calibration or Calibration()
+        self.hue_ranges = self.calibration.hue_ranges()
         self.layout = board.layout
         self.geometry = board.geometry
         self.min_confidence = min_confidence
@@ -377,7 +400,7 @@ class Recognizer:
             [board.hexes[h] for h in self.hex_ids],
             lambda draw: render_single(draw, self.layout, FINE_SCALE, FINE_PATCH)[0][0],
         )
-        self.printed = PrintReader(self.layout, self.shapes)
+        self.printed = PrintReader(self.layout, self.shapes, self.hue_ranges, self.calibration.track_width)
         self._paper_points = self._margin_points()
         self._black_points = self._marker_border_points()
         self.detector = make_detector()
@@ -501,27 +524,59 @@ class Recognizer:
         gains = paper / np.maximum(white - black, 8.0)
         return black.astype(np.float32), gains.astype(np.float32)
 
-    def recognise_with(self, frame: Image, hmat: Homography) -> FrameResult:
-        """Recognise the hexes given a known homography (board units → frame pixels)."""
-        t0 = time.perf_counter()
+    def _balance(self, frame: Image, hmat: Homography) -> _Balanced:
+        """Sample every hex coarse and fine, white-balanced against the markers, the paper margin and
+        the plain map hexes of this frame."""
         at = (self.geometry.width / 2, self.geometry.height / 2)
         patches, inside = sample_patches(frame, hmat, self.centres, at)
-        t1 = time.perf_counter()
         black, gains = self.white_balance(frame, hmat)
         # not clipped at 255: a hex brighter than the margin must keep its colour
         balanced = np.maximum((patches - black[None, None, None, :]) * gains[None, None, None, :], 0)
-        glare = np.maximum(np.maximum(patches[..., 0], patches[..., 1]), patches[..., 2]) >= 250
-        values, _ = _values(to_gray(patches), self.mask)
         ones = np.ones(3, np.float32)
-        chroma = _chroma(balanced, self.mask, ones, glare)
-        votes = colour_votes(balanced, self.mask, ones)
+        votes = colour_votes(balanced, self.mask, ones, self.hue_ranges)
         fine, fine_inside = sample_patches(frame, hmat, self.centres, at, FINE_SCALE, FINE_PATCH)
         # refine the white balance on the plain map itself (the paper margin may be clipped): hexes
         # with no tile colour whose printed outline shows all round (nothing lies on them)
         outlined = self._outline_ratios(to_gray(fine)).min(axis=1) >= 0.3
         refine = self._map_white(balanced, patches, (votes.max(axis=1) < 0.02) & outlined)
-        gains = gains * refine
-        balanced = balanced * refine
+        return _Balanced(patches, inside, balanced * refine, votes, fine, fine_inside, black, gains * refine)
+
+    def calibration_samples(
+        self, frame: Image, colours: Mapping[str, str]
+    ) -> tuple[FloatArray, list[str], list[float]]:
+        """White-balanced fine patches of the hexes named in ``colours`` (hex → its tile's colour), as
+        the recogniser sees them, and the track widths the print reader measures on them."""
+        hmat, _ = self.locate(frame)
+        seen = self._balance(frame, hmat)
+        black, gains = seen.black, seen.gains
+        fine_balanced = np.maximum((seen.fine - black[None, None, None, :]) * gains[None, None, None, :], 0)
+        picked = [i for i, h in enumerate(self.hex_ids) if h in colours]
+        widths = []
+        for i in picked:
+            width = self.printed.measure_track_width(fine_balanced[i], colours[self.hex_ids[i]])
+            if width is not None:
+                widths.append(width)
+        patches: FloatArray = fine_balanced[picked][:, self.printed.mask, :]
+        return patches, [colours[self.hex_ids[i]] for i in picked], widths
+
+    def recognise_with(self, frame: Image, hmat: Homography) -> FrameResult:
+        """Recognise the hexes given a known homography (board units → frame pixels)."""
+        t0 = time.perf_counter()
+        seen = self._balance(frame, hmat)
+        patches, inside, balanced, votes, fine, fine_inside = (
+            seen.patches,
+            seen.inside,
+            seen.balanced,
+            seen.votes,
+            seen.fine,
+            seen.fine_inside,
+        )
+        black, gains = seen.black, seen.gains
+        t1 = time.perf_counter()
+        glare = np.maximum(np.maximum(patches[..., 0], patches[..., 1]), patches[..., 2]) >= 250
+        values, _ = _values(to_gray(patches), self.mask)
+        ones = np.ones(3, np.float32)
+        chroma = _chroma(balanced, self.mask, ones, glare)
         t2 = time.perf_counter()
         scores = masked_ncc(values, self.bank.desc, self.bank.masks)  # (N, K)
         scores -= self._disc_penalty(values, self.bank.discs)

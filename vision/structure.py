@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.calibration import DEFAULT_RANGES, hue_mask
 from vision.finematch import FINE_PATCH, FINE_SCALE, hex_mask, patch_offsets
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle
 from vision.tiles import TileShape, rotation_classes
@@ -202,8 +203,17 @@ def _distance_map(lines: Sequence[Sequence[Point]]) -> NDArray[np.float32]:
 class PrintReader:
     """Reads fine patches (``FINE_SCALE`` px per hex width, white-balanced BGR) by their print."""
 
-    def __init__(self, layout: str, shapes: Mapping[str, TileShape]) -> None:
+    def __init__(
+        self,
+        layout: str,
+        shapes: Mapping[str, TileShape],
+        hue_ranges: Mapping[str, Sequence[tuple[float, float]]] = DEFAULT_RANGES,
+        track_width: float | None = None,
+    ) -> None:
         self.layout = layout
+        self.hue_ranges = hue_ranges
+        #: the track width calibrated on the owner's set, if any (board units)
+        self.track_width = track_width
         self.mask = hex_mask(layout, 0.86, FINE_SCALE, FINE_PATCH)
         off = patch_offsets(FINE_SCALE, FINE_PATCH)
         radius = np.hypot(off[..., 0], off[..., 1])
@@ -268,8 +278,7 @@ class PrintReader:
             level = float(np.percentile(luma[self.mask], 70))
             tiled = (np.abs(luma - level) < 0.2 * level) & (sat < 90)
         else:
-            lo, hi = {"brown": (0, 20), "yellow": (19, 38), "green": (38, 90)}[color]
-            hue_ok = (hue >= lo) & (hue < hi) if color != "brown" else (hue < hi) | (hue >= 170)
+            hue_ok = hue_mask(hue, self.hue_ranges[color])
             tiled = hue_ok & (sat >= 80)
             # the tile's print is evenly saturated; skin or a card of a near hue is paler
             if tiled[self.mask].any():
@@ -303,6 +312,12 @@ class PrintReader:
         width = float(np.median(widths)) if widths.size else 0.06
         return out, width
 
+    def measure_track_width(self, patch: FloatArray, color: str) -> float | None:
+        """The track's width (board units) where it leaves a tile of colour ``color``, if it does."""
+        ink = self.measure(patch, color)[0]
+        exits, width = self.exits(ink)
+        return width if bool((exits >= EXIT).any()) else None
+
     def edge_colour(self, tiled: FloatArray) -> FloatArray:
         """Per edge (6,): the share of the middle of the exit rows in the tile's colour (where track
         would cross; something lying there, or a white revenue circle, is not the tile)."""
@@ -326,7 +341,7 @@ class PrintReader:
         # at the edges, plus a little for blur and a tile lying slightly turned
         on_line = max(0.06, width / 2 + 0.025)
         near = on_line + 0.04
-        thick = width > THICK
+        thick = max(width, self.track_width or 0.0) > THICK
         if color == "neutral" and bool((exits < NO_EXIT).all()):
             if float(votes[top]) >= 0.06:
                 return Reading("unseen", note="unclear colour")

@@ -6,6 +6,9 @@
 * ``vision check IMAGE… (--fixture FILE [--action ID] | --game ID [--db PATH]) [--out annotated.png]``:
   recognise photos of the table and list their differences from a game's map, an 18xx.games
   export at an action or a live game of the database (which also proposes a newly laid tile);
+* ``vision calibrate IMAGE… (--fixture FILE [--action ID] | --tiles H13=57,…) [--out PATH]``: learn the
+  owner's printing (tile colours, track width) from photos of their board; ``check`` and the table's
+  camera use it;
 * ``vision markers OUT_DIR [--hex-mm 38.1]``: the printable marker sheet (PNG + SVG);
 * ``vision render --fixture FILE [--action ID] OUT.png``: draw a board state.
 """
@@ -22,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.board import board_from_title
+from vision.calibration import CalibrationError
 from vision.fixture_states import FixtureError, board_at, load_fixture
 
 
@@ -71,7 +75,36 @@ def register(subparsers: Any) -> None:
     check.add_argument("--db", type=Path, default=None, help="with --game: the database (default as `table`)")
     check.add_argument("--out", type=Path, default=None, help="write an annotated copy of the (last) photo")
     check.add_argument("--json", action="store_true")
+    check.add_argument(
+        "--calibration",
+        type=Path,
+        default=None,
+        help="camera calibration from `vision calibrate` (default: the stored one, if any)",
+    )
     check.set_defaults(func=cmd_check)
+
+    calibrate = sub.add_parser(
+        "calibrate",
+        help="learn your tiles' printed colours and track width from photos of your board",
+        description="Photograph your board with tiles of every colour laid (yellow, green, brown), say "
+        "which tiles lie where (an 18xx.games export at that moment, or --tiles), and the camera learns "
+        "how your print run shows them. `vision check` and the table's camera use the result.",
+    )
+    calibrate.add_argument("image", type=Path, nargs="+")
+    known = calibrate.add_mutually_exclusive_group(required=True)
+    known.add_argument("--fixture", type=Path, help="18xx.games export of the game in the photos")
+    known.add_argument(
+        "--tiles",
+        help="the tiles in the photos as HEX=TILE pairs, e.g. 'H13=57,G12=7,F9=15' (rotation not needed)",
+    )
+    calibrate.add_argument(
+        "--action", type=int, default=None, help="with --fixture: action id (default: the end)"
+    )
+    calibrate.add_argument("--title", default="1870")
+    calibrate.add_argument(
+        "--out", type=Path, default=None, help=f"where to store it (default: {default_calibration_path()})"
+    )
+    calibrate.set_defaults(func=cmd_calibrate)
 
     markers = sub.add_parser("markers", help="write the printable ArUco marker sheet (PNG at 300 dpi + SVG)")
     markers.add_argument("out_dir", type=Path)
@@ -206,7 +239,12 @@ def _check_fixture(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
     except (FixtureError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    watch = BoardWatch(Recognizer(expected), window=len(images), min_seen=1)
+    try:
+        calibration = calibration_for(args.calibration)
+    except CalibrationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    watch = BoardWatch(Recognizer(expected, calibration=calibration), window=len(images), min_seen=1)
     for image in images:
         watch.add(image)
     return watch.reconcile(expected)[0]
@@ -233,7 +271,85 @@ def _check_game(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
     except (StoreError, GameError, KeyError) as exc:
         print(f"error: cannot load game {args.game} from {path}: {exc}", file=sys.stderr)
         return 2
-    return check_frames(game, images)
+    try:
+        calibration = calibration_for(args.calibration)
+    except CalibrationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return check_frames(game, images, calibration=calibration)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from vision.board import title_tile_shapes
+    from vision.calibration import learn, save
+    from vision.markers import RegistrationError
+    from vision.pipeline import Recognizer
+
+    try:
+        images = _read_images(list(args.image))
+        if args.fixture is not None:
+            board = board_at(load_fixture(args.fixture), args.action)
+            tiles = {h: t for h, (t, _) in board.tiles.items()}
+        else:
+            board = board_from_title(args.title)
+            tiles = _parse_tiles(args.tiles)
+        shapes = title_tile_shapes(board.title)
+        unknown = sorted(t for t in tiles.values() if t not in shapes)
+        if unknown:
+            raise ValueError(f"not in the {board.title} tile set: {', '.join(unknown)}")
+        colours = {
+            h: shapes[t].color for h, t in tiles.items() if shapes[t].color in ("yellow", "green", "brown")
+        }
+        rec = Recognizer(board)
+        samples, names, widths = [], [], []
+        for path, image in zip(args.image, images, strict=True):
+            try:
+                patches, cols, ws = rec.calibration_samples(image, colours)
+            except RegistrationError as exc:
+                raise CalibrationError(f"{path}: {exc}") from None
+            samples.append(patches)
+            names += cols
+            widths += ws
+        calibration = learn(np.concatenate(samples), names, widths, len(images))
+        out = args.out or default_calibration_path()
+        save(calibration, out)
+    except (FileNotFoundError, FixtureError, KeyError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    hues = ", ".join(f"{c} {calibration.hues[c]:.1f}" for c in ("yellow", "green", "brown"))
+    width = f"{calibration.track_width:.3f} hex widths" if calibration.track_width else "not measured"
+    print(
+        f"learned from {len(images)} photo(s), {sum(calibration.hexes.values())} tiles: hues {hues}; track {width}"
+    )
+    print(f"wrote {out}")
+    return 0
+
+
+def _parse_tiles(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        hex_id, sep, tile = item.partition("=")
+        if not sep or not hex_id.strip() or not tile.strip():
+            raise ValueError(f"--tiles wants HEX=TILE pairs separated by commas, got {item!r}")
+        out[hex_id.strip()] = tile.strip()
+    if not out:
+        raise ValueError("--tiles names no tile")
+    return out
+
+
+def default_calibration_path() -> Path:
+    """Where `vision calibrate` stores the camera calibration and the camera finds it."""
+    from companion.table.camera import default_calibration_path as path
+
+    return path()
+
+
+def calibration_for(path: Path | None) -> Any:
+    """The calibration at ``path``; else the stored one if there is one; else none."""
+    from companion.table.camera import stored_calibration
+    from vision.calibration import load
+
+    return load(path) if path is not None else stored_calibration()
 
 
 def cmd_markers(args: argparse.Namespace) -> int:

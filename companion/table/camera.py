@@ -10,19 +10,24 @@ nothing changes).
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.config import default_data_dir
 from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
 from companion.engine.operating import OperatingRound
 from vision.annotate import annotate
 from vision.board import BoardState, board_from_title
+from vision.calibration import Calibration
+from vision.calibration import load as load_calibration
 from vision.pipeline import FrameResult, HexObservation, Recognizer
 from vision.reconcile import Difference, Reconciliation, combine, reconcile
 
@@ -227,12 +232,15 @@ def check_frames(
     *,
     min_seen: int = 1,
     min_confidence: float = 0.5,
+    calibration: Calibration | None = None,
 ) -> CameraCheck:
     """Recognise several frames of the table taken now and compare what they agree on with the
     game's board.  With ``min_seen`` 1 a hex seen in any frame counts, unless frames disagree."""
     if not frames:
         raise ValueError("a camera check needs at least one frame")
-    rec = recognizer if recognizer is not None else Recognizer(board_from_game(game))
+    if recognizer is None:
+        recognizer = Recognizer(board_from_game(game), calibration=calibration or stored_calibration())
+    rec = recognizer
     watch = BoardWatch(rec, window=len(frames), min_seen=min(min_seen, len(frames)))
     for frame in frames:
         watch.add(frame)
@@ -248,3 +256,17 @@ def check_frame(
 ) -> CameraCheck:
     """Recognise one camera frame and compare it with the game's board."""
     return check_frames(game, [frame], recognizer, min_confidence=min_confidence)
+
+
+def default_calibration_path() -> Path:
+    """Where ``companion vision calibrate`` stores the camera calibration (``$COMPANION_CAMERA_CALIBRATION``
+    overrides it)."""
+    env = os.environ.get("COMPANION_CAMERA_CALIBRATION")
+    return Path(env) if env else default_data_dir() / "camera-calibration.json"
+
+
+def stored_calibration() -> Calibration | None:
+    """The stored calibration, or None when the owner has not calibrated (a damaged file is an
+    error naming it, never silently ignored)."""
+    path = default_calibration_path()
+    return load_calibration(path) if path.exists() else None

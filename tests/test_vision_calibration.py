@@ -1,0 +1,109 @@
+"""vision.calibration and `companion vision calibrate`: a print run with other colours is read after
+calibrating on a photo of it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.board import BoardState, board_from_title
+from vision.calibration import Calibration, CalibrationError, load
+from vision.perturb import Perturbation, simulate_frame
+from vision.pipeline import Recognizer
+from vision.render import BoardView, draw_markers
+from vision.styles import flat
+from vision.styles._paint import Image, draw_grid, paint_map_hex, paint_tile, rgb
+
+#: a printing whose yellow is orange enough to fall in the default brown hues, and a teal green
+ODD = replace(
+    flat.LOOK,
+    name="odd",
+    tile_fill={**flat.LOOK.tile_fill, "yellow": rgb("#ff9400"), "green": rgb("#2fb38a")},
+)
+TILES = {
+    "H13": ("57", 1),
+    "G12": ("7", 2),
+    "G14": ("8", 0),
+    "C14": ("9", 1),
+    "F9": ("15", 0),
+    "E12": ("23", 2),
+    "B9": ("63", 0),
+    "D11": ("45", 1),
+}
+
+
+def _paint_odd(board: BoardState, scale: float) -> Image:
+    view = BoardView(board.geometry, scale)
+    w, h = view.size
+    img: Image = np.empty((h, w, 3), np.uint8)
+    img[:] = ODD.paper
+    for hex_id, info in board.hexes.items():
+        cx, cy = board.geometry.center(hex_id)
+        if hex_id in board.tiles:
+            tile, rot = board.tiles[hex_id]
+            paint_tile(img, (cx * scale, cy * scale), scale, board.tile_shape(tile), rot, board.layout, ODD)
+        else:
+            paint_map_hex(img, (cx * scale, cy * scale), scale, info, board.layout, ODD)
+    draw_grid(img, board, scale, ODD)
+    draw_markers(img, view)
+    return img
+
+
+def _photo(board: BoardState, seed: int) -> Image:
+    p = Perturbation(
+        tilt_deg=8.0, tilt_axis_deg=30.0 * seed, brightness=0.95, noise_sigma=2.0, jpeg_quality=90, seed=seed
+    )
+    return simulate_frame(board, p, draw=_paint_odd).image
+
+
+def test_calibrating_on_the_owners_print_makes_its_tiles_readable(tmp_path: Path) -> None:
+    board = board_from_title("1870", TILES)
+    photo = tmp_path / "calibrate.png"
+    cv2.imwrite(str(photo), _photo(board, 1))
+    out = tmp_path / "cal.json"
+    spec = ",".join(f"{h}={t}" for h, (t, _) in TILES.items())
+    assert main(["vision", "calibrate", str(photo), "--tiles", spec, "--out", str(out)]) == 0
+    cal = load(out)
+    assert cal.photos == 1 and cal.hexes == {"brown": 2, "yellow": 4, "green": 2}
+    # the orange yellow lies below the default yellow hues (19..38), and the calibration follows it
+    assert cal.hues["yellow"] < 19 and cal.hue_ranges()["yellow"][0][0] < cal.hues["yellow"]
+    assert cal.track_width is not None and 0.03 < cal.track_width < 0.1
+
+    frame = _photo(board, 2)  # another photo of the same table
+    yellow = [h for h, (t, _) in TILES.items() if t in ("57", "7", "8", "9")]
+    before = Recognizer(board).recognise(frame).observations
+    after = Recognizer(board, calibration=cal).recognise(frame).observations
+    read_before = sum(before[h].placed is not None for h in yellow)
+    read_after = sum(after[h].placed == TILES[h] or (after[h].tile == TILES[h][0]) for h in yellow)
+    # never a wrong tile, calibrated or not
+    for obs in list(before.values()) + list(after.values()):
+        if obs.status == "tile":
+            assert obs.hex in TILES and obs.tile == TILES[obs.hex][0], obs
+    assert read_after == len(yellow) and read_before < read_after
+
+
+def test_calibration_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = board_from_title("1870", {"G12": ("7", 2)})
+    photo = tmp_path / "one.png"
+    cv2.imwrite(str(photo), _photo(board, 1))
+    out = tmp_path / "cal.json"
+    # a photo without a green or brown tile cannot calibrate those colours
+    assert main(["vision", "calibrate", str(photo), "--tiles", "G12=7", "--out", str(out)]) == 2
+    assert "no brown tile" in capsys.readouterr().err and not out.exists()
+    assert main(["vision", "calibrate", str(photo), "--tiles", "G12", "--out", str(out)]) == 2
+    assert "HEX=TILE" in capsys.readouterr().err
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((400, 600, 3), 128, np.uint8))
+    assert main(["vision", "calibrate", str(blank), "--tiles", "G12=7", "--out", str(out)]) == 2
+    assert "marker" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"hues": {"brown": 40, "yellow": 20, "green": 60}, "photos": 1}))
+    with pytest.raises(CalibrationError, match="bad.json"):
+        load(bad)
+    assert Calibration().hue_ranges()["yellow"] == ((19.0, 38.0),)

@@ -1,0 +1,135 @@
+"""Calibration from the owner's own set: the printing's tile colours and track width.
+
+A different edition or print run prints its yellow, green and brown at other hues (an orange-ish
+yellow, a teal green) and its track at another width.  :func:`calibrate` looks at one or a few
+photos of the owner's board with tiles laid whose identity is known (the board state of a game
+export at that moment, or any laid-out set the owner describes as tiles on hexes), and learns
+
+* for each tile colour, the hue its print shows after the frame's white balance, and from them
+  the hue ranges the recogniser sorts tile colours by (boundaries half-way between neighbours);
+* the track's width where it leaves a tile.
+
+The result is a small JSON file (:func:`save` / :func:`load`); ``companion vision check`` and the
+table's camera pass it to :class:`vision.pipeline.Recognizer`.  Without one, the recogniser's own
+defaults (tuned on this project's renderer) apply.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: OpenCV hue (0..180) of each tile colour as our renderer prints it, and the default ranges
+DEFAULT_HUES: dict[str, float] = {"brown": 10.0, "yellow": 27.0, "green": 60.0}
+DEFAULT_RANGES: dict[str, tuple[tuple[float, float], ...]] = {
+    "brown": ((0.0, 19.0), (170.0, 181.0)),
+    "yellow": ((19.0, 38.0),),
+    "green": ((38.0, 90.0),),
+}
+COLOURS = ("brown", "yellow", "green")
+#: how far above or below the green hue a green pixel may still be (green tiles span teal to olive)
+GREEN_SPAN = 30.0
+
+
+class CalibrationError(ValueError):
+    """The photos cannot calibrate (no markers, no tiles of a colour, unreadable file)."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """What was learned from the owner's photos."""
+
+    hues: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_HUES))
+    track_width: float | None = None  # board units (1 = hex width)
+    photos: int = 0
+    hexes: Mapping[str, int] = field(default_factory=dict)  # tiles measured per colour
+
+    def hue_ranges(self) -> dict[str, tuple[tuple[float, float], ...]]:
+        """Hue ranges per tile colour: brown, yellow and green meet half-way between their hues."""
+        if not self.photos:
+            return dict(DEFAULT_RANGES)
+        brown, yellow, green = (float(self.hues[c]) for c in COLOURS)
+        if not brown < yellow < green:
+            raise CalibrationError(f"learned hues are not in brown < yellow < green order: {dict(self.hues)}")
+        by = (brown + yellow) / 2
+        yg = (yellow + green) / 2
+        top = min(green + GREEN_SPAN, 110.0)
+        low = brown - (by - brown)
+        brown_ranges: tuple[tuple[float, float], ...] = (
+            ((max(low, 0.0), by), (180.0 + low, 181.0)) if low < 0 else ((low, by),)
+        )
+        return {"brown": brown_ranges, "yellow": ((by, yg),), "green": ((yg, top),)}
+
+
+def hue_mask(
+    hue: NDArray[np.float32] | NDArray[np.uint8], ranges: Sequence[tuple[float, float]]
+) -> NDArray[np.bool_]:
+    out = np.zeros(hue.shape, bool)
+    for lo, hi in ranges:
+        out |= (hue >= lo) & (hue < hi)
+    return out
+
+
+def circular_median(hues: NDArray[np.float32]) -> float:
+    """Median of OpenCV hues (0..180, circular), taken around their circular mean."""
+    ang = hues.astype(np.float64) * (2 * math.pi / 180.0)
+    mean = math.atan2(float(np.sin(ang).mean()), float(np.cos(ang).mean()))
+    centre = (mean * 180.0 / (2 * math.pi)) % 180.0
+    shifted = (hues.astype(np.float64) - centre + 90.0) % 180.0 - 90.0
+    return float((centre + np.median(shifted)) % 180.0)
+
+
+def learn(
+    patches: NDArray[np.float32], colours: Sequence[str], widths: Sequence[float], photos: int
+) -> Calibration:
+    """A calibration from white-balanced patches of hexes whose tile colour is known."""
+    hues: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for colour in COLOURS:
+        sel = [k for k, c in enumerate(colours) if c == colour]
+        if not sel:
+            raise CalibrationError(
+                f"no {colour} tile in the photos: lay at least one tile of each colour (yellow, green, brown)"
+            )
+        pix = np.clip(patches[sel], 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+        hsv = cv2.cvtColor(pix, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+        vivid = hsv[(hsv[:, 1] >= 110) & (hsv[:, 2] >= 60)]
+        if len(vivid) < 50:
+            raise CalibrationError(f"the {colour} tiles show too little colour to measure (shadow, glare?)")
+        hues[colour] = round(circular_median(vivid[:, 0].astype(np.float32)), 1)
+        counts[colour] = len(sel)
+    width = round(float(np.median(widths)), 3) if widths else None
+    return Calibration(hues, width, photos, counts)
+
+
+def save(calibration: Calibration, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = asdict(calibration)
+    data["hues"] = dict(calibration.hues)
+    data["hexes"] = dict(calibration.hexes)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def load(path: Path) -> Calibration:
+    """Read a calibration file; a damaged one is a :class:`CalibrationError` naming the file."""
+    try:
+        data = json.loads(path.read_text())
+        cal = Calibration(
+            {c: float(data["hues"][c]) for c in COLOURS},
+            None if data.get("track_width") is None else float(data["track_width"]),
+            int(data["photos"]),
+            {str(k): int(v) for k, v in data.get("hexes", {}).items()},
+        )
+        cal.hue_ranges()
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CalibrationError(f"cannot use the camera calibration {path}: {exc}") from None
+    return cal
