@@ -610,13 +610,17 @@ class Recognizer:
             k = int(candidates[i, d.choice])
             if k >= self.fine.n_tiles:
                 conf = d.confidence * float(outline_ok[i])
-                reading = self.printed.read(fine_balanced[i], votes[i], float(outline[i]))
-                if conf < self.min_confidence and reading.status != "unseen":
+                reading = self.read_print(i, fine_balanced[i], votes[i], float(outline[i]))
+                # where the print shows a tile, the tile is the reading (the templates' plain look can
+                # fit a tile drawn in another look); where both say no tile, either may be sure of it
+                if reading.status == "tile" or (reading.status == "empty" and conf < self.min_confidence):
                     observations[hex_id] = self._observe(i, reading, color, balanced[i], ones)
                     continue
                 # "no tile" is the one reading that could hide a tile: the print must not show a tile
                 # colour over much of the hex, a tile's track, or what a plain map hex does not
-                if float(votes[i].max()) >= EMPTY_VOTES or reading.status == "tile" or reading.vetoes_empty:
+                # (a faint outline with a little colour on the hex is a hand or a card's edge over it)
+                faint = float(outline[i]) < 0.3 and float(votes[i].max()) >= 0.03
+                if float(votes[i].max()) >= EMPTY_VOTES or reading.vetoes_empty or faint:
                     conf = 0.0
                 status = "empty" if conf >= self.min_confidence else "unseen"
                 observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
@@ -647,8 +651,12 @@ class Recognizer:
         gains: FloatArray,
     ) -> HexObservation | None:
         """The print reader's decision for a hex the template matcher cannot see, if it has one."""
-        reading = self.printed.read(fine, votes, outline)
+        reading = self.read_print(i, fine, votes, outline)
         return self._observe(i, reading, color, coarse, gains) if reading.status != "unseen" else None
+
+    def read_print(self, i: int, fine: FloatArray, votes: FloatArray, outline: float) -> Reading:
+        """The print reader on hex ``i``'s white-balanced fine patch (see :mod:`vision.structure`)."""
+        return self.printed.read(fine, votes, outline)
 
     def _observe(
         self, i: int, reading: Reading, color: str, coarse: FloatArray, gains: FloatArray

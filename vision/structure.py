@@ -77,6 +77,8 @@ MAP_CHROMA = np.array(MAP_WHITE, np.float32) / sum(MAP_WHITE)
 MAP_OFF = 0.045
 #: share of the centre a coloured station token covers (a dark grey one reads as ink: can't see)
 TOKEN = 0.8
+#: rays looked along for a city's printed outline around the centre
+RING_RAYS = 32
 #: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
 #: printed map's contrast there)
 OUTLINE = 0.5
@@ -217,7 +219,16 @@ class PrintReader:
         self.mask = hex_mask(layout, 0.86, FINE_SCALE, FINE_PATCH)
         off = patch_offsets(FINE_SCALE, FINE_PATCH)
         radius = np.hypot(off[..., 0], off[..., 1])
-        self.inner = radius <= 0.12
+        self.inner = radius <= 0.14
+        self.core = radius <= 0.08
+        # where a city's printed outline runs: rays from the centre, sampled from 0.11 to 0.22
+        angles = np.linspace(0, 2 * math.pi, RING_RAYS, endpoint=False)
+        radii = np.linspace(0.11, 0.22, 7)
+        ring = (
+            np.stack([np.outer(np.cos(angles), radii), np.outer(np.sin(angles), radii)], axis=-1) * FINE_SCALE
+            + (FINE_PATCH - 1) / 2
+        )
+        self.ring_px = np.round(ring).astype(int).clip(0, FINE_PATCH - 1)  # (rays, radii, 2)
         self.radius = radius
         self.centre = (radius <= CITY_DISC) & self.mask
         self.candidates: list[_Candidate] = []
@@ -375,9 +386,27 @@ class PrintReader:
         foreign = (tiled < 0.5) & (ink < 0.3) & (light < 0.5)
         scored: list[tuple[float, _Candidate, tuple[int, int]]] = []
         why = f"city {centre_tiled:.2f}/{centre_light:.2f}"
+        solid = float((ink[self.core] >= 0.5).mean())
+        ring_hit = ink[self.ring_px[..., 1], self.ring_px[..., 0]].max(axis=1) >= 0.5  # (rays,)
         for cand in pool:
             if (cand.city and not city_seen) or (not cand.city and not no_city):
                 continue
+            if not cand.city:
+                # without a city the tile's own colour (hue and brightness) shows around the track at
+                # the centre, and the very centre is not one dark disc: a token there, of any colour,
+                # is no town bar or crossing (measured where the hex lies, not searched over shifts)
+                probe = self.inner & (cand.dist > on_line)
+                covered = float((tiled[probe] < 1.5).mean()) if probe.any() else 0.0
+                # nor does a printed city outline ring the centre where no track runs
+                clear_rays = (
+                    cand.dist[self.ring_px[..., 1], self.ring_px[..., 0]].min(axis=1) > on_line + 0.02
+                )
+                ringed = float(ring_hit[clear_rays].mean()) if int(clear_rays.sum()) >= 8 else 0.0
+                if covered > 0.35 or solid >= 0.97 or ringed >= 0.6:
+                    why = (
+                        f"{cand.tile}/{cand.rotation}: covered centre {covered:.2f}/{solid:.2f}/{ringed:.2f}"
+                    )
+                    continue
             region = m & ~cand.clear
             area = float(region.sum())
             best: tuple[float, str, tuple[int, int]] | None = None
@@ -397,16 +426,6 @@ class PrintReader:
                 unexplained = float((ink_s & away).sum()) / area
                 strayed = float((np.roll(foreign, (dy, dx), (0, 1)) & away).sum()) / area
                 lit = float((np.roll(light > 0.5, (dy, dx), (0, 1)) & away).sum()) / area
-                # without a city, the tile's colour shows around the track at the centre (a token
-                # there, dark or coloured, is no town bar or crossing)
-                probe_px = (
-                    (self.radius <= min(0.17, on_line + 0.06)) & (cand.dist > on_line)
-                    if not cand.city
-                    else self.inner & False
-                )
-                blob = probe_px & np.roll(tiled < 0.5, (dy, dx), (0, 1))
-                probe = float(probe_px.sum())
-                blob_share = float(blob.sum()) / probe if probe else 0.0
                 fault = (
                     f"recall {recall:.2f}"
                     if recall < RECALL
@@ -416,8 +435,6 @@ class PrintReader:
                     if strayed > FOREIGN
                     else f"white {lit:.3f}"
                     if lit > LIGHT_BUDGET
-                    else f"covered centre {blob_share:.2f}"
-                    if blob_share > 0.35
                     else ""
                 )
                 score = recall + precision if not fault else -1.0
@@ -466,7 +483,7 @@ class PrintReader:
 
     def _empty(self, patch: FloatArray, ink: FloatArray, outline: float) -> Reading:
         if outline < OUTLINE:
-            return Reading("unseen", note=f"hex outline hidden ({outline:.2f})", vetoes_empty=outline < 0.3)
+            return Reading("unseen", note=f"hex outline hidden ({outline:.2f})", vetoes_empty=outline < 0.12)
         # the white balance brings the plain map to MAP_WHITE; a hand or card is another colour
         mean = patch[self.mask].mean(axis=0)
         chroma = mean / max(float(mean.sum()), 1.0)
