@@ -16,9 +16,8 @@ from vision.board import BoardState, board_from_title
 from vision.calibration import Calibration, CalibrationError, load
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
-from vision.render import BoardView, draw_markers
 from vision.styles import flat
-from vision.styles._paint import Image, draw_grid, paint_map_hex, paint_tile, rgb
+from vision.styles._paint import Image, rgb
 
 #: a printing whose yellow is orange enough to fall in the default brown hues, and a teal green
 ODD = replace(
@@ -39,20 +38,7 @@ TILES = {
 
 
 def _paint_odd(board: BoardState, scale: float) -> Image:
-    view = BoardView(board.geometry, scale)
-    w, h = view.size
-    img: Image = np.empty((h, w, 3), np.uint8)
-    img[:] = ODD.paper
-    for hex_id, info in board.hexes.items():
-        cx, cy = board.geometry.center(hex_id)
-        if hex_id in board.tiles:
-            tile, rot = board.tiles[hex_id]
-            paint_tile(img, (cx * scale, cy * scale), scale, board.tile_shape(tile), rot, board.layout, ODD)
-        else:
-            paint_map_hex(img, (cx * scale, cy * scale), scale, info, board.layout, ODD)
-    draw_grid(img, board, scale, ODD)
-    draw_markers(img, view)
-    return img
+    return flat.flat_board(board, scale, ODD)
 
 
 def _photo(board: BoardState, seed: int) -> Image:

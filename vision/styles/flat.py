@@ -50,10 +50,15 @@ LOOK = Look(
 def render(board: BoardState, scale: float, seed: int = 0) -> Image:
     """The board in the flat look (``seed`` is unused: nothing here is random)."""
     del seed
+    return flat_board(board, scale, LOOK)
+
+
+def flat_board(board: BoardState, scale: float, look: Look) -> Image:
+    """The board printed flat in ``look``: tiles exactly on their hexes, no texture, even light."""
     view = BoardView(board.geometry, scale)
     w, h = view.size
     img: Image = np.empty((h, w, 3), np.uint8)
-    img[:] = LOOK.paper
+    img[:] = look.paper
     for hex_id, info in board.hexes.items():
         cx, cy = board.geometry.center(hex_id)
         centre = (cx * scale, cy * scale)
@@ -61,10 +66,10 @@ def render(board: BoardState, scale: float, seed: int = 0) -> Image:
         if hex_id in board.tiles:
             tile_id, rotation = board.tiles[hex_id]
             paint_tile(
-                img, centre, scale, board.tile_shape(tile_id), rotation, board.layout, LOOK, tokens=tokens
+                img, centre, scale, board.tile_shape(tile_id), rotation, board.layout, look, tokens=tokens
             )
         else:
-            paint_map_hex(img, centre, scale, info, board.layout, LOOK, tokens)
-    draw_grid(img, board, scale, LOOK)
+            paint_map_hex(img, centre, scale, info, board.layout, look, tokens)
+    draw_grid(img, board, scale, look)
     draw_markers(img, view)
     return img
