@@ -26,6 +26,7 @@ def _rows(summaries: dict[str, dict[str, Any]]) -> list[str]:
         row("used for tuning", lambda s: "yes" if s["style"] in TUNED else "**no**"),
         row("frames (registration failures)", lambda s: f"{s['frames']} ({s['registration_failures']})"),
         row("p50 / p95 seconds per frame", lambda s: f"{s['p50_seconds']:.3f} / {s['p95_seconds']:.3f}"),
+        row("p95 processor seconds per frame", lambda s: f"{s['p95_cpu_seconds']:.3f}"),
         row("visible hexes", lambda s: str(s["hexes_visible"])),
         row(
             "hexes correct (tile number and rotation, or empty)", lambda s: f"{100 * s['hex_accuracy']:.2f} %"
