@@ -491,8 +491,10 @@ class PrintReader:
         chroma = mean / max(float(mean.sum()), 1.0)
         off = float(np.abs(chroma - MAP_CHROMA).max())
         if off > MAP_OFF:
-            return Reading("unseen", note=f"not the map's colour ({off:.3f})", vetoes_empty=True)
+            return Reading("unseen", note=f"not the map's colour ({off:.3f})", vetoes_empty=off > 2 * MAP_OFF)
         share = float((ink[self.mask] >= 0.5).mean())
         if share > EMPTY_INK:
-            return Reading("unseen", note=f"ink on an empty hex ({share:.2f})", vetoes_empty=True)
+            return Reading(
+                "unseen", note=f"ink on an empty hex ({share:.2f})", vetoes_empty=share > 2 * EMPTY_INK
+            )
         return Reading("empty", confidence=1.0 - share, note="print")
