@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -54,3 +55,15 @@ def test_unknown_style_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown style"):
         next(run_bench("1870", 1, 1, style="glossy"))
     assert "classic" not in TUNED and "ours" in TUNED
+
+
+def test_bench_command_reports_the_look_and_whether_it_was_tuned(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["vision", "bench", "--frames", "1", "--seed", "3", "--style", "classic", "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    summary = json.loads(lines[-1])["summary"]
+    assert summary["style"] == "classic" and summary["style_tuned"] is False
+    assert summary["frames"] == 1 and summary["p95_cpu_seconds"] > 0
+    assert main(["vision", "bench", "--frames", "1", "--style", "glossy"]) == 2
+    assert "unknown style" in capsys.readouterr().err
