@@ -378,6 +378,7 @@ class PrintReader:
         # a covered centre may also be track crossing there (thick track, a dark casing), so where a
         # tile without a city leaves by the same edges only a white centre tells a city
         plain_rival = any(not c.city for c in pool)
+        city_rival = any(c.city for c in pool)
         centre_token = float(vivid[self.centre].mean())
         city_seen = (
             centre_light >= 0.45 or centre_token >= TOKEN or (centre_tiled < CITY_COVER and not plain_rival)
@@ -404,7 +405,10 @@ class PrintReader:
                     cand.dist[self.ring_px[..., 1], self.ring_px[..., 0]].min(axis=1) > on_line + 0.02
                 )
                 ringed = float(ring_hit[clear_rays].mean()) if int(clear_rays.sum()) >= 8 else 0.0
-                if covered > 0.35 or solid >= 0.97 or ringed >= 0.6:
+                # where a city tile leaves by the same edges, the centre must be seen to be the tile's
+                # (thick track can leave no pixel to look at: then a token cannot be ruled out)
+                unmeasured = city_rival and int(probe.sum()) < 6
+                if covered > 0.35 or solid >= 0.97 or ringed >= 0.6 or unmeasured:
                     why = (
                         f"{cand.tile}/{cand.rotation}: covered centre {covered:.2f}/{solid:.2f}/{ringed:.2f}"
                     )
