@@ -238,10 +238,13 @@ def _run(args: argparse.Namespace) -> int:
         camera = None
 
     def recognizer() -> Any:
+        from companion.table.camera import stored_calibration
         from vision.board import board_from_title
         from vision.pipeline import Recognizer
 
-        return Recognizer(board_from_title(title))
+        # the owner's calibration is of their real board; the simulated camera draws our own look
+        calibration = stored_calibration() if config.camera.mode != "simulated" else None
+        return Recognizer(board_from_title(title), calibration=calibration)
 
     try:
         pins = config.panel.pins()
