@@ -24,7 +24,7 @@ test: $(STAMP) sysdeps
 	$(PY) -m pytest
 
 bench: $(STAMP) sysdeps
-	$(PY) -m companion.bench
+	OPENBLAS_NUM_THREADS=1 $(PY) -m companion.bench
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion vision tests
