@@ -80,7 +80,7 @@ class Share:
     def price(self) -> int:
         """What this certificate costs now: the par price in the IPO/treasury, else the share price."""
         corp = self.corporation
-        cell = corp.par_price if self.owner is corp else corp.share_price
+        cell = corp.par_price if self.owner is corp and not corp.always_market_price else corp.share_price
         return 0 if cell is None else cell.price * self.percent // corp.share_percent
 
 
@@ -163,6 +163,8 @@ class Corporation(Holder):
     operated: bool = False
     closed: bool = False
     capitalization: str = "full"
+    always_market_price: bool = False
+    """Certificates in the treasury cost the share price, not the par price (e.g. 1867)."""
     share_percent: int = 10
     all_shares: list[Share] = field(default_factory=list)
 

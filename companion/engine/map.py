@@ -797,7 +797,9 @@ class GameMap:
             raise MapError(f"{city_ref!r} is not a city reference ('<tile>-<n>-<city>', e.g. '57-1-0')")
         hex_id = self.laid.get(tile)
         if hex_id is None:
-            base = tile[:-2] if tile.endswith("-0") else None
+            # a preprinted tile is "<hex>-<n>" (18xx.games numbers the hexes that share a code)
+            base, dash, number = tile.rpartition("-")
+            base = base if dash and number.isdigit() else None
             if base and base in self.state and self.state[base].preprinted:
                 hex_id = base
         if hex_id is None:

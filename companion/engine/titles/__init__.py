@@ -26,6 +26,7 @@ PACKAGES: dict[str, str] = {
     "TSR": "tsr",
     "CoBS": "cobs",
     "1833NE": "g1833ne",
+    "1867": "g1867",
 }
 
 

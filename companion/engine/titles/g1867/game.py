@@ -1,0 +1,784 @@
+"""1867 (Railways of Canada) as 18xx.games plays it.
+
+Minors (one 100 % certificate, two "shares" for prices) are auctioned in stock rounds; majors
+(ten shares, incremental capitalisation) are parred from phase 4 or formed by converting or
+merging minors in the merger rounds that follow every operating round of phases 3-7.
+Corporations take $50 loans (they receive $45) with $5 interest per loan every OR; a
+corporation that cannot pay is nationalised: its shareholders are paid out and its tokens
+become the Canadian National's.  From phase 4 a train is exported at the end of every OR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.entities import Company, Corporation, Player, Share, Token
+from companion.engine.errors import GameError
+from companion.engine.game import Game, Phase
+from companion.engine.map import MapError, parse_hex_id
+from companion.engine.market import Cell
+from companion.engine.operating import DiscardTrain, OperatingRound
+from companion.engine.rounds import ActionDict, Round
+from companion.engine.stock import AuctionRound, StockRound
+from companion.engine.titles.g1867 import steps as s
+from companion.engine.titles.g1867.market import Market1867
+
+
+@dataclass(eq=False)
+class Corp1867(Corporation):
+    type: str = "major"
+    loans: int = 0
+    max_ownership: int = 60
+
+    def __repr__(self) -> str:
+        return f"<Corporation {self.sym}>"
+
+
+@dataclass
+class Phase1867(Phase):
+    limits: dict[str, int] = field(default_factory=dict)
+
+
+def hex_distance(a: str, b: str) -> int:
+    """Hexes between two hex ids on a flat-topped map (as the crow flies)."""
+    ax, ay = parse_hex_id(a)
+    bx, by = parse_hex_id(b)
+    dx, dy = abs(ax - bx), abs(ay - by)
+    return dx + max(0, (dy - dx) // 2)
+
+
+class Game1867(Game):
+    title = "1867"
+    GAME_END_CHECK = {"bank": "current_or", "final_phase": "one_more_full_or_set"}
+    END_TIMING_PRIORITY = ("one_more_full_or_set", "current_or")
+    LOAN_VALUE = 50
+    INTEREST_RATE = 5
+    NUM_LOANS = 72
+    MINIMUM_MINOR_PRICE = 50
+    LIMIT_TOKENS_AFTER_MERGER = 2
+    GREEN_CORPORATIONS = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
+    NATIONAL = "CN"
+    NATIONAL_RESERVATIONS = ("L12",)
+    BONUS_CAPITALS = ("F16", "L12", "O7")
+    BONUS_REVENUE = "D2"
+    TILE_LAYS = [
+        {"lay": True, "upgrade": True, "cost": 0},
+        {"lay": True, "upgrade": "not_if_upgraded", "cost": 20, "cannot_reuse_same_hex": True},
+    ]
+
+    # -- construction --------------------------------------------------------------------------------------
+    def make_market(self) -> Market1867:
+        if "grid_market" in self.optional_rules:
+            return Market1867(self.data["constants"]["GRID_MARKET"])
+        return Market1867(self.data["market"])
+
+    def make_phase(self, p: dict[str, Any]) -> Phase:
+        limits = {k: int(v) for k, v in dict(p["train_limit"]).items()}
+        return Phase1867(
+            name=p["name"],
+            train_limit=limits.get("major", 0),
+            tiles=list(p["tiles"]),
+            operating_rounds=int(p["operating_rounds"]),
+            status=list(p.get("status", [])),
+            on=p.get("on"),
+            limits=limits,
+        )
+
+    def make_company(self, c: dict[str, Any]) -> Company:
+        company = super().make_company(c)
+        company.discount = int(c.get("discount", 0))
+        company.max_price = company.value
+        return company
+
+    def make_corporation(self, c: dict[str, Any]) -> Corporation:
+        kind = str(c.get("type", "major"))
+        corp = Corp1867(
+            sym=c["sym"],
+            name=c["name"],
+            tokens=[Token(int(t)) for t in c["tokens"]],
+            float_percent=int(c.get("float_percent", 20)),
+            coordinates=str(c.get("coordinates") or ""),
+            color=c.get("color", "#888888"),
+            abilities=[dict(a) for a in c.get("abilities", [])],
+            capitalization="incremental",
+            always_market_price=True,
+            type=kind,
+            max_ownership=int(c.get("max_ownership_percent", 60)),
+        )
+        percents = [int(p) for p in c.get("shares", [20] + [10] * 8)]
+        if kind == "national":
+            percents = []
+        corp.share_percent = 50 if percents == [100] else 10
+        for i, pct in enumerate(percents):
+            share = Share(corporation=corp, index=i, percent=pct, president=(i == 0), owner=corp)
+            corp.shares.append(share)
+            corp.all_shares.append(share)
+        return corp
+
+    def train_data(self) -> list[dict[str, Any]]:
+        out = []
+        for spec in self.data["trains"]:
+            spec = dict(spec)
+            dist = spec["distance"]
+            if isinstance(dist, list):
+                spec["distance"] = max(int(d["pay"]) for d in dist)
+            out.append(spec)
+        return out
+
+    def setup(self) -> None:
+        self.loans_left = self.NUM_LOANS
+        self.interest: dict[str, int] = {}
+        self.pending_home: list[Corporation] = []
+        self.trainless_major: list[Corporation] = []
+        self.trainless_nationalization = False
+        self.final_turn: int | None = None
+        self.final_operating_rounds: int | None = None
+        national = next(c for c in self.corporations if c.type == self.national_type())  # type: ignore[attr-defined]
+        self.national: Corp1867 = national  # type: ignore[assignment]
+        national.ipoed = True
+        self.corporations.remove(national)
+        self.national_reservations = list(self.NATIONAL_RESERVATIONS)
+        self.hidden_company = next((c for c in self.companies if c.sym == "3"), None)
+        self.add_neutral_tokens()
+        available, self.future = [], []
+        for corp in self.corporations:
+            if corp.type == "minor" and corp.sym not in self.GREEN_CORPORATIONS:  # type: ignore[attr-defined]
+                available.append(corp)
+            else:
+                self.future.append(corp)
+        self.corporations = available
+        if len(self.players) == 2:
+            for corp in [*self.corporations, *self.future]:
+                if corp.max_ownership == 60:  # type: ignore[attr-defined]
+                    corp.max_ownership = 70  # type: ignore[attr-defined]
+
+    def national_type(self) -> str:
+        return "national"
+
+    def add_neutral_tokens(self) -> None:
+        """Neutral tokens fill Timmins and one Montreal city until phase 3; CN starts in Toronto."""
+        self.neutral_slots: list[tuple[str, int, int]] = []
+        for hex_id, which in (("D2", 0), ("L12", -1)):
+            st = self.map.state[hex_id]
+            node = st.spec.city_indices[which]
+            st.reservations[node][0] = "(neutral)"
+            self.neutral_slots.append((hex_id, node, 0))
+        st = self.map.state["F16"]
+        ref = self.map.city_ref("F16", st.spec.city_indices[0])
+        self.map.place_token(self.national.sym, ref, 0, home=True)
+        token = self.national.next_token()
+        assert token is not None
+        token.used = True
+
+    def static_state(self) -> list[Any]:
+        return super().static_state()
+
+    # -- lookups -----------------------------------------------------------------------------------------
+    def all_corporations(self) -> list[Corporation]:
+        return [*self.corporations, *self.future]
+
+    def corporation(self, sym: str) -> Corporation:
+        for c in [*self.corporations, *self.future, self.national]:
+            if c.sym == sym:
+                return c
+        for c in getattr(self, "closed_corporations", []):
+            if c.sym == sym:
+                return c
+        raise GameError(f"unknown corporation {sym!r}")
+
+    def cash_table(self) -> dict[Any, int]:
+        table = super().cash_table()
+        table[self.national.sym] = self.national.cash
+        return table
+
+    def sort_key(self, c: Corporation) -> tuple[int, int, int, int, str]:
+        sp = c.share_price
+        if sp is None:
+            return (1, 0, 0, 0, c.name)
+        idx = sp.corporations.index(c) if c in sp.corporations else 0
+        return (-sp.price, -sp.col, sp.row, idx, c.name)
+
+    def operating_order(self) -> list[Corporation]:
+        floated = sorted((c for c in self.corporations if c.floated and not c.closed), key=self.sort_key)
+        return [c for c in floated if c.type == "minor"] + [c for c in floated if c.type != "minor"]  # type: ignore[attr-defined]
+
+    def train_limit(self, corp: Corporation) -> int:
+        limits: dict[str, int] = getattr(self.phase, "limits", {})
+        return limits.get(getattr(corp, "type", "major"), 0)
+
+    def max_ownership(self, corp: Corporation) -> int:
+        return int(getattr(corp, "max_ownership", 60))
+
+    def par_cells(self, kind: str) -> list[Cell]:
+        market: Market1867 = self.market  # type: ignore[assignment]
+        return market.prices_with_types(("par_1", "par") if kind == "minor" else ("par_2", "par"))
+
+    # -- rounds --------------------------------------------------------------------------------------------
+    def initial_round(self) -> Round:
+        return AuctionRound(self, [s.SingleItemAuction])
+
+    def stock_round(self) -> Round:
+        return s.Stock1867(self, [s.MajorTrainless, DiscardTrain, s.HomeToken, s.BuySellParShares1867])
+
+    def operating_round(self, round_num: int) -> Round:
+        self.calculate_interest()
+        return s.Operating1867(
+            self,
+            [
+                s.MajorTrainless,
+                s.BuyCompany1867,
+                s.RedeemShares,
+                s.Track1867,
+                s.Token1867,
+                s.Route1867,
+                s.Dividend1867,
+                (s.BuyCompanyPreloan, {"blocks": True}),
+                s.LoanOperations,
+                DiscardTrain,
+                s.BuyTrain1867,
+                (s.BuyCompany1867, {"blocks": True}),
+            ],
+            round_num,
+        )
+
+    def merger_round(self, round_num: int) -> Round:
+        return s.MergerRound(
+            self,
+            [s.MajorTrainless, s.ReduceTokens, s.PostMergerShares, DiscardTrain, s.Merge],
+            round_num,
+        )
+
+    def next_round(self) -> None:
+        current = self.round
+        if isinstance(current, StockRound):
+            self.operating_rounds = self.final_operating_rounds or self.phase.operating_rounds
+            self.reorder_players()
+            self.round = self.operating_round(1)
+        elif isinstance(current, OperatingRound):
+            self.or_round_finished()
+            phase = int(self.phase.name)
+            if self.finished:
+                return
+            if phase < 3 or phase >= 8:
+                self.new_or(current.round_num)
+            else:
+                self.log.append(f"-- Merger Round {current.round_num} --")
+                self.round = self.merger_round(current.round_num)
+        elif isinstance(current, s.MergerRound):
+            self.new_or(current.round_num)
+        else:
+            self.reorder_players()
+            self.round = self.stock_round()
+        self.round.setup()
+
+    def new_or(self, round_num: int) -> None:
+        if round_num < self.operating_rounds:
+            self.round = self.operating_round(round_num + 1)
+        else:
+            self.turn += 1
+            self.round = self.stock_round()
+
+    def or_round_finished(self) -> None:
+        if "export_train" not in self.phase.status:
+            return
+        upcoming = [t for t in self.depot if t not in self.discarded]
+        if upcoming:
+            train = upcoming[0]
+            self.depot.remove(train)
+            self.log.append(f"-- Event: a {train.name} train is exported --")
+            train.owner = None
+            train.rusted = True
+            self.on_train_bought(train)
+            self.post_train_buy()
+        trigger = self.game_end_check()
+        del trigger
+
+    # -- game end ----------------------------------------------------------------------------------------
+    def game_end_condition(self, reason: str) -> bool:
+        if reason == "final_phase":
+            return self.phase_index == len(self.phases) - 1
+        return super().game_end_condition(reason)
+
+    def game_end_check(self) -> tuple[str, str] | None:
+        priority = self.END_TIMING_PRIORITY
+        for reason, timing in self.game_end_check_values().items():
+            if not self.game_end_condition(reason):
+                continue
+            if self.game_end_trigger and priority.index(timing) >= priority.index(self.game_end_trigger[1]):
+                continue
+            self.game_end_trigger = (reason, timing)
+        if self.game_end_trigger:
+            self.final_operating_rounds = 3
+            if self.final_turn is None:
+                self.final_turn = self.turn + 1
+        return self.game_end_trigger
+
+    def end_now(self, timing: str | None) -> bool:
+        if timing is None:
+            return False
+        if timing in ("immediate", "current_round"):
+            return True
+        if not isinstance(self.round, OperatingRound):
+            return False
+        if timing == "current_or":
+            return True
+        final_or = self.round.round_num == self.operating_rounds
+        if timing == "one_more_full_or_set":
+            return final_or and self.turn == self.final_turn
+        return final_or
+
+    def end_game(self, reason: str) -> None:
+        if self.finished:
+            return
+        for corp in self.corporations:
+            loans = getattr(corp, "loans", 0)
+            if loans and corp.share_price is not None and not corp.closed:
+                for _ in range(loans):
+                    self.market.move_left(corp)
+                self.loans_left += loans
+                corp.loans = 0  # type: ignore[attr-defined]
+        super().end_game(reason)
+
+    def player_value(self, player: Player) -> int:
+        total = player.cash + sum(c.value for c in player.companies)
+        market: Market1867 = self.market  # type: ignore[assignment]
+        for share in player.shares:
+            corp = share.corporation
+            if not corp.ipoed or corp.share_price is None:
+                continue
+            loans = getattr(corp, "loans", 0)
+            cell = corp.share_price
+            if loans:
+                cell = market.cell(*market.relative(corp, ["left"] * loans)) or cell
+            total += cell.price * share.percent // corp.share_percent
+        return total
+
+    def sell_shares_and_change_price(
+        self, seller: Any, shares: list[Share], percent: int | None = None
+    ) -> None:
+        """The price drops one step per sale, and only when the president sells."""
+        corp = shares[0].corporation
+        was_president = corp.owner is seller
+        pct = percent if percent is not None else sum(sh.percent for sh in shares)
+        self.sell_shares(seller, shares, pct)
+        if was_president:
+            self.market.move_down(corp)
+
+    # -- home tokens ---------------------------------------------------------------------------------------
+    def place_home_token(self, corp: Corporation) -> None:
+        """Home tokens are placed when a corporation starts (the owner chooses), not when it operates."""
+
+    def need_home_token(self, corp: Corporation) -> None:
+        if any(t.used for t in corp.tokens) or corp in self.pending_home:
+            return
+        self.log.append(f"{corp.name} must choose a city for its home token")
+        self.pending_home.append(corp)
+
+    def place_chosen_home(self, corp: Corporation, city: str, slot: Any) -> None:
+        token = corp.next_token()
+        if token is None:
+            raise GameError(f"{corp.name} has no token left")
+        try:
+            hex_id, node = self.map.city(city)
+            st = self.map.state[hex_id]
+            if getattr(corp, "type", "") == "major" and any(
+                t is not None and t != "(neutral)" for slots in st.tokens.values() for t in slots
+            ):
+                raise GameError(f"{corp.name} must start in a city without tokens")
+            self.map.place_token(corp.sym, city, slot, home=True)
+        except MapError as err:
+            raise GameError(str(err)) from None
+        token.used = True
+        self.log.append(f"{corp.name} places its home token on {city}")
+
+    # -- money, loans ----------------------------------------------------------------------------------------
+    def maximum_loans(self, corp: Corporation) -> int:
+        return 5 if getattr(corp, "type", "") == "major" else 2
+
+    def can_take_loan(self, corp: Corporation) -> bool:
+        return corp.loans < self.maximum_loans(corp) and self.loans_left > 0  # type: ignore[attr-defined]
+
+    def take_loan(self, corp: Corporation) -> None:
+        if not self.can_take_loan(corp):
+            raise GameError(f"{corp.name} cannot take more than {self.maximum_loans(corp)} loans")
+        amount = self.LOAN_VALUE - 5
+        self.bank.spend(amount, corp)
+        corp.loans += 1  # type: ignore[attr-defined]
+        self.loans_left -= 1
+        self.log.append(f"{corp.name} takes a loan and receives ${amount}")
+
+    def repay_loan(self, corp: Corporation) -> None:
+        corp.spend(self.LOAN_VALUE, self.bank)
+        corp.loans -= 1  # type: ignore[attr-defined]
+        self.loans_left += 1
+        self.log.append(f"{corp.name} pays off a loan for ${self.LOAN_VALUE}")
+
+    def take_loans_for(self, corp: Corporation, cost: int) -> None:
+        while corp.cash < cost and self.can_take_loan(corp):
+            self.take_loan(corp)
+
+    def buying_power(self, corp: Corporation, *, full: bool = False) -> int:
+        if not full:
+            return corp.cash
+        return corp.cash + (self.maximum_loans(corp) - corp.loans) * (self.LOAN_VALUE - 5)  # type: ignore[attr-defined]
+
+    def calculate_interest(self) -> None:
+        self.interest = {c.sym: getattr(c, "loans", 0) for c in [*self.corporations, self.national]}
+
+    def interest_owed(self, corp: Corporation) -> int:
+        return self.INTEREST_RATE * self.interest.get(corp.sym, 0)
+
+    def loan_operations(self, corp: Corporation) -> None:
+        owed = self.interest_owed(corp)
+        while owed > corp.cash and self.can_take_loan(corp):
+            self.take_loan(corp)
+        if owed > corp.cash:
+            self.log.append(f"{corp.name} owes ${owed} in loan interest but only has ${corp.cash}")
+            self.nationalize(corp)
+            return
+        if owed:
+            corp.spend(owed, self.bank)
+            self.log.append(f"{corp.name} pays ${owed} interest")
+        while corp.loans and corp.cash >= self.LOAN_VALUE:  # type: ignore[attr-defined]
+            self.repay_loan(corp)
+        self.interest[corp.sym] = corp.loans  # type: ignore[attr-defined]
+
+    # -- companies -----------------------------------------------------------------------------------------
+    def company_min_price(self, company: Company) -> int:
+        return 1
+
+    def company_max_price(self, company: Company) -> int:
+        return company.value
+
+    def purchasable_companies(self, corp: Corporation) -> list[Company]:
+        if "can_buy_companies" not in self.phase.status:
+            return []
+        return [
+            c
+            for c in self.companies
+            if isinstance(c.owner, Player) and not c.closed and c is not self.hidden_company
+        ]
+
+    def corporation_buys_company(self, corp: Corporation, action: ActionDict) -> None:
+        company = self.company(str(action["company"]))
+        price = int(action["price"])
+        if company not in self.purchasable_companies(corp):
+            raise GameError(f"{corp.name} cannot buy {company.name} now")
+        if not 1 <= price <= company.value:
+            raise GameError(f"{company.name} costs between $1 and ${company.value}, not ${price}")
+        if price > corp.cash:
+            raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${price}")
+        self.transfer_company(company, corp, price)
+
+    def payout_companies(self) -> None:
+        for company in self.companies:
+            owner = company.owner
+            if company.closed or owner is None or not company.revenue:
+                continue
+            self.bank.spend(company.revenue, owner)
+            self.log.append(f"{owner.name} collects ${company.revenue} from {company.name}")
+
+    # -- track, tokens, routes ---------------------------------------------------------------------------------
+    def lay_tile_1867(self, step: Any, corp: Corporation, action: ActionDict) -> None:
+        hex_id = str(action["hex"])
+        hidden = self.hidden_company
+        if hidden is not None and not hidden.closed:
+            ability = hidden.ability("blocks_hexes") or {}
+            if hex_id in ability.get("hexes", []):
+                raise GameError(f"{hex_id} cannot be built on before phase 3")
+        lay = step.tile_lay()
+        cost = int(lay.get("cost", 0)) if lay else 0
+        old = self.map.tile_on(hex_id)
+        terrain = old.spec.upgrade_cost if old.preprinted else 0
+        if cost + terrain:
+            self.take_loans_for(corp, cost + terrain)
+        self.lay_tile_for(step, corp, corp, action, extra_cost=cost)
+        if str(action["tile"]).rpartition("-")[0] == "639":
+            self.place_639_token(hex_id)
+
+    def place_639_token(self, hex_id: str) -> None:
+        if not self.national_reservations:
+            return
+        st = self.map.state[hex_id]
+        if any(st.tokened_by(n, self.national.sym) for n in st.tokens):
+            return
+        token = self.national.next_token()
+        if token is None:
+            return
+        node = st.spec.city_indices[0]
+        slots = st.tokens[node]
+        slot = next((i for i, t in enumerate(slots) if t is None), None)
+        if slot is None:
+            return
+        self.national_reservations.remove(hex_id) if hex_id in self.national_reservations else None
+        slots[slot] = self.national.sym
+        token.used = True
+        self.map._changed()
+        self.log.append(f"{self.national.name} places a token on {hex_id}")
+
+    def token_cost(self, corp: Corporation, city: str) -> int:
+        token = corp.next_token()
+        if token is None:
+            return 0
+        hex_id, _ = self.map.city(city)
+        used = [h for h, _ in self.map.tokens_of(corp.sym)]
+        if not used:
+            return token.price
+        return token.price * min(hex_distance(h, hex_id) for h in used)
+
+    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
+        claimed = [r.get("revenue") for r in routes]
+        stripped = [{k: v for k, v in r.items() if k != "revenue"} for r in routes]
+        base = super().check_routes(corp, stripped, trains)
+        del base
+        from companion.engine.routes import check_run, trains_from_names
+
+        spec = trains_from_names(self.data, [r["train"] for r in routes], self.optional_rules)
+        checked = check_run(self.map, corp.sym, spec, stripped, self.map_phase())
+        total = 0
+        for r, route, want in zip(routes, checked, claimed, strict=True):
+            value = route.revenue + self.route_bonus(corp, route, spec)
+            if len(set(route.hexes)) != len(route.hexes):
+                raise GameError("a route may not visit the same hex twice")
+            if want is not None and int(want) != value:
+                raise GameError(f"the route of train {r['train']} is worth ${value}, not ${want}")
+            total += value
+        return total
+
+    def route_bonus(self, corp: Corporation, route: Any, trains: list[Any]) -> int:
+        train = next(t for t in trains if t.name == route.train)
+        hexes = set(route.hexes)
+        bonus = 0
+        for company in corp.companies:
+            ability = company.ability("hex_bonus")
+            if ability is not None:
+                bonus += sum(int(ability["amount"]) for h in hexes if h in ability["hexes"])
+        if hexes & set(self.BONUS_CAPITALS) and self.BONUS_REVENUE in hexes:
+            bonus += 40 * train.multiplier
+        return bonus
+
+    # -- trains, phases, events --------------------------------------------------------------------------------
+    def must_buy_train(self, corp: Corporation) -> bool:
+        return not corp.trains
+
+    def post_train_buy(self) -> None:
+        if self.trainless_nationalization:
+            self.trainless_nationalization = False
+            trainless = sorted(
+                (c for c in self.corporations if c.operated and not c.trains and not c.closed),
+                key=self.sort_key,
+            )
+            majors = []
+            for corp in trainless:
+                if corp.type == "major":  # type: ignore[attr-defined]
+                    majors.append(corp)
+                elif corp.type == "minor":  # type: ignore[attr-defined]
+                    self.nationalize(corp)
+            self.trainless_major = sorted(majors, key=self.sort_key)
+
+    def event_green_minors_available(self) -> None:
+        self.log.append("Green minors are now available")
+        if self.hidden_company is not None:
+            self.hidden_company.closed = True
+        for hex_id, node, slot in self.neutral_slots:
+            res = self.map.state[hex_id].reservations.get(node)
+            if res and res[slot] == "(neutral)":
+                res[slot] = None
+        self.map._changed()
+        self.corporations += self.future
+        self.future = []
+
+    def event_majors_can_ipo(self) -> None:
+        self.log.append("Majors can now be started")
+
+    def event_minors_cannot_start(self) -> None:
+        removed = [c for c in self.corporations if c.type == "minor" and c.owner is None]  # type: ignore[attr-defined]
+        if removed:
+            self.log.append("Minors can no longer be started")
+        self.corporations = [c for c in self.corporations if c not in removed]
+
+    def event_minors_nationalized(self) -> None:
+        minors = sorted((c for c in self.corporations if c.type == "minor"), key=self.sort_key)  # type: ignore[attr-defined]
+        if minors:
+            self.log.append("Minors nationalized")
+        for corp in minors:
+            self.nationalize(corp)
+        self.corporations = [c for c in self.corporations if c.type != "minor"]  # type: ignore[attr-defined]
+
+    def event_trainless_nationalization(self) -> None:
+        self.trainless_nationalization = True
+
+    def event_nationalize_companies(self) -> None:
+        self.log.append("-- Event: Private companies are nationalized --")
+        for company in self.companies:
+            owner = company.owner
+            if owner is self.national or company is self.hidden_company or company.closed or owner is None:
+                continue
+            self.bank.spend(company.value, owner)
+            owner.companies.remove(company)
+            company.owner = self.national
+            self.national.companies.append(company)
+            self.log.append(f"{company.name} nationalized from {owner.name} for ${company.value}")
+
+    def event_train_trade_allowed(self) -> None:
+        pass
+
+    # -- nationalisation ---------------------------------------------------------------------------------------
+    def nationalize(self, corp: Corporation) -> None:
+        if not corp.floated or corp not in self.corporations:
+            return
+        self.log.append(f"{corp.name} is nationalized")
+        while corp.cash >= self.LOAN_VALUE and corp.loans:  # type: ignore[attr-defined]
+            self.repay_loan(corp)
+        market: Market1867 = self.market  # type: ignore[assignment]
+        market.move_left(corp)
+        for _ in range(corp.loans):  # type: ignore[attr-defined]
+            market.move_left(corp)
+            market.move_left(corp)
+        self.nationalization_transfer_assets(corp)
+        assert corp.share_price is not None
+        per_share = corp.share_price.price
+        for player in self.players:
+            amount = player.num_shares_of(corp) * per_share
+            if amount:
+                self.bank.spend(amount, player)
+        self.log.append(f"{corp.name} settles with its shareholders at ${per_share} a share")
+        tokens = [(h, n) for h, n in self.map.tokens_of(corp.sym)]
+        order = sorted(tokens, key=lambda hn: (self.city_max_revenue(*hn), hn[0]), reverse=True)
+        for hex_id, node in order:
+            self.remove_token_at(corp, hex_id, node)
+            st = self.map.state[hex_id]
+            if any(self.national.sym in slots for slots in st.tokens.values()):
+                continue
+            token = self.national.next_token()
+            if token is None:
+                continue
+            for slots in st.reservations.values():
+                for i, r in enumerate(slots):
+                    if r == self.national.sym:
+                        slots[i] = None
+            if hex_id in self.national_reservations:
+                self.national_reservations.remove(hex_id)
+            elif self.national.tokens_left() == len(self.national_reservations):
+                continue
+            slots = st.tokens[node]
+            slot = next(i for i, t in enumerate(slots) if t is None)
+            slots[slot] = self.national.sym
+            token.used = True
+        self.map._changed()
+        if corp.type == "minor":  # type: ignore[attr-defined]
+            self.close_corporation(corp)
+        else:
+            self.reset_corporation(corp)
+
+    def nationalization_transfer_assets(self, corp: Corporation) -> None:
+        if corp.cash:
+            corp.spend(corp.cash, self.bank)
+
+    def city_max_revenue(self, hex_id: str, node: int) -> int:
+        spec = self.map.state[hex_id].spec.nodes[node]
+        return max((spec.revenue_for([c]) for c in ("yellow", "green", "brown", "gray")), default=0)
+
+    def remove_token_at(self, corp: Corporation, hex_id: str, node: int) -> None:
+        slots = self.map.state[hex_id].tokens[node]
+        for i, t in enumerate(slots):
+            if t == corp.sym:
+                slots[i] = None
+        self.map._changed()
+
+    def close_corporation(self, corp: Corporation) -> None:
+        for _ in range(getattr(corp, "loans", 0)):
+            self.loans_left += 1
+        corp.loans = 0  # type: ignore[attr-defined]
+        super().close_corporation(corp)
+        if corp in self.corporations:
+            self.corporations.remove(corp)
+        self.closed_corporations = [*getattr(self, "closed_corporations", []), corp]
+
+    def reset_corporation(self, corp: Corporation) -> None:
+        """A nationalised major starts again from nothing (it may be parred again)."""
+        self.remove_corporation_from_map(corp)
+        for train in list(corp.trains):
+            corp.trains.remove(train)
+            train.owner = None
+            self.discarded.append(train)
+            self.depot.append(train)
+        for company in list(corp.companies):
+            self.close_company(company)
+        self.loans_left += corp.loans  # type: ignore[attr-defined]
+        corp.loans = 0  # type: ignore[attr-defined]
+        for share in corp.all_shares:
+            share.owner.shares.remove(share)
+            share.owner = corp
+            corp.shares.append(share)
+        corp.shares.sort(key=lambda sh: sh.index)
+        if corp.share_price is not None and corp in corp.share_price.corporations:
+            corp.share_price.corporations.remove(corp)
+        corp.share_price = None
+        corp.par_price = None
+        corp.ipoed = False
+        corp.floated = False
+        corp.operated = False
+        corp.owner = None
+        for token in corp.tokens:
+            token.used = False
+        if len(self.players) == 2:
+            corp.max_ownership = 70  # type: ignore[attr-defined]
+        if isinstance(self.round, OperatingRound) and self.round.current_entity() is corp:
+            for step in self.round.steps:
+                step.pass_()
+
+    # -- mergers -------------------------------------------------------------------------------------------
+    def move_tokens(self, source: Corporation, target: Corporation) -> None:
+        """``source``'s tokens on the map become ``target``'s (a new token if its charter has none left)."""
+        for hex_id, node in self.map.tokens_of(source.sym):
+            slots = self.map.state[hex_id].tokens[node]
+            for i, t in enumerate(slots):
+                if t == source.sym:
+                    slots[i] = target.sym
+            token = target.next_token()
+            if token is None:
+                token = Token(0)
+                target.tokens.append(token)
+            token.used = True
+        for token in source.tokens:
+            token.used = False
+        self.map._changed()
+
+    def remove_duplicate_tokens(self, target: Corporation, others: list[Corporation]) -> None:
+        cities = {(h, n) for o in others for h, n in self.map.tokens_of(o.sym)}
+        for hex_id, node in self.map.tokens_of(target.sym):
+            if (hex_id, node) in cities:
+                self.remove_token_at(target, hex_id, node)
+                used = next((t for t in target.tokens if t.used), None)
+                if used is not None:
+                    used.used = False
+
+    def fix_token_count(self, corp: Corporation) -> None:
+        if len(corp.tokens) != 3:
+            corp.tokens.append(Token(40))
+
+    def move_assets(self, source: Corporation, target: Corporation) -> list[str]:
+        received = []
+        if source.cash > 0:
+            received.append(f"${source.cash}")
+            source.spend(source.cash, target)
+        if source.companies:
+            received.append("companies (" + ", ".join(c.name for c in source.companies) + ")")
+            for company in list(source.companies):
+                source.companies.remove(company)
+                company.owner = target
+                target.companies.append(company)
+        loans = getattr(source, "loans", 0)
+        if loans:
+            received.append(f"loans ({loans})")
+            target.loans += loans  # type: ignore[attr-defined]
+            source.loans = 0  # type: ignore[attr-defined]
+        if source.trains:
+            received.append("trains (" + ", ".join(t.name for t in source.trains) + ")")
+            for train in list(source.trains):
+                source.trains.remove(train)
+                train.owner = target
+                target.trains.append(train)
+        return received
