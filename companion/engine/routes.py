@@ -18,7 +18,7 @@ from companion.engine.graph import Chain, board_graph
 if TYPE_CHECKING:
     from companion.engine.map import GameMap, Phase
 
-__all__ = ["DistanceRow", "Route", "Train", "check_run", "route_value", "trains_from_names"]
+__all__ = ["DistanceRow", "Route", "Train", "check_run", "route_value", "stop_kind", "trains_from_names"]
 
 Node = tuple[str, int]
 
@@ -109,7 +109,7 @@ class Route:
         return frozenset(out)
 
 
-def _stop_kind(game_map: GameMap, node: Node) -> str:
+def stop_kind(game_map: GameMap, node: Node) -> str:
     st = game_map.state[node[0]]
     spec = st.spec.nodes[node[1]]
     if st.spec.color == "red" or spec.kind == "offboard":
@@ -144,7 +144,7 @@ def route_value(
 def _paid_stops(
     game_map: GameMap, rows: tuple[DistanceRow, ...], stops: Sequence[Node], values: list[int]
 ) -> list[int]:
-    kinds = [_stop_kind(game_map, s) for s in stops]
+    kinds = [stop_kind(game_map, s) for s in stops]
     ordered = sorted(rows, key=lambda r: len(r.nodes))
     visit_left = [r.visit for r in ordered]
     for i in sorted(range(len(stops)), key=lambda i: -values[i]):

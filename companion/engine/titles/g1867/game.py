@@ -23,6 +23,7 @@ from companion.engine.rounds import ActionDict, Round
 from companion.engine.stock import AuctionRound, StockRound
 from companion.engine.titles.g1867 import steps as s
 from companion.engine.titles.g1867.market import Market1867
+from companion.engine.titles.g1867.routes import counted_stops
 
 
 @dataclass(eq=False)
@@ -528,34 +529,50 @@ class Game1867(Game):
         return token.price * min(hex_distance(h, hex_id) for h in used)
 
     def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
-        claimed = [r.get("revenue") for r in routes]
-        stripped = [{k: v for k, v in r.items() if k != "revenue"} for r in routes]
-        base = super().check_routes(corp, stripped, trains)
-        del base
         from companion.engine.routes import check_run, trains_from_names
 
+        if not routes:
+            raise GameError(f"{corp.name} must run at least one train")
+        for r in routes:
+            if self.train(r["train"]).owner is not corp:
+                raise GameError(f"{corp.name} does not own train {r['train']}")
+        self.sync_map_rules()
         spec = trains_from_names(self.data, [r["train"] for r in routes], self.optional_rules)
-        checked = check_run(self.map, corp.sym, spec, stripped, self.map_phase())
+        stripped = [{k: v for k, v in r.items() if k != "revenue"} for r in routes]
+        try:
+            checked = check_run(self.map, corp.sym, spec, stripped, self.map_phase())
+        except MapError as err:
+            raise GameError(str(err)) from None
         total = 0
-        for r, route, want in zip(routes, checked, claimed, strict=True):
-            value = route.revenue + self.route_bonus(corp, route, spec)
+        for r, route, train in zip(routes, checked, spec, strict=True):
             if len(set(route.hexes)) != len(route.hexes):
-                raise GameError("a route may not visit the same hex twice")
+                raise GameError(f"the route of train {r['train']} visits the same hex twice")
+            _, value = counted_stops(
+                self.map, corp.sym, train, route.stops, route.stop_values, self.bonus_for(corp, train)
+            )
+            want = r.get("revenue")
             if want is not None and int(want) != value:
                 raise GameError(f"the route of train {r['train']} is worth ${value}, not ${want}")
             total += value
         return total
 
-    def route_bonus(self, corp: Corporation, route: Any, trains: list[Any]) -> int:
-        train = next(t for t in trains if t.name == route.train)
-        hexes = set(route.hexes)
-        bonus = 0
+    def bonus_for(self, corp: Corporation, train: Any) -> Any:
+        """The bonus of a set of counted stops for ``corp``'s ``train`` (capitals and Timmins, bridges)."""
+        amounts: dict[str, int] = {}
         for company in corp.companies:
             ability = company.ability("hex_bonus")
             if ability is not None:
-                bonus += sum(int(ability["amount"]) for h in hexes if h in ability["hexes"])
-        if hexes & set(self.BONUS_CAPITALS) and self.BONUS_REVENUE in hexes:
-            bonus += 40 * train.multiplier
+                for h in ability["hexes"]:
+                    amounts[h] = amounts.get(h, 0) + int(ability["amount"])
+        capitals, timmins, multiplier = set(self.BONUS_CAPITALS), self.BONUS_REVENUE, train.multiplier
+
+        def bonus(stops: Any) -> int:
+            hexes = {h for h, _ in stops}
+            value = sum(amounts.get(h, 0) for h in hexes)
+            if hexes & capitals and timmins in hexes:
+                value += 40 * multiplier
+            return value
+
         return bonus
 
     # -- trains, phases, events --------------------------------------------------------------------------------

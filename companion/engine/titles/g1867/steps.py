@@ -238,7 +238,8 @@ class HomeToken(Step):
 
     def process_place_token(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
-        self.g.place_chosen_home(corp, str(action["city"]), action.get("slot"))
+        # as on 18xx.games the token takes the first free slot of the city (the action's slot is a hint)
+        self.g.place_chosen_home(corp, str(action["city"]), None)
         self.g.pending_home.remove(corp)
 
     def skip(self) -> None:
@@ -475,9 +476,9 @@ class Token1867(Token):
         token = entity.next_token()
         if token is None or self.ornd.tokened:
             return []
-        g: Game1867 = self.game  # type: ignore[assignment]
-        spots = self.game.token_spots(entity)
-        if not spots or min(g.token_cost(entity, s) for s in spots) > entity.cash:
+        # as on 18xx.games the step is open when the charter price (before the distance is
+        # counted) is affordable and a city can take a token
+        if token.price > entity.cash or not self.game.token_spots(entity):
             return []
         return ["place_token", "pass"]
 
@@ -492,7 +493,7 @@ class Token1867(Token):
         if cost > corp.cash:
             raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${cost} for a token on {city}")
         try:
-            self.game.map.place_token(corp.sym, city, action.get("slot"))
+            self.game.map.place_token(corp.sym, city, None)  # the first free slot, as on 18xx.games
         except MapError as err:
             raise GameError(str(err)) from None
         token.used = True
