@@ -772,6 +772,21 @@ class Game1867(Game):
                 if used is not None:
                     used.used = False
 
+    def tokens_above_limit(self, corp: Corporation) -> bool:
+        hexes = [h for h, _ in self.map.tokens_of(corp.sym)]
+        return len(set(hexes)) != len(hexes) or len(hexes) > self.LIMIT_TOKENS_AFTER_MERGER
+
+    def settle_tokens_after_merger(self, corp: Corporation) -> None:
+        """After the removals: the tokens on the map, then the cheapest on the charter, two in all,
+        then a $40 token to make three."""
+        placed = len(self.map.tokens_of(corp.sym))
+        used = [t for t in corp.tokens if t.used][:placed]
+        unused = sorted((t for t in corp.tokens if t not in used), key=lambda t: t.price)
+        for t in unused:
+            t.used = False
+        corp.tokens = (used + unused)[: self.LIMIT_TOKENS_AFTER_MERGER]
+        self.fix_token_count(corp)
+
     def fix_token_count(self, corp: Corporation) -> None:
         if len(corp.tokens) != 3:
             corp.tokens.append(Token(40))

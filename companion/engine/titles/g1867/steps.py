@@ -920,7 +920,11 @@ class Merge(Step):
             )
             if corp in rnd.entities:
                 rnd.entities.remove(corp)
-        self.g.fix_token_count(target)
+        if self.g.tokens_above_limit(target):
+            self.game.log.append(f"{target.name} is above its token limit and must remove tokens")
+            rnd.removing_tokens = [target]
+        else:
+            self.g.fix_token_count(target)
         rnd.entity_index = rnd.entities.index(target)
         self.merging = None
         rnd.converted = target
@@ -1036,15 +1040,49 @@ class PostMergerShares(Step):
 
 
 class ReduceTokens(Step):
-    """A merged major above its token limit removes tokens (not yet needed by a replayed game)."""
+    """A major formed by a merger keeps at most two tokens, never two in one hex: its president
+    removes tokens until it complies, then its charter is made up to three tokens."""
 
     description = "Choose tokens to remove"
+
+    @property
+    def g(self) -> Game1867:
+        return self.game  # type: ignore[return-value]
 
     def active(self) -> bool:
         return bool(getattr(self.round, "removing_tokens", None))
 
+    def active_entities(self) -> list[Entity]:
+        return list(getattr(self.round, "removing_tokens", None) or [])[:1]
+
     def actions(self, entity: Entity) -> list[str]:
-        return []
+        return ["remove_token"] if self.active_entities() == [entity] else []
+
+    def process_remove_token(self, action: ActionDict) -> None:
+        corp = self.game.entity_of(action)
+        try:
+            hex_id, node = self.game.map.city(str(action["city"]))
+        except MapError as err:
+            raise GameError(str(err)) from None
+        slots = self.game.map.state[hex_id].tokens[node]
+        slot = int(action.get("slot") or 0)
+        if not 0 <= slot < len(slots) or slots[slot] != corp.sym:
+            raise GameError(f"{corp.name} has no token in slot {slot} of {action['city']}")
+        hexes = [h for h, _ in self.game.map.tokens_of(corp.sym)]
+        crowded = {h for h in hexes if hexes.count(h) > 1}
+        if crowded and hex_id not in crowded:
+            raise GameError(
+                f"{corp.name} must first remove one of its tokens on {', '.join(sorted(crowded))}"
+            )
+        slots[slot] = None
+        self.game.map._changed()
+        self.game.log.append(f"{corp.name} removes its token from {hex_id}")
+        if self.g.tokens_above_limit(corp):
+            return
+        if hexes and len(set(h for h, _ in self.game.map.tokens_of(corp.sym))) == 1 and len(set(hexes)) > 1:
+            raise GameError(f"{corp.name} must keep two tokens in different hexes")
+        self.g.settle_tokens_after_merger(corp)
+        self.round.removing_tokens = None  # type: ignore[attr-defined]
 
     def skip(self) -> None:
         pass
