@@ -490,7 +490,7 @@ class GameMap:
             self._check_new_track(corp, hex_id, tile_name, rotation)
         if special is not None and special.free:
             return 0
-        cost = old.spec.upgrade_cost if old.preprinted else 0
+        cost = old.spec.upgrade_cost  # a tile may carry an upgrade cost (e.g. 1861's Kiev green tile)
         if special is not None:
             cost = max(0, cost - special.discount)
         return cost
@@ -660,7 +660,7 @@ class GameMap:
             if tile_name in self.laid:
                 raise MapError(f"tile {tile_name} is already on the map at {self.laid[tile_name]}")
             old_state = self.state[hex_id]
-            cost = old_state.spec.upgrade_cost if old_state.preprinted else 0
+            cost = old_state.spec.upgrade_cost
         _, new = self._parse_tile_name(tile_name)
         old = self.state[hex_id]
         st = HexState(tile_name, new, rotation)

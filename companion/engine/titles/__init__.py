@@ -27,6 +27,7 @@ PACKAGES: dict[str, str] = {
     "CoBS": "cobs",
     "1833NE": "g1833ne",
     "1867": "g1867",
+    "1861": "g1861",
 }
 
 

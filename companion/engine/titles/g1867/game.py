@@ -310,10 +310,14 @@ class Game1867(Game):
                 continue
             self.game_end_trigger = (reason, timing)
         if self.game_end_trigger:
-            self.final_operating_rounds = 3
-            if self.final_turn is None:
-                self.final_turn = self.turn + 1
+            self.set_final_turn(self.game_end_trigger[1])
         return self.game_end_trigger
+
+    def set_final_turn(self, timing: str) -> None:
+        """Once the end is triggered the last OR set has three ORs and is the next one."""
+        self.final_operating_rounds = 3
+        if self.final_turn is None:
+            self.final_turn = self.turn + 1
 
     def end_now(self, timing: str | None) -> bool:
         if timing is None:
@@ -491,7 +495,7 @@ class Game1867(Game):
         lay = step.tile_lay()
         cost = int(lay.get("cost", 0)) if lay else 0
         old = self.map.tile_on(hex_id)
-        terrain = old.spec.upgrade_cost if old.preprinted else 0
+        terrain = old.spec.upgrade_cost
         if cost + terrain:
             self.take_loans_for(corp, cost + terrain)
         self.lay_tile_for(step, corp, corp, action, extra_cost=cost)
@@ -650,8 +654,7 @@ class Game1867(Game):
             self.repay_loan(corp)
         market: Market1867 = self.market  # type: ignore[assignment]
         market.move_left(corp)
-        for _ in range(corp.loans):  # type: ignore[attr-defined]
-            market.move_left(corp)
+        for _ in range(corp.loans * self.loan_moves_on_nationalization()):  # type: ignore[attr-defined]
             market.move_left(corp)
         self.nationalization_transfer_assets(corp)
         assert corp.share_price is not None
@@ -688,6 +691,10 @@ class Game1867(Game):
             self.close_corporation(corp)
         else:
             self.reset_corporation(corp)
+
+    def loan_moves_on_nationalization(self) -> int:
+        """Steps left a nationalised corporation's share price moves for each of its loans."""
+        return 2
 
     def nationalization_transfer_assets(self, corp: Corporation) -> None:
         if corp.cash:

@@ -1,0 +1,163 @@
+"""1861 as 18xx.games plays it: 1867's rules with the Russian map and these differences.
+
+* The grid market is the default (the column market is the ``column_market`` option).
+* Minors have fixed home cities (placed when they start); majors choose an unconnected city.
+* There are no neutral tokens and no train export.
+* The national railway (RSR) operates last in every operating round of phases 4 to 7, run by
+  the player holding the priority deal: it runs its trains (entered by that player), withholds
+  everything, pays interest (it may take any number of loans), and buys the cheapest train if
+  it has none and then every train it can afford.  It places its home token in St Petersburg
+  the first time it operates.
+* A nationalised corporation's trains, companies and cash go to the RSR; its share price
+  moves left once per loan (not twice).
+* If the first 8 train comes in the first OR of a set, that set (extended to three ORs) is the
+  last; otherwise the next set is, also of three ORs.
+"""
+
+from __future__ import annotations
+
+from companion.engine.entities import Corporation
+from companion.engine.errors import GameError
+from companion.engine.map import MapError
+from companion.engine.market import StockMarket
+from companion.engine.operating import DiscardTrain
+from companion.engine.rounds import Round
+from companion.engine.titles.g1861 import steps as s1861
+from companion.engine.titles.g1867 import steps as s
+from companion.engine.titles.g1867.game import Game1867
+from companion.engine.titles.g1867.market import Market1867
+
+
+class Game1861(Game1867):
+    title = "1861"
+    NUM_LOANS = 172
+    GREEN_CORPORATIONS = ("MB", "Y", "V", "TR", "SV", "E")
+    BONUS_CAPITALS = ("H8",)
+    BONUS_REVENUE = "Q3"
+    NATIONAL_RESERVATIONS = ("E1", "H8")
+    NATIONAL_HOME = "E1"
+    NATIONAL_START_PHASE = 4
+    NATIONAL_END_PHASE = 8
+
+    def make_market(self) -> StockMarket:
+        if "column_market" in self.optional_rules:
+            return Market1867(self.data["constants"]["COLUMN_MARKET"])
+        return Market1867(self.data["market"])
+
+    def add_neutral_tokens(self) -> None:
+        self.neutral_slots = []
+
+    def maximum_loans(self, corp: Corporation) -> int:
+        return 100 if corp is self.national else super().maximum_loans(corp)
+
+    def operating_order(self) -> list[Corporation]:
+        return [*super().operating_order(), self.national]
+
+    def national_operates(self) -> bool:
+        return self.NATIONAL_START_PHASE <= int(self.phase.name) < self.NATIONAL_END_PHASE
+
+    # -- rounds --------------------------------------------------------------------------------------
+    def stock_round(self) -> Round:
+        return s.Stock1867(self, [s.MajorTrainless, DiscardTrain, s.HomeToken, s1861.BuySellParShares1861])
+
+    def operating_round(self, round_num: int) -> Round:
+        self.national.owner = self.priority_deal()
+        self.log.append(f"{self.national.name} is run by {self.national.owner.name}, who has the priority deal")
+        self.calculate_interest()
+        return s1861.Operating1861(
+            self,
+            [
+                s.MajorTrainless,
+                s1861.BuyCompany1861,
+                s.RedeemShares,
+                s1861.Track1861,
+                s1861.Token1861,
+                s.Route1867,
+                s1861.Dividend1861,
+                (s1861.BuyCompanyPreloan1861, {"blocks": True}),
+                s.LoanOperations,
+                DiscardTrain,
+                s1861.BuyTrain1861,
+                (s1861.BuyCompany1861, {"blocks": True}),
+            ],
+            round_num,
+        )
+
+    def or_round_finished(self) -> None:
+        """1861 exports no trains."""
+
+    def set_final_turn(self, timing: str) -> None:
+        if timing != "one_more_full_or_set":
+            return
+        if getattr(self.round, "round_num", 1) != 1:
+            super().set_final_turn(timing)
+            return
+        # the 8 train came in the first OR of a set: this set, made three ORs, is the last
+        self.operating_rounds = self.final_operating_rounds = 3
+        self.final_turn = self.turn
+
+    # -- home tokens -------------------------------------------------------------------------------------
+    def need_home_token(self, corp: Corporation) -> None:
+        if any(t.used for t in corp.tokens):
+            return
+        if corp.coordinates:
+            token = corp.next_token()
+            assert token is not None
+            try:
+                ref = self.map.place_home_token(corp.sym)
+            except MapError as err:
+                raise GameError(str(err)) from None
+            token.used = True
+            self.log.append(f"{corp.name} places its home token on {ref}")
+            return
+        super().need_home_token(corp)
+
+    def place_rsr_home_token(self) -> None:
+        """The first time the RSR operates its token goes to its St Petersburg city."""
+        hex_id = self.NATIONAL_HOME
+        if hex_id not in self.national_reservations:
+            return
+        st = self.map.state[hex_id]
+        if any(st.tokened_by(n, self.national.sym) for n in st.tokens):
+            return
+        token = self.national.next_token()
+        if token is None:
+            return
+        self.national_reservations.remove(hex_id)
+        node = st.spec.city_indices[-1]
+        slots = st.tokens[node]
+        res = st.reservations[node]
+        slot = next((i for i, r in enumerate(res) if r == self.national.sym), None)
+        if slot is None or slots[slot] is not None:
+            slot = next((i for i, t in enumerate(slots) if t is None), None)
+        if slot is None:
+            slots.append(self.national.sym)
+            res.append(None)
+        else:
+            slots[slot] = self.national.sym
+            res[slot] = None
+        token.used = True
+        self.map._changed()
+        self.log.append(f"{self.national.name} places a token on {hex_id}")
+
+    # -- nationalisation -----------------------------------------------------------------------------------
+    def loan_moves_on_nationalization(self) -> int:
+        return 1
+
+    def nationalization_transfer_assets(self, corp: Corporation) -> None:
+        national = self.national
+        for company in list(corp.companies):
+            corp.companies.remove(company)
+            company.owner = national
+            national.companies.append(company)
+        for train in list(corp.trains):
+            corp.trains.remove(train)
+            train.owner = national
+            national.trains.append(train)
+        if corp.cash:
+            corp.spend(corp.cash, national)
+
+    def train_limit(self, corp: Corporation) -> int:
+        if corp is self.national:
+            return 99
+        return super().train_limit(corp)
