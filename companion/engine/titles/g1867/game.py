@@ -617,6 +617,8 @@ class Game1867(Game):
         removed = [c for c in self.corporations if c.type == "minor" and c.owner is None]  # type: ignore[attr-defined]
         if removed:
             self.log.append("Minors can no longer be started")
+        for corp in removed:
+            self.map.close_corporation(corp.sym)  # their home reservations leave the map
         self.corporations = [c for c in self.corporations if c not in removed]
 
     def event_minors_nationalized(self) -> None:
