@@ -798,10 +798,9 @@ class GameMap:
         hex_id = self.laid.get(tile)
         if hex_id is None:
             # a preprinted tile is "<hex>-<n>" (18xx.games numbers the hexes that share a code)
-            base, dash, number = tile.rpartition("-")
-            base = base if dash and number.isdigit() else None
-            if base and base in self.state and self.state[base].preprinted:
-                hex_id = base
+            stem, dash, number = tile.rpartition("-")
+            if dash and number.isdigit() and stem in self.state and self.state[stem].preprinted:
+                hex_id = stem
         if hex_id is None:
             raise MapError(f"tile {tile} of city {city_ref} is not on the map")
         cities = self.state[hex_id].spec.city_indices

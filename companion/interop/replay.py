@@ -37,7 +37,8 @@ def load_export(path: str | Path) -> dict[str, Any]:
 
 def game_for_export(export: dict[str, Any]) -> TableGame:
     settings = export.get("settings") or {}
-    players = [(p["id"], p["name"]) for p in export["players"]]
+    # older exports name their players without an id: the name is then the id
+    players = [(p.get("id", p["name"]), p["name"]) for p in export["players"]]
     return new_game(
         str(export["title"]),
         players,

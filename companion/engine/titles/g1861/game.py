@@ -62,7 +62,9 @@ class Game1861(Game1867):
 
     def operating_round(self, round_num: int) -> Round:
         self.national.owner = self.priority_deal()
-        self.log.append(f"{self.national.name} is run by {self.national.owner.name}, who has the priority deal")
+        self.log.append(
+            f"{self.national.name} is run by {self.national.owner.name}, who has the priority deal"
+        )
         self.calculate_interest()
         return s1861.Operating1861(
             self,

@@ -18,16 +18,19 @@ def is_national(game: Any, entity: Entity) -> bool:
 
 
 class Operating1861(s.Operating1867):
+    @property
+    def g(self) -> Game1861:
+        return self.game  # type: ignore[return-value]
+
     def skip_entity(self, entity: Corporation) -> bool:
-        game: Game1861 = self.game
-        if entity is game.national:
-            return not game.national_operates()
+        if entity is self.g.national:
+            return not self.g.national_operates()
         return super().skip_entity(entity)
 
     def start_operating(self) -> None:
-        if self.entities and self.entities[self.entity_index] is self.game.national:
-            if not self.skip_entity(self.entities[self.entity_index]):
-                self.game.place_rsr_home_token()
+        current = self.entities[self.entity_index] if self.entities else None
+        if current is self.g.national and not self.skip_entity(current):
+            self.g.place_rsr_home_token()
         super().start_operating()
 
 
@@ -81,7 +84,8 @@ class BuyTrain1861(s.BuyTrain1867):
         return [] if is_national(self.game, entity) else super().actions(entity)
 
     def other_trains(self, corp: Corporation) -> list[Any]:
-        return [t for t in super().other_trains(corp) if t.owner is not self.game.national]
+        national = getattr(self.game, "national", None)
+        return [t for t in super().other_trains(corp) if t.owner is not national]
 
     def skip(self) -> None:
         corp = self.current_entity()

@@ -17,7 +17,7 @@ from companion.engine.entities import Company, Corporation, Player, Share, Token
 from companion.engine.errors import GameError
 from companion.engine.game import Game, Phase
 from companion.engine.map import MapError, parse_hex_id
-from companion.engine.market import Cell
+from companion.engine.market import Cell, StockMarket
 from companion.engine.operating import DiscardTrain, OperatingRound
 from companion.engine.rounds import ActionDict, Round
 from companion.engine.stock import AuctionRound, StockRound
@@ -41,6 +41,10 @@ class Phase1867(Phase):
     limits: dict[str, int] = field(default_factory=dict)
 
 
+def loans_of(corp: Corporation) -> int:
+    return int(getattr(corp, "loans", 0))
+
+
 def hex_distance(a: str, b: str) -> int:
     """Hexes between two hex ids on a flat-topped map (as the crow flies)."""
     ax, ay = parse_hex_id(a)
@@ -58,10 +62,10 @@ class Game1867(Game):
     NUM_LOANS = 72
     MINIMUM_MINOR_PRICE = 50
     LIMIT_TOKENS_AFTER_MERGER = 2
-    GREEN_CORPORATIONS = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
+    GREEN_CORPORATIONS: tuple[str, ...] = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
     NATIONAL = "CN"
-    NATIONAL_RESERVATIONS = ("L12",)
-    BONUS_CAPITALS = ("F16", "L12", "O7")
+    NATIONAL_RESERVATIONS: tuple[str, ...] = ("L12",)
+    BONUS_CAPITALS: tuple[str, ...] = ("F16", "L12", "O7")
     BONUS_REVENUE = "D2"
     TILE_LAYS = [
         {"lay": True, "upgrade": True, "cost": 0},
@@ -69,7 +73,7 @@ class Game1867(Game):
     ]
 
     # -- construction --------------------------------------------------------------------------------------
-    def make_market(self) -> Market1867:
+    def make_market(self) -> StockMarket:
         if "grid_market" in self.optional_rules:
             return Market1867(self.data["constants"]["GRID_MARKET"])
         return Market1867(self.data["market"])
@@ -135,6 +139,8 @@ class Game1867(Game):
         self.trainless_nationalization = False
         self.final_turn: int | None = None
         self.final_operating_rounds: int | None = None
+        self.every_corporation: list[Corporation] = list(self.corporations)
+        """Every corporation of the game, in the title's order, whatever becomes of it."""
         national = next(c for c in self.corporations if c.type == self.national_type())  # type: ignore[attr-defined]
         self.national: Corp1867 = national  # type: ignore[assignment]
         national.ipoed = True
@@ -176,14 +182,8 @@ class Game1867(Game):
         return super().static_state()
 
     # -- lookups -----------------------------------------------------------------------------------------
-    def all_corporations(self) -> list[Corporation]:
-        return [*self.corporations, *self.future]
-
     def corporation(self, sym: str) -> Corporation:
-        for c in [*self.corporations, *self.future, self.national]:
-            if c.sym == sym:
-                return c
-        for c in getattr(self, "closed_corporations", []):
+        for c in self.every_corporation:
             if c.sym == sym:
                 return c
         raise GameError(f"unknown corporation {sym!r}")
@@ -426,7 +426,7 @@ class Game1867(Game):
     def buying_power(self, corp: Corporation, *, full: bool = False) -> int:
         if not full:
             return corp.cash
-        return corp.cash + (self.maximum_loans(corp) - corp.loans) * (self.LOAN_VALUE - 5)  # type: ignore[attr-defined]
+        return corp.cash + (self.maximum_loans(corp) - loans_of(corp)) * (self.LOAN_VALUE - 5)
 
     def calculate_interest(self) -> None:
         self.interest = {c.sym: getattr(c, "loans", 0) for c in [*self.corporations, self.national]}
@@ -720,7 +720,6 @@ class Game1867(Game):
         super().close_corporation(corp)
         if corp in self.corporations:
             self.corporations.remove(corp)
-        self.closed_corporations = [*getattr(self, "closed_corporations", []), corp]
 
     def reset_corporation(self, corp: Corporation) -> None:
         """A nationalised major starts again from nothing (it may be parred again)."""

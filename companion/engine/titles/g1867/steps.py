@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 MIN_INCREMENT = 5
 
 
+def kind(corp: Any) -> str:
+    """A corporation's type in 1867: ``"minor"``, ``"major"`` or ``"national"``."""
+    return str(getattr(corp, "type", "major"))
+
+
 def _check_bid(price: int, minimum: int, maximum: int, what: str) -> None:
     if price < minimum:
         raise GameError(f"the minimum bid for {what} is ${minimum}")
@@ -204,18 +209,16 @@ class SingleItemAuction(Step):
 # ------------------------------------------------------------------------------------------ stock round
 class Stock1867(StockRound):
     def finish_round(self) -> None:
-        game = self.game
-        for corp in sorted(
-            (c for c in game.corporations if c.floated and not c.closed and c.type != "minor"),
-            key=game.sort_key,
-        ):
+        """Sold-out majors rise (minors never do)."""
+        game: Game1867 = self.game  # type: ignore[assignment]
+        majors = [c for c in game.corporations if c.floated and not c.closed and kind(c) != "minor"]
+        for corp in sorted(majors, key=game.sort_key):
             if game.sold_out(corp):
                 before = corp.share_price
                 game.market.move_up(corp)
-                if corp.share_price is not before:
-                    game.log.append(
-                        f"{corp.name} is sold out: share price rises to ${corp.share_price.price}"
-                    )
+                after = corp.share_price
+                if after is not None and after is not before:
+                    game.log.append(f"{corp.name} is sold out: share price rises to ${after.price}")
 
 
 class HomeToken(Step):
@@ -544,12 +547,15 @@ class Dividend1867(Dividend):
 
     def process_dividend(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
-        if corp.type != "minor":  # type: ignore[attr-defined]
+        if kind(corp) != "minor":
             super().process_dividend(action)
             return
-        kind = action.get("kind")
+        choice = str(action.get("kind"))
         revenue = self.total_revenue()
-        payout = self.options(corp, revenue)[str(kind)]
+        options = self.options(corp, revenue)
+        if choice not in options:
+            raise GameError(f"{corp.name} may {' or '.join(options)}, not {choice!r}")
+        payout = options[choice]
         for t in corp.trains:
             t.operated = True
         self.ornd.routes = []
@@ -713,9 +719,9 @@ class MergerRound(Round):
         super().__init__(game, step_classes, round_num)
 
     def select_entities(self) -> list[Entity]:
-        g = self.game
+        g: Game1867 = self.game  # type: ignore[assignment]
         return sorted(
-            (c for c in g.corporations if c.floated and c.type == "minor" and not c.closed), key=g.sort_key
+            (c for c in g.corporations if c.floated and kind(c) == "minor" and not c.closed), key=g.sort_key
         )
 
     def setup(self) -> None:
@@ -772,7 +778,7 @@ class Merge(Step):
         if self.converting is not None or self.merge_major:
             return ["merge"]
         out = ["merge"]
-        if self.merging is None and self.can_convert(entity):
+        if self.merging is None and isinstance(entity, Corporation) and self.can_convert(entity):
             out.append("convert")
         out.append("pass")
         return out
@@ -966,7 +972,7 @@ class PostMergerShares(Step):
             return []
         if entity is not self.current_entity():
             return []
-        return ["buy_shares", "pass"] if self.can_buy_any(entity) else []
+        return ["buy_shares", "pass"] if isinstance(entity, Player) and self.can_buy_any(entity) else []
 
     def treasury(self) -> list[Share]:
         corp = self.mrnd.converted

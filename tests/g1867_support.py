@@ -1,0 +1,69 @@
+"""Helpers for the 1867 and 1861 engine tests: their fixture games, positions and invariants."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Game
+from companion.interop.actions import effective_actions
+from companion.interop.replay import game_for_export, load_export
+
+ROOT = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+
+
+def fixture_names(title: str) -> list[str]:
+    return sorted(p.stem for p in (ROOT / title).glob("*.json"))
+
+
+@cache
+def export(title: str, name: str) -> dict[str, Any]:
+    return load_export(ROOT / title / f"{name}.json")
+
+
+def actions(title: str, name: str) -> list[dict[str, Any]]:
+    return effective_actions(export(title, name)["actions"])
+
+
+def game_before(title: str, name: str, action_id: int) -> tuple[Game, dict[str, Any]]:
+    """The fixture game just before the effective action ``action_id``, and that action."""
+    game = game_for_export(export(title, name))
+    for action in actions(title, name):
+        if action["id"] == action_id:
+            return game, action
+        game._process(action)
+    raise KeyError(action_id)
+
+
+def corporations(game: Any) -> list[Any]:
+    return list(game.every_corporation)
+
+
+def total_money(game: Any) -> int:
+    return game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in corporations(game))
+
+
+def check_invariants(game: Any, where: str) -> None:
+    """Money is conserved by the caller's comparison; here: loans, certificates and percentages."""
+    corps = corporations(game)
+    assert game.loans_left + sum(c.loans for c in corps) == game.NUM_LOANS, f"loans lost at {where}"
+    holders = [game.pool, *game.players, *corps]
+    seen: dict[str, int] = {}
+    for holder in holders:
+        for share in holder.shares:
+            assert share.owner is holder, f"{share.id} owner mismatch at {where}"
+            seen[share.id] = seen.get(share.id, 0) + 1
+    assert all(n == 1 for n in seen.values()), f"a certificate is in two places at {where}"
+    for corp in corps:
+        if corp.closed:
+            assert not any(s.id in seen for s in corp.all_shares), f"{corp.sym} closed but held at {where}"
+            continue
+        if corp.all_shares:
+            assert sum(h.percent_of(corp) for h in holders) == 100, f"{corp.sym} not 100 % at {where}"
+        if corp.owner is not None and corp.type != "national":
+            assert corp.president_share.owner is corp.owner, f"{corp.sym} president at {where}"
+    for player in game.players:
+        assert player.cash >= 0, f"{player.name} below zero at {where}"
+    for corp in corps:
+        assert corp.cash >= 0, f"{corp.sym} below zero at {where}"

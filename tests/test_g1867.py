@@ -1,0 +1,158 @@
+"""1867 (Railways of Canada): real 18xx.games games replay to their results, invariants hold after
+every action, and focused rules on positions reached by replaying a fixture."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from g1867_support import ROOT, actions, check_invariants, export, fixture_names, game_before, total_money
+
+from companion.cli import main
+from companion.engine import new_game, title_info
+from companion.interop.replay import diff_traces, game_for_export, load_trace, replay
+
+TITLE = "1867"
+GAME = "hs_wuveadew_21268"
+
+
+@pytest.mark.parametrize("name", fixture_names(TITLE))
+def test_fixture_replays_to_its_result_and_matches_its_trace(name: str) -> None:
+    result = replay(ROOT / TITLE / f"{name}.json", keep_trace=True)
+    assert result.ok, result.divergence
+    assert result.game is not None
+    assert {str(k): v for k, v in result.game.result().items()} == {
+        str(k): v for k, v in export(TITLE, name)["result"].items()
+    }
+    assert result.game.game_end_reason == export(TITLE, name)["game_end_reason"]
+    reference = load_trace(ROOT / TITLE / f"{name}.trace.jsonl")
+    assert diff_traces(result.trace, reference) is None
+    assert len(result.trace) == len(reference)
+
+
+@pytest.mark.parametrize("name", fixture_names(TITLE))
+def test_invariants_hold_after_every_action(name: str) -> None:
+    """Money is conserved (loans come from and go back to the bank), no loan is lost, every
+    certificate is in one place, each corporation's certificates sum to 100 %."""
+    game = game_for_export(export(TITLE, name))
+    start = total_money(game)
+    for action in actions(TITLE, name):
+        game._process(action)
+        assert total_money(game) == start, f"money changed at action {action['id']}"
+        check_invariants(game, f"action {action['id']}")
+
+
+def test_registry_lists_1867_as_playable() -> None:
+    info = title_info(TITLE)
+    assert info.playable and (info.min_players, info.max_players) == (2, 6)
+    assert [r.sym for r in info.optional_rules] == ["grid_market"]
+    game = new_game(TITLE, ["Ann", "Bob", "Cy"], {"grid_market"})
+    assert len(game.market.grid) > 1
+    assert game.legal_action_types() == ["bid", "pass"]
+
+
+def test_loan_interest_is_paid_after_the_run() -> None:
+    """Brockville and Ottawa has two loans: $10 interest is paid, and no loan can be repaid from $46."""
+    game, action = game_before(TITLE, GAME, 230)
+    bo = game.corporation("BO")
+    assert bo.loans == 2 and game.interest_owed(bo) == 10
+    cash, bank = bo.cash, game.bank.cash
+    game._process(action)
+    assert bo.cash == cash - 10 and game.bank.cash == bank + 10 and bo.loans == 2
+
+
+def test_a_loan_is_taken_automatically_for_a_train_that_must_be_bought() -> None:
+    game, action = game_before(TITLE, GAME, 121)
+    bo = game.corporation("BO")
+    assert not bo.trains and bo.cash < 100 and bo.loans == 0
+    game._process(action)
+    assert bo.loans == 2 and [t.name for t in bo.trains] == ["2"]
+    assert game.loans_left == game.NUM_LOANS - sum(c.loans for c in game.every_corporation)
+
+
+def test_a_minor_converts_into_a_major() -> None:
+    game, convert = game_before(TITLE, GAME, 467)
+    bbg, nyc = game.corporation("BBG"), game.corporation("NYC")
+    owner, cash, trains = bbg.owner, bbg.cash, list(bbg.trains)
+    home = game.map.tokens_of("BBG")
+    game._process(convert)
+    merge = next(a for a in actions(TITLE, GAME) if a["id"] == 468)
+    game._process(merge)
+    assert bbg.closed and nyc.floated and nyc.owner is owner
+    assert nyc.share_price is not None and nyc.share_price.price == 100  # the highest major par ≤ BBG's $100
+    assert nyc.cash == cash and nyc.trains == trains
+    assert game.map.tokens_of("NYC") == home
+    assert type(game.round).__name__ == "MergerRound" and game.current_entity() is owner
+
+
+def test_the_four_train_nationalises_trainless_minors() -> None:
+    game, action = game_before(TITLE, GAME, 439)
+    trainless = [c for c in game.corporations if c.type == "minor" and c.operated and not c.trains]
+    assert trainless
+    before = {p.id: p.cash for p in game.players}
+    game._process(action)
+    for corp in trainless:
+        assert corp.closed, corp.sym
+    paid = sum(game.players[i].cash - before[p] for i, p in enumerate(before))
+    assert paid > 0  # their owners are paid for their certificates
+
+
+def test_a_train_is_exported_at_the_end_of_an_operating_round_from_phase_4() -> None:
+    game, action = game_before(TITLE, GAME, 440)
+    upcoming = [t for t in game.depot if t not in game.discarded]
+    first = upcoming[0]
+    game._process(action)
+    assert first not in game.depot and first.owner is None
+    assert any("exported" in line for line in game.log[-30:])
+
+
+def test_a_trainless_major_may_choose_nationalisation() -> None:
+    game, action = game_before(TITLE, GAME, 699)
+    gtr = game.corporation("GTR")
+    assert gtr in game.trainless_major and action["choice"] == "nationalize"
+    holders = {p.id: p.num_shares_of(gtr) for p in game.players}
+    assert gtr.share_price is not None
+    cash = {p.id: p.cash for p in game.players}
+    tokens = game.map.tokens_of("GTR")
+    national_before = set(game.map.tokens_of("CN"))
+    assert game.national.tokens_left() == 1
+    game._process(action)
+    assert not gtr.ipoed and gtr.owner is None and gtr.share_price is None
+    paid = {p.id: p.cash - cash[p.id] for p in game.players}
+    per_share = {paid[p] // n for p, n in holders.items() if n}
+    assert len(per_share) == 1  # every share paid the same
+    assert game.map.tokens_of("GTR") == []
+    # the CN's last token replaces GTR's best one in a hex where the CN has none (Toronto has one)
+    gained = set(game.map.tokens_of("CN")) - national_before
+    assert gained == {("E15", 0)} and ("E15", 0) in tokens and game.national.tokens_left() == 0
+
+
+def test_exports_whose_players_have_only_names_replay(tmp_path: Path) -> None:
+    data = json.loads(json.dumps(export(TITLE, "hs_ahjzadkh_19792")))
+    names = {p["id"]: p["name"] for p in data["players"]}
+    data["players"] = [{"name": p["name"]} for p in data["players"]]
+
+    def rename(action: dict) -> None:  # type: ignore[type-arg]
+        if action.get("entity_type") == "player":
+            action["entity"] = names[action["entity"]]
+        for sub in action.get("auto_actions") or []:
+            rename(sub)
+
+    for action in data["actions"]:
+        rename(action)
+    data["result"] = {names[int(k)]: v for k, v in data["result"].items()}
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(data))
+    result = replay(path)
+    assert result.ok, result.divergence
+
+
+def test_replay_command_prints_ok_and_fail_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    files = [str(ROOT / TITLE / f"{n}.json") for n in fixture_names(TITLE)]
+    assert main(["replay", str(broken), *files]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"FAIL {broken} ")
+    assert [line.split()[0] for line in lines[1:]] == ["OK"] * len(files)
