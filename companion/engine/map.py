@@ -346,6 +346,14 @@ class GameMap:
         """Title hook: revenue a route earns beyond its stops (``values[paid[i]]`` is the i-th paid stop)."""
         return 0
 
+    def train_revenue(
+        self, corp: str, train: Any, stops: Sequence[tuple[str, int]], values: list[int], phase: Phase
+    ) -> int | None:
+        """Title hook: the revenue of a legal run when the title counts stops its own way (bonuses
+        included), or ``None`` for the shared rule (the best stops each row of the train pays,
+        plus :meth:`route_bonus`)."""
+        return None
+
     def route_bonus_cap(self, corp: str, phase: Phase, multiplier: int) -> int:
         """Title hook: more than :meth:`route_bonus` can ever give one route of ``corp`` now."""
         return 0

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from companion.engine.graph import Chain, board_graph
-from companion.engine.routes import Train, route_value
+from companion.engine.routes import Train, route_value, stop_kind
 
 if TYPE_CHECKING:
     from companion.engine.map import GameMap, Phase
@@ -95,6 +95,7 @@ def enumerate_routes(
     *,
     check: Callable[[], None] | None = None,
     best_only: tuple[Callable[[Candidate], int], int, int] | None = None,
+    kind_limits: dict[str, int] | None = None,
 ) -> list[Candidate]:
     """Every legal route of ``corp`` with at most ``max_stops`` stops, deduped (see module doc).
 
@@ -102,6 +103,10 @@ def enumerate_routes(
     (one train).  The walk then keeps the best so far and cuts every branch whose stops cannot
     beat it even if each further stop were one of the most valuable on the map (times the
     multiplier, plus ``bonus_cap`` for every bonus a route could earn), so the answer stays exact.
+
+    ``kind_limits``: at most this many stops of each kind (``"city"``, ``"town"``,
+    ``"offboard"``) on a route, for trains whose rows count kinds differently (1867's towns
+    ride free); a kind not named is limited by ``max_stops`` only.
     """
     from companion.engine.graph import connectivity
 
@@ -112,6 +117,11 @@ def enumerate_routes(
         return []
     index = {n: i for i, n in enumerate(reachable)}
     tokened = [game_map.state[h].tokened_by(n, corp) for h, n in reachable]
+    limits = kind_limits or {}
+    kinds = [stop_kind(game_map, node) for node in reachable]
+    kind_of = [sorted(limits).index(k) if k in limits else -1 for k in kinds]
+    cap = [limits[k] for k in sorted(limits)]
+    used_kind = [0] * len(cap)
     passable: list[bool] = []
     for h, n in reachable:
         st = game_map.state[h]
@@ -203,6 +213,11 @@ def enumerate_routes(
                 continue
             if not has_token and depth + 1 + to_token[j] > max_stops:
                 continue
+            kj = kind_of[j]
+            if kj >= 0 and used_kind[kj] >= cap[kj]:
+                continue
+            if kj >= 0:
+                used_kind[kj] += 1
             on_path[j] = True
             stack_nodes.append(j)
             stack_chains.append(chain)
@@ -210,15 +225,24 @@ def enumerate_routes(
             stack_chains.pop()
             stack_nodes.pop()
             on_path[j] = False
+            if kj >= 0:
+                used_kind[kj] -= 1
 
     for s in range(len(reachable)):
         if to_token[s] >= max_stops:
             continue
+        ks = kind_of[s]
+        if ks >= 0:
+            if cap[ks] < 1:
+                continue
+            used_kind[ks] += 1
         on_path[s] = True
         stack_nodes.append(s)
         dfs(s, 0, tokened[s], False, values[s])
         stack_nodes.pop()
         on_path[s] = False
+        if ks >= 0:
+            used_kind[ks] -= 1
     if best_only is not None:
         return best_cand
     result: list[Candidate] = []
@@ -227,6 +251,22 @@ def enumerate_routes(
         for mask, chains in lst:
             result.append(Candidate(stops, chains, mask, bases[seq]))
     return result
+
+
+def _kind_limits(trains: Sequence[Train]) -> dict[str, int] | None:
+    """The most stops of each kind any of ``trains`` may visit (None: every train counts all stops)."""
+    if all(isinstance(t.distance, int) for t in trains):
+        return None
+    out: dict[str, int] = {}
+    for kind in ("city", "town", "offboard"):
+        most = 0
+        for t in trains:
+            if isinstance(t.distance, int):
+                most = max(most, t.distance)
+            else:
+                most = max(most, sum(r.visit for r in t.distance if kind in r.nodes))
+        out[kind] = most
+    return out
 
 
 def stop_value_fast(game_map: GameMap, node: Node, phase: Phase) -> int:
@@ -302,7 +342,15 @@ def best_routes(
                 game_map.route_bonus_cap(corp, phase, trains[0].multiplier),
             )
     try:
-        candidates = enumerate_routes(game_map, corp, max_stops, phase, check=check, best_only=best_only)
+        candidates = enumerate_routes(
+            game_map,
+            corp,
+            max_stops,
+            phase,
+            check=check,
+            best_only=best_only,
+            kind_limits=_kind_limits(trains),
+        )
     except _Cancelled:
         return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
     if progress is not None:

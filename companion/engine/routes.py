@@ -135,6 +135,9 @@ def route_value(
         paid = list(range(len(stops)))
     else:
         paid = _paid_stops(game_map, train.distance, stops, values)
+    custom = game_map.train_revenue(corp, train, stops, values, phase)
+    if custom is not None:
+        return custom, values
     revenue = sum(values[i] for i in paid) * train.multiplier
     paid_stops = [stops[i] for i in paid]
     revenue += game_map.route_bonus(corp, paid_stops, values, paid, phase)

@@ -22,8 +22,8 @@ from companion.engine.operating import DiscardTrain, OperatingRound
 from companion.engine.rounds import ActionDict, Round
 from companion.engine.stock import AuctionRound, StockRound
 from companion.engine.titles.g1867 import steps as s
+from companion.engine.titles.g1867.map import Map1867
 from companion.engine.titles.g1867.market import Market1867
-from companion.engine.titles.g1867.routes import counted_stops
 
 
 @dataclass(eq=False)
@@ -532,52 +532,34 @@ class Game1867(Game):
             return token.price
         return token.price * min(hex_distance(h, hex_id) for h in used)
 
-    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
-        from companion.engine.routes import check_run, trains_from_names
+    def make_map(self) -> Map1867:
+        board = Map1867.for_title(self.data, self.optional_rules)
+        board.capitals, board.bonus_hex = frozenset(self.BONUS_CAPITALS), self.BONUS_REVENUE
+        return board
 
-        if not routes:
-            raise GameError(f"{corp.name} must run at least one train")
-        for r in routes:
-            if self.train(r["train"]).owner is not corp:
-                raise GameError(f"{corp.name} does not own train {r['train']}")
-        self.sync_map_rules()
-        spec = trains_from_names(self.data, [r["train"] for r in routes], self.optional_rules)
-        stripped = [{k: v for k, v in r.items() if k != "revenue"} for r in routes]
-        try:
-            checked = check_run(self.map, corp.sym, spec, stripped, self.map_phase())
-        except MapError as err:
-            raise GameError(str(err)) from None
-        total = 0
-        for r, route, train in zip(routes, checked, spec, strict=True):
-            if len(set(route.hexes)) != len(route.hexes):
-                raise GameError(f"the route of train {r['train']} visits the same hex twice")
-            _, value = counted_stops(
-                self.map, corp.sym, train, route.stops, route.stop_values, self.bonus_for(corp, train)
-            )
-            want = r.get("revenue")
-            if want is not None and int(want) != value:
-                raise GameError(f"the route of train {r['train']} is worth ${value}, not ${want}")
-            total += value
-        return total
-
-    def bonus_for(self, corp: Corporation, train: Any) -> Any:
-        """The bonus of a set of counted stops for ``corp``'s ``train`` (capitals and Timmins, bridges)."""
-        amounts: dict[str, int] = {}
-        for company in corp.companies:
-            ability = company.ability("hex_bonus")
-            if ability is not None:
+    def sync_map_rules(self) -> None:
+        """Tell the map which corporations own a company that adds revenue on some hexes."""
+        bonuses: dict[str, dict[str, int]] = {}
+        for corp in [*self.corporations, self.national]:
+            for company in corp.companies:
+                ability = company.ability("hex_bonus")
+                if ability is None or company.closed:
+                    continue
                 for h in ability["hexes"]:
-                    amounts[h] = amounts.get(h, 0) + int(ability["amount"])
-        capitals, timmins, multiplier = set(self.BONUS_CAPITALS), self.BONUS_REVENUE, train.multiplier
+                    mine = bonuses.setdefault(corp.sym, {})
+                    mine[h] = mine.get(h, 0) + int(ability["amount"])
+        board: Map1867 = self.map  # type: ignore[assignment]
+        board.set_hex_bonuses(bonuses)
 
-        def bonus(stops: Any) -> int:
-            hexes = {h for h, _ in stops}
-            value = sum(amounts.get(h, 0) for h in hexes)
-            if hexes & capitals and timmins in hexes:
-                value += 40 * multiplier
-            return value
-
-        return bonus
+    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
+        """The shared checks (the map counts the stops the 1867 way), and no hex visited twice."""
+        for r in routes:
+            hexes = [h for c in r.get("connections") or [] for h in (c[0], c[-1])]
+            stops = list(dict.fromkeys(hexes))
+            named = [h for h in r.get("hexes") or stops]
+            if len(set(named)) != len(named):
+                raise GameError(f"the route of train {r['train']} visits the same hex twice")
+        return super().check_routes(corp, routes, trains)
 
     # -- trains, phases, events --------------------------------------------------------------------------------
     def must_buy_train(self, corp: Corporation) -> bool:
