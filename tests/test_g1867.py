@@ -156,3 +156,41 @@ def test_replay_command_prints_ok_and_fail_lines(tmp_path: Path, capsys: pytest.
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"FAIL {broken} ")
     assert [line.split()[0] for line in lines[1:]] == ["OK"] * len(files)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("title", "name"), [("1867", "hs_ahjzadkh_19792"), ("1867", "hs_wuveadew_21268"), ("1861", "29683")]
+)
+def test_route_suggestions_are_optimal_and_never_below_the_run_played(title: str, name: str) -> None:
+    """``companion routes bench``: before every run of the game the optimiser proves its answer and
+    never earns less than the players did (the 2+2, the 5+5E, towns riding free, the bonuses)."""
+    from companion.commands.routes import bench_files
+
+    results = bench_files([ROOT / title / f"{name}.json"])
+    assert results
+    for r in results:
+        assert r.optimal, r
+        assert r.best >= r.played, r
+    assert any(r.best > 0 for r in results)
+
+
+def test_a_route_counts_towns_only_to_fill_the_train_and_adds_the_capital_bonus() -> None:
+    """1867's counting: a 2 train on city-town-city pays the two cities; the 5+5E pays its
+    offboards then the best cities, doubled; capital plus Timmins is $40 times the multiplier."""
+    from companion.engine.routes import Train
+    from companion.engine.titles.g1867.routes import counted_stops
+
+    game = new_game(TITLE, ["Ann", "Bob", "Cy"])
+    board = game.map
+    kinds = {h: board.state[h].spec.nodes[0].kind for h in ("F16", "M13", "L12", "D2", "F18")}
+    assert kinds["M13"] == "town"
+    two = Train.from_data("2-0", game.data["trains"][0]["distance"])
+    stops = [("F16", board.state["F16"].spec.city_indices[1]), ("M13", 0), ("L12", 0)]
+    counted, value = counted_stops(board, "CN", two, stops, [30, 10, 40], lambda s: 0)
+    assert counted == [0, 2] and value == 70
+    five_e = Train.from_data("5+5E-0", game.data["trains"][-1]["distance"], 2)
+    stops = [("F18", 0), ("F16", 0), ("D2", 0)]
+    bonus = board.bonus("CN", 2)  # type: ignore[attr-defined]
+    counted, value = counted_stops(board, "CN", five_e, stops, [30, 30, 40], bonus)
+    assert counted == [0, 1, 2] and value == (30 + 30 + 40) * 2 + 80

@@ -1,4 +1,4 @@
-"""Benchmark: replaying the 1870 fixture games through the engine."""
+"""Benchmark: replaying the fixture games of each playable title through the engine."""
 
 from __future__ import annotations
 
@@ -9,18 +9,19 @@ from pathlib import Path
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 
-FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games" / "1870"
+ROOT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games"
+TITLES = ("1870", "1867", "1861")
 RUNS = 5
 
 
 def bench() -> str:
-    files = sorted(FIXTURES.glob("*.json"))
+    files = [f for title in TITLES for f in sorted((ROOT / title).glob("*.json"))]
     if not files:
-        return f"## Engine replay\n\nNo 1870 fixtures found at `{FIXTURES}`.\n"
+        return f"## Engine replay\n\nNo fixtures found under `{ROOT}`.\n"
     lines = [
         "## Engine replay",
         "",
-        f"Each 1870 fixture replayed {RUNS} times through the engine (medians, one core), and the cost of "
+        f"Each fixture game ({', '.join(TITLES)}) replayed {RUNS} times through the engine (medians, one core), and the cost of "
         "one `apply` (which first tries the action on a copy) and one `undo` (which copies the latest "
         "checkpoint, kept every 25 actions, and replays the actions since) "
         "measured on the same games.",
@@ -55,7 +56,7 @@ def bench() -> str:
             undos.append(time.perf_counter() - start)
             game.apply(last)
         lines.append(
-            f"| {path.stem} | {len(actions)} | {replay:.3f} | {len(actions) / replay:.0f} | "
+            f"| {path.parent.name}/{path.stem} | {len(actions)} | {replay:.3f} | {len(actions) / replay:.0f} | "
             f"{statistics.median(applies) * 1000:.1f} | {statistics.median(undos) * 1000:.0f} |"
         )
     lines.append("")

@@ -88,7 +88,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("routes", help="route optimiser tools")
     rsub = p.add_subparsers(dest="routes_command", required=True)
     b = rsub.add_parser(
-        "bench", help="best routes for every run_routes of 1870 exports, compared with the game"
+        "bench", help="best routes for every run_routes of 18xx.games exports, compared with the game"
     )
     b.add_argument("files", nargs="+", type=Path, help="18xx.games export (.json)")
     b.add_argument("--json", action="store_true", help="one JSON object per state")
