@@ -21,7 +21,8 @@ def bench() -> str:
     lines = [
         "## Engine replay",
         "",
-        f"Each fixture game ({', '.join(TITLES)}) replayed {RUNS} times through the engine (medians, one core), and the cost of "
+        f"Each fixture game ({', '.join(TITLES)}) replayed {RUNS} times through the engine (medians, "
+        "one core), and the cost of "
         "one `apply` (which first tries the action on a copy) and one `undo` (which copies the latest "
         "checkpoint, kept every 25 actions, and replays the actions since) "
         "measured on the same games.",
