@@ -22,6 +22,7 @@ from companion.engine.operating import DiscardTrain, OperatingRound
 from companion.engine.rounds import ActionDict, Round
 from companion.engine.stock import AuctionRound, StockRound
 from companion.engine.titles.g1867 import steps as s
+from companion.engine.titles.g1867.steps import number, text
 from companion.engine.titles.g1867.map import Map1867
 from companion.engine.titles.g1867.market import Market1867
 
@@ -466,8 +467,8 @@ class Game1867(Game):
         ]
 
     def corporation_buys_company(self, corp: Corporation, action: ActionDict) -> None:
-        company = self.company(str(action["company"]))
-        price = int(action["price"])
+        company = self.company(text(action, "company"))
+        price = number(action, "price")
         if company not in self.purchasable_companies(corp):
             raise GameError(f"{corp.name} cannot buy {company.name} now")
         if not 1 <= price <= company.value:
@@ -486,7 +487,7 @@ class Game1867(Game):
 
     # -- track, tokens, routes ---------------------------------------------------------------------------------
     def lay_tile_1867(self, step: Any, corp: Corporation, action: ActionDict) -> None:
-        hex_id = str(action["hex"])
+        hex_id = text(action, "hex")
         hidden = self.hidden_company
         if hidden is not None and not hidden.closed:
             ability = hidden.ability("blocks_hexes") or {}
@@ -499,7 +500,7 @@ class Game1867(Game):
         if cost + terrain:
             self.take_loans_for(corp, cost + terrain)
         self.lay_tile_for(step, corp, corp, action, extra_cost=cost)
-        if str(action["tile"]).rpartition("-")[0] == "639":
+        if text(action, "tile").rpartition("-")[0] == "639":
             self.place_639_token(hex_id)
 
     def place_639_token(self, hex_id: str) -> None:

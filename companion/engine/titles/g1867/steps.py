@@ -19,6 +19,24 @@ if TYPE_CHECKING:
 MIN_INCREMENT = 5
 
 
+def text(action: ActionDict, key: str) -> str:
+    """A required field of an action, as text; a clear refusal when it is missing."""
+    if action.get(key) is None:
+        raise GameError(f"a {action.get('type', 'an')} action needs a {key!r}")
+    return str(action[key])
+
+
+def number(action: ActionDict, key: str, default: int | None = None) -> int:
+    """A whole-number field of an action; a clear refusal when it is missing or not a number."""
+    value = action.get(key, default)
+    if value is None and default is not None:
+        value = default
+    try:
+        return int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise GameError(f"{key} must be a whole number, not {value!r}") from None
+
+
 def kind(corp: Any) -> str:
     """A corporation's type in 1867: ``"minor"``, ``"major"`` or ``"national"``."""
     return str(getattr(corp, "type", "major"))
@@ -137,10 +155,10 @@ class SingleItemAuction(Step):
     def process_bid(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
         assert self.auction is not None
-        company = self.game.company(str(action["company"]))
+        company = self.game.company(text(action, "company"))
         if company is not self.auction.item:
             raise GameError(f"{self.auction.item.name} is up for auction, not {company.name}")
-        price = int(action["price"])
+        price = number(action, "price")
         self.declined = []
         _check_bid(price, self.min_bid(company), player.cash, company.name)
         if self.dutch:
@@ -242,7 +260,7 @@ class HomeToken(Step):
     def process_place_token(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
         # as on 18xx.games the token takes the first free slot of the city (the action's slot is a hint)
-        self.g.place_chosen_home(corp, str(action["city"]), None)
+        self.g.place_chosen_home(corp, text(action, "city"), None)
         self.g.pending_home.remove(corp)
 
     def skip(self) -> None:
@@ -329,8 +347,8 @@ class BuySellParShares1867(BuySellParShares):
 
     def process_bid(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
-        corp = self.game.corporation(str(action["corporation"]))
-        price = int(action["price"])
+        corp = self.game.corporation(text(action, "corporation"))
+        price = number(action, "price")
         if self.auction is None:
             if not self.minor_available(corp, player) or self.bought():
                 raise GameError(f"{player.name} cannot start {corp.name} now")
@@ -392,22 +410,22 @@ class BuySellParShares1867(BuySellParShares):
 
     def process_par(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
-        corp = self.game.corporation(action["corporation"])
+        corp = self.game.corporation(text(action, "corporation"))
         if corp.type != "major" or int(self.game.phase.name) < self.MAJOR_PHASE:  # type: ignore[attr-defined]
             raise GameError(f"{corp.name} cannot be started now")
         if self.bought():
             raise GameError(f"{player.name} has already bought this turn")
-        from companion.engine.stock import parse_par
-
-        text = str(action["share_price"])
-        try:
-            price, row, col = (int(p) for p in text.split(","))
-            cell = self.game.market.cell(row, col)
-        except ValueError:
-            cell = next((c for c in self.g.par_cells("major") if str(c.price) == text), None)
-        if cell is None or cell not in self.g.par_cells("major"):
-            parse_par(self.game, text)
-            raise GameError(f"{text} is not a par price for a major")
+        wanted = text(action, "share_price")
+        cells = self.g.par_cells("major")
+        parts = wanted.split(",")
+        if len(parts) == 3 and all(p.strip().lstrip("-").isdigit() for p in parts):
+            price, row, col = (int(p) for p in parts)
+            cell = next((c for c in cells if (c.price, c.row, c.col) == (price, row, col)), None)
+        else:
+            cell = next((c for c in cells if str(c.price) == wanted), None)
+        if cell is None:
+            prices = ", ".join(sorted({f"${c.price}" for c in cells}))
+            raise GameError(f"{wanted} is not a par price for a major; they are {prices}")
         if player.cash < 2 * cell.price:
             raise GameError(f"{player.name} has ${player.cash} and cannot par {corp.name} at ${cell.price}")
         self.game.market.set_par(corp, cell)
@@ -491,7 +509,7 @@ class Token1867(Token):
         token = corp.next_token()
         if token is None:
             raise GameError(f"{corp.name} has no tokens left")
-        city = str(action["city"])
+        city = text(action, "city")
         cost = g.token_cost(corp, city)
         if cost > corp.cash:
             raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${cost} for a token on {city}")
@@ -663,8 +681,8 @@ class BuyTrain1867(BuyTrain):
 
     def process_buy_train(self, action: ActionDict) -> None:
         corp: Corporation = self.game.entity_of(action)
-        train = self.game.train(action["train"])
-        price_needed = int(action["price"])
+        train = self.game.train(text(action, "train"))
+        price_needed = number(action, "price")
         if price_needed > corp.cash:
             if train.owner is not None or not self.must_buy(corp):
                 raise GameError(f"{corp.name} has ${corp.cash} and may not take loans to pay ${price_needed}")
@@ -802,7 +820,7 @@ class Merge(Step):
             self.pass_()
 
     def process_merge(self, action: ActionDict) -> None:
-        target = self.game.corporation(str(action["corporation"]))
+        target = self.game.corporation(text(action, "corporation"))
         if self.converting is not None:
             self.finish_convert(target)
             return
@@ -1067,11 +1085,11 @@ class ReduceTokens(Step):
     def process_remove_token(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
         try:
-            hex_id, node = self.game.map.city(str(action["city"]))
+            hex_id, node = self.game.map.city(text(action, "city"))
         except MapError as err:
             raise GameError(str(err)) from None
         slots = self.game.map.state[hex_id].tokens[node]
-        slot = int(action.get("slot") or 0)
+        slot = number(action, "slot", 0)
         if not 0 <= slot < len(slots) or slots[slot] != corp.sym:
             raise GameError(f"{corp.name} has no token in slot {slot} of {action['city']}")
         hexes = [h for h, _ in self.game.map.tokens_of(corp.sym)]
