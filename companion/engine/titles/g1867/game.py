@@ -22,9 +22,9 @@ from companion.engine.operating import DiscardTrain, OperatingRound
 from companion.engine.rounds import ActionDict, Round
 from companion.engine.stock import AuctionRound, StockRound
 from companion.engine.titles.g1867 import steps as s
-from companion.engine.titles.g1867.steps import number, text
 from companion.engine.titles.g1867.map import Map1867
 from companion.engine.titles.g1867.market import Market1867
+from companion.engine.titles.g1867.steps import number, text
 
 
 @dataclass(eq=False)
