@@ -1,11 +1,11 @@
-"""Play random legal 1870 games with our engine and write them as 18xx.games exports.
+"""Play random legal games (1870, 1867 or 1861) with our engine and write them as 18xx.games exports.
 
 A developer tool for differential testing: the exports can be replayed by another engine (the
 18xx.games reference, run locally beside ours) and the two traces compared with
 ``companion replay --diff``.  Every action is chosen among candidates our engine accepts; the
 players are neither clever nor stupid, they just keep the game moving.
 
-    python tools/random_games.py OUT_DIR --games 5 --seed 1 [--players 3] [--rules diesels]
+    python tools/random_games.py OUT_DIR --games 5 --seed 1 [--players 3] [--rules diesels] [--title 1867]
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
         out.append({"type": action_type, **base, **fields})
 
     if "bid" in kinds and isinstance(entity, Player):
+        out.extend(title_bids(game, entity, base, rng))
         for company in game.companies:
             rng_ = game.auction_bid_range(entity, company.sym)
             if rng_ is None:
@@ -48,15 +49,16 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     if "par" in kinds:
         corps = [c for c in game.corporations if not c.ipoed and not c.closed]
         rng.shuffle(corps)
+        par_cells = game.par_cells("major") if hasattr(game, "par_cells") else game.market.par_prices()
         for corp in corps:
-            for cell in rng.sample(game.market.par_prices(), k=len(game.market.par_prices())):
+            for cell in rng.sample(par_cells, k=len(par_cells)):
                 add("par", corporation=corp.sym, share_price=f"{cell.price},{cell.row},{cell.col}")
     if "buy_shares" in kinds:
         shares = [
             s
             for c in game.corporations
             if c.ipoed and not c.closed
-            for s in (c.shares_of(c)[:1] + game.pool.shares_of(c)[:1])
+            for s in (c.shares_of(c)[:2] + game.pool.shares_of(c)[:1])
         ]
         pending = game.pending_price_protection()
         if pending is not None:
@@ -108,8 +110,32 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
                 lo = (company.value + 1) // 2
                 add("buy_company", company=company.sym, price=lo + rng.randint(0, company.value))
     if "choose" in kinds:
-        for choice in rng.sample(["Map", "Charter"], k=2):
+        for choice in rng.sample(["Map", "Charter", "nationalize"], k=3):
             add("choose", choice=choice)
+    if "convert" in kinds and rng.random() < 0.5:
+        add("convert")
+    if "merge" in kinds:
+        targets = [c for c in game.corporations if c is not entity and not c.closed and not c.floated]
+        targets += [c for c in game.corporations if c is not entity and not c.closed and c.floated]
+        for corp in targets:
+            add("merge", corporation=corp.sym)
+    if "remove_token" in kinds and isinstance(entity, Corporation):
+        for hex_id, node in game.map.tokens_of(entity.sym):
+            slots = game.map.state[hex_id].tokens[node]
+            add("remove_token", city=game.map.city_ref(hex_id, node), slot=slots.index(entity.sym))
+    if (
+        "place_token" in kinds
+        and isinstance(entity, Corporation)
+        and entity in getattr(game, "pending_home", [])
+    ):
+        refs = [
+            game.map.city_ref(h, n)
+            for h, st in sorted(game.map.state.items())
+            for n in st.spec.city_indices
+            if None in st.tokens[n]
+        ]
+        for ref in rng.sample(refs, k=min(25, len(refs))):
+            add("place_token", city=ref, slot=0)
     if "sell_shares" in kinds and isinstance(entity, Corporation) and entity.owner is not None:
         president = entity.owner
         for corp in game.corporations:
@@ -199,10 +225,43 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
-def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000) -> Game:
+def title_bids(game: Game, player: Player, base: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """1867/1861 bids: on the private up for auction, or on a minor (starting or raising an auction)."""
+    from companion.engine.titles.g1867.steps import BuySellParShares1867, SingleItemAuction
+
+    out: list[dict[str, Any]] = []
+    for step in game.round.steps:
+        if not step.active():
+            continue
+        if isinstance(step, SingleItemAuction) and step.auction is not None:
+            company = step.auction.item
+            low = step.min_bid(company)
+            for k in range(3):
+                if low + 5 * k <= player.cash:
+                    out.append({"type": "bid", **base, "company": company.sym, "price": low + 5 * k})
+        if isinstance(step, BuySellParShares1867):
+            if step.auction is not None:
+                corps = [step.auction.item]
+            else:
+                corps = [c for c in game.corporations if step.minor_available(c, player)]
+                rng.shuffle(corps)
+            for corp in corps[:4]:
+                low = step.min_bid(corp)
+                price = low + 5 * rng.randint(0, 4)
+                if price <= player.cash:
+                    out.append({"type": "bid", **base, "corporation": corp.sym, "price": price})
+    return out
+
+
+def play(
+    seed: int, players: int, rules: frozenset[str], max_actions: int = 3000, title: str = "1870"
+) -> Game:
     rng = random.Random(seed)
-    game = new_game("1870", [(1000 + i, f"Player {i + 1}") for i in range(players)], rules, seed)
+    game = new_game(title, [(1000 + i, f"Player {i + 1}") for i in range(players)], rules, seed)
     stuck = 0
+    # a player who reaches a dead end (e.g. an 1867 merger nobody can become president of, which
+    # 18xx.games also only lets you undo) takes the last action back and does something else
+    banned: set[tuple[int, str]] = set()
     while not game.finished and len(game.actions) < max_actions:
         options = candidates(game, rng)
         # keep the game moving: prefer doing something over passing most of the time
@@ -210,6 +269,8 @@ def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000
         others = [o for o in options if o["type"] != "pass"]
         ordered = others + passes if rng.random() < 0.75 else passes + others
         for action in ordered:
+            if (len(game.actions), json.dumps(action, sort_keys=True)) in banned:
+                continue
             try:
                 game.apply(action)
                 stuck = 0
@@ -218,8 +279,11 @@ def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000
                 continue
         else:
             stuck += 1
-            if stuck > 3:
+            if stuck > 20 or not game.actions:
                 break
+            last = dict(game.undo())
+            last.pop("auto_actions", None)
+            banned.add((len(game.actions), json.dumps(last, sort_keys=True)))
     return game
 
 
@@ -231,12 +295,14 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=0, help="0: 2-7 at random")
     parser.add_argument("--rules", nargs="*", default=[])
     parser.add_argument("--max-actions", type=int, default=3000)
+    parser.add_argument("--title", default="1870", choices=["1870", "1867", "1861"])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for n in range(args.games):
         seed = args.seed + n
-        count = args.players or random.Random(seed).randint(2, 7)
-        game = play(seed, count, frozenset(args.rules), args.max_actions)
+        low, high = (2, 7) if args.title == "1870" else (3, 6)
+        count = args.players or random.Random(seed).randint(low, high)
+        game = play(seed, count, frozenset(args.rules), args.max_actions, args.title)
         data = export_game(game, game_id=seed)
         path = args.out / f"random-{seed}.json"
         path.write_text(json.dumps(data))

@@ -114,6 +114,11 @@ class Game1861(Game1867):
             return
         super().need_home_token(corp)
 
+    def home_token_locations(self, corp: Corporation) -> list[str]:
+        """1861: a major starts only in a city no track connects yet."""
+        locations = super().home_token_locations(corp)
+        return [h for h in locations if not self.connected_hex(h)]
+
     def place_rsr_home_token(self) -> None:
         """The first time the RSR operates its token goes to its St Petersburg city."""
         hex_id = self.NATIONAL_HOME

@@ -381,17 +381,47 @@ class Game1867(Game):
         self.log.append(f"{corp.name} must choose a city for its home token")
         self.pending_home.append(corp)
 
+    def open_city(self, corp: Corporation, hex_id: str, node: int) -> bool:
+        """A city ``corp`` could start in: a free slot it may take, and (a major) no token in the hex,
+        (a minor) no token in the city."""
+        st = self.map.state[hex_id]
+        slots, res = st.tokens[node], st.reservations[node]
+        if not any(t is None and r in (None, corp.sym) for t, r in zip(slots, res, strict=False)):
+            return False
+        if getattr(corp, "type", "") == "minor":
+            return all(t is None for t in slots) and all(r in (None, corp.sym) for r in res)
+        return all(t is None for tokens in st.tokens.values() for t in tokens)
+
+    def connected_hex(self, hex_id: str) -> bool:
+        """Track leads from one of the hex's cities to another stop."""
+        from companion.engine.graph import board_graph
+
+        chains = board_graph(self.map).chains
+        return any(chains.get((hex_id, n)) for n in self.map.state[hex_id].spec.city_indices)
+
+    def home_token_locations(self, corp: Corporation) -> list[str]:
+        """Hexes ``corp`` may start in: any open city for a minor; for a major an open city in a hex
+        no track connects yet, if there is one, else any open city."""
+        open_hexes = [
+            h
+            for h, st in sorted(self.map.state.items())
+            if any(self.open_city(corp, h, n) for n in st.spec.city_indices)
+        ]
+        if getattr(corp, "type", "") == "minor":
+            return open_hexes
+        unconnected = [h for h in open_hexes if not self.connected_hex(h)]
+        return unconnected or open_hexes
+
     def place_chosen_home(self, corp: Corporation, city: str, slot: Any) -> None:
         token = corp.next_token()
         if token is None:
             raise GameError(f"{corp.name} has no token left")
         try:
             hex_id, node = self.map.city(city)
-            st = self.map.state[hex_id]
-            if getattr(corp, "type", "") == "major" and any(
-                t is not None and t != "(neutral)" for slots in st.tokens.values() for t in slots
-            ):
-                raise GameError(f"{corp.name} must start in a city without tokens")
+            if not self.open_city(corp, hex_id, node) or hex_id not in self.home_token_locations(corp):
+                raise GameError(
+                    f"{corp.name} cannot start on {city}; it may start on {', '.join(self.home_token_locations(corp))}"
+                )
             self.map.place_token(corp.sym, city, slot, home=True)
         except MapError as err:
             raise GameError(str(err)) from None

@@ -323,7 +323,7 @@ class BuySellParShares1867(BuySellParShares):
         if cheapest is None or player.cash < 2 * cheapest:
             return False
         return self.game.num_certs(player) < self.game.cert_limit() and any(
-            c.type == "major" and not c.ipoed and not c.closed  # type: ignore[attr-defined]
+            kind(c) == "major" and not c.ipoed and not c.closed and self.g.home_token_locations(c)
             for c in self.game.corporations
         )
 
@@ -415,6 +415,8 @@ class BuySellParShares1867(BuySellParShares):
             raise GameError(f"{corp.name} cannot be started now")
         if self.bought():
             raise GameError(f"{player.name} has already bought this turn")
+        if not self.g.home_token_locations(corp):
+            raise GameError(f"{corp.name} cannot start: no city is open for its home token")
         wanted = text(action, "share_price")
         cells = self.g.par_cells("major")
         parts = wanted.split(",")
