@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.engine import Game
 from companion.interop.actions import effective_actions
-from companion.interop.replay import game_for_export, load_export
+from companion.interop.replay import diff_traces, game_for_export, load_export, load_trace, replay
 
 ROOT = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
 
@@ -67,3 +67,27 @@ def check_invariants(game: Any, where: str) -> None:
         assert player.cash >= 0, f"{player.name} below zero at {where}"
     for corp in corps:
         assert corp.cash >= 0, f"{corp.sym} below zero at {where}"
+
+
+def assert_replays_like_the_reference(title: str, name: str) -> None:
+    """The fixture replays to its result and end reason, and agrees with its trace at every action."""
+    result = replay(ROOT / title / f"{name}.json", keep_trace=True)
+    assert result.ok, result.divergence
+    assert result.game is not None
+    expected = {str(k): v for k, v in export(title, name)["result"].items()}
+    assert {str(k): v for k, v in result.game.result().items()} == expected
+    assert result.game.game_end_reason == export(title, name)["game_end_reason"]
+    reference = load_trace(ROOT / title / f"{name}.trace.jsonl")
+    assert diff_traces(result.trace, reference) is None
+    assert len(result.trace) == len(reference)
+
+
+def assert_invariants_after_every_action(title: str, name: str) -> None:
+    """Money is conserved (loans come from and go back to the bank), no loan is lost, every
+    certificate is in one place, each corporation's certificates sum to 100 %."""
+    game = game_for_export(export(title, name))
+    start = total_money(game)
+    for action in actions(title, name):
+        game._process(action)
+        assert total_money(game) == start, f"money changed at action {action['id']}"
+        check_invariants(game, f"action {action['id']}")

@@ -7,11 +7,19 @@ import json
 from pathlib import Path
 
 import pytest
-from g1867_support import ROOT, actions, check_invariants, export, fixture_names, game_before, total_money
+from g1867_support import (
+    ROOT,
+    actions,
+    assert_invariants_after_every_action,
+    assert_replays_like_the_reference,
+    export,
+    fixture_names,
+    game_before,
+)
 
 from companion.cli import main
 from companion.engine import new_game, title_info
-from companion.interop.replay import diff_traces, game_for_export, load_trace, replay
+from companion.interop.replay import replay
 
 TITLE = "1867"
 GAME = "hs_wuveadew_21268"
@@ -19,28 +27,12 @@ GAME = "hs_wuveadew_21268"
 
 @pytest.mark.parametrize("name", fixture_names(TITLE))
 def test_fixture_replays_to_its_result_and_matches_its_trace(name: str) -> None:
-    result = replay(ROOT / TITLE / f"{name}.json", keep_trace=True)
-    assert result.ok, result.divergence
-    assert result.game is not None
-    assert {str(k): v for k, v in result.game.result().items()} == {
-        str(k): v for k, v in export(TITLE, name)["result"].items()
-    }
-    assert result.game.game_end_reason == export(TITLE, name)["game_end_reason"]
-    reference = load_trace(ROOT / TITLE / f"{name}.trace.jsonl")
-    assert diff_traces(result.trace, reference) is None
-    assert len(result.trace) == len(reference)
+    assert_replays_like_the_reference(TITLE, name)
 
 
 @pytest.mark.parametrize("name", fixture_names(TITLE))
 def test_invariants_hold_after_every_action(name: str) -> None:
-    """Money is conserved (loans come from and go back to the bank), no loan is lost, every
-    certificate is in one place, each corporation's certificates sum to 100 %."""
-    game = game_for_export(export(TITLE, name))
-    start = total_money(game)
-    for action in actions(TITLE, name):
-        game._process(action)
-        assert total_money(game) == start, f"money changed at action {action['id']}"
-        check_invariants(game, f"action {action['id']}")
+    assert_invariants_after_every_action(TITLE, name)
 
 
 def test_registry_lists_1867_as_playable() -> None:

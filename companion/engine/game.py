@@ -54,6 +54,8 @@ class Game(TableGame):
     MARKET_SHARE_LIMIT = 50
     SELL_AFTER_FIRST_SR = True
     GAME_END_CHECK: dict[str, str] = {"bankrupt": "immediate", "bank": "full_or"}
+    final_turn: int | None = None
+    """With the ``one_more_full_or_set`` timing: the turn whose last OR ends the game (set by the title)."""
 
     #: action types that can involve a card (a certificate, private company or train)
     CARD_ACTION_TYPES: frozenset[str] = frozenset(
@@ -321,7 +323,10 @@ class Game(TableGame):
             return False
         if timing == "current_or":
             return True
-        return self.round.round_num == self.operating_rounds
+        final_or = self.round.round_num == self.operating_rounds
+        if timing == "one_more_full_or_set":
+            return final_or and self.turn == self.final_turn
+        return final_or
 
     def game_end_check(self) -> tuple[str, str] | None:
         for reason, timing in self.game_end_check_values().items():

@@ -20,10 +20,8 @@ from companion.engine.entities import Corporation
 from companion.engine.errors import GameError
 from companion.engine.map import MapError
 from companion.engine.market import StockMarket
-from companion.engine.operating import DiscardTrain
 from companion.engine.rounds import Round
 from companion.engine.titles.g1861 import steps as s1861
-from companion.engine.titles.g1867 import steps as s
 from companion.engine.titles.g1867.game import Game1867
 from companion.engine.titles.g1867.market import Market1867
 
@@ -57,33 +55,21 @@ class Game1861(Game1867):
         return self.NATIONAL_START_PHASE <= int(self.phase.name) < self.NATIONAL_END_PHASE
 
     # -- rounds --------------------------------------------------------------------------------------
-    def stock_round(self) -> Round:
-        return s.Stock1867(self, [s.MajorTrainless, DiscardTrain, s.HomeToken, s1861.BuySellParShares1861])
+    SHARE_STEP = s1861.BuySellParShares1861
+    OPERATING_ROUND = s1861.Operating1861
+    BUY_COMPANY_STEP = s1861.BuyCompany1861
+    PRELOAN_BUY_COMPANY_STEP = s1861.BuyCompanyPreloan1861
+    TRACK_STEP = s1861.Track1861
+    TOKEN_STEP = s1861.Token1861
+    DIVIDEND_STEP = s1861.Dividend1861
+    BUY_TRAIN_STEP = s1861.BuyTrain1861
 
     def operating_round(self, round_num: int) -> Round:
         self.national.owner = self.priority_deal()
         self.log.append(
             f"{self.national.name} is run by {self.national.owner.name}, who has the priority deal"
         )
-        self.calculate_interest()
-        return s1861.Operating1861(
-            self,
-            [
-                s.MajorTrainless,
-                s1861.BuyCompany1861,
-                s.RedeemShares,
-                s1861.Track1861,
-                s1861.Token1861,
-                s.Route1867,
-                s1861.Dividend1861,
-                (s1861.BuyCompanyPreloan1861, {"blocks": True}),
-                s.LoanOperations,
-                DiscardTrain,
-                s1861.BuyTrain1861,
-                (s1861.BuyCompany1861, {"blocks": True}),
-            ],
-            round_num,
-        )
+        return super().operating_round(round_num)
 
     def or_round_finished(self) -> None:
         """1861 exports no trains."""

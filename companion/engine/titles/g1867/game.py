@@ -220,26 +220,38 @@ class Game1867(Game):
     def initial_round(self) -> Round:
         return AuctionRound(self, [s.SingleItemAuction])
 
+    # the steps a title built on 1867 (1861) swaps for its own
+    STOCK_ROUND: type[Round] = s.Stock1867
+    SHARE_STEP: type[Any] = s.BuySellParShares1867
+    OPERATING_ROUND: type[Round] = s.Operating1867
+    BUY_COMPANY_STEP: type[Any] = s.BuyCompany1867
+    PRELOAN_BUY_COMPANY_STEP: type[Any] = s.BuyCompanyPreloan
+    TRACK_STEP: type[Any] = s.Track1867
+    TOKEN_STEP: type[Any] = s.Token1867
+    DIVIDEND_STEP: type[Any] = s.Dividend1867
+    BUY_TRAIN_STEP: type[Any] = s.BuyTrain1867
+
     def stock_round(self) -> Round:
-        return s.Stock1867(self, [s.MajorTrainless, DiscardTrain, s.HomeToken, s.BuySellParShares1867])
+        return self.STOCK_ROUND(self, [s.MajorTrainless, DiscardTrain, s.HomeToken, self.SHARE_STEP])
 
     def operating_round(self, round_num: int) -> Round:
         self.calculate_interest()
-        return s.Operating1867(
+        return self.OPERATING_ROUND(
             self,
             [
                 s.MajorTrainless,
-                s.BuyCompany1867,
+                self.BUY_COMPANY_STEP,
                 s.RedeemShares,
-                s.Track1867,
-                s.Token1867,
+                self.TRACK_STEP,
+                self.TOKEN_STEP,
                 s.Route1867,
-                s.Dividend1867,
-                (s.BuyCompanyPreloan, {"blocks": True}),
+                self.DIVIDEND_STEP,
+                # a blocking company purchase comes before the interest is due
+                (self.PRELOAN_BUY_COMPANY_STEP, {"blocks": True}),
                 s.LoanOperations,
                 DiscardTrain,
-                s.BuyTrain1867,
-                (s.BuyCompany1867, {"blocks": True}),
+                self.BUY_TRAIN_STEP,
+                (self.BUY_COMPANY_STEP, {"blocks": True}),
             ],
             round_num,
         )
@@ -319,20 +331,6 @@ class Game1867(Game):
         self.final_operating_rounds = 3
         if self.final_turn is None:
             self.final_turn = self.turn + 1
-
-    def end_now(self, timing: str | None) -> bool:
-        if timing is None:
-            return False
-        if timing in ("immediate", "current_round"):
-            return True
-        if not isinstance(self.round, OperatingRound):
-            return False
-        if timing == "current_or":
-            return True
-        final_or = self.round.round_num == self.operating_rounds
-        if timing == "one_more_full_or_set":
-            return final_or and self.turn == self.final_turn
-        return final_or
 
     def end_game(self, reason: str) -> None:
         if self.finished:
