@@ -360,11 +360,8 @@ class Game(TableGame):
                 closed_any = True
         return closed_any
 
-    def close_corporation(self, corp: Corporation) -> None:
-        self.log.append(f"{corp.name} closes")
-        self.remove_corporation_from_map(corp)
-        if corp.cash:
-            corp.spend(corp.cash, self.bank)
+    def release_trains_and_companies(self, corp: Corporation) -> None:
+        """A corporation leaving play: its trains go back to the bank's pool, its companies close."""
         for train in list(corp.trains):
             corp.trains.remove(train)
             train.owner = None
@@ -372,6 +369,13 @@ class Game(TableGame):
             self.depot.append(train)
         for company in list(corp.companies):
             self.close_company(company)
+
+    def close_corporation(self, corp: Corporation) -> None:
+        self.log.append(f"{corp.name} closes")
+        self.remove_corporation_from_map(corp)
+        if corp.cash:
+            corp.spend(corp.cash, self.bank)
+        self.release_trains_and_companies(corp)
         if self.round.current_entity() is corp:
             for step in self.round.steps:
                 step.pass_()

@@ -106,32 +106,9 @@ class Game1861(Game1867):
         return [h for h in locations if not self.connected_hex(h)]
 
     def place_rsr_home_token(self) -> None:
-        """The first time the RSR operates its token goes to its St Petersburg city."""
-        hex_id = self.NATIONAL_HOME
-        if hex_id not in self.national_reservations:
-            return
-        st = self.map.state[hex_id]
-        if any(st.tokened_by(n, self.national.sym) for n in st.tokens):
-            return
-        token = self.national.next_token()
-        if token is None:
-            return
-        self.national_reservations.remove(hex_id)
-        node = st.spec.city_indices[-1]
-        slots = st.tokens[node]
-        res = st.reservations[node]
-        slot = next((i for i, r in enumerate(res) if r == self.national.sym), None)
-        if slot is None or slots[slot] is not None:
-            slot = next((i for i, t in enumerate(slots) if t is None), None)
-        if slot is None:
-            slots.append(self.national.sym)
-            res.append(None)
-        else:
-            slots[slot] = self.national.sym
-            res[slot] = None
-        token.used = True
-        self.map._changed()
-        self.log.append(f"{self.national.name} places a token on {hex_id}")
+        """The first time the RSR operates its token goes to its St Petersburg city (the second)."""
+        if self.NATIONAL_HOME in self.national_reservations:
+            self.place_national_token(self.NATIONAL_HOME, -1)
 
     # -- nationalisation -----------------------------------------------------------------------------------
     def loan_moves_on_nationalization(self) -> int:

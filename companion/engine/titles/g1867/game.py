@@ -532,24 +532,34 @@ class Game1867(Game):
             self.place_639_token(hex_id)
 
     def place_639_token(self, hex_id: str) -> None:
-        if not self.national_reservations:
-            return
+        """Montreal's green 639 tile: the CN's token reserved there goes on its city."""
+        if self.national_reservations:
+            self.place_national_token(hex_id, 0)
+
+    def place_national_token(self, hex_id: str, city: int) -> None:
+        """The national's reserved token goes on city number ``city`` of ``hex_id`` (its reserved slot,
+        else the first free one, else an extra slot), unless it already has a token in the hex."""
         st = self.map.state[hex_id]
-        if any(st.tokened_by(n, self.national.sym) for n in st.tokens):
+        national = self.national
+        token = national.next_token()
+        if token is None or any(st.tokened_by(n, national.sym) for n in st.tokens):
             return
-        token = self.national.next_token()
-        if token is None:
-            return
-        node = st.spec.city_indices[0]
-        slots = st.tokens[node]
-        slot = next((i for i, t in enumerate(slots) if t is None), None)
+        if hex_id in self.national_reservations:
+            self.national_reservations.remove(hex_id)
+        node = st.spec.city_indices[city]
+        slots, res = st.tokens[node], st.reservations[node]
+        slot = next((i for i, r in enumerate(res) if r == national.sym and slots[i] is None), None)
         if slot is None:
-            return
-        self.national_reservations.remove(hex_id) if hex_id in self.national_reservations else None
-        slots[slot] = self.national.sym
+            slot = next((i for i, t in enumerate(slots) if t is None), None)
+        if slot is None:
+            slots.append(national.sym)
+            res.append(None)
+        else:
+            slots[slot] = national.sym
+            res[slot] = None
         token.used = True
         self.map._changed()
-        self.log.append(f"{self.national.name} places a token on {hex_id}")
+        self.log.append(f"{national.name} places a token on {hex_id}")
 
     def token_cost(self, corp: Corporation, city: str) -> int:
         token = corp.next_token()
@@ -735,13 +745,7 @@ class Game1867(Game):
     def reset_corporation(self, corp: Corporation) -> None:
         """A nationalised major starts again from nothing (it may be parred again)."""
         self.remove_corporation_from_map(corp)
-        for train in list(corp.trains):
-            corp.trains.remove(train)
-            train.owner = None
-            self.discarded.append(train)
-            self.depot.append(train)
-        for company in list(corp.companies):
-            self.close_company(company)
+        self.release_trains_and_companies(corp)
         self.loans_left += corp.loans  # type: ignore[attr-defined]
         corp.loans = 0  # type: ignore[attr-defined]
         for share in corp.all_shares:
