@@ -67,6 +67,14 @@ def parse_par(game: Any, value: Any) -> Cell:
     return cell  # type: ignore[no-any-return]
 
 
+def hand_over_company(game: Any, player: Player, company: Company, price: int) -> None:
+    """``player`` becomes the owner of ``company`` (from the bank), paying ``price`` to the bank."""
+    company.owner = player
+    player.companies.append(company)
+    if price > 0:
+        player.spend(price, game.bank)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Auction of private companies
 # ---------------------------------------------------------------------------------------------------------
@@ -277,10 +285,7 @@ class WaterfallAuction(Step):
         available = self.max_bid(player, company)
         if available < price:
             raise GameError(f"{player.name} has ${available} available and cannot spend ${price}")
-        company.owner = player
-        player.companies.append(company)
-        if price > 0:
-            player.spend(price, self.game.bank)
+        hand_over_company(self.game, player, company, price)
         self.companies.remove(company)
         self.game.log.append(f"{player.name} buys {company.name} for ${price}")
         self.game.after_buy_company(player, company)

@@ -17,8 +17,7 @@
 from __future__ import annotations
 
 from companion.engine.entities import Corporation
-from companion.engine.errors import GameError
-from companion.engine.map import MapError
+from companion.engine.game import Game
 from companion.engine.market import StockMarket
 from companion.engine.rounds import Round
 from companion.engine.titles.g1861 import steps as s1861
@@ -89,14 +88,7 @@ class Game1861(Game1867):
         if any(t.used for t in corp.tokens):
             return
         if corp.coordinates:
-            token = corp.next_token()
-            assert token is not None
-            try:
-                ref = self.map.place_home_token(corp.sym)
-            except MapError as err:
-                raise GameError(str(err)) from None
-            token.used = True
-            self.log.append(f"{corp.name} places its home token on {ref}")
+            Game.place_home_token(self, corp)  # a fixed home: placed at once, as in most 18xx
             return
         super().need_home_token(corp)
 

@@ -11,7 +11,7 @@ from companion.engine.map import MapError
 from companion.engine.market import Cell
 from companion.engine.operating import BuyTrain, Dividend, OperatingRound, OperatorStep, Route, Token, Track
 from companion.engine.rounds import ActionDict, Entity, Round, Step
-from companion.engine.stock import BuySellParShares, StockRound
+from companion.engine.stock import BuySellParShares, StockRound, hand_over_company
 
 if TYPE_CHECKING:
     from companion.engine.titles.g1867.game import Game1867
@@ -210,10 +210,7 @@ class SingleItemAuction(Step):
             return
         player, price = won
         self.auction = None
-        company.owner = player
-        player.companies.append(company)
-        if price > 0:
-            player.spend(price, self.game.bank)
+        hand_over_company(self.game, player, company, price)
         self.companies.remove(company)
         self.game.log.append(f"{player.name} wins the auction for {company.name} with a bid of ${price}")
         self.round.goto_entity(player)
