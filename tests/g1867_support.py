@@ -91,3 +91,32 @@ def assert_invariants_after_every_action(title: str, name: str) -> None:
         game._process(action)
         assert total_money(game) == start, f"money changed at action {action['id']}"
         check_invariants(game, f"action {action['id']}")
+
+
+def state_of(game: Any) -> Any:
+    """What a player could see: money, loans, certificates, prices, trains, tokens, the round."""
+    return (
+        game.bank.cash,
+        [
+            (p.id, p.cash, sorted(s.id for s in p.shares), sorted(c.sym for c in p.companies))
+            for p in game.players
+        ],
+        [
+            (
+                c.sym,
+                c.cash,
+                c.loans,
+                c.share_price.coordinates if c.share_price else None,
+                sorted(t.id for t in c.trains),
+                [t.used for t in c.tokens],
+                c.closed,
+            )
+            for c in corporations(game)
+        ],
+        sorted((h, st.tile, repr(st.tokens), repr(st.reservations)) for h, st in game.map.state.items()),
+        [t.id for t in game.depot],
+        game.phase.name,
+        (type(game.round).__name__, game.round.round_num, game.round.entity_index),
+        getattr(game.current_entity(), "name", None),
+        len(game.actions),
+    )

@@ -186,3 +186,21 @@ def test_a_route_counts_towns_only_to_fill_the_train_and_adds_the_capital_bonus(
     bonus = board.bonus("CN", 2)  # type: ignore[attr-defined]
     counted, value = counted_stops(board, "CN", five_e, stops, [30, 30, 40], bonus)
     assert counted == [0, 1, 2] and value == (30 + 30 + 40) * 2 + 80
+
+
+@pytest.mark.parametrize("action_id", [40, 125, 468, 699, 838])
+def test_undo_and_preview_leave_the_game_as_it_was(action_id: int) -> None:
+    """At the table every action can be previewed and taken back: the state after an undo is the
+    state before (mergers, nationalisation and 5+5E runs included)."""
+    from g1867_support import state_of
+
+    game, action = game_before(TITLE, GAME, action_id)
+    game.keep_checkpoints()
+    before = state_of(game)
+    preview = game.preview(action)
+    assert state_of(game) == before
+    game.apply(action, preview)
+    assert state_of(game) != before
+    game.undo()
+    assert state_of(game) == before
+    game.apply(action)

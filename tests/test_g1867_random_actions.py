@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from g1867_support import actions, check_invariants, export, total_money
+from g1867_support import actions, check_invariants, export, state_of, total_money
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,31 +33,6 @@ KINDS = st.sampled_from(
         "discard_train",
     ]
 )
-
-
-def state(game: Any) -> Any:
-    return (
-        game.bank.cash,
-        [
-            (p.id, p.cash, sorted(s.id for s in p.shares), sorted(c.sym for c in p.companies))
-            for p in game.players
-        ],
-        [
-            (
-                c.sym,
-                c.cash,
-                c.loans,
-                c.share_price and c.share_price.coordinates,
-                sorted(t.id for t in c.trains),
-            )
-            for c in game.every_corporation
-        ],
-        sorted((h, st.tile, repr(st.tokens), repr(st.reservations)) for h, st in game.map.state.items()),
-        len(game.actions),
-        type(game.round).__name__,
-        game.round.entity_index,
-        getattr(game.current_entity(), "name", None),
-    )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -118,13 +93,13 @@ def test_random_actions_are_applied_legally_or_refused_cleanly(
         action.update(corporation=corp.sym)
     elif kind == "choose":
         action.update(choice="nationalize")
-    before = state(game)
+    before = state_of(game)
     total = total_money(game)
     try:
         game.apply(action)
     except GameError as err:
         assert str(err)
-        assert state(game) == before
+        assert state_of(game) == before
         return
     assert total_money(game) == total
     check_invariants(game, f"after {action}")
