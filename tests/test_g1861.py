@@ -84,3 +84,16 @@ def test_nationalised_minors_hand_their_cash_to_the_national() -> None:
     closed = [c for c in minors if c.closed]
     assert len(closed) == 5 and all(not c.trains for c in closed)
     assert game.national.cash == before + sum(cash[c.sym] for c in closed)
+
+
+def test_a_major_redeems_its_shares_from_the_market_at_the_share_price() -> None:
+    game, action = game_before(TITLE, GAME, 457)
+    corp = game.entity_of(action)
+    shares = [game.share(i) for i in action["shares"]]
+    assert all(s.owner is game.pool for s in shares)
+    assert corp.share_price is not None
+    price = corp.share_price.price * len(shares)
+    cash, bank = corp.cash, game.bank.cash
+    game._process(action)
+    assert all(s.owner is corp for s in shares)
+    assert corp.cash == cash - price and game.bank.cash == bank + price
