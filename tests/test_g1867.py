@@ -204,3 +204,43 @@ def test_undo_and_preview_leave_the_game_as_it_was(action_id: int) -> None:
     game.undo()
     assert state_of(game) == before
     game.apply(action)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("title", "name", "action_id"),
+    [("1867", GAME, 965), ("1861", "29683", 741), ("1861", "bank_breaks_then_final_phase", 758)],
+)
+def test_the_quick_choice_of_counted_stops_equals_trying_every_combination(
+    title: str, name: str, action_id: int
+) -> None:
+    """For every route the corporation could run before a late run, the counted stops chosen
+    without trying every combination are worth exactly as much as the best combination."""
+    from companion.engine.route_optimizer import _kind_limits, enumerate_routes
+    from companion.engine.routes import stop_value, trains_from_names
+    from companion.engine.titles.g1867.routes import counted_stops
+
+    game, action = game_before(title, name, action_id)
+    corp = game.corporation(str(action["entity"]))
+    board = game.map
+    trains = trains_from_names(game.data, [t.id for t in corp.trains], game.optional_rules)
+    phase = game.map_phase()
+    game.sync_map_rules()
+    candidates = enumerate_routes(
+        board, corp.sym, max(t.max_stops for t in trains), phase, kind_limits=_kind_limits(trains)
+    )
+    assert len(candidates) > 100
+    compared = 0
+    for train in trains:
+        bonus = board.bonus(corp.sym, train.multiplier)  # type: ignore[attr-defined]
+
+        def special(node: tuple[str, int]) -> bool:
+            return node[0] in board.capitals or node[0] == board.bonus_hex  # type: ignore[attr-defined]
+
+        for cand in candidates[:3000]:
+            values = [stop_value(board, s, phase) for s in cand.stops]
+            quick = counted_stops(board, corp.sym, train, cand.stops, values, bonus, special)[1]
+            every = counted_stops(board, corp.sym, train, cand.stops, values, bonus)[1]
+            assert quick == every, (train.name, cand.stops)
+            compared += 1
+    assert compared > 100

@@ -50,7 +50,16 @@ class Map1867(GameMap):
         hexes = [h for h, _ in stops]
         if len(set(hexes)) != len(hexes):
             raise ValueError("a route may not visit two cities of one hex")
-        _, revenue = counted_stops(self, corp, train, stops, values, self.bonus(corp, train.multiplier))
+        capitals, bonus_hex = self.capitals, self.bonus_hex
+        _, revenue = counted_stops(
+            self,
+            corp,
+            train,
+            stops,
+            values,
+            self.bonus(corp, train.multiplier),
+            special=lambda node: node[0] in capitals or node[0] == bonus_hex,
+        )
         return revenue
 
     def route_bonus_cap(self, corp: str, phase: Phase, multiplier: int) -> int:
