@@ -60,7 +60,8 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
             if c.ipoed and not c.closed
             for s in (c.shares_of(c)[:2] + game.pool.shares_of(c)[:1])
         ]
-        pending = game.pending_price_protection()
+        # a title with price protection (1870) says which sale waits for its president
+        pending = game.pending_price_protection() if hasattr(game, "pending_price_protection") else None
         if pending is not None:
             shares = [game.share(i) for i in pending["certificates"]]
             add("buy_shares", shares=pending["certificates"], percent=sum(s.percent for s in shares))
