@@ -44,6 +44,20 @@ def test_registry_lists_1867_as_playable() -> None:
     assert game.legal_action_types() == ["bid", "pass"]
 
 
+def test_two_players_have_fewer_trains_and_privates_and_hold_up_to_70_percent() -> None:
+    from collections import Counter
+
+    three, two = new_game(TITLE, ["Ann", "Bob", "Cy"]), new_game(TITLE, ["Ann", "Bob"], seed=5)
+    kinds3, kinds2 = Counter(t.name for t in three.depot), Counter(t.name for t in two.depot)
+    removed = {"2": 3, "3": 2, "4": 1, "5": 1, "6": 1, "7": 1}
+    assert {k: kinds3[k] - kinds2[k] for k in removed} == removed
+    first_three = next(t for t in two.depot if t.name == "3")
+    assert first_three.events == [{"type": "green_minors_available"}]  # the events stay with the first
+    assert len(three.companies) - len(two.companies) == 2 and two.hidden_company in two.companies
+    cnr = two.corporation("CNR")
+    assert two.max_ownership(cnr) == 70 and three.max_ownership(three.corporation("CNR")) == 60
+
+
 def test_loan_interest_is_paid_after_the_run() -> None:
     """Brockville and Ottawa has two loans: $10 interest is paid, and no loan can be repaid from $46."""
     game, action = game_before(TITLE, GAME, 230)

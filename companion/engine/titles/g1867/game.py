@@ -157,9 +157,26 @@ class Game1867(Game):
                 self.future.append(corp)
         self.corporations = available
         if len(self.players) == 2:
-            for corp in [*self.corporations, *self.future]:
-                if corp.max_ownership == 60:  # type: ignore[attr-defined]
-                    corp.max_ownership = 70  # type: ignore[attr-defined]
+            self.setup_for_two_players()
+
+    def setup_for_two_players(self) -> None:
+        """Two players: majors may be held up to 70 %, fewer trains of each kind (the last ones of
+        ``TRAINS_REMOVE_2_PLAYER``), and two private companies (never the hidden one) are taken
+        out at random.  The random choice is this engine's (from the game's seed), not 18xx.games'."""
+        import random
+
+        for corp in [*self.corporations, *self.future]:
+            if corp.max_ownership == 60:  # type: ignore[attr-defined]
+                corp.max_ownership = 70  # type: ignore[attr-defined]
+        for name, count in dict(self.data["constants"].get("TRAINS_REMOVE_2_PLAYER", {})).items():
+            # the last ones go: the first of each kind, which carries its events, stays
+            for train in [t for t in self.depot if t.name == name][::-1][: int(count)]:
+                self.depot.remove(train)
+                self.all_trains.remove(train)
+        choices = [c for c in self.companies if c is not self.hidden_company]
+        removed = random.Random(self.seed).sample(choices, k=min(2, len(choices)))
+        self.log.append(f"Companies removed for two players: {', '.join(c.name for c in removed)}")
+        self.companies = [c for c in self.companies if c not in removed]
 
     def national_type(self) -> str:
         return "national"
