@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine.checks import REQUIRED_FIELDS
 from companion.engine.entities import Company, Corporation, Player, Share, Token
 from companion.engine.errors import GameError
 from companion.engine.game import Game, Phase
@@ -68,6 +69,13 @@ class Game1867(Game):
     NATIONAL_RESERVATIONS: tuple[str, ...] = ("L12",)
     BONUS_CAPITALS: tuple[str, ...] = ("F16", "L12", "O7")
     BONUS_REVENUE = "D2"
+    #: a bid names a private company or a minor; mergers name the other corporation
+    REQUIRED_FIELDS = {
+        **REQUIRED_FIELDS,
+        "bid": ("price",),
+        "merge": ("corporation",),
+        "remove_token": ("city",),
+    }
     TILE_LAYS = [
         {"lay": True, "upgrade": True, "cost": 0},
         {"lay": True, "upgrade": "not_if_upgraded", "cost": 20, "cannot_reuse_same_hex": True},
