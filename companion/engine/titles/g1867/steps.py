@@ -10,8 +10,14 @@ from companion.engine.errors import GameError
 from companion.engine.map import MapError
 from companion.engine.market import Cell
 from companion.engine.operating import BuyTrain, Dividend, OperatingRound, OperatorStep, Route, Token, Track
-from companion.engine.rounds import ActionDict, Entity, Round, Step
-from companion.engine.stock import BuySellParShares, StockRound, hand_over_company
+from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, Step, entity_fields
+from companion.engine.stock import (
+    BuySellParShares,
+    StockRound,
+    hand_over_company,
+    par_action,
+    purchase_action,
+)
 
 if TYPE_CHECKING:
     from companion.engine.titles.g1867.game import Game1867
@@ -152,6 +158,18 @@ class SingleItemAuction(Step):
             return []
         return ["bid", "pass"]
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        auction = self.auction
+        if "bid" not in self.actions(entity) or auction is None:
+            return out
+        company = auction.item
+        lo, hi = self.min_bid(company), self.max_bid(entity, company)
+        if lo <= hi:
+            action = {"type": "bid", **entity_fields(entity), "company": company.sym, "price": lo}
+            out.append(LegalAction(action, (company.sym,), None if self.dutch else (lo, hi)))
+        return out
+
     def process_bid(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
         assert self.auction is not None
@@ -254,6 +272,20 @@ class HomeToken(Step):
     def actions(self, entity: Entity) -> list[str]:
         return ["place_token"] if self.g.pending_home[:1] == [entity] else []
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "place_token" not in self.actions(entity):
+            return []
+        board = self.game.map
+        allowed = set(self.g.home_token_locations(entity))
+        return [
+            LegalAction(
+                {"type": "place_token", **entity_fields(entity), "city": board.city_ref(h, n), "slot": None}
+            )
+            for h in sorted(allowed)
+            for n in board.state[h].spec.city_indices
+            if self.g.open_city(entity, h, n)
+        ]
+
     def process_place_token(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
         # as on 18xx.games the token takes the first free slot of the city (the action's slot is a hint)
@@ -341,6 +373,41 @@ class BuySellParShares1867(BuySellParShares):
             return self.MIN_BID
         top = self.auction.highest()
         return (top[1] if top else self.MIN_BID) + MIN_INCREMENT
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        kinds = self.actions(entity)
+        if self.auction is not None:
+            out: list[LegalAction] = []
+            if "pass" in kinds:
+                out.append(LegalAction({"type": "pass", **entity_fields(entity)}))
+            corps = [self.auction.item]
+        else:
+            out = super().legal_actions(entity)
+            corps = (
+                [c for c in self.game.corporations if self.minor_available(c, entity)]
+                if "bid" in kinds
+                else []
+            )
+        for corp in corps:
+            lo, hi = self.min_bid(corp), self.max_bid(entity, corp)
+            if "bid" in kinds and lo <= hi:
+                action = {"type": "bid", **entity_fields(entity), "corporation": corp.sym, "price": lo}
+                out.append(LegalAction(action, (corp.president_share.id,), (lo, hi)))
+        return out
+
+    def legal_pars(self, player: Player) -> list[LegalAction]:
+        if not self.can_par_any(player):
+            return []
+        return [
+            par_action(player, corp, cell)
+            for corp in self.game.corporations
+            if kind(corp) == "major"
+            and not corp.ipoed
+            and not corp.closed
+            and self.g.home_token_locations(corp)
+            for cell in self.g.par_cells("major")
+            if player.cash >= 2 * cell.price
+        ]
 
     def process_bid(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
@@ -458,6 +525,12 @@ class MajorTrainless(Step):
     def actions(self, entity: Entity) -> list[str]:
         return ["pass", "choose"] if self.g.trainless_major[:1] == [entity] else []
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "choose" in self.actions(entity):
+            out.append(LegalAction({"type": "choose", **entity_fields(entity), "choice": "nationalize"}))
+        return out
+
     def process_pass(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
         self.g.trainless_major.remove(corp)
@@ -501,6 +574,18 @@ class Token1867(Token):
         if token.price > entity.cash or not self.game.token_spots(entity):
             return []
         return ["place_token", "pass"]
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        """Each reachable city the corporation can pay for (the charter price times the distance)."""
+        out = Step.legal_actions(self, entity)
+        if "place_token" in self.actions(entity):
+            g: Game1867 = self.game  # type: ignore[assignment]
+            for city in self.game.token_spots(entity):
+                cost = g.token_cost(entity, city)
+                if cost <= entity.cash:
+                    action = {"type": "place_token", **entity_fields(entity), "city": city}
+                    out.append(LegalAction(action, cost=cost))
+        return out
 
     def process_place_token(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
@@ -604,6 +689,17 @@ class BuyCompanyPreloan(OperatorStep):
             return ["buy_company", "pass"]
         return []
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "buy_company" not in self.actions(entity):
+            return out
+        for company in self.game.purchasable_companies(entity):
+            lo, hi = 1, min(company.value, entity.cash)
+            if lo <= hi:
+                action = {"type": "buy_company", **entity_fields(entity), "company": company.sym, "price": hi}
+                out.append(LegalAction(action, (company.sym,), (lo, hi)))
+        return out
+
     def process_buy_company(self, action: ActionDict) -> None:
         g: Game1867 = self.game  # type: ignore[assignment]
         g.corporation_buys_company(self.game.entity_of(action), action)
@@ -672,6 +768,22 @@ class BuyTrain1867(BuyTrain):
     def other_trains(self, corp: Corporation) -> list[Any]:
         return [t for c in self.game.corporations if c is not corp and not c.closed for t in c.trains]
 
+    def president_may_contribute(self, corp: Corporation) -> bool:
+        return False  # 1867: loans, never the president's money
+
+    def legal_train_purchases(self, corp: Corporation) -> list[LegalAction]:
+        """The shared list, and the bank's trains the corporation can pay for with loans it must take."""
+        out = super().legal_train_purchases(corp)
+        if self.must_buy(corp) and self.room(corp):
+            power = self.g.buying_power(corp, full=True)
+            listed = {la.action.get("train") for la in out}
+            for train in self.game.depot_trains():
+                price = self.game.train_price(train)
+                if train.id not in listed and corp.cash < price <= power:
+                    action = {"type": "buy_train", **entity_fields(corp), "train": train.id, "price": price}
+                    out.append(LegalAction({**action, "variant": train.name}, (train.id,)))
+        return out
+
     def pass_(self) -> None:
         super().pass_()
         corp = self.current_entity()
@@ -708,6 +820,12 @@ class RedeemShares(OperatorStep):
         if corp.share_price is None:
             return []
         return [sh for sh in self.game.pool.shares_of(corp) if sh.price <= corp.cash]
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "buy_shares" in self.actions(entity):
+            out += [purchase_action(entity, [share]) for share in self.redeemable(entity)]
+        return out
 
     def process_buy_shares(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
@@ -798,6 +916,20 @@ class Merge(Step):
         if self.merging is None and isinstance(entity, Corporation) and self.can_convert(entity):
             out.append("convert")
         out.append("pass")
+        return out
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        kinds = self.actions(entity)
+        fields = entity_fields(entity)
+        if "convert" in kinds:
+            out.append(LegalAction({"type": "convert", **fields}))
+        if "merge" in kinds:
+            if self.converting is not None or self.merge_major:
+                targets = self.majors_available()
+            else:
+                targets = self.candidates(entity)
+            out += [LegalAction({"type": "merge", **fields, "corporation": c.sym}) for c in targets]
         return out
 
     def can_convert(self, corp: Corporation) -> bool:
@@ -1009,6 +1141,12 @@ class PostMergerShares(Step):
     def can_buy_any(self, player: Player) -> bool:
         return any(self.can_buy(player, sh) for sh in self.treasury()[:2])
 
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        out = super().legal_actions(entity)
+        if "buy_shares" in self.actions(entity):
+            out += [purchase_action(entity, [sh]) for sh in self.treasury()[:2] if self.can_buy(entity, sh)]
+        return out
+
     def process_buy_shares(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
         shares = [self.game.share(i) for i in action.get("shares") or []]
@@ -1080,6 +1218,29 @@ class ReduceTokens(Step):
 
     def actions(self, entity: Entity) -> list[str]:
         return ["remove_token"] if self.active_entities() == [entity] else []
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        if "remove_token" not in self.actions(entity):
+            return []
+        board = self.game.map
+        hexes = [h for h, _ in board.tokens_of(entity.sym)]
+        crowded = {h for h in hexes if hexes.count(h) > 1}
+        out = []
+        for h, n in board.tokens_of(entity.sym):
+            if crowded and h not in crowded:
+                continue
+            slot = board.state[h].tokens[n].index(entity.sym)
+            out.append(
+                LegalAction(
+                    {
+                        "type": "remove_token",
+                        **entity_fields(entity),
+                        "city": board.city_ref(h, n),
+                        "slot": slot,
+                    }
+                )
+            )
+        return out
 
     def process_remove_token(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
