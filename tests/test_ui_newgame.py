@@ -8,7 +8,6 @@ from pathlib import Path
 import cv2
 from ui_drive import companion_run, drive
 
-from companion.engine import playable_titles
 from companion.store import Store
 
 
@@ -77,27 +76,6 @@ def test_new_game_with_the_on_screen_keyboard(tmp_path: Path, display: str) -> N
     with Store.open(tmp_path / "db.sqlite3") as store:
         (game,) = store.games()
         assert game.players == ["Ann", "Bob", "Cy"] and game.action_count == 0
-
-
-def test_a_title_that_is_not_playable_is_one_clear_line_a_log_and_a_screen(
-    tmp_path: Path, display: str
-) -> None:
-    (tmp_path / "c.toml").write_text('[game]\ntitle = "1861"\ndatabase = "data/db.sqlite3"\n')
-    proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "1", "--screenshot", "err.png"], display, tmp_path
-    )
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    playable = ", ".join(playable_titles())  # 1870, and the titles beyond 18xx (TSR)
-    assert lines == [f"error: c.toml: game.title 1861 is not playable yet (playable: {playable})"], (
-        proc.stderr
-    )
-    log = (tmp_path / "data" / "logs" / "companion.log").read_text()
-    assert "cannot start: c.toml: game.title 1861 is not playable yet" in log
-    assert "kivy: " in log  # Kivy's own messages are in the log, not silenced
-    shown = (tmp_path / "err.txt").read_text()
-    assert "The companion cannot start" in shown and "1861 is not playable yet" in shown
-    assert not (tmp_path / "data" / "db.sqlite3").exists()
 
 
 def test_a_bad_configuration_file_is_heard_too(tmp_path: Path, display: str) -> None:
