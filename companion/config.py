@@ -33,8 +33,6 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from companion import data as title_data
-
 __all__ = [
     "BackupConfig",
     "CameraConfig",
@@ -389,7 +387,9 @@ class _Validator:
     def game(self, table: dict[str, Any]) -> GameConfig:
         d = GameConfig()
         self._keys("game", table, _field_names(GameConfig))
-        title = self._get("game", table, "title", d.title, self._choice(title_data.TITLES))
+        from companion.engine.titles import known_titles, title_info
+
+        title = self._get("game", table, "title", d.title, self._choice(tuple(known_titles())))
         players = d.players
         if "players" in table:
             got = self._strings(
@@ -397,9 +397,9 @@ class _Validator:
             )
             players = got if got is not None else d.players
         rules = d.rules
-        meta = title_data.load_title(title)["meta"] if title in title_data.TITLES else {}
+        info = title_info(title) if title in known_titles() else None
         if "rules" in table:
-            known = tuple(str(r["sym"]) for r in meta.get("optional_rules", []))
+            known = tuple(r.sym for r in info.optional_rules) if info else ()
             got = self._strings("game.rules", table["rules"], pattern=None, max_items=99, what="rule names")
             if got is not None:
                 unknown = [r for r in got if r not in known]
@@ -411,8 +411,8 @@ class _Validator:
                     )
                 if not unknown:
                     rules = got
-        if players and "player_range" in meta:
-            lo, hi = (int(n) for n in meta["player_range"])
+        if players and info is not None:
+            lo, hi = info.min_players, info.max_players
             if not lo <= len(players) <= hi:
                 count = f"{len(players)} player{'' if len(players) == 1 else 's'}"
                 self.problem(

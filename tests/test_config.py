@@ -204,7 +204,7 @@ def test_unknown_section_and_key_get_a_hint() -> None:
         ('[backup]\ndirectory = ""', "backup.directory: '' is not allowed (allowed: a non-empty string)"),
         (
             '[game]\ntitle = "1830"',
-            "game.title: '1830' is not allowed (did you mean '1870'?) (allowed: 1870, 1861, 1867, 1833NE)",
+            "game.title: '1830' is not allowed (did you mean '1870'?) (allowed: 1870, 1867, 1861, 1833NE, TSR, CoBS)",
         ),
         (
             '[game]\nplayers = ["Ann"]',

@@ -178,13 +178,16 @@ def _run(args: argparse.Namespace) -> int:
 
     db = database_path(None, config)  # $COMPANION_DB first, as every command does (docs/STORE.md)
     start_log(db.parent)
-    from companion.engine import playable_titles
+    from companion.engine import playable_titles, title_info
 
     title = config.game.title
-    if title not in playable_titles():
+    # the touchscreen's screens are those of an 18xx (a map, trains, corporations)
+    at_table = [t for t in playable_titles() if title_info(t).has_map]
+    if title not in at_table:
+        why = "is not playable yet" if title not in playable_titles() else "has no touchscreen yet"
         return _fail(
-            f"{args.config or 'the configuration'}: game.title {title} is not playable yet "
-            f"(playable: {', '.join(playable_titles())})",
+            f"{args.config or 'the configuration'}: game.title {title} {why} "
+            f"(at the table: {', '.join(at_table)})",
             args,
             size,
             fullscreen,

@@ -23,11 +23,11 @@ if TYPE_CHECKING:
 #: title name → package (under ``companion.engine.titles``) holding its rules, in menu order
 PACKAGES: dict[str, str] = {
     "1870": "g1870",
-    "TSR": "tsr",
-    "CoBS": "cobs",
-    "1833NE": "g1833ne",
     "1867": "g1867",
     "1861": "g1861",
+    "1833NE": "g1833ne",
+    "TSR": "tsr",
+    "CoBS": "cobs",
 }
 
 
