@@ -55,12 +55,11 @@ def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
 class _TileIndex:
     """A laid tile's paths at its rotation, and which paths touch each edge or stop."""
 
-    def __init__(self, paths: tuple[PathSpec, ...]) -> None:
+    __slots__ = ("paths", "at_end")
+
+    def __init__(self, paths: tuple[PathSpec, ...], at_end: dict[int, tuple[int, ...]]) -> None:
         self.paths = paths
-        self.at_end: dict[int, list[int]] = {}
-        for i, p in enumerate(paths):
-            for end in dict.fromkeys((p.a, p.b)):
-                self.at_end.setdefault(end, []).append(i)
+        self.at_end = at_end
 
 
 class _TokenWalk:
@@ -82,7 +81,10 @@ class _TokenWalk:
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
         if index is None:
-            index = self._tiles[hex_id] = _TileIndex(_tile_paths(self.map, hex_id))
+            st = self.map.state[hex_id]
+            index = self._tiles[hex_id] = _TileIndex(
+                st.spec.paths_at(st.rotation), st.spec.paths_touching(st.rotation)
+            )
         return index
 
     def run(self, start: Node, until: set[tuple[str, int]] | None = None, converging: bool = False) -> bool:

@@ -9,7 +9,7 @@ a tile at rotation ``r`` maps edge ``e`` to ``(e + r) % 6``; nodes do not move.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from companion.data import load_tiles, parse_code
@@ -91,6 +91,15 @@ class PathSpec:
     a: int
     b: int
     terminal: bool = False
+    #: the hex edges among the two ends (derived once: read on every step of every walk)
+    edges: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: the node indices among the two ends
+    nodes: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ends = (self.a, self.b)
+        object.__setattr__(self, "edges", tuple(e for e in ends if e < NODE))
+        object.__setattr__(self, "nodes", tuple(e - NODE for e in ends if e >= NODE))
 
     def rotated(self, rotation: int) -> PathSpec:
         if rotation % 6 == 0:
@@ -98,14 +107,6 @@ class PathSpec:
         a = self.a if is_node(self.a) else rotate_edge(self.a, rotation)
         b = self.b if is_node(self.b) else rotate_edge(self.b, rotation)
         return PathSpec(a, b, self.terminal)
-
-    @property
-    def edges(self) -> tuple[int, ...]:
-        return tuple(e for e in (self.a, self.b) if not is_node(e))
-
-    @property
-    def nodes(self) -> tuple[int, ...]:
-        return tuple(node_index(e) for e in (self.a, self.b) if is_node(e))
 
 
 @dataclass(frozen=True)
@@ -157,9 +158,32 @@ class TileSpec:
     borders: tuple[Border, ...] = ()
     partitions: tuple[Partition, ...] = ()
     icons: tuple[str, ...] = ()
+    #: rotation (0..5) → the paths at that rotation, and which of them touch each end
+    _rotated: dict[int, tuple[tuple[PathSpec, ...], dict[int, tuple[int, ...]]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def _at(self, rotation: int) -> tuple[tuple[PathSpec, ...], dict[int, tuple[int, ...]]]:
+        rotation %= 6
+        found = self._rotated.get(rotation)
+        if found is None:
+            paths = tuple(p.rotated(rotation) for p in self.paths)
+            at_end: dict[int, list[int]] = {}
+            for i, p in enumerate(paths):
+                for end in dict.fromkeys((p.a, p.b)):
+                    at_end.setdefault(end, []).append(i)
+            found = self._rotated[rotation] = (paths, {k: tuple(v) for k, v in at_end.items()})
+        return found
 
     def paths_at(self, rotation: int) -> tuple[PathSpec, ...]:
-        return tuple(p.rotated(rotation) for p in self.paths)
+        """The paths of the tile laid at ``rotation`` (computed once per rotation)."""
+        return self._at(rotation)[0]
+
+    def paths_touching(self, rotation: int) -> dict[int, tuple[int, ...]]:
+        """At ``rotation``: each path end (edge or ``NODE + i``) → the indices of the paths that touch it.
+
+        Shared between callers: do not change it."""
+        return self._at(rotation)[1]
 
     def exits_at(self, rotation: int) -> frozenset[int]:
         return frozenset(e for p in self.paths_at(rotation) for e in p.edges)
