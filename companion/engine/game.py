@@ -682,10 +682,9 @@ class Game(TableGame):
         Every stop counts (cities, towns and off-boards are all mandatory stops in these titles), so
         one stretch of track from a station token to any other stop is enough.
         """
-        from companion.engine.graph import board_graph
+        from companion.engine.graph import has_chain
 
-        chains = board_graph(self.map).chains
-        return any(chains.get(node) for node in self.map.tokens_of(corp.sym))
+        return any(has_chain(self.map, node) for node in self.map.tokens_of(corp.sym))
 
     # -- stock round hooks ---------------------------------------------------------------------------------
     def after_buy_company(self, player: Player, company: Company) -> None:

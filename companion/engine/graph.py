@@ -15,7 +15,6 @@ Two views of the same board:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +29,10 @@ __all__ = [
     "Connectivity",
     "board_graph",
     "connectivity",
+    "has_chain",
     "hexes_connected",
     "reaches_any",
+    "reaches_edges",
 ]
 
 Node = tuple[str, int]  # (hex id, node index on its tile)
@@ -53,26 +54,43 @@ def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
 
 
 class _TileIndex:
-    """A laid tile's paths at its rotation, and which paths touch each edge or stop."""
+    """A laid tile's paths at its rotation, which paths touch each edge or stop, its neighbours."""
 
-    __slots__ = ("paths", "at_end")
+    __slots__ = ("paths", "at_end", "neighbors", "state")
 
-    def __init__(self, paths: tuple[PathSpec, ...], at_end: dict[int, tuple[int, ...]]) -> None:
-        self.paths = paths
-        self.at_end = at_end
+    def __init__(self, game_map: GameMap, hex_id: str) -> None:
+        st = game_map.state[hex_id]
+        self.paths = st.spec.paths_at(st.rotation)
+        self.at_end = st.spec.paths_touching(st.rotation)
+        self.neighbors = game_map.hexes[hex_id].neighbors
+        self.state = st
+
+
+# the steps of a walk, kept on one explicit stack (deep boards stay off the interpreter's stack)
+_NODE, _PATH, _USE, _FREE, _LEAVE_NODE, _LEAVE_PATH = range(6)
 
 
 class _TokenWalk:
     """One depth-first walk from one station token (see :func:`connectivity`)."""
 
-    def __init__(self, game_map: GameMap, corp: str, conn: Connectivity, other_tokens: set[Node]) -> None:
+    def __init__(
+        self,
+        game_map: GameMap,
+        corp: str,
+        conn: Connectivity,
+        other_tokens: set[Node],
+        tiles: dict[str, _TileIndex] | None = None,
+    ) -> None:
         self.map = game_map
         self.corp = corp
         self.conn = conn
         self.visited_nodes: set[Node] = set(other_tokens)
         self.visited_paths: set[tuple[str, int]] = set()
         self.used: dict[tuple[str, int], int] = {}
-        self._tiles: dict[str, _TileIndex] = {}
+        #: hex → its tile index, shared by the walks over one unchanged map
+        self._tiles: dict[str, _TileIndex] = {} if tiles is None else tiles
+        #: lay checks: stop once the walk reaches one of these edges of this hex
+        self.watch: tuple[str, frozenset[int]] | None = None
         #: destination checks: stop when a path to this stop is walked with fewer stops behind it
         self.target: Node | None = None
         self.max_stops = 0
@@ -81,80 +99,99 @@ class _TokenWalk:
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
         if index is None:
-            st = self.map.state[hex_id]
-            index = self._tiles[hex_id] = _TileIndex(
-                st.spec.paths_at(st.rotation), st.spec.paths_touching(st.rotation)
-            )
+            index = self._tiles[hex_id] = _TileIndex(self.map, hex_id)
         return index
 
     def run(self, start: Node, until: set[tuple[str, int]] | None = None, converging: bool = False) -> bool:
-        """Walk from ``start``; with ``until``, stop as soon as one of those paths is reached (True)."""
-        # the walk is recursive; an explicit stack of generators keeps deep boards off the C stack
-        stack: list[Iterator[Any]] = [self.walk_node(start, converging)]
+        """Walk from ``start``; with ``until``, stop as soon as one of those paths is reached (True).
+
+        Depth first: entering a stop walks each of its paths in tile order; walking a path walks,
+        in order, the other stops on it, then for each of its edges the paths of the next hex that
+        share that edge (the edge counts as used meanwhile).  A walk started ``converging`` (or
+        continued past an edge several paths of a tile share) forgets a stop or path once it is
+        done with it, so it may come back over it by another way.  The steps wait on one stack,
+        pushed in reverse so they run in exactly that order.
+        """
+        stack: list[tuple[Any, ...]] = [(_NODE, start, converging)]
+        pop, push = stack.pop, stack.append
+        visited_nodes, visited_paths, used = self.visited_nodes, self.visited_paths, self.used
+        conn, corp, target, watch, tile = self.conn, self.corp, self.target, self.watch, self.tile
+        hex_edges = conn.hex_edges
         while stack:
-            if (until and not until.isdisjoint(self.conn.paths)) or self.found:
-                return True
-            try:
-                stack.append(next(stack[-1]))
-            except StopIteration:
-                stack.pop()
-        return until is not None and not until.isdisjoint(self.conn.paths)
-
-    def walk_node(self, node: Node, converging: bool = False) -> Iterator[Any]:
-        if node in self.visited_nodes:
-            return
-        self.visited_nodes.add(node)
-        hex_id, n = node
-        for i in self.tile(hex_id).at_end.get(NODE + n, ()):
-            yield self.walk_path(hex_id, i, None, node, converging)
-        if converging:
-            self.visited_nodes.discard(node)
-
-    def walk_path(
-        self, hex_id: str, i: int, skip: int | None, origin: Node, converging: bool
-    ) -> Iterator[Any]:
-        index = self.tile(hex_id)
-        path = index.paths[i]
-        if (hex_id, i) in self.visited_paths or any(self.used.get((hex_id, e), 0) for e in path.edges):
-            return
-        self.visited_paths.add((hex_id, i))
-        info = self.map.hexes[hex_id]
-        st = self.map.state[hex_id]
-        conn = self.conn
-        conn.paths.add((hex_id, i))
-        conn.reachable_hexes.add(hex_id)
-        for e in path.edges:
-            conn.hex_edges.setdefault(hex_id, set()).add(e)
-            nb = info.neighbors.get(e)
-            if nb is not None:
-                conn.hex_edges.setdefault(nb, set()).add((e + 3) % 6)
-        for n in path.nodes:
-            conn.nodes.add((hex_id, n))
-        reached_target = self.target is not None and self.target in [(hex_id, n) for n in path.nodes]
-        if reached_target and len(self.visited_nodes) < self.max_stops:
-            self.found = True
-            return
-        if not path.terminal:
-            for n in path.nodes:
-                if (hex_id, n) == origin or (st.spec.nodes[n].is_city and st.blocks(n, self.corp)):
+            step = pop()
+            kind = step[0]
+            if kind == _PATH:
+                _, hex_id, i, skip, origin, conv = step
+                key = (hex_id, i)
+                if key in visited_paths:
                     continue
-                yield self.walk_node((hex_id, n), converging)
-        for e in path.edges:
-            if e == skip:
-                continue
-            nb = info.neighbors.get(e)
-            if nb is None:
-                continue
-            inv = (e + 3) % 6
-            # leaving by an edge several paths of this tile share: from here on the walk may come
-            # back over what it visits (as the 18xx.games engine walks "converging" exits)
-            onward = converging or len(index.at_end.get(e, ())) > 1
-            self.used[(hex_id, e)] = self.used.get((hex_id, e), 0) + 1
-            for j in self.tile(nb).at_end.get(inv, ()):
-                yield self.walk_path(nb, j, inv, origin, onward)
-            self.used[(hex_id, e)] -= 1
-        if converging:
-            self.visited_paths.discard((hex_id, i))
+                index = tile(hex_id)
+                path = index.paths[i]
+                edges = path.edges
+                if any(used.get((hex_id, e), 0) for e in edges):
+                    continue
+                visited_paths.add(key)
+                conn.paths.add(key)
+                conn.reachable_hexes.add(hex_id)
+                neighbors = index.neighbors
+                for e in edges:
+                    hex_edges.setdefault(hex_id, set()).add(e)
+                    nb = neighbors.get(e)
+                    if nb is not None:
+                        hex_edges.setdefault(nb, set()).add((e + 3) % 6)
+                nodes = path.nodes
+                for n in nodes:
+                    conn.nodes.add((hex_id, n))
+                if until is not None and key in until:
+                    return True
+                if watch is not None and not watch[1].isdisjoint(hex_edges.get(watch[0], ())):
+                    return True
+                reached = target is not None and target[0] == hex_id and target[1] in nodes
+                if reached and len(visited_nodes) < self.max_stops:
+                    self.found = True
+                    return True
+                if conv:
+                    push((_LEAVE_PATH, key))
+                for e in reversed(edges):
+                    if e == skip:
+                        continue
+                    nb = neighbors.get(e)
+                    if nb is None:
+                        continue
+                    inv = (e + 3) % 6
+                    # leaving by an edge several paths of this tile share: from here on the walk may
+                    # come back over what it visits (as the 18xx.games engine walks "converging" exits)
+                    onward = conv or len(index.at_end.get(e, ())) > 1
+                    push((_FREE, (hex_id, e)))
+                    for j in reversed(tile(nb).at_end.get(inv, ())):
+                        push((_PATH, nb, j, inv, origin, onward))
+                    push((_USE, (hex_id, e)))
+                if not path.terminal:
+                    st = index.state
+                    for n in reversed(nodes):
+                        node = (hex_id, n)
+                        if node == origin or (st.spec.nodes[n].is_city and st.blocks(n, corp)):
+                            continue
+                        push((_NODE, node, conv))
+            elif kind == _NODE:
+                _, node, conv = step
+                if node in visited_nodes:
+                    continue
+                visited_nodes.add(node)
+                if conv:
+                    push((_LEAVE_NODE, node))
+                hex_id, n = node
+                for i in reversed(tile(hex_id).at_end.get(NODE + n, ())):
+                    push((_PATH, hex_id, i, None, node, conv))
+            elif kind == _USE:
+                used[step[1]] = used.get(step[1], 0) + 1
+            elif kind == _FREE:
+                used[step[1]] -= 1
+            elif kind == _LEAVE_NODE:
+                visited_nodes.discard(step[1])
+            else:
+                visited_paths.discard(step[1])
+        return False
 
 
 def destination_walk(game_map: GameMap, corp: str, start: Node, target: Node, max_stops: int) -> bool:
@@ -176,7 +213,30 @@ def reaches_any(game_map: GameMap, corp: str, targets: set[tuple[str, int]]) -> 
     if isinstance(cached, Connectivity):
         return not targets.isdisjoint(cached.paths)
     tokens = game_map.tokens_of(corp)
-    return any(_TokenWalk(game_map, corp, Connectivity(), set(tokens) - {t}).run(t, targets) for t in tokens)
+    tiles: dict[str, _TileIndex] = {}
+    return any(
+        _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {t}, tiles).run(t, targets) for t in tokens
+    )
+
+
+def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[int]) -> bool:
+    """Do any of ``edges`` of ``hex_id`` meet track ``corp`` reaches (``connectivity(...).hex_edges``)?
+
+    Stops as soon as the answer is known; the whole walk is neither needed nor kept."""
+    cached = game_map._graph_cache.get(f"conn:{corp}")
+    if isinstance(cached, Connectivity):
+        return not edges.isdisjoint(cached.hex_edges.get(hex_id, ()))
+    tokens = game_map.tokens_of(corp)
+    if any(h == hex_id for h, _ in tokens):
+        return not edges.isdisjoint(game_map.hexes[hex_id].neighbors)
+    conn = Connectivity()
+    tiles: dict[str, _TileIndex] = {}
+    for start in tokens:
+        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles)
+        walk.watch = (hex_id, edges)
+        if walk.run(start):
+            return True
+    return False
 
 
 def connectivity(game_map: GameMap, corp: str) -> Connectivity:
@@ -200,8 +260,9 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
         conn.nodes.add((hex_id, n))
         conn.hex_edges.setdefault(hex_id, set()).update(game_map.hexes[hex_id].neighbors)
 
+    tiles: dict[str, _TileIndex] = {}
     for start in tokens:
-        _TokenWalk(game_map, corp, conn, set(tokens) - {start}).run(start)
+        _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles).run(start)
     game_map._graph_cache[key] = conn
     return conn
 
@@ -259,25 +320,7 @@ def board_graph(game_map: GameMap) -> BoardGraph:
             if spec.is_stop:
                 nodes.append((hex_id, n))
     for start in nodes:
-        out: list[Chain] = []
-        hex_id, n = start
-        for i, p in enumerate(paths_by_hex[hex_id]):
-            if NODE + n not in (p.a, p.b):
-                continue
-            other = p.b if p.a == NODE + n else p.a
-            if is_node(other):
-                if (hex_id, i) not in intra:
-                    intra[(hex_id, i)] = -1 - len(intra)
-                target = (hex_id, other - NODE)
-                if target != start:
-                    out.append(
-                        Chain(
-                            start, target, frozenset({intra[(hex_id, i)]}), (hex_id,), p.terminal, p.terminal
-                        )
-                    )
-                continue
-            _walk(game_map, paths_by_hex, start, p.terminal, other, [hex_id], set(), out, edge_id)
-        chains[start] = out
+        chains[start] = _chains_from(game_map, paths_by_hex, start, intra, edge_id)
     # intra-hex resource ids become positive after the edge ids
     base = counter[0]
     fixed: dict[Node, list[Chain]] = {}
@@ -296,6 +339,72 @@ def board_graph(game_map: GameMap) -> BoardGraph:
     graph = BoardGraph(nodes, fixed, base + len(intra))
     game_map._graph_cache["board"] = graph
     return graph
+
+
+def _chains_from(
+    game_map: GameMap,
+    paths_by_hex: dict[str, tuple[PathSpec, ...]],
+    start: Node,
+    intra: dict[tuple[str, int], int],
+    edge_id: object,
+) -> list[Chain]:
+    """The chains from one node (intra-hex paths get negative resource ids, numbered in ``intra``)."""
+    out: list[Chain] = []
+    hex_id, n = start
+    for i, p in enumerate(paths_by_hex[hex_id]):
+        if NODE + n not in (p.a, p.b):
+            continue
+        other = p.b if p.a == NODE + n else p.a
+        if is_node(other):
+            if (hex_id, i) not in intra:
+                intra[(hex_id, i)] = -1 - len(intra)
+            target = (hex_id, other - NODE)
+            if target != start:
+                out.append(
+                    Chain(start, target, frozenset({intra[(hex_id, i)]}), (hex_id,), p.terminal, p.terminal)
+                )
+            continue
+        _walk(game_map, paths_by_hex, start, p.terminal, other, [hex_id], set(), out, edge_id)
+    return out
+
+
+class _LazyPaths(dict[str, tuple[PathSpec, ...]]):
+    """hex → its tile's paths at its rotation, looked up as the walk reaches each hex."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        super().__init__()
+        self.map = game_map
+
+    def __missing__(self, hex_id: str) -> tuple[PathSpec, ...]:
+        paths = self[hex_id] = _tile_paths(self.map, hex_id)
+        return paths
+
+
+def has_chain(game_map: GameMap, node: Node) -> bool:
+    """Does a chain of :func:`board_graph` start at ``node``?  Walks from that node only; the answer
+    is remembered until the map changes (the whole graph is built only when routes need it)."""
+    cached = game_map._graph_cache.get("board")
+    if isinstance(cached, BoardGraph):
+        return bool(cached.chains.get(node))
+    key = f"has_chain:{node[0]}:{node[1]}"
+    known = game_map._graph_cache.get(key)
+    if isinstance(known, bool):
+        return known
+    hex_id, n = node
+    st = game_map.state[hex_id]
+    found = False
+    if n < len(st.spec.nodes) and st.spec.nodes[n].is_stop:
+        edge_ids: dict[tuple[str, int], int] = {}
+
+        def edge_id(hex_id: str, e: int, nb: str) -> int:
+            key = (hex_id, e)
+            if key not in edge_ids:
+                edge_ids[key] = edge_ids[(nb, (e + 3) % 6)] = len(edge_ids) // 2
+            return edge_ids[key]
+
+        found = bool(_chains_from(game_map, _LazyPaths(game_map), node, {}, edge_id))
+    game_map._graph_cache[key] = found
+    return found
 
 
 def _walk(

@@ -369,8 +369,11 @@ class GameMap:
     def _copy_title_state(self, other: GameMap) -> None:
         """Title hook: copy the title's own mutable map state into ``other``."""
 
-    def copy(self) -> Self:
-        """An independent copy (static data is shared)."""
+    def copy(self, *, sharing_all_but: str | None = None) -> Self:
+        """An independent copy (static data is shared).
+
+        ``sharing_all_but=HEX``: a copy for a trial lay on HEX, whose other hexes' states are
+        shared with this map (a lay replaces only its own hex's state); change nothing else on it."""
         other = type(self).__new__(type(self))
         other.title = self.title
         other.layout = self.layout
@@ -378,7 +381,11 @@ class GameMap:
         other.supply = self.supply
         other.corporations = self.corporations
         other.removed_tiles = self.removed_tiles
-        other.state = {k: v.copy() for k, v in self.state.items()}
+        if sharing_all_but is None:
+            other.state = {k: v.copy() for k, v in self.state.items()}
+        else:
+            other.state = dict(self.state)
+            other.state[sharing_all_but] = self.state[sharing_all_but].copy()
         other.laid = dict(self.laid)
         other.hex_assignments = {k: dict(v) for k, v in self.hex_assignments.items()}
         other.corp_assignments = {k: set(v) for k, v in self.corp_assignments.items()}
@@ -429,7 +436,14 @@ class GameMap:
         return out
 
     def tokens_of(self, corp: str) -> list[tuple[str, int]]:
-        """(hex, node) of every token of a corporation on the map."""
+        """(hex, node) of every token of a corporation on the map (remembered until the map changes)."""
+        key = f"tokens:{corp}"
+        cached = self._graph_cache.get(key)
+        if cached is None:
+            cached = self._graph_cache[key] = tuple(self._tokens_of(corp))
+        return list(cached)
+
+    def _tokens_of(self, corp: str) -> list[tuple[str, int]]:
         out = []
         for hex_id, st in self.state.items():
             for node, slots in st.tokens.items():
@@ -516,7 +530,7 @@ class GameMap:
         old_paths = old.spec.paths_at(old.rotation)
         if not old_paths:
             return
-        trial = self.copy()
+        trial = self.copy(sharing_all_but=hex_id)
         trial.lay_tile(corp, hex_id, tile_name, rotation, SimplePhase("", ()), check=False)
         new = trial.state[hex_id]
 
@@ -631,22 +645,19 @@ class GameMap:
                     if not part.allows(path.edges):
                         why = f"while {self.rules.blocked_reason}" if self.rules.blocked_reason else "now"
                         raise MapError(f"track on {hex_id} may not cross the {part.type} {why}")
-        from companion.engine.graph import connectivity
+        from companion.engine.graph import connectivity, reaches_edges
 
-        conn = connectivity(self, corp)
         home = self.corporations[corp].home if corp in self.corporations else None
         if (
             special is not None
             and special.reachable_or_home
             and hex_id != home
-            and hex_id not in conn.reachable_hexes
+            and hex_id not in connectivity(self, corp).reachable_hexes
         ):
             raise MapError(f"{hex_id} is not reachable from a {corp} token (and is not its home)")
         check = special is None or special.check_connection
-        if check:
-            reach = conn.hex_edges.get(hex_id, set())
-            if not (exits & reach):
-                raise MapError(f"new track on {hex_id} is not connected to a {corp} token")
+        if check and not reaches_edges(self, corp, hex_id, exits):
+            raise MapError(f"new track on {hex_id} is not connected to a {corp} token")
 
     def lay_tile(
         self,

@@ -77,8 +77,13 @@ class StockMarket:
         return self.grid[row][col]
 
     def par_prices(self) -> list[Cell]:
-        cells = [c for row in self.grid for c in row if c is not None and c.can_par]
-        return sorted(cells, key=lambda c: (c.price, c.col, c.row), reverse=True)
+        """The par cells, highest first (found once: the grid's cells do not change once built)."""
+        cells: list[Cell] | None = getattr(self, "_par_cells", None)
+        if cells is None:
+            cells = [c for row in self.grid for c in row if c is not None and c.can_par]
+            cells.sort(key=lambda c: (c.price, c.col, c.row), reverse=True)
+            self._par_cells = cells
+        return list(cells)
 
     def find_par(self, price: int) -> Cell | None:
         return next((c for c in self.par_prices() if c.price == price), None)

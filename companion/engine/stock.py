@@ -467,8 +467,9 @@ class BuySellParShares(Step):
             if not corp.ipoed or corp.closed:
                 continue
             for source in (corp.shares_of(corp), self.game.pool.shares_of(corp)):
-                cheapest = sorted((s for s in source if s.buyable), key=lambda s: s.percent)[:1]
-                if cheapest and self.can_buy(player, cheapest):
+                # the first of the smallest certificates (as sorting by percent would put first)
+                cheapest = min((s for s in source if s.buyable), key=lambda s: s.percent, default=None)
+                if cheapest is not None and self.can_buy(player, [cheapest]):
                     return True
         return False
 
