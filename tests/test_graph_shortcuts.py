@@ -1,0 +1,79 @@
+"""The replay path's shortcuts give the answers of the full computations they stand in for.
+
+Tiles derive their rotated paths once; a lay's connection check (``reaches_edges``) stops its walk
+early; ``has_chain`` walks from one node instead of building the whole board graph.  Each is
+checked against the full computation on every map state of a real 1870 game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.data import load_title
+from companion.engine import graph
+from companion.engine.map import GameMap
+from companion.engine.tiles import NODE
+from companion.interop.replay import iter_replay, load_export
+
+FIXTURE = Path(__file__).parent / "fixtures" / "18xx.games" / "1870" / "34110.json"
+
+
+def test_rotated_paths_and_their_index_match_rotating_each_path() -> None:
+    game_map = GameMap.for_title(load_title("1870"))
+    specs = [spec for spec, _ in game_map.supply.values()] + [h.preprinted for h in game_map.hexes.values()]
+    for spec in specs:
+        for rotation in range(6):
+            paths = spec.paths_at(rotation)
+            assert paths == tuple(p.rotated(rotation) for p in spec.paths)
+            assert paths is spec.paths_at(rotation)  # computed once
+            for p in paths:
+                assert p.edges == tuple(e for e in (p.a, p.b) if e < NODE)
+                assert p.nodes == tuple(e - NODE for e in (p.a, p.b) if e >= NODE)
+            touching = spec.paths_touching(rotation)
+            for end in {e for p in paths for e in (p.a, p.b)}:
+                assert touching[end] == tuple(i for i, p in enumerate(paths) if end in (p.a, p.b))
+
+
+def _states() -> list[GameMap]:
+    return [game.map.copy() for _action, game in iter_replay(load_export(FIXTURE))]
+
+
+@pytest.fixture(scope="module")
+def states() -> list[GameMap]:
+    return _states()
+
+
+def test_a_lays_connection_check_answers_as_the_whole_walk(states: list[GameMap]) -> None:
+    rng = random.Random(17)
+    checked = reached = 0
+    for game_map in states[::3]:
+        for corp in game_map.corporations:
+            if not game_map.tokens_of(corp):
+                continue
+            game_map._graph_cache.clear()
+            whole = graph.connectivity(game_map, corp)
+            for hex_id in rng.sample(sorted(game_map.hexes), 8) + sorted(whole.hex_edges)[:4]:
+                if hex_id not in game_map.hexes:
+                    continue
+                edges = frozenset(rng.sample(range(6), rng.randint(1, 3)))
+                want = not edges.isdisjoint(whole.hex_edges.get(hex_id, ()))
+                game_map._graph_cache.clear()
+                assert graph.reaches_edges(game_map, corp, hex_id, edges) == want, (corp, hex_id, edges)
+                checked += 1
+                reached += want
+    assert checked > 500 and 0 < reached < checked
+
+
+def test_a_tokens_chain_is_found_as_the_board_graph_finds_it(states: list[GameMap]) -> None:
+    found = 0
+    for game_map in states[::2]:
+        game_map._graph_cache.clear()
+        nodes = [t for corp in game_map.corporations for t in game_map.tokens_of(corp)]
+        answers = [graph.has_chain(game_map, node) for node in nodes]
+        game_map._graph_cache.clear()
+        chains = graph.board_graph(game_map).chains
+        assert answers == [bool(chains.get(node)) for node in nodes]
+        found += sum(answers)
+    assert found > 0
