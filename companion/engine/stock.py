@@ -413,9 +413,8 @@ class BuySellParShares(Step):
         self.track(action, None)
 
     def must_sell(self, player: Player) -> bool:
-        if not self.can_sell_any(player):
-            return False
-        return self.game.num_certs(player) > self.game.cert_limit()
+        # the certificate count first: it is cheap, and a player over the limit is rare
+        return self.game.num_certs(player) > self.game.cert_limit() and self.can_sell_any(player)
 
     def holding_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
         sp = corp.share_price
