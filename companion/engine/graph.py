@@ -295,22 +295,27 @@ class BoardGraph:
     resource_count: int
 
 
+class _EdgeIds:
+    """Numbers the physical hex edges a walk crosses, 0, 1, 2...: one number seen from either side."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[str, int], int] = {}
+        self.count = 0
+
+    def __call__(self, hex_id: str, e: int, nb: str) -> int:
+        key = (hex_id, e)
+        if key not in self.ids:
+            self.ids[key] = self.ids[(nb, (e + 3) % 6)] = self.count
+            self.count += 1
+        return self.ids[key]
+
+
 def board_graph(game_map: GameMap) -> BoardGraph:
     """All chains between nodes on the board (cached until the map changes)."""
     cached = game_map._graph_cache.get("board")
     if isinstance(cached, BoardGraph):
         return cached
-    edge_ids: dict[tuple[str, int], int] = {}
-    counter = [0]
-
-    def edge_id(hex_id: str, e: int, nb: str) -> int:
-        key = (hex_id, e)
-        if key not in edge_ids:
-            edge_ids[key] = counter[0]
-            edge_ids[(nb, (e + 3) % 6)] = counter[0]
-            counter[0] += 1
-        return edge_ids[key]
-
+    edge_id = _EdgeIds()
     intra: dict[tuple[str, int], int] = {}
     paths_by_hex = {h: _tile_paths(game_map, h) for h in game_map.state}
     nodes: list[Node] = []
@@ -322,7 +327,7 @@ def board_graph(game_map: GameMap) -> BoardGraph:
     for start in nodes:
         chains[start] = _chains_from(game_map, paths_by_hex, start, intra, edge_id)
     # intra-hex resource ids become positive after the edge ids
-    base = counter[0]
+    base = edge_id.count
     fixed: dict[Node, list[Chain]] = {}
     for node, lst in chains.items():
         fixed[node] = [
@@ -346,7 +351,7 @@ def _chains_from(
     paths_by_hex: dict[str, tuple[PathSpec, ...]],
     start: Node,
     intra: dict[tuple[str, int], int],
-    edge_id: object,
+    edge_id: _EdgeIds,
 ) -> list[Chain]:
     """The chains from one node (intra-hex paths get negative resource ids, numbered in ``intra``)."""
     out: list[Chain] = []
@@ -394,15 +399,7 @@ def has_chain(game_map: GameMap, node: Node) -> bool:
     st = game_map.state[hex_id]
     found = False
     if n < len(st.spec.nodes) and st.spec.nodes[n].is_stop:
-        edge_ids: dict[tuple[str, int], int] = {}
-
-        def edge_id(hex_id: str, e: int, nb: str) -> int:
-            key = (hex_id, e)
-            if key not in edge_ids:
-                edge_ids[key] = edge_ids[(nb, (e + 3) % 6)] = len(edge_ids) // 2
-            return edge_ids[key]
-
-        found = bool(_chains_from(game_map, _LazyPaths(game_map), node, {}, edge_id))
+        found = bool(_chains_from(game_map, _LazyPaths(game_map), node, {}, _EdgeIds()))
     game_map._graph_cache[key] = found
     return found
 
@@ -416,14 +413,14 @@ def _walk(
     hexes: list[str],
     used: set[int],
     out: list[Chain],
-    edge_id: object,
+    edge_id: _EdgeIds,
 ) -> None:
     """Depth-first: leave hexes[-1] by ``edge``; record every chain that reaches a node."""
     hex_id = hexes[-1]
     nb = game_map.hexes[hex_id].neighbors.get(edge)
     if nb is None:
         return
-    eid: int = edge_id(hex_id, edge, nb)  # type: ignore[operator]
+    eid = edge_id(hex_id, edge, nb)
     if eid in used:
         return
     inv = (edge + 3) % 6
