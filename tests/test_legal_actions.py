@@ -74,14 +74,14 @@ def walk(name: str, *, trial_every: int, types: frozenset[str] | None = None) ->
 
 
 def test_short_game_every_choice_listed_and_accepted() -> None:
-    checked, tried = walk("34110", trial_every=3)
-    assert checked > 150 and tried > 300
+    checked, tried = walk("34110", trial_every=6)
+    assert checked > 150 and tried > 150
 
 
 @pytest.mark.slow
 def test_price_protection_game_every_choice_listed_and_accepted() -> None:
-    checked, tried = walk("40469_white-to-yellow_price_protect_allowed", trial_every=7)
-    assert checked > 500 and tried > 1500
+    checked, tried = walk("40469_white-to-yellow_price_protect_allowed", trial_every=20)
+    assert checked > 500 and tried > 500
 
 
 @pytest.mark.slow
@@ -89,7 +89,7 @@ def test_price_protection_game_every_choice_listed_and_accepted() -> None:
 def test_long_games_every_choice_listed(name: str) -> None:
     # tile lays are checked in the games above; here everything else, every action
     types = Game.CARD_ACTION_TYPES | {"pass", "place_token", "dividend", "choose", "bankrupt"}
-    checked, tried = walk(name, trial_every=40, types=types)
+    checked, tried = walk(name, trial_every=80, types=types)
     assert checked > 300 and tried > 50
 
 
@@ -144,7 +144,7 @@ def test_every_button_the_screen_offers_is_accepted(name: str) -> None:
     game = game_for_export(export(name))
     offered = 0
     for i, action in enumerate(actions(name)):
-        if i % 5 == 0:
+        if i % 17 == 0:
             for choice in action_choices(game):
                 try:
                     game.clone().apply(choice.action)
@@ -154,7 +154,7 @@ def test_every_button_the_screen_offers_is_accepted(name: str) -> None:
                     ) from err
                 offered += 1
         game._process(action)
-    assert offered > 100
+    assert offered > 50
 
 
 def test_par_buttons_are_only_the_legal_pars() -> None:

@@ -216,7 +216,10 @@ class Round:
                 continue
             kinds = step.actions(entity)
             wanted = [k for k in kinds if k not in claimed and (types is None or k in types)]
-            if wanted:
+            if wanted == ["pass"]:
+                # only its pass is wanted: the step's own listing (tile lays...) can be slow
+                out += Step.legal_actions(step, entity)
+            elif wanted:
                 out += [la for la in step.legal_actions(entity) if la.type in wanted]
             claimed.update(kinds)
             if step.blocking():
