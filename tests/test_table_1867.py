@@ -55,3 +55,19 @@ def test_1867_and_1861_actions_are_worded_in_the_games_own_words(
         assert ":" not in text, text  # the fallback "who: kind" is for actions without words
         if title == "1861":
             assert "$" not in text, text
+
+
+def test_the_screens_write_1861_money_in_roubles() -> None:
+    from companion.ui import viewmodels as vm
+
+    game, _ = game_before("1861", "29683", 545)
+    tv = vm.table_view(game)
+    assert tv.bank_text == f"Bank {game.bank.cash:,}₽"
+    assert tv.next_trains and all("$" not in t and t.endswith("₽") for t in tv.next_trains)
+    sheet = vm.spreadsheet(tv)
+    cash = sheet.cell(game.players[0].name, "Cash")
+    assert cash == f"{game.players[0].cash:,}₽"
+    labels = [c.label for c in vm.action_choices(game)]
+    assert "Par SE at 150₽" in labels
+    assert not any("$" in label for label in labels)
+    assert vm.table_view(game_before("1867", "hs_wuveadew_21268", 859)[0]).bank_text.startswith("Bank $")

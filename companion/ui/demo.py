@@ -115,8 +115,8 @@ class DemoScript:
 
     def state_line(self) -> str:
         tv = vm.table_view(self.session.game)
-        cash = ", ".join(f"{p.name} {vm.money(p.cash)}" for p in tv.players)
-        return f"  [{tv.round}] bank {vm.money(tv.bank_cash)}; {tv.headline}; {cash}"
+        cash = ", ".join(f"{p.name} {tv.money(p.cash)}" for p in tv.players)
+        return f"  [{tv.round}] bank {tv.money(tv.bank_cash)}; {tv.headline}; {cash}"
 
     def shot(self, screen: str, label: str | None = None) -> None:
         self.shots += 1
@@ -390,7 +390,7 @@ class DemoScript:
         op = app.screens["operating"]
         ov = vm.operating_view(session.game, op.routes, dividends=op.dividends)
         self.say("  operating order: " + ", ".join(f"{o.sym}({o.state})" for o in ov.order))
-        self.say(f"  {ov.current}: treasury {vm.money(ov.treasury)}, trains {', '.join(ov.trains)}")
+        self.say(f"  {ov.current}: treasury {ov.money(ov.treasury)}, trains {', '.join(ov.trains)}")
         self.say(f"  {ov.routes.summary}")
         for line in ov.routes.lines:
             self.say(f"    {line.text}")
@@ -520,7 +520,7 @@ class DemoScript:
         yield 0.3
         self.shot("table", "table-game-over")
         tv = vm.table_view(session.game)
-        self.say("  final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result))
+        self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
 
         self.say("Scene 7: a new game from the Setup screen")
         app.show("setup")
