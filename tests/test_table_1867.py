@@ -71,3 +71,28 @@ def test_the_screens_write_1861_money_in_roubles() -> None:
     assert "Par SE at 150₽" in labels
     assert not any("$" in label for label in labels)
     assert vm.table_view(game_before("1867", "hs_wuveadew_21268", 859)[0]).bank_text.startswith("Bank $")
+
+
+@pytest.mark.parametrize(
+    ("title", "name", "action_id", "label"),
+    [
+        ("1867", "hs_wuveadew_21268", 39, "Bid CA $100"),
+        ("1861", "29683", 38, "Bid N 100₽"),
+        ("1867", "hs_wuveadew_21268", 467, "Convert BBG into a major company"),
+        ("1867", "hs_wuveadew_21268", 468, "Form NYC (New York Central Railroad)"),
+        ("1867", "hs_wuveadew_21268", 699, "Nationalise GTR (no train: the government takes it over)"),
+        ("1861", "29683", 312, "Merge with N (Nikolaev Railway)"),
+    ],
+)
+def test_the_touchscreen_offers_minor_auctions_and_the_merger_rounds_choices(
+    title: str, name: str, action_id: int, label: str
+) -> None:
+    from companion.ui import viewmodels as vm
+
+    game, action = game_before(title, name, action_id)
+    choices = {c.label: c.action for c in vm.action_choices(game)}
+    assert label in choices, sorted(choices)
+    chosen = choices[label]
+    for key in ("type", "entity", "corporation", "company", "choice", "price"):
+        assert chosen.get(key) == action.get(key), key  # the button is what the players did
+    game.apply(chosen)  # the engine accepts the button's action

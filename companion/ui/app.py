@@ -1253,6 +1253,7 @@ class CompanionApp(App):  # type: ignore[misc]
             "train": "Buy train…",
             "discard": "Discard…",
             "choose": "Choose…",
+            "merge": "Merge or convert…",
             "dividend": "Dividend…",
             "company": "Private companies…",
         }

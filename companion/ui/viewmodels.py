@@ -1183,14 +1183,15 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             desc = str(getattr(_step(game, who, "pass"), "description", ""))
             add("pass", f"Pass ({desc.lower()})" if desc else "Pass", a, ("pass", a["entity"]))
         elif kind == "bid":
-            company = game.company(str(a["company"]))
+            # a private company's auction, or (1867, 1861) a minor company's auction in a stock round
+            sym = str(a["company"]) if "company" in a else str(a["corporation"])
             price = int(a["price"])
             if la.price_range is None:
-                add("bid", f"Buy {company.sym} {money_(price)}", a)
+                add("bid", f"Buy {sym} {money_(price)}", a)
             else:
-                add("bid", f"Bid {company.sym} {money_(price)}", a)
+                add("bid", f"Bid {sym} {money_(price)}", a)
                 if price + 20 <= la.price_range[1]:
-                    add("bid", f"Bid {company.sym} {money_(price + 20)}", {**a, "price": price + 20})
+                    add("bid", f"Bid {sym} {money_(price + 20)}", {**a, "price": price + 20})
         elif kind == "par":
             add("par", f"Par {a['corporation']} at {money_(int(str(a['share_price']).split(',')[0]))}", a)
         elif kind == "buy_shares":
@@ -1240,8 +1241,21 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             add("dividend", words.get(str(a["kind"]), str(a["kind"])), a)
         elif kind == "discard_train":
             add("discard", f"Discard a {game.train(str(a['train'])).name}-train", a, ("discard", a["train"]))
+        elif kind == "choose" and a.get("choice") == "nationalize":
+            add("choose", f"Nationalise {a['entity']} (no train: the government takes it over)", a)
         elif kind == "choose":
             add("choose", f"Choose {a['choice']}", a)
+        elif kind == "convert":
+            add("merge", f"Convert {a['entity']} into a major company", a)
+        elif kind == "merge":
+            target = game.corporation(str(a["corporation"]))
+            verb = "Merge with" if target.ipoed else "Form"
+            add("merge", f"{verb} {target.sym} ({target.name})", a)
+        elif kind == "remove_token":
+            where = str(a["city"])
+            with contextlib.suppress(Exception):  # a label only
+                where = game.map.city(where)[0]
+            add("token", f"Remove the token on {where}", a)
         elif kind == "buy_company":
             company = game.company(str(a["company"]))
             seller = company.owner.name if company.owner else "nobody"
