@@ -96,3 +96,99 @@ def test_the_touchscreen_offers_minor_auctions_and_the_merger_rounds_choices(
     for key in ("type", "entity", "corporation", "company", "choice", "price"):
         assert chosen.get(key) == action.get(key), key  # the button is what the players did
     game.apply(chosen)  # the engine accepts the button's action
+
+
+def _table_at(tmp_path: Any, title: str, name: str, action_id: int) -> tuple[Any, dict[str, Any]]:
+    """A table service for ``title`` with the fixture's moves up to ``action_id`` in its store, and
+    the move the players made next (seat ids)."""
+    from g1867_support import actions, export
+    from test_table_stock_round import table_moves
+
+    from companion.store import Store
+    from companion.table.script import enroll_demo_tags
+    from companion.table.service import TableService
+    from companion.table.tags import TagRegistry
+
+    data = export(title, name)
+    seats = {p["id"]: n for n, p in enumerate(data["players"], start=1)}
+    names = [f"Player {n}" for n in seats.values()]
+    game = new_game(title, names)
+    moves: list[dict[str, Any]] = []
+    for action in actions(title, name):
+        step = table_moves(action, seats)
+        if action["id"] == action_id:
+            db = tmp_path / "t.sqlite3"
+            store, registry = Store.open(db), TagRegistry.open(db)
+            enroll_demo_tags(registry, title)
+            game_id = store.create_game(title, names)
+            store.append_many(game_id, moves)
+            return TableService(game, store, game_id, registry), step[0]
+        for move in step:
+            game._process(move)
+            moves.append(move)
+    raise KeyError(action_id)
+
+
+def _tap(service: Any, title: str, item_id: str) -> Any:
+    from companion.table.script import demo_uid
+    from companion.table.tags import find_item
+
+    return service.tap(demo_uid(find_item(title, item_id)))
+
+
+def test_a_tap_on_a_minors_certificate_bids_for_it_and_taps_raise_the_bid(tmp_path: Any) -> None:
+    from companion.table.service import Proposal, Result
+
+    service, move = _table_at(tmp_path, "1861", "29683", 38)  # Player 1 bids 100₽ for N
+    first = _tap(service, "1861", "N_0")
+    assert isinstance(first, Proposal), first
+    assert first.text == "Player 1 bids 100₽ for N (Nikolaev Railway)"
+    again = _tap(service, "1861", "N_0")
+    assert isinstance(again, Proposal) and again.action["price"] > 100
+    assert "₽" in again.text and "$" not in again.hint
+    service.set_price(100)
+    before = len(service.store.actions(service.game_id))
+    result = service.confirm()
+    assert isinstance(result, Result) and result.ok, result
+    assert len(service.store.actions(service.game_id)) == before + 1
+    assert {k: service.store.actions(service.game_id)[-1].get(k) for k in move} == move
+
+
+def test_merger_round_taps_convert_and_form_a_major(tmp_path: Any) -> None:
+    from companion.table.service import Proposal, Result
+
+    service, move = _table_at(tmp_path, "1867", "hs_wuveadew_21268", 467)  # BBG converts
+    out = _tap(service, "1867", "BBG_0")  # its own certificate: convert
+    assert isinstance(out, Proposal), out
+    assert out.text == "BBG converts into a major company"
+    assert service.confirm().ok
+    out = _tap(service, "1867", "NYC_0")  # the major it becomes
+    assert isinstance(out, Proposal), out
+    assert out.text == "BBG forms NYC"
+    result = service.confirm()
+    assert isinstance(result, Result) and result.ok, result
+    assert service.store.actions(service.game_id)[-1]["corporation"] == "NYC"
+
+
+@pytest.mark.parametrize(("title", "national"), [("1867", "CN"), ("1861", "RSR")])
+def test_tag_sheets_hold_the_cards_of_the_game_and_no_others(title: str, national: str) -> None:
+    """Every certificate, private company and train of a new game has its card (unlimited trains:
+    the printed cards); the national and the hidden rules marker "3" have none; a minor's single
+    certificate is named as one."""
+    from companion.table.tags import items_for_title
+
+    items = items_for_title(title)
+    game: Any = new_game(title, ["A", "B", "C", "D"])
+    certificates = {i.id for i in items if i.kind == "certificate"}
+    assert certificates == {s.id for c in game.every_corporation for s in c.shares if c.sym != national}
+    assert not any(i.id.startswith(f"{national}_") for i in items)
+    companies = {i.id for i in items if i.kind == "company"}
+    assert companies == {c.sym for c in game.companies} - {"3"}
+    assert {i.id for i in items if i.kind == "train"} <= {t.id for t in game.all_trains}
+    minors = [c for c in game.every_corporation if c.type == "minor"]
+    assert minors
+    for corp in minors:
+        (card,) = [i for i in items if i.id.startswith(f"{corp.sym}_")]
+        assert card.label == f"{corp.sym} minor company certificate (100 %)"
+    currency = title_info(title).currency
+    assert all(currency.format("") in i.label for i in items if i.kind == "company")

@@ -782,6 +782,15 @@ class TableService:
         if corp.closed:
             raise GameError(f"{corp.sym} has closed; its certificates are out of the game")
         owner = share.owner
+        bids = self._of(legal, "bid")
+        if bids:  # 1867, 1861: a minor company's certificate is auctioned in the stock round
+            p = self._proposal
+            if p is not None and p.kind == "bid" and p.cards == (share.id,):
+                return self.next_option()  # the same card again: the next price
+            return self._propose(self._minor_bid(share, bids[0]))
+        merges = [la for la in legal if la.type in ("merge", "convert")]
+        if merges:  # 1867, 1861 merger round: the card of the partner, or of the major to form
+            return self._choose_between("merge", merges, share.id, (share.id,))
         pars = self._of(legal, "par")
         if pars:
             return self._par(share, self.game.entity_of(pars[0].action), pars)
@@ -1013,6 +1022,25 @@ class TableService:
             else f"tap again or press + to raise by {self._money(BID_STEP)}, confirm to bid",
         )
 
+    def _minor_bid(self, share: Share, legal: LegalAction) -> Proposal:
+        """A bid for a minor company's certificate (1867, 1861), raised as a private company's is."""
+        player = self.game.entity_of(legal.action)
+        lo, hi = legal.price_range or (int(legal.action["price"]),) * 2
+        action = dict(legal.action)
+        preview = self._preview(action)
+        return Proposal(
+            "bid",
+            self._price_text("bid", action, preview),
+            action,
+            preview,
+            player.name,
+            price_range=(lo, max(lo, hi)),
+            price_step=BID_STEP,
+            cards=(share.id,),
+            hint=f"tap again or press + to raise by {self._money(BID_STEP)} "
+            f"({self._money(lo)} to {self._money(hi)}), confirm to bid",
+        )
+
     def _buy_company(
         self, company: Company, buyer: Corporation | Player, legal: LegalAction | None = None
     ) -> Proposal:
@@ -1104,6 +1132,10 @@ class TableService:
 
     def _price_text(self, kind: str, action: Action, preview: Preview, *, purchase: bool = False) -> str:
         price = int(action["price"])
+        if kind == "bid" and "corporation" in action:
+            corp = self.game.corporation(str(action["corporation"]))
+            player = self.game.player(action["entity"])
+            return f"{player.name} bids {self._money(price)} for {corp.sym} ({corp.name})"
         if kind == "bid":
             player = self.game.player(action["entity"])
             company = self.game.company(action["company"])
