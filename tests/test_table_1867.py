@@ -192,3 +192,18 @@ def test_tag_sheets_hold_the_cards_of_the_game_and_no_others(title: str, nationa
         assert card.label == f"{corp.sym} minor company certificate (100 %)"
     currency = title_info(title).currency
     assert all(currency.format("") in i.label for i in items if i.kind == "company")
+
+
+def test_companion_table_plays_1861_in_a_terminal_in_roubles(tmp_path: Any, capsys: Any) -> None:
+    from companion.cli import main
+
+    script = tmp_path / "s.txt"
+    script.write_text("tap 1 @TSR\n+\nconfirm\ntap 1 @player-2\nconfirm\n")
+    db = tmp_path / "d.sqlite3"
+    args = ["table", "--simulate", str(script), "--db", str(db), "--demo-tags", "--players", "3"]
+    assert main([*args, "--title", "1861"]) == 0
+    out = capsys.readouterr().out
+    assert "ok: Player 1 bids 25₽ for TSR (Tsarskoye Selo Railway) [action 1]" in out
+    assert "price: 20₽ to 420₽" in out
+    assert "ok: Player 2 passes [action 2]" in out
+    assert "$" not in out
