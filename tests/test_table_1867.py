@@ -207,3 +207,21 @@ def test_companion_table_plays_1861_in_a_terminal_in_roubles(tmp_path: Any, caps
     assert "price: 20₽ to 420₽" in out
     assert "ok: Player 2 passes [action 2]" in out
     assert "$" not in out
+
+
+def test_the_table_screen_shows_minors_majors_the_national_and_loans() -> None:
+    from companion.ui import viewmodels as vm
+
+    game, _ = game_before("1867", "hs_wuveadew_21268", 95)  # CS has taken a loan
+    tv = vm.table_view(game)
+    rows = {c.sym: c for c in tv.corporations}
+    assert rows["CS"].kind == "minor"
+    assert rows["CS"].loans == 1
+    assert rows["CS"].loans_text == "1 loan · interest $5/OR"
+    assert rows["CN"].kind == "national"
+    assert tv.loans_left == game.loans_left < game.NUM_LOANS
+    sheet = vm.spreadsheet(tv)
+    assert sheet.cell("Loans", "CS") == "1"
+    assert sheet.cell("State", "CS").startswith("minor ")
+    plain = vm.table_view(new_game("1870", ["A", "B", "C"]))
+    assert plain.loans_left is None and all(c.kind == "" for c in plain.corporations)

@@ -245,9 +245,14 @@ class TableScreen(BaseScreen):
                 price = tv.money(c.share_price) if c.share_price else "-"
                 trains = " ".join(c.trains) or "no trains"
                 ran = f" · ran {tv.money(c.last_revenue)}" if c.last_revenue is not None else ""
+                status = f"{c.kind} · {c.status}" if c.kind else c.status
+                loans = f"\n{c.loans_text}" if c.loans_text else ""
+                shares = {"national": "run by the bank", "minor": f"held by {c.president}"}.get(
+                    c.kind, c.shares_text
+                )
                 chip = Text(
-                    f"[b]{c.sym}[/b] {tv.money(c.cash)} @ {price} · {c.status}\n"
-                    f"{c.shares_text}{ran}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}",
+                    f"[b]{c.sym}[/b] {tv.money(c.cash)} @ {price} · {status}\n"
+                    f"{shares}{ran}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}{loans}",
                     size=12 * u,
                     color=c.text_color,
                     markup=True,
@@ -261,6 +266,8 @@ class TableScreen(BaseScreen):
         info = f"Phase {tv.phase} · train limit {tv.train_limit} · certificate limit {tv.cert_limit}"
         if tv.next_trains:
             info += " · next trains: " + ", ".join(tv.next_trains)
+        if tv.loans_left is not None:
+            info += f" · loans left {tv.loans_left}"
         g.add_widget(Text(info, size=13 * u, wrap=True))
 
 

@@ -184,6 +184,11 @@ class CorporationRow:
     acting: bool
     last_revenue: int | None = None
     """What its last run earned (None before it has run)."""
+    kind: str = ""
+    """Where a title has kinds of corporation (1867, 1861): ``minor``, ``major`` or ``national``."""
+    loans: int = 0
+    loans_text: str = ""
+    """``2 loans · interest $10/OR`` (each operating round; titles with loans; "" without any)."""
 
     @property
     def status(self) -> str:
@@ -242,6 +247,8 @@ class TableView:
     bank_broken: bool = False
     auction: tuple[AuctionRow, ...] = ()
     """The private companies for sale while the auction runs, with their bids."""
+    loans_left: int | None = None
+    """Loans the bank can still give (1867, 1861); None in titles without loans."""
     currency: str = "${}"
     """How the title writes money (``"${}"``; 1861 ``"{}₽"``)."""
 
@@ -374,6 +381,9 @@ def table_view(game: Game) -> TableView:
         )
         for seat, p in enumerate(seats, 1)
     )
+    # 1867, 1861: minors, majors and the national (run by the bank, held by nobody)
+    national = [n for n in (getattr(game, "national", None),) if isinstance(n, Corporation)]
+    kinds = len({getattr(c, "type", None) for c in [*game.corporations, *national]}) > 1
     corps = tuple(
         CorporationRow(
             sym=c.sym,
@@ -393,8 +403,11 @@ def table_view(game: Game) -> TableView:
             operated=c.operated,
             acting=c is acting,
             last_revenue=revenues.get(c.sym),
+            kind=str(getattr(c, "type", "") or "") if kinds else "",
+            loans=int(getattr(c, "loans", 0)),
+            loans_text=_loans_text(game, c),
         )
-        for c in game.corporations
+        for c in [*game.corporations, *national]
         if c.ipoed and not c.closed
     )
     result: tuple[tuple[str, int], ...] = ()
@@ -419,6 +432,7 @@ def table_view(game: Game) -> TableView:
         next_trains=tuple(f"{t.name} {money(game.train_price(t), currency(game))}" for t in upcoming[:3]),
         bank_broken=game.bank.broken or game.bank.cash < 0,
         auction=auction_rows(game) if not game.finished else (),
+        loans_left=int(game.loans_left) if hasattr(game, "loans_left") else None,
         currency=currency(game),
     )
 
@@ -446,6 +460,16 @@ class Spreadsheet:
         return row.cells[self.columns.index(column)]
 
 
+def _loans_text(game: Game, corp: Corporation) -> str:
+    """A corporation's loans and the interest they cost each operating round (1867, 1861)."""
+    loans = int(getattr(corp, "loans", 0))
+    if not loans:
+        return ""
+    rate = int(getattr(game, "INTEREST_RATE", 0))
+    words = f"{loans} loan" + ("" if loans == 1 else "s")
+    return f"{words} · interest {money(rate * loans, currency(game))}/OR" if rate else words
+
+
 def spreadsheet(tv: TableView) -> Spreadsheet:
     corps = tv.corporations
     columns = tuple(c.sym for c in corps) + ("Cash", "Worth", "Certs")
@@ -470,11 +494,13 @@ def spreadsheet(tv: TableView) -> Spreadsheet:
         corp_row("Treasury", (tv.money(c.cash) for c in corps)),
         corp_row("Trains", (" ".join(c.trains) or "-" for c in corps)),
         corp_row("Tokens", (f"{c.tokens_left}/{c.tokens_total}" for c in corps)),
-        corp_row("State", (c.status for c in corps)),
+        corp_row("State", (f"{c.kind} {c.status}" if c.kind else c.status for c in corps)),
         corp_row(
             "Last run", (tv.money(c.last_revenue) if c.last_revenue is not None else "-" for c in corps)
         ),
     ]
+    if tv.loans_left is not None:
+        rows.append(corp_row("Loans", (str(c.loans) if c.loans else "-" for c in corps)))
     return Spreadsheet(columns, tuple(rows))
 
 
