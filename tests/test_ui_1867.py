@@ -58,11 +58,53 @@ def test_minors_majors_the_national_and_loans(shots: dict[str, Any]) -> None:
 
 
 def test_the_merger_round_offers_its_choices(shots: dict[str, Any]) -> None:
-    texts = "\\n".join(shots["merger-1867"]["texts"])
+    texts = "\n".join(shots["merger-1867"]["texts"])
     assert "Merge or convert…" in texts or "Convert BBG into a major company" in texts, texts
 
 
 def test_1861_money_is_in_roubles(shots: dict[str, Any]) -> None:
     texts = shots["roubles-1861"]["texts"]
-    body = "\\n".join(texts)
+    body = "\n".join(texts)
     assert "₽" in body and "$" not in body, body
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("title", "bid", "merger"),
+    [
+        ("1867", "Player 3 bids $100 for CA", "BBG converts into a major company"),
+        ("1861", "Player 1 bids 100₽ for N", "MB merges with N"),
+    ],
+)
+def test_companion_demo_plays_1867_and_1861(tmp_path: Path, title: str, bid: str, merger: str) -> None:
+    import json
+    import subprocess
+    import sys
+
+    out = tmp_path / "demo"
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "demo", "--headless", "--title", title, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    shots = sorted(p.name for p in out.glob("*.png"))
+    assert shots == [
+        "01-table-auction.png",
+        "02-minor-auction.png",
+        "03-operating-round.png",
+        "04-merger-round.png",
+        "05-merger-choice.png",
+        "06-shares.png",
+        "07-table-game-over.png",
+    ]
+    assert all((out / s).stat().st_size > 10_000 for s in shots)
+    transcript = (out / "transcript.txt").read_text(encoding="utf-8")
+    assert f"confirmed: {bid}" in transcript and f"confirmed: {merger}" in transcript
+    assert "final: " in transcript
+    records = {r["file"]: r for r in json.loads((out / "screens.json").read_text(encoding="utf-8"))}
+    assert merger in records["05-merger-choice.png"]["texts"]
+    if title == "1861":
+        screens = "\n".join(t for r in records.values() for t in r["texts"])
+        assert "₽" in screens and "$" not in screens
