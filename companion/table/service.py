@@ -1003,20 +1003,23 @@ class TableService:
             raise GameError(
                 f"{player.name} cannot bid on {company.sym} now: {self._step_description(player)}"
             )
+        return self._bid_proposal(legal, player.name, company.sym)
+
+    def _bid_proposal(self, legal: LegalAction, actor: str, card: str) -> Proposal:
+        """An auction bid at the engine's first offer, raised by further taps of ``card``."""
         fixed = legal.price_range is None
         lo, hi = legal.price_range or (int(legal.action["price"]),) * 2
         action = dict(legal.action)
         preview = self._preview(action)
-        kind = "bid"
         return Proposal(
-            kind,
-            self._price_text(kind, action, preview, purchase=fixed),
+            "bid",
+            self._price_text("bid", action, preview, purchase=fixed),
             action,
             preview,
-            player.name,
+            actor,
             price_range=None if fixed else (lo, max(lo, hi)),
             price_step=BID_STEP,
-            cards=(company.sym,),
+            cards=(card,),
             hint="confirm to buy it"
             if fixed
             else f"tap again or press + to raise by {self._money(BID_STEP)}, confirm to bid",
@@ -1024,22 +1027,7 @@ class TableService:
 
     def _minor_bid(self, share: Share, legal: LegalAction) -> Proposal:
         """A bid for a minor company's certificate (1867, 1861), raised as a private company's is."""
-        player = self.game.entity_of(legal.action)
-        lo, hi = legal.price_range or (int(legal.action["price"]),) * 2
-        action = dict(legal.action)
-        preview = self._preview(action)
-        return Proposal(
-            "bid",
-            self._price_text("bid", action, preview),
-            action,
-            preview,
-            player.name,
-            price_range=(lo, max(lo, hi)),
-            price_step=BID_STEP,
-            cards=(share.id,),
-            hint=f"tap again or press + to raise by {self._money(BID_STEP)} "
-            f"({self._money(lo)} to {self._money(hi)}), confirm to bid",
-        )
+        return self._bid_proposal(legal, self.game.entity_of(legal.action).name, share.id)
 
     def _buy_company(
         self, company: Company, buyer: Corporation | Player, legal: LegalAction | None = None
