@@ -225,3 +225,25 @@ def test_the_table_screen_shows_minors_majors_the_national_and_loans() -> None:
     assert sheet.cell("State", "CS").startswith("minor ")
     plain = vm.table_view(new_game("1870", ["A", "B", "C"]))
     assert plain.loans_left is None and all(c.kind == "" for c in plain.corporations)
+
+
+def test_the_operating_screen_names_the_kind_and_the_loans_of_the_operating_company() -> None:
+    from g1867_support import actions, export
+
+    from companion.interop.replay import game_for_export
+    from companion.ui import viewmodels as vm
+
+    game: Any = game_for_export(export("1867", "hs_wuveadew_21268"))
+    for action in actions("1867", "hs_wuveadew_21268"):
+        ov = vm.operating_view(game)
+        if ov.active and ov.current and getattr(game.corporation(ov.current), "loans", 0):
+            break
+        game._process(action)
+    else:
+        raise AssertionError("no operating company with a loan in the fixture")
+    corp = game.corporation(ov.current)
+    assert ov.kind == corp.type in ("minor", "major")
+    assert (
+        ov.loans_text.startswith(f"{corp.loans} loan") and f"interest ${5 * corp.loans}/OR" in ov.loans_text
+    )
+    assert vm.operating_view(new_game("1870", ["A", "B", "C"])).kind == ""

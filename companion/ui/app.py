@@ -554,11 +554,14 @@ class OperatingScreen(BaseScreen):
             if self.map_key is None:
                 self.draw_map([])
             return
-        left.add_widget(Text(f"{ov.current} — president {ov.president}", size=20 * u, bold=True, wrap=True))
+        kind = f" ({ov.kind})" if ov.kind else ""
+        who = f"president {ov.president}" if ov.president else "run by the bank"
+        left.add_widget(Text(f"{ov.current}{kind} — {who}", size=20 * u, bold=True, wrap=True))
+        loans = f" · {ov.loans_text}" if ov.loans_text else ""
         left.add_widget(
             Text(
                 f"Treasury {ov.money(ov.treasury)} · trains {' '.join(ov.trains) or 'none'}"
-                f" · tokens {ov.tokens_left}/{ov.tokens_total}",
+                f" · tokens {ov.tokens_left}/{ov.tokens_total}{loans}",
                 size=15 * u,
                 wrap=True,
             )

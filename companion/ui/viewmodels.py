@@ -756,6 +756,10 @@ class OperatingView:
     """Revenue already run this turn (``run_routes`` applied), waiting for the dividend."""
     dividends: tuple[DividendOption, ...] = ()
     currency: str = "${}"
+    kind: str = ""
+    """1867, 1861: ``minor`` or ``major`` (``national``); "" where a title has one kind."""
+    loans_text: str = ""
+    """The operating corporation's loans and their interest (1867, 1861)."""
 
     def money(self, amount: int | float) -> str:
         return money(amount, self.currency)
@@ -871,6 +875,8 @@ def operating_view(
         revenue=revenue,
         dividends=dividends,
         currency=currency(game),
+        kind=str(getattr(current, "type", "") or "") if hasattr(game, "loans_left") else "",
+        loans_text=_loans_text(game, current),
     )
 
 
