@@ -95,6 +95,12 @@ def register(sub: Any) -> None:
     p.add_argument("--size", type=parse_size, default=(800, 480), help="window size (default 800x480)")
     p.add_argument("--headless", action="store_true", help="run offscreen even when there is a display")
     p.add_argument("--short", action="store_true", help="fewer stock round steps (tests)")
+    p.add_argument(
+        "--title",
+        choices=("1870", "1867", "1861"),
+        default="1870",
+        help="the title of the real game played (default 1870)",
+    )
     p.set_defaults(func=run)
 
 
@@ -109,12 +115,12 @@ def run(args: argparse.Namespace) -> int:
     if headless:
         try:
             with virtual_display(args.size):
-                code = run_demo(out, args.size, headless=True, short=args.short)
+                code = run_demo(out, args.size, headless=True, short=args.short, title=args.title)
         except RuntimeError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
     else:
-        code = run_demo(out, args.size, headless=False, short=args.short, step_delay=0.8)
+        code = run_demo(out, args.size, headless=False, short=args.short, step_delay=0.8, title=args.title)
     shots = sorted(p.name for p in out.glob("*.png"))
     print(f"demo: {len(shots)} screenshots and transcript.txt in {out} ({time.monotonic() - start:.0f} s)")
     return code

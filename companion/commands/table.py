@@ -22,6 +22,7 @@ from typing import Any
 from companion import data
 from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
+from companion.engine.titles import currency_of, format_money
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.interop.actions import ExportError
@@ -87,7 +88,7 @@ def _db(args: argparse.Namespace, config: Config) -> Path:
     return database_path(args.db, config)
 
 
-def _print_proposal(proposal: Proposal | None) -> None:
+def _print_proposal(proposal: Proposal | None, title: str = "1870") -> None:
     if proposal is None:
         return
     print(f"? {proposal.text}")
@@ -97,7 +98,8 @@ def _print_proposal(proposal: Proposal | None) -> None:
         ]
         print(f"  options: {' '.join(labels)}")
     if proposal.price_range is not None:
-        print(f"  price: ${proposal.price_range[0]} to ${proposal.price_range[1]}")
+        lo, hi = (format_money(currency_of(title), p) for p in proposal.price_range)
+        print(f"  price: {lo} to {hi}")
     print(f"  ({proposal.hint})", flush=True)
 
 
@@ -190,7 +192,10 @@ def _run(args: argparse.Namespace) -> int:
             if result.applied and service_of:
                 print(_turn(service_of[0]), flush=True)
 
-        listeners: dict[str, Any] = {"on_proposal": _print_proposal, "on_result": print_result}
+        def print_proposal(proposal: Proposal | None) -> None:
+            _print_proposal(proposal, service_of[0].game.title if service_of else title)
+
+        listeners: dict[str, Any] = {"on_proposal": print_proposal, "on_result": print_result}
         if args.import_file is not None:
             if args.game is not None:
                 raise GameError("--import starts a new game; it cannot be combined with --game")

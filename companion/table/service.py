@@ -34,6 +34,7 @@ from companion.engine.entities import Company, Corporation, Player, Share, Share
 from companion.engine.operating import OperatingRound
 from companion.engine.rounds import LegalAction
 from companion.engine.stock import AuctionRound, StockRound
+from companion.engine.titles import currency_of, format_money
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.interop.actions import ExportError, effective_actions
 from companion.store import Store, StoreError
@@ -139,6 +140,16 @@ def _cash_moves(now: Game, then: Game) -> list[MoneyMove]:
     return [
         MoneyMove(key, before.get(key, 0), cash) for key, cash in after.items() if before.get(key) != cash
     ]
+
+
+def money_in(game: Game, amount: object) -> str:
+    """``amount`` in the currency of ``game``'s title (1861: ``1,000₽``)."""
+    return format_money(currency_of(game.title), amount)
+
+
+def _bare_amount(label: str) -> str:
+    """A price label without its currency or separators (``"$1,000"``, ``"1000₽"`` → ``"1000"``)."""
+    return "".join(ch for ch in label if ch.isdigit()) or label.strip()
 
 
 def _printed(name: object) -> str:
@@ -511,15 +522,18 @@ class TableService:
                 return self._refuse(f"choose 1 to {len(p.options)}, not {index + 1}")
             return self._propose(self._with_option(p, index))
 
+    def _money(self, amount: object) -> str:
+        return money_in(self.game, amount)
+
     def choose_label(self, label: str) -> Outcome:
         """Select the option whose label is ``label`` (``"$90"`` or ``"90"``)."""
         with self._lock:
             p = self._proposal
             if p is None or not p.options:
                 return self._refuse("there is no choice to make: tap a card first")
-            wanted = label.strip().lstrip("$")
+            wanted = _bare_amount(label)
             for i, option in enumerate(p.options):
-                if option.label.lstrip("$") == wanted:
+                if _bare_amount(option.label) == wanted:
                     return self.choose(i)
             return self._refuse(f"{label} is not one of {', '.join(o.label for o in p.options)}")
 
@@ -556,11 +570,13 @@ class TableService:
         current = int(p.action["price"])
         if p.price_range is None:
             if price != current:
-                raise GameError(f"the price is ${current}, not ${price}")
+                raise GameError(f"the price is {self._money(current)}, not {self._money(price)}")
             return p
         lo, hi = p.price_range
         if not lo <= price <= hi:
-            raise GameError(f"the price must be between ${lo} and ${hi}, not ${price}")
+            raise GameError(
+                f"the price must be between {self._money(lo)} and {self._money(hi)}, not {self._money(price)}"
+            )
         if price == current:
             return p
         action = {**p.action, "price": price}
@@ -724,7 +740,10 @@ class TableService:
     def _pass_text(self, entity: Any, preview: Preview) -> str:
         rnd = self.game.round
         step = rnd.active_step()
-        drops = "; ".join(f"{sym} share price ${a} → ${b}" for sym, (a, b) in preview.share_prices.items())
+        drops = "; ".join(
+            f"{sym} share price {self._money(a)} → {self._money(b)}"
+            for sym, (a, b) in preview.share_prices.items()
+        )
         meaning = self.game.pass_meaning(entity)
         if meaning is not None:
             return meaning + (f": {drops}" if drops else "")
@@ -763,6 +782,15 @@ class TableService:
         if corp.closed:
             raise GameError(f"{corp.sym} has closed; its certificates are out of the game")
         owner = share.owner
+        bids = self._of(legal, "bid")
+        if bids:  # 1867, 1861: a minor company's certificate is auctioned in the stock round
+            p = self._proposal
+            if p is not None and p.kind == "bid" and p.cards == (share.id,):
+                return self.next_option()  # the same card again: the next price
+            return self._propose(self._minor_bid(share, bids[0]))
+        merges = [la for la in legal if la.type in ("merge", "convert")]
+        if merges:  # 1867, 1861 merger round: the card of the partner, or of the major to form
+            return self._choose_between("merge", merges, share.id, (share.id,))
         pars = self._of(legal, "par")
         if pars:
             return self._par(share, self.game.entity_of(pars[0].action), pars)
@@ -804,7 +832,7 @@ class TableService:
         action = self._entity_action("buy_shares", player, shares=[share.id], percent=share.percent)
         preview = self._preview(action)
         cost = self._paid(preview, player.id)
-        text = f"{player.name} buys {share.percent}% {share.corporation.sym} from {source} for ${cost}"
+        text = f"{player.name} buys {share.percent}% {share.corporation.sym} from {source} for {self._money(cost)}"
         return self._propose(Proposal("buy", text, action, preview, player.name, cards=(share.id,)))
 
     def _price_protect(self, shares: list[Share], player: Player) -> Outcome:
@@ -816,7 +844,7 @@ class TableService:
         cost = self._paid(preview, player.id)
         text = (
             f"{player.name} price protects {sum(s.percent for s in shares)}% {corp.sym} "
-            f"from the market for ${cost}"
+            f"from the market for {self._money(cost)}"
         )
         return self._propose(
             Proposal("price_protect", text, action, preview, player.name, cards=tuple(s.id for s in shares))
@@ -841,8 +869,11 @@ class TableService:
         action = self._entity_action("sell_shares", player, shares=[s.id for s in shares], percent=percent)
         preview = self._preview(action)
         gain = -self._paid(preview, player.id)
-        text = f"{player.name} sells {percent}% {corp.sym} to the market for ${gain}"
-        moves = [f"{sym} share price ${a} → ${b}" for sym, (a, b) in preview.share_prices.items()]
+        text = f"{player.name} sells {percent}% {corp.sym} to the market for {self._money(gain)}"
+        moves = [
+            f"{sym} share price {self._money(a)} → {self._money(b)}"
+            for sym, (a, b) in preview.share_prices.items()
+        ]
         if moves:
             text += "; " + "; ".join(moves)
         return self._propose(
@@ -869,10 +900,10 @@ class TableService:
             price = int(str(la.action["share_price"]).split(",")[0])
             cost = self._paid(preview, player.id)
             text = (
-                f"{player.name} pars {corp.sym} at ${price} and buys the president's certificate "
-                f"({share.percent}%) for ${cost}"
+                f"{player.name} pars {corp.sym} at {self._money(price)} and buys the president's certificate "
+                f"({share.percent}%) for {self._money(cost)}"
             )
-            options.append(Option(f"${price}", la.action, preview, text))
+            options.append(Option(f"{self._money(price)}", la.action, preview, text))
         if not options:
             raise GameError(f"{player.name} cannot par {corp.sym} now")
         proposal = Proposal(
@@ -972,24 +1003,31 @@ class TableService:
             raise GameError(
                 f"{player.name} cannot bid on {company.sym} now: {self._step_description(player)}"
             )
+        return self._bid_proposal(legal, player.name, company.sym)
+
+    def _bid_proposal(self, legal: LegalAction, actor: str, card: str) -> Proposal:
+        """An auction bid at the engine's first offer, raised by further taps of ``card``."""
         fixed = legal.price_range is None
         lo, hi = legal.price_range or (int(legal.action["price"]),) * 2
         action = dict(legal.action)
         preview = self._preview(action)
-        kind = "bid"
         return Proposal(
-            kind,
-            self._price_text(kind, action, preview, purchase=fixed),
+            "bid",
+            self._price_text("bid", action, preview, purchase=fixed),
             action,
             preview,
-            player.name,
+            actor,
             price_range=None if fixed else (lo, max(lo, hi)),
             price_step=BID_STEP,
-            cards=(company.sym,),
+            cards=(card,),
             hint="confirm to buy it"
             if fixed
-            else f"tap again or press + to raise by ${BID_STEP}, confirm to bid",
+            else f"tap again or press + to raise by {self._money(BID_STEP)}, confirm to bid",
         )
+
+    def _minor_bid(self, share: Share, legal: LegalAction) -> Proposal:
+        """A bid for a minor company's certificate (1867, 1861), raised as a private company's is."""
+        return self._bid_proposal(legal, self.game.entity_of(legal.action).name, share.id)
 
     def _buy_company(
         self, company: Company, buyer: Corporation | Player, legal: LegalAction | None = None
@@ -1006,7 +1044,8 @@ class TableService:
             lo, _ = self.game.company_price_range(company, buyer)
             if buyer.cash < lo:
                 raise GameError(
-                    f"{name} has ${buyer.cash} and cannot pay the ${lo} that {company.sym} costs at least"
+                    f"{name} has {self._money(buyer.cash)} and cannot pay the {self._money(lo)} "
+                    f"that {company.sym} costs at least"
                 )
             raise GameError(f"{name} cannot buy {company.sym} now: {self._step_description(buyer)}")
         lo, hi = legal.price_range
@@ -1021,7 +1060,8 @@ class TableService:
             price_range=(lo, hi),
             price_step=COMPANY_STEP,
             cards=(company.sym,),
-            hint=f"{agreed}tap again or press + to raise by ${COMPANY_STEP} (${lo} to ${hi}), confirm to buy",
+            hint=f"{agreed}tap again or press + to raise by {self._money(COMPANY_STEP)} "
+            f"({self._money(lo)} to {self._money(hi)}), confirm to buy",
         )
 
     # trains: the operating corporation buys
@@ -1073,32 +1113,37 @@ class TableService:
             hint=(
                 "confirm to buy it"
                 if price_range is None
-                else f"tap again or press + to raise by ${TRAIN_STEP} ($1 to ${corp.cash}), confirm to buy"
+                else f"tap again or press + to raise by {self._money(TRAIN_STEP)} "
+                f"({self._money(1)} to {self._money(corp.cash)}), confirm to buy"
             ),
         )
 
     def _price_text(self, kind: str, action: Action, preview: Preview, *, purchase: bool = False) -> str:
         price = int(action["price"])
+        if kind == "bid" and "corporation" in action:
+            corp = self.game.corporation(str(action["corporation"]))
+            player = self.game.player(action["entity"])
+            return f"{player.name} bids {self._money(price)} for {corp.sym} ({corp.name})"
         if kind == "bid":
             player = self.game.player(action["entity"])
             company = self.game.company(action["company"])
             if purchase:
-                return f"{player.name} buys {company.sym} ({company.name}) for ${price}"
-            return f"{player.name} bids ${price} for {company.sym} ({company.name})"
+                return f"{player.name} buys {company.sym} ({company.name}) for {self._money(price)}"
+            return f"{player.name} bids {self._money(price)} for {company.sym} ({company.name})"
         if kind == "buy_company":
             company = self.game.company(action["company"])
             buyer = self.game.entity_of(action)
             who = buyer.sym if isinstance(buyer, Corporation) else buyer.name
             seller = company.owner.name if company.owner is not None else "the bank"
-            return f"{who} buys {company.sym} ({company.name}) from {seller} for ${price}"
+            return f"{who} buys {company.sym} ({company.name}) from {seller} for {self._money(price)}"
         train = self.game.train(action["train"])
         source = "the bank" if train.owner is None else train.owner.sym
-        text = f"{action['entity']} buys a {train.name}-train from {source} for ${price}"
+        text = f"{action['entity']} buys a {train.name}-train from {source} for {self._money(price)}"
         corp = self.game.corporation(str(action["entity"]))
         if corp.owner is not None:
             extra = self._paid(preview, corp.owner.id)
             if extra > 0:
-                text += f" ({corp.owner.name} contributes ${extra})"
+                text += f" ({corp.owner.name} contributes {self._money(extra)})"
         return text
 
 
@@ -1138,22 +1183,37 @@ def describe_action(game: Game, action: Action, *, applied: bool = False) -> str
             return f"{who} buys {pct}% {corp.sym} ({_certificates(ids)})"
         owner = shares[0].owner
         where = "the IPO" if owner is corp else "the market" if isinstance(owner, SharePool) else owner.name
-        return f"{who} buys {pct}% {corp.sym} from {where} for ${sum(s.price for s in shares):,}"
+        return f"{who} buys {pct}% {corp.sym} from {where} for {money_in(game, sum(s.price for s in shares))}"
     if kind == "sell_shares":
         sym = ids[0].rpartition("_")[0] if ids else "?"
         return f"{who} sells {action.get('percent') or len(ids) * 10}% {sym}" + (
             f" ({_certificates(ids)})" if applied else ""
         )
     if kind == "par":
-        return f"{who} pars {action.get('corporation')} at ${str(action.get('share_price')).split(',')[0]}"
+        price = str(action.get("share_price")).split(",")[0]
+        return f"{who} pars {action.get('corporation')} at {money_in(game, price)}"
     if kind == "bid":
-        return f"{who} bids ${action.get('price')} for {action.get('company')}"
+        target = action.get("company") or action.get("corporation")
+        return f"{who} bids {money_in(game, action.get('price'))} for {target}"
     if kind == "buy_train":
-        return f"{who} buys a {_printed(action.get('train'))}-train for ${action.get('price')}"
+        return f"{who} buys a {_printed(action.get('train'))}-train for {money_in(game, action.get('price'))}"
     if kind == "discard_train":
         return f"{who} discards the {_printed(action.get('train'))}-train"
     if kind == "buy_company":
-        return f"{who} buys {action.get('company')} for ${action.get('price')}"
+        return f"{who} buys {action.get('company')} for {money_in(game, action.get('price'))}"
+    if kind == "convert":
+        return f"{who} converts into a major company"
+    if kind == "merge":
+        target = str(action.get("corporation"))
+        try:
+            started = game.corporation(target).ipoed
+        except GameError:
+            started = True
+        return f"{who} merges with {target}" if started else f"{who} forms {target}"
+    if kind == "remove_token":
+        return f"{who} removes its token from {action.get('city')}"
+    if kind == "choose" and action.get("choice") == "nationalize":
+        return f"{who} is nationalised"
     if kind == "choose":
         return f"{who} chooses {action.get('choice')}"
     if kind == "pass":
@@ -1168,7 +1228,7 @@ def describe_action(game: Game, action: Action, *, applied: bool = False) -> str
     if kind == "run_routes":
         routes = action.get("routes") or []
         total = sum(int(r.get("revenue", 0)) for r in routes)
-        return f"{who} runs {_plural(len(routes), 'train')} for ${total}"
+        return f"{who} runs {_plural(len(routes), 'train')} for {money_in(game, total)}"
     if kind == "dividend":
         words = {"payout": "pays out", "withhold": "withholds", "half": "pays half"}
         return f"{who} {words.get(str(action.get('kind')), str(action.get('kind')))}"

@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any, TextIO
 
 from companion import data
+from companion.engine.titles import currency_of, format_money
 from companion.store import Database
 
 __all__ = [
@@ -144,14 +145,21 @@ def _trains(spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[dict[
 def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...]) -> tuple[Item, ...]:
     spec = data.load_title(title)
     items: list[Item] = []
+    money = currency_of(title)
     for corp in spec["corporations"]:
+        if corp.get("type") == "national" or corp.get("hide_shares"):
+            continue  # 1867's CN, 1861's RSR: the bank runs it, nobody holds a certificate of it
         sym = str(corp["sym"])
         shares = corp.get("shares") or [20] + [10] * 8
+        minor = corp.get("type") == "minor" or shares == [100]
         color = _color(corp.get("color"), "#dddddd")
         named = {"black": "#000000", "white": "#ffffff"}
         text_color = named.get(str(corp.get("text_color")), _color(corp.get("text_color"), "#ffffff"))
         for index, percent in enumerate(shares):
-            if index == 0:
+            if minor:
+                label = f"{sym} minor company certificate ({percent} %)"
+                sticker = (sym, f"{percent} %", "minor")
+            elif index == 0:
                 label = f"{sym} president's certificate ({percent} %)"
                 sticker = (sym, f"{percent} %", "president")
             else:
@@ -161,14 +169,17 @@ def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...])
                 Item(ItemKind.CERTIFICATE, title, f"{sym}_{index}", label, sticker, color, text_color)
             )
     for company in spec["companies"]:
+        if company.get("desc") == "Hidden corporation":
+            continue  # 1867/1861's "3": a rules marker (blocks a hex until phase 3), not a card
         sym = str(company["sym"])
+        value = format_money(money, company["value"])
         items.append(
             Item(
                 ItemKind.COMPANY,
                 title,
                 sym,
-                f"{sym} private company ({company['name']}, ${company['value']})",
-                (sym, f"${company['value']}", "private"),
+                f"{sym} private company ({company['name']}, {value})",
+                (sym, value, "private"),
                 "#f4efe0",
             )
         )

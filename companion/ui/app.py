@@ -182,7 +182,7 @@ class TableScreen(BaseScreen):
             best = tv.result[0][1]
             g.add_widget(
                 Text(
-                    f"{tv.winner} wins with {vm.money(best)}",
+                    f"{tv.winner} wins with {tv.money(best)}",
                     size=22 * u,
                     bold=True,
                     id_name="winner",
@@ -191,7 +191,7 @@ class TableScreen(BaseScreen):
             g.add_widget(
                 Text(
                     "Final: "
-                    + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result)
+                    + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result)
                     + (" · the bank broke" if tv.bank_broken else ""),
                     size=15 * u,
                     wrap=True,
@@ -217,14 +217,14 @@ class TableScreen(BaseScreen):
             line = row(
                 Text(name, size=19 * u, bold=p.acting, id_name=f"player:{p.name}", fill=True),
                 Text(
-                    vm.money(p.cash),
+                    tv.money(p.cash),
                     size=19 * u,
                     bold=True,
                     size_hint_x=0.55,
                     fill=True,
                     id_name=f"cash:{p.name}",
                 ),
-                Text(vm.money(p.value), size=16 * u, size_hint_x=0.6, fill=True, id_name=f"worth:{p.name}"),
+                Text(tv.money(p.value), size=16 * u, size_hint_x=0.6, fill=True, id_name=f"worth:{p.name}"),
                 Text(
                     p.certs_text,
                     size=17 * u,
@@ -242,12 +242,17 @@ class TableScreen(BaseScreen):
             corps = GridLayout(cols=4 if self.app.width_px < 1000 else 5, size_hint_y=None, spacing=3)
             corps.bind(minimum_height=corps.setter("height"))
             for c in tv.corporations:
-                price = vm.money(c.share_price) if c.share_price else "-"
+                price = tv.money(c.share_price) if c.share_price else "-"
                 trains = " ".join(c.trains) or "no trains"
-                ran = f" · ran {vm.money(c.last_revenue)}" if c.last_revenue is not None else ""
+                ran = f" · ran {tv.money(c.last_revenue)}" if c.last_revenue is not None else ""
+                status = f"{c.kind} · {c.status}" if c.kind else c.status
+                loans = f"\n{c.loans_text}" if c.loans_text else ""
+                shares = {"national": "run by the bank", "minor": f"held by {c.president}"}.get(
+                    c.kind, c.shares_text
+                )
                 chip = Text(
-                    f"[b]{c.sym}[/b] {vm.money(c.cash)} @ {price} · {c.status}\n"
-                    f"{c.shares_text}{ran}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}",
+                    f"[b]{c.sym}[/b] {tv.money(c.cash)} @ {price} · {status}\n"
+                    f"{shares}{ran}\n{trains} · tokens {c.tokens_left}/{c.tokens_total}{loans}",
                     size=12 * u,
                     color=c.text_color,
                     markup=True,
@@ -261,6 +266,8 @@ class TableScreen(BaseScreen):
         info = f"Phase {tv.phase} · train limit {tv.train_limit} · certificate limit {tv.cert_limit}"
         if tv.next_trains:
             info += " · next trains: " + ", ".join(tv.next_trains)
+        if tv.loans_left is not None:
+            info += f" · loans left {tv.loans_left}"
         g.add_widget(Text(info, size=13 * u, wrap=True))
 
 
@@ -421,9 +428,12 @@ class OperatingScreen(BaseScreen):
             self.app.session.events.append(
                 f"[routes] {corp.sym}: "
                 + "; ".join(
-                    line.text for line in vm.routes_view(self.routes, names=vm.location_names(snapshot)).lines
+                    line.text
+                    for line in vm.routes_view(
+                        self.routes, names=vm.location_names(snapshot), currency=vm.currency(snapshot)
+                    ).lines
                 )
-                + f" = {vm.money(self.routes.total)}"
+                + f" = {vm.money(self.routes.total, vm.currency(snapshot))}"
             )
             self.app.refresh()
 
@@ -544,11 +554,14 @@ class OperatingScreen(BaseScreen):
             if self.map_key is None:
                 self.draw_map([])
             return
-        left.add_widget(Text(f"{ov.current} — president {ov.president}", size=20 * u, bold=True, wrap=True))
+        kind = f" ({ov.kind})" if ov.kind else ""
+        who = f"president {ov.president}" if ov.president else "run by the bank"
+        left.add_widget(Text(f"{ov.current}{kind} — {who}", size=20 * u, bold=True, wrap=True))
+        loans = f" · {ov.loans_text}" if ov.loans_text else ""
         left.add_widget(
             Text(
-                f"Treasury {vm.money(ov.treasury)} · trains {' '.join(ov.trains) or 'none'}"
-                f" · tokens {ov.tokens_left}/{ov.tokens_total}",
+                f"Treasury {ov.money(ov.treasury)} · trains {' '.join(ov.trains) or 'none'}"
+                f" · tokens {ov.tokens_left}/{ov.tokens_total}{loans}",
                 size=15 * u,
                 wrap=True,
             )
@@ -568,9 +581,9 @@ class OperatingScreen(BaseScreen):
                 Text(line.text, size=14 * u, wrap=True, bold=True, color=f"#{r:02x}{g_:02x}{b:02x}")
             )
         if ov.revenue is not None:
-            left.add_widget(Text(f"Ran for {vm.money(ov.revenue)}", size=16 * u, bold=True))
+            left.add_widget(Text(f"Ran for {ov.money(ov.revenue)}", size=16 * u, bold=True))
         for d in ov.dividends:
-            who = ", ".join(f"{n} +{vm.money(a)}" for n, a in d.receives) or "nobody"
+            who = ", ".join(f"{n} +{ov.money(a)}" for n, a in d.receives) or "nobody"
             left.add_widget(Text(f"{d.label}: {who}; {d.price_text}", size=13 * u, wrap=True))
         if self.map_key is None or (self.routes is None and not computing):
             self.draw_map([])
@@ -1250,6 +1263,7 @@ class CompanionApp(App):  # type: ignore[misc]
             "train": "Buy train…",
             "discard": "Discard…",
             "choose": "Choose…",
+            "merge": "Merge or convert…",
             "dividend": "Dividend…",
             "company": "Private companies…",
         }

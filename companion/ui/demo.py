@@ -115,8 +115,8 @@ class DemoScript:
 
     def state_line(self) -> str:
         tv = vm.table_view(self.session.game)
-        cash = ", ".join(f"{p.name} {vm.money(p.cash)}" for p in tv.players)
-        return f"  [{tv.round}] bank {vm.money(tv.bank_cash)}; {tv.headline}; {cash}"
+        cash = ", ".join(f"{p.name} {tv.money(p.cash)}" for p in tv.players)
+        return f"  [{tv.round}] bank {tv.money(tv.bank_cash)}; {tv.headline}; {cash}"
 
     def shot(self, screen: str, label: str | None = None) -> None:
         self.shots += 1
@@ -390,7 +390,7 @@ class DemoScript:
         op = app.screens["operating"]
         ov = vm.operating_view(session.game, op.routes, dividends=op.dividends)
         self.say("  operating order: " + ", ".join(f"{o.sym}({o.state})" for o in ov.order))
-        self.say(f"  {ov.current}: treasury {vm.money(ov.treasury)}, trains {', '.join(ov.trains)}")
+        self.say(f"  {ov.current}: treasury {ov.money(ov.treasury)}, trains {', '.join(ov.trains)}")
         self.say(f"  {ov.routes.summary}")
         for line in ov.routes.lines:
             self.say(f"    {line.text}")
@@ -520,7 +520,7 @@ class DemoScript:
         yield 0.3
         self.shot("table", "table-game-over")
         tv = vm.table_view(session.game)
-        self.say("  final: " + ", ".join(f"{n} {vm.money(v)}" for n, v in tv.result))
+        self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
 
         self.say("Scene 7: a new game from the Setup screen")
         app.show("setup")
@@ -562,14 +562,81 @@ class DemoScript:
         (self.out / "screens.json").write_text(json.dumps(self.records, indent=1), encoding="utf-8")
 
 
+class TitleDemoScript(DemoScript):
+    """1867 and 1861: a real game replayed, stopping where the title differs from 1870 (a minor's
+    auction in the stock round, the operating round with its loans, the merger round), each of
+    those actions proposed as the touchscreen's button would and confirmed."""
+
+    def play(self, label: str, screen: str = "table") -> Iterator[float]:
+        """Propose the next recorded action through the table service, show its toast, confirm."""
+        a = self.next_action()
+        self.say(f"  {describe_action(self.session.game, a)}: proposed on the {screen} screen")
+        self.app.show(screen)
+        self.app.propose(a)
+        yield from self.wait_toast()
+        self.shot(screen, label)
+        before = len(self.session.game.actions)
+        self.app.confirm()
+        for _ in range(80):
+            if len(self.session.game.actions) > before:
+                break
+            yield 0.05
+        if len(self.session.game.actions) <= before:
+            raise RuntimeError(f"{label}: the proposed action was not applied")
+        self.pos += 1
+        self.say(self.state_line())
+
+    def scenes(self) -> Iterator[float]:
+        app, game = self.app, self.session.game
+        players = len(game.players)
+        self.say(f"18xx table companion demo: {game.title}, {players} players, a real game replayed")
+        self.say(self.state_line())
+        app.show("table")
+        yield 0.3
+        self.shot("table", "table-auction")
+        self.say("Scene 1: the private company auction and the stock round up to a minor's auction")
+        skipped = self.forward_until(lambda g, a: a["type"] == "bid" and "corporation" in a)
+        self.say(f"  {skipped} actions replayed")
+        yield from self.play("minor-auction")
+        self.say("Scene 2: the first operating round")
+        skipped = self.forward_until(lambda g, a: g.round.name == "Operating Round")
+        self.say(f"  {skipped} actions replayed")
+        app.show("operating")
+        yield 0.5
+        self.shot("operating", "operating-round")
+        self.say("Scene 3: the merger round")
+        skipped = self.forward_until(lambda g, a: a["type"] in ("convert", "merge"))
+        self.say(f"  {skipped} actions replayed")
+        app.show("table")
+        yield 0.3
+        self.shot("table", "merger-round")
+        yield from self.play("merger-choice")
+        app.show("shares")
+        yield 0.3
+        self.shot("shares", "shares")
+        self.say("Scene 4: the rest of the game, replayed")
+        skipped = self.forward_until(lambda g, a: False)
+        self.say(f"  {skipped} actions replayed")
+        app.show("table")
+        yield 0.3
+        self.shot("table", "table-game-over")
+        tv = vm.table_view(self.session.game)
+        self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
+
+
 def run_demo(
-    out: Path, size: tuple[int, int], *, headless: bool, short: bool = False, step_delay: float = 0.0
+    out: Path,
+    size: tuple[int, int],
+    *,
+    headless: bool,
+    short: bool = False,
+    step_delay: float = 0.0,
+    title: str = "1870",
 ) -> int:
     """Run the demo app; returns an exit code.  Kivy must be importable (a display or Xvfb)."""
     from companion.ui.kivyconf import configure_kivy
 
     configure_kivy(size)
-    from kivy.clock import Clock
 
     from companion.hardware.camera import SimulatedCamera
     from companion.hardware.reader import SimulatedReader
@@ -581,7 +648,7 @@ def run_demo(
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.png"):
         old.unlink()
-    export = demo_export()
+    export = demo_export(title=title)
     seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}
     names = [str(p["name"]) for p in export["players"]]
     actions = [remap_players(strip_action(a), seats) for a in effective_actions(export["actions"])]
@@ -590,9 +657,15 @@ def run_demo(
     store = Store.open(tmp / "companion.sqlite3")
     registry = TagRegistry.open(tmp / "companion.sqlite3")
     service = TableService.new(
-        store, registry, "1870", names, settings.get("optional_rules") or [], int(settings.get("seed") or 0)
+        store, registry, title, names, settings.get("optional_rules") or [], int(settings.get("seed") or 0)
     )
     session = UISession(service)
+    if title != "1870":
+        app = CompanionApp(session, store=store, registry=registry)
+        script: DemoScript = TitleDemoScript(
+            app, session, actions, out, reader=None, uids={}, camera=None, short=short
+        )
+        return _run(app, script, None, headless, step_delay, store, registry)
     # a tag on every certificate the demo taps (the first stock round's single-certificate buys)
     uids: dict[str, str] = {}
     for a in actions[:160]:
@@ -611,6 +684,15 @@ def run_demo(
 
     app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
     script = DemoScript(app, session, actions, out, reader=reader, uids=uids, camera=camera, short=short)
+    return _run(app, script, reader, headless, step_delay, store, registry)
+
+
+def _run(
+    app: Any, script: DemoScript, reader: Any, headless: bool, step_delay: float, store: Any, registry: Any
+) -> int:
+    """Drive ``script``'s scenes on the UI clock, then close the hardware and the databases."""
+    from kivy.clock import Clock
+
     steps = script.scenes()
     status = {"code": 0}
 
@@ -619,7 +701,8 @@ def run_demo(
             delay = next(steps)
         except StopIteration:
             script.write()
-            reader.close()
+            if reader is not None:
+                reader.close()
             if headless:
                 app.stop()
             return
@@ -627,13 +710,15 @@ def run_demo(
             script.say(f"demo failed: {exc!r}")
             script.write()
             status["code"] = 1
-            reader.close()
+            if reader is not None:
+                reader.close()
             app.stop()
             raise
         Clock.schedule_once(tick, delay + step_delay)
 
     def start(_dt: float) -> None:
-        app.start_reader(reader)
+        if reader is not None:
+            app.start_reader(reader)
         tick(0)
 
     Clock.schedule_once(start, 0.2)

@@ -18,16 +18,30 @@ from companion.engine import Game, GameError, as_18xx
 from companion.interop.actions import effective_actions, strip_action
 from companion.interop.replay import game_for_export, load_export
 
-__all__ = ["Step", "demo_export", "first_state", "replay_steps", "state_before", "strip_action"]
+__all__ = [
+    "DEMO_TITLES",
+    "Step",
+    "demo_export",
+    "first_state",
+    "replay_steps",
+    "state_before",
+    "strip_action",
+]
 
 Action = dict[str, Any]
 
 
-def demo_export(path: str | Path | None = None) -> dict[str, Any]:
-    """The demo game export (the packaged copy unless ``path`` names another export)."""
+#: the titles ``companion demo --title`` plays (a packaged real game each)
+DEMO_TITLES = ("1870", "1867", "1861")
+
+
+def demo_export(path: str | Path | None = None, title: str = "1870") -> dict[str, Any]:
+    """The demo game export of ``title`` (the packaged copy unless ``path`` names another export)."""
     if path is not None:
         return load_export(path)
-    text = resources.files("companion.ui").joinpath("data/demo_1870.json").read_text(encoding="utf-8")
+    if title not in DEMO_TITLES:
+        raise ValueError(f"no demo game for {title}; demo titles: {', '.join(DEMO_TITLES)}")
+    text = resources.files("companion.ui").joinpath(f"data/demo_{title}.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

@@ -29,6 +29,7 @@ from companion.engine.entities import Company, Corporation, Player
 from companion.engine.rounds import LegalAction
 from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
 from companion.engine.routes import trains_from_names
+from companion.engine.titles import currency_of, format_money
 
 __all__ = [
     "ActionChoice",
@@ -95,11 +96,15 @@ ZONE_WORDS: dict[str, str] = {
 }
 
 
-def money(amount: int | float) -> str:
-    """``$1,234`` (integers), ``$4.5`` (per-share fractions)."""
-    if isinstance(amount, float) and not amount.is_integer():
-        return f"${amount:g}"
-    return f"${int(amount):,}"
+def money(amount: int | float, currency: str = "${}") -> str:
+    """``$1,234`` (integers), ``$4.5`` (per-share fractions); ``currency`` is the title's
+    (:func:`currency`: 1861 writes ``1,234₽``)."""
+    return format_money(currency, amount)
+
+
+def currency(game: Any) -> str:
+    """How ``game``'s title writes money (``TitleInfo.currency``)."""
+    return currency_of(str(game.title))
 
 
 def entity_label(entity: Any) -> str:
@@ -179,6 +184,11 @@ class CorporationRow:
     acting: bool
     last_revenue: int | None = None
     """What its last run earned (None before it has run)."""
+    kind: str = ""
+    """Where a title has kinds of corporation (1867, 1861): ``minor``, ``major`` or ``national``."""
+    loans: int = 0
+    loans_text: str = ""
+    """``2 loans · interest $10/OR`` (each operating round; titles with loans; "" without any)."""
 
     @property
     def status(self) -> str:
@@ -237,6 +247,13 @@ class TableView:
     bank_broken: bool = False
     auction: tuple[AuctionRow, ...] = ()
     """The private companies for sale while the auction runs, with their bids."""
+    loans_left: int | None = None
+    """Loans the bank can still give (1867, 1861); None in titles without loans."""
+    currency: str = "${}"
+    """How the title writes money (``"${}"``; 1861 ``"{}₽"``)."""
+
+    def money(self, amount: int | float) -> str:
+        return money(amount, self.currency)
 
     @property
     def headline(self) -> str:
@@ -247,7 +264,7 @@ class TableView:
     @property
     def bank_text(self) -> str:
         """``Bank $9,900``, or ``Bank broken`` (the bank ran out: what triggers the end)."""
-        return "Bank broken" if self.bank_broken else f"Bank {money(self.bank_cash)}"
+        return "Bank broken" if self.bank_broken else f"Bank {self.money(self.bank_cash)}"
 
     @property
     def winner(self) -> str:
@@ -364,6 +381,9 @@ def table_view(game: Game) -> TableView:
         )
         for seat, p in enumerate(seats, 1)
     )
+    # 1867, 1861: minors, majors and the national (run by the bank, held by nobody)
+    national = [n for n in (getattr(game, "national", None),) if isinstance(n, Corporation)]
+    kinds = len({getattr(c, "type", None) for c in [*game.corporations, *national]}) > 1
     corps = tuple(
         CorporationRow(
             sym=c.sym,
@@ -383,8 +403,11 @@ def table_view(game: Game) -> TableView:
             operated=c.operated,
             acting=c is acting,
             last_revenue=revenues.get(c.sym),
+            kind=str(getattr(c, "type", "") or "") if kinds else "",
+            loans=int(getattr(c, "loans", 0)),
+            loans_text=_loans_text(game, c),
         )
-        for c in game.corporations
+        for c in [*game.corporations, *national]
         if c.ipoed and not c.closed
     )
     result: tuple[tuple[str, int], ...] = ()
@@ -406,9 +429,11 @@ def table_view(game: Game) -> TableView:
         cert_limit=limit,
         finished=game.finished,
         result=result,
-        next_trains=tuple(f"{t.name} {money(game.train_price(t))}" for t in upcoming[:3]),
+        next_trains=tuple(f"{t.name} {money(game.train_price(t), currency(game))}" for t in upcoming[:3]),
         bank_broken=game.bank.broken or game.bank.cash < 0,
         auction=auction_rows(game) if not game.finished else (),
+        loans_left=int(game.loans_left) if hasattr(game, "loans_left") else None,
+        currency=currency(game),
     )
 
 
@@ -435,6 +460,16 @@ class Spreadsheet:
         return row.cells[self.columns.index(column)]
 
 
+def _loans_text(game: Game, corp: Corporation) -> str:
+    """A corporation's loans and the interest they cost each operating round (1867, 1861)."""
+    loans = int(getattr(corp, "loans", 0))
+    if not loans:
+        return ""
+    rate = int(getattr(game, "INTEREST_RATE", 0))
+    words = f"{loans} loan" + ("" if loans == 1 else "s")
+    return f"{words} · interest {money(rate * loans, currency(game))}/OR" if rate else words
+
+
 def spreadsheet(tv: TableView) -> Spreadsheet:
     corps = tv.corporations
     columns = tuple(c.sym for c in corps) + ("Cash", "Worth", "Certs")
@@ -442,7 +477,8 @@ def spreadsheet(tv: TableView) -> Spreadsheet:
         SheetRow(
             p.name,
             "player",
-            tuple(p.percents.get(c.sym, "") for c in corps) + (money(p.cash), money(p.value), p.certs_text),
+            tuple(p.percents.get(c.sym, "") for c in corps)
+            + (tv.money(p.cash), tv.money(p.value), p.certs_text),
             p.acting,
         )
         for p in tv.players
@@ -454,13 +490,17 @@ def spreadsheet(tv: TableView) -> Spreadsheet:
     rows += [
         corp_row("IPO", (f"{c.ipo_percent}%" if c.ipo_percent else "" for c in corps)),
         corp_row("Market", (f"{c.market_percent}%" if c.market_percent else "" for c in corps)),
-        corp_row("Price", (money(c.share_price) if c.share_price else "-" for c in corps)),
-        corp_row("Treasury", (money(c.cash) for c in corps)),
+        corp_row("Price", (tv.money(c.share_price) if c.share_price else "-" for c in corps)),
+        corp_row("Treasury", (tv.money(c.cash) for c in corps)),
         corp_row("Trains", (" ".join(c.trains) or "-" for c in corps)),
         corp_row("Tokens", (f"{c.tokens_left}/{c.tokens_total}" for c in corps)),
-        corp_row("State", (c.status for c in corps)),
-        corp_row("Last run", (money(c.last_revenue) if c.last_revenue is not None else "-" for c in corps)),
+        corp_row("State", (f"{c.kind} {c.status}" if c.kind else c.status for c in corps)),
+        corp_row(
+            "Last run", (tv.money(c.last_revenue) if c.last_revenue is not None else "-" for c in corps)
+        ),
     ]
+    if tv.loans_left is not None:
+        rows.append(corp_row("Loans", (str(c.loans) if c.loans else "-" for c in corps)))
     return Spreadsheet(columns, tuple(rows))
 
 
@@ -546,6 +586,7 @@ class RouteLine:
     """Hex ids of the stops, in route order."""
     names: tuple[str, ...] = ()
     """The stops' city names ("" for a stop without one), as printed on the map."""
+    currency: str = "${}"
 
     @property
     def text(self) -> str:
@@ -554,7 +595,9 @@ class RouteLine:
         stops = [
             f"{name} ({hex_id})" if name else hex_id for hex_id, name in zip(self.stops, names, strict=True)
         ]
-        return f"{self.train.rsplit('-', 1)[0]}-train: {' - '.join(stops)}  {money(self.revenue)}"
+        return (
+            f"{self.train.rsplit('-', 1)[0]}-train: {' - '.join(stops)}  {money(self.revenue, self.currency)}"
+        )
 
 
 def location_names(game: Game) -> dict[str, str]:
@@ -571,6 +614,7 @@ class RoutesView:
     optimal: bool = True
     progress: float = 0.0
     message: str = ""
+    currency: str = "${}"
 
     @property
     def computing(self) -> bool:
@@ -582,7 +626,7 @@ class RoutesView:
             return f"Finding the best routes… {int(self.progress * 100)}%"
         if self.status == "done":
             best = "best" if self.optimal else "best found"
-            return f"Suggested routes ({best}): {money(self.total)}"
+            return f"Suggested routes ({best}): {money(self.total, self.currency)}"
         return self.message
 
 
@@ -611,6 +655,7 @@ def routes_view(
     computing: bool = False,
     progress: float = 0.0,
     names: dict[str, str] | None = None,
+    currency: str = "${}",
 ) -> RoutesView:
     """The suggested routes in words; ``names`` (:func:`location_names`) names the stops."""
     if computing:
@@ -624,11 +669,15 @@ def routes_view(
     names = names or {}
     lines = tuple(
         RouteLine(
-            r.train, r.revenue, tuple(h for h, _ in r.stops), tuple(names.get(h, "") for h, _ in r.stops)
+            r.train,
+            r.revenue,
+            tuple(h for h, _ in r.stops),
+            tuple(names.get(h, "") for h, _ in r.stops),
+            currency,
         )
         for r in result.routes
     )
-    return RoutesView("done", lines, result.total, result.optimal, 1.0)
+    return RoutesView("done", lines, result.total, result.optimal, 1.0, currency=currency)
 
 
 def routes_run(game: Game) -> list[TrainRoute]:
@@ -677,13 +726,14 @@ class DividendOption:
     """(player name or corporation symbol, amount received) for everyone who gets money."""
     share_price: tuple[int, int] | None
     """(before, after) if the share price moves."""
+    currency: str = "${}"
 
     @property
     def price_text(self) -> str:
         if self.share_price is None:
             return "share price stays"
         a, b = self.share_price
-        return f"share price {money(a)} -> {money(b)}"
+        return f"share price {money(a, self.currency)} -> {money(b, self.currency)}"
 
 
 @dataclass(frozen=True)
@@ -705,6 +755,14 @@ class OperatingView:
     revenue: int | None = None
     """Revenue already run this turn (``run_routes`` applied), waiting for the dividend."""
     dividends: tuple[DividendOption, ...] = ()
+    currency: str = "${}"
+    kind: str = ""
+    """1867, 1861: ``minor`` or ``major`` (``national``); "" where a title has one kind."""
+    loans_text: str = ""
+    """The operating corporation's loans and their interest (1867, 1861)."""
+
+    def money(self, amount: int | float) -> str:
+        return money(amount, self.currency)
 
 
 def _order(game: Game) -> tuple[tuple[OrderEntry, ...], Corporation | None]:
@@ -735,6 +793,7 @@ def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...
         return ()
     revenue = int(getattr(game.round, "revenue", 0)) + int(getattr(game.round, "extra_revenue", 0))
     out = []
+    cur = currency(game)
     names = {p.id: p.name for p in game.players}
     for kind in _dividend_kinds(game, corp):
         action = {"type": "dividend", "entity": corp.sym, "entity_type": "corporation", "kind": kind}
@@ -752,12 +811,12 @@ def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...
         kept = int(options.get(kind, {}).get("corporation", revenue if kind == "withhold" else 0))
         per_share = float(options.get(kind, {}).get("per_share", (revenue - kept) / corp.total_shares))
         if kind == "withhold":
-            label = f"Withhold {money(revenue)}"
+            label = f"Withhold {money(revenue, cur)}"
         elif kind == "payout":
-            label = f"Pay out {money(revenue)} ({money(per_share)} per share)"
+            label = f"Pay out {money(revenue, cur)} ({money(per_share, cur)} per share)"
         else:
-            label = f"Half: keep {money(kept)}, pay {money(per_share)} per share"
-        out.append(DividendOption(kind, label, receives, pv.share_prices.get(corp.sym)))
+            label = f"Half: keep {money(kept, cur)}, pay {money(per_share, cur)} per share"
+        out.append(DividendOption(kind, label, receives, pv.share_prices.get(corp.sym), cur))
     return tuple(out)
 
 
@@ -795,9 +854,11 @@ def operating_view(
     revenue = int(getattr(game.round, "revenue", 0)) if ran else None
     if dividends is None:
         dividends = dividend_options(game, current) if ran else ()
-    rv = routes_view(routes, computing=computing, progress=progress, names=location_names(game))
+    rv = routes_view(
+        routes, computing=computing, progress=progress, names=location_names(game), currency=currency(game)
+    )
     if not current.trains and not computing:
-        rv = RoutesView("none", message=f"{current.sym} has no trains")
+        rv = RoutesView("none", message=f"{current.sym} has no trains", currency=currency(game))
     return OperatingView(
         active=True,
         round=round_label(game),
@@ -813,6 +874,9 @@ def operating_view(
         routes=rv,
         revenue=revenue,
         dividends=dividends,
+        currency=currency(game),
+        kind=str(getattr(current, "type", "") or "") if hasattr(game, "loans_left") else "",
+        loans_text=_loans_text(game, current),
     )
 
 
@@ -1129,6 +1193,11 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
         return []
     legal = game.legal_actions(entity)
     out: list[ActionChoice] = []
+    cur = currency(game)
+
+    def money_(amount: int | float) -> str:
+        return money(amount, cur)
+
     shown: set[tuple[Any, ...]] = set()
 
     def add(group: str, label: str, action: dict[str, Any], same: tuple[Any, ...] | None = None) -> None:
@@ -1146,16 +1215,17 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             desc = str(getattr(_step(game, who, "pass"), "description", ""))
             add("pass", f"Pass ({desc.lower()})" if desc else "Pass", a, ("pass", a["entity"]))
         elif kind == "bid":
-            company = game.company(str(a["company"]))
+            # a private company's auction, or (1867, 1861) a minor company's auction in a stock round
+            sym = str(a["company"]) if "company" in a else str(a["corporation"])
             price = int(a["price"])
             if la.price_range is None:
-                add("bid", f"Buy {company.sym} {money(price)}", a)
+                add("bid", f"Buy {sym} {money_(price)}", a)
             else:
-                add("bid", f"Bid {company.sym} {money(price)}", a)
+                add("bid", f"Bid {sym} {money_(price)}", a)
                 if price + 20 <= la.price_range[1]:
-                    add("bid", f"Bid {company.sym} {money(price + 20)}", {**a, "price": price + 20})
+                    add("bid", f"Bid {sym} {money_(price + 20)}", {**a, "price": price + 20})
         elif kind == "par":
-            add("par", f"Par {a['corporation']} at {money(int(str(a['share_price']).split(',')[0]))}", a)
+            add("par", f"Par {a['corporation']} at {money_(int(str(a['share_price']).split(',')[0]))}", a)
         elif kind == "buy_shares":
             shares = [game.share(i) for i in a["shares"]]
             corp = shares[0].corporation
@@ -1164,14 +1234,14 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             if isinstance(who, Corporation):
                 add(
                     "buy",
-                    f"{who.sym} buys back {corp.sym} {a['percent']}% from {owner.name} {money(price)}",
+                    f"{who.sym} buys back {corp.sym} {a['percent']}% from {owner.name} {money_(price)}",
                     a,
                 )
             elif len(shares) > 1:
                 add("buy", f"Price protect {corp.sym} {a['percent']}%", a)
             else:
                 where = "IPO" if owner is corp else "market"
-                label = f"Buy {corp.sym} {shares[0].percent}% from {where} {money(shares[0].price)}"
+                label = f"Buy {corp.sym} {shares[0].percent}% from {where} {money_(shares[0].price)}"
                 add("buy", label, a, ("buy", corp.sym, where, shares[0].percent, shares[0].president))
         elif kind == "sell_shares":
             shares = [game.share(i) for i in a["shares"]]
@@ -1180,48 +1250,63 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
                 add("sell", f"{who.sym} reissues {len(shares)} share(s)", a)
             else:
                 price = game.bundle_price(shares, int(a["percent"]))
-                add("sell", f"Sell {corp.sym} {a['percent']}% for {money(price)}", a)
+                add("sell", f"Sell {corp.sym} {a['percent']}% for {money_(price)}", a)
         elif kind == "buy_train":
             train = game.train(str(a["train"]))
             price = int(a["price"])
             if "exchange" in a:
                 old = game.train(str(a["exchange"]))
-                label = f"Trade in {old.name} for a {train.name}-train {money(price)}"
+                label = f"Trade in {old.name} for a {train.name}-train {money_(price)}"
                 add("train", label, a, ("trade", old.name, train.name, price))
             elif train.owner is None:
-                add("train", f"Buy a {train.name}-train {money(price)}", a, ("depot", train.name, price))
+                add("train", f"Buy a {train.name}-train {money_(price)}", a, ("depot", train.name, price))
             else:
-                label = f"Buy {train.owner.sym}'s {train.name}-train {money(price)} (agree a price)"
+                label = f"Buy {train.owner.sym}'s {train.name}-train {money_(price)} (agree a price)"
                 add("train", label, a, ("other", train.owner.sym, train.name))
         elif kind == "place_token":
             where = str(a["city"])
             with contextlib.suppress(Exception):  # a label only
                 where = game.map.city(where)[0]
-            add("token", f"Token on {where} {money(la.cost or 0)}", a)
+            add("token", f"Token on {where} {money_(la.cost or 0)}", a)
         elif kind == "dividend":
             words = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}
             add("dividend", words.get(str(a["kind"]), str(a["kind"])), a)
         elif kind == "discard_train":
             add("discard", f"Discard a {game.train(str(a['train'])).name}-train", a, ("discard", a["train"]))
+        elif kind == "choose" and a.get("choice") == "nationalize":
+            add("choose", f"Nationalise {a['entity']} (no train: the government takes it over)", a)
         elif kind == "choose":
             add("choose", f"Choose {a['choice']}", a)
+        elif kind == "convert":
+            add("merge", f"Convert {a['entity']} into a major company", a)
+        elif kind == "merge":
+            target = game.corporation(str(a["corporation"]))
+            verb = "Merge with" if target.ipoed else "Form"
+            add("merge", f"{verb} {target.sym} ({target.name})", a)
+        elif kind == "remove_token":
+            where = str(a["city"])
+            with contextlib.suppress(Exception):  # a label only
+                where = game.map.city(where)[0]
+            add("token", f"Remove the token on {where}", a)
         elif kind == "buy_company":
             company = game.company(str(a["company"]))
             seller = company.owner.name if company.owner else "nobody"
             if isinstance(who, Corporation) and la.price_range is not None:
                 lo, hi = la.price_range
-                label = f"Buy {company.sym} from {seller} {money(int(a['price']))} ({money(lo)}–{money(hi)})"
+                label = (
+                    f"Buy {company.sym} from {seller} {money_(int(a['price']))} ({money_(lo)}–{money_(hi)})"
+                )
             else:
-                label = f"Buy {company.sym} from {seller} {money(int(a['price']))} (agree a price)"
+                label = f"Buy {company.sym} from {seller} {money_(int(a['price']))} (agree a price)"
             add("company", label, a)
         elif kind == "assign":
             add("company", f"{a['entity']}: token on {a['target']}", a)
     for hex_id, _tile, tile_id, rotation, cost, a in _distinct_lays(game, lays):
         if a.get("entity_type") == "company":
-            extra = f" {money(cost)}" if cost else " free"
+            extra = f" {money_(cost)}" if cost else " free"
             add("company", f"{a['entity']}: {hex_id} tile {tile_id} rotation {rotation}{extra}", a)
         else:
-            extra = f" {money(cost)}" if cost else ""
+            extra = f" {money_(cost)}" if cost else ""
             add("tile", f"{hex_id}: tile {tile_id} rotation {rotation}{extra}", a)
     if (
         isinstance(acting, Corporation)
@@ -1231,7 +1316,9 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
     ):
         out.append(
             ActionChoice(
-                "run", f"Run suggested routes {money(routes.total)}", run_routes_action(acting, routes.routes)
+                "run",
+                f"Run suggested routes {money_(routes.total)}",
+                run_routes_action(acting, routes.routes),
             )
         )
     return out

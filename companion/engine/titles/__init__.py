@@ -105,6 +105,26 @@ def title_info(name: str) -> TitleInfo:
     raise KeyError(f"unknown title {name!r}; known titles: {', '.join(known_titles())}")
 
 
+def currency_of(name: str) -> str:
+    """How ``name`` writes money (``"${}"``, ``"{}₽"``); dollars for a title the registry does not know."""
+    try:
+        return title_info(name).currency
+    except KeyError:
+        return "${}"
+
+
+def format_money(currency: str, amount: object) -> str:
+    """``amount`` written with ``currency`` (``"${}"`` → ``$1,234``); a fraction keeps its decimals."""
+    if isinstance(amount, float) and not amount.is_integer():
+        return currency.format(f"{amount:g}")
+    if isinstance(amount, int | float):
+        return currency.format(f"{int(amount):,}")
+    text = str(amount).strip()
+    if text.lstrip("-").isdigit():
+        return currency.format(f"{int(text):,}")
+    return currency.format(text)
+
+
 def known_titles() -> list[str]:
     """Every title the companion knows: playable ones first, in menu order."""
     from companion.data import TITLES as DATA_TITLES

@@ -57,6 +57,8 @@ def hex_distance(a: str, b: str) -> int:
 
 class Game1867(Game):
     title = "1867"
+    #: the merger round's convert and merge involve a card too (the company's own, the partner's)
+    CARD_ACTION_TYPES = Game.CARD_ACTION_TYPES | {"convert", "merge"}
     GAME_END_CHECK = {"bank": "current_or", "final_phase": "one_more_full_or_set"}
     END_TIMING_PRIORITY = ("one_more_full_or_set", "current_or")
     LOAN_VALUE = 50

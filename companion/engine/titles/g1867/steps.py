@@ -922,14 +922,19 @@ class Merge(Step):
         out = super().legal_actions(entity)
         kinds = self.actions(entity)
         fields = entity_fields(entity)
-        if "convert" in kinds:
-            out.append(LegalAction({"type": "convert", **fields}))
+        if "convert" in kinds and isinstance(entity, Corporation):
+            # the card: the converting company's own certificate
+            out.append(LegalAction({"type": "convert", **fields}, (entity.president_share.id,)))
         if "merge" in kinds:
             if self.converting is not None or self.merge_major:
                 targets = self.majors_available()
             else:
                 targets = self.candidates(entity)
-            out += [LegalAction({"type": "merge", **fields, "corporation": c.sym}) for c in targets]
+            # the card: the partner's (or the major to form's) president's certificate
+            out += [
+                LegalAction({"type": "merge", **fields, "corporation": c.sym}, (c.president_share.id,))
+                for c in targets
+            ]
         return out
 
     def can_convert(self, corp: Corporation) -> bool:
