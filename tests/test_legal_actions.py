@@ -7,80 +7,23 @@ just before it (so nothing the table may do is missing), and every listed action
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
 from companion.engine import Game, GameError, new_game
 from companion.engine.rounds import LegalAction
 from companion.interop.replay import game_for_export
 from tests.engine_support import actions, export, game_at
-
-#: recorded actions that are not a player's choice from the legal list: the engine's own steps,
-#: standing orders (program_*), messages, and routes (chosen on the map, not from a list)
-NOT_LISTED = {"run_routes", "message", "destination_connection", "end_game"}
-#: fields of a recorded action that do not change what it does
-NOISE = {"id", "created_at", "user", "auto_actions", "entity_type", "tokener"}
-
-
-def same_choice(action: dict[str, Any], game: Game) -> str:
-    """What makes two actions the same choice (a price within a range, which copy of a tile or of a
-    depot train, which of a player's certificates go into a sale: those are details)."""
-    kind = action["type"]
-    key = {k: v for k, v in action.items() if k not in NOISE}
-    if kind == "sell_shares":
-        key = {
-            "type": kind,
-            "entity": action["entity"],
-            "corporation": str(action["shares"][0]).rsplit("_", 1)[0],
-            "percent": action.get("percent"),
-        }
-    if kind in ("bid", "buy_company") or (kind == "buy_train" and "exchange" not in action):
-        key.pop("price", None)
-    if kind == "buy_train":
-        key.pop("variant", None)
-        train = game.train(str(action["train"]))
-        if train.owner is None:
-            key["train"] = train.name
-    if kind == "place_token":
-        key.pop("slot", None)
-    if kind == "lay_tile":
-        key["tile"] = str(action["tile"]).rsplit("-", 1)[0]
-    return json.dumps(key, sort_keys=True, default=str)
-
-
-def walk(name: str, *, trial_every: int, types: frozenset[str] | None = None) -> tuple[int, int]:
-    game = game_for_export(export(name))
-    checked = tried = 0
-    for i, action in enumerate(actions(name)):
-        kind = action["type"]
-        if kind not in NOT_LISTED and not kind.startswith("program_") and (types is None or kind in types):
-            legal = game.legal_actions(types=types)
-            choices = {same_choice(la.action, game) for la in legal}
-            assert same_choice(action, game) in choices, (name, action.get("id"), action)
-            checked += 1
-            if trial_every and i % trial_every == 0:
-                for la in legal:
-                    try:
-                        game.clone().apply(la.action)
-                    except GameError as err:  # pragma: no cover - the failure message is the point
-                        raise AssertionError(
-                            f"{name} before {action.get('id')}: {la.action} refused: {err}"
-                        ) from err
-                    tried += 1
-        game._process(action)
-    return checked, tried
+from tests.legal_walk import walk
 
 
 def test_short_game_every_choice_listed_and_accepted() -> None:
-    checked, tried = walk("34110", trial_every=6)
+    checked, tried = walk(export("34110"), trial_every=6)
     assert checked > 150 and tried > 150
 
 
 @pytest.mark.slow
 def test_price_protection_game_every_choice_listed_and_accepted() -> None:
-    checked, tried = walk("40469_white-to-yellow_price_protect_allowed", trial_every=20)
+    checked, tried = walk(export("40469_white-to-yellow_price_protect_allowed"), trial_every=20)
     assert checked > 500 and tried > 500
 
 
@@ -89,7 +32,7 @@ def test_price_protection_game_every_choice_listed_and_accepted() -> None:
 def test_long_games_every_choice_listed(name: str) -> None:
     # tile lays are checked in the games above; here everything else, every action
     types = Game.CARD_ACTION_TYPES | {"pass", "place_token", "dividend", "choose", "bankrupt"}
-    checked, tried = walk(name, trial_every=80, types=types)
+    checked, tried = walk(export(name), trial_every=80, types=types)
     assert checked > 300 and tried > 50
 
 
