@@ -827,6 +827,7 @@ class Game(TableGame):
         refusal = self.tile_lay_refusal(step, corp, hex_id, tile_name) if count_lay else None
         if refusal:
             raise GameError(refusal)
+        extra_cost += self.tile_lay_extra_cost(corp, hex_id, special)  # read before the tile changes
         try:
             cost = self.map.lay_tile(corp.sym, hex_id, tile_name, rotation, self.map_phase(), special=special)
         except MapError as err:
@@ -845,6 +846,11 @@ class Game(TableGame):
                 rnd.upgraded_track = True
             rnd.num_laid_track += 1
         rnd.laid_hexes.append(hex_id)
+
+    def tile_lay_extra_cost(self, corp: Corporation, hex_id: str, special: SpecialLay | None) -> int:
+        """Title hook: what a lay on ``hex_id`` costs beyond the map's terrain cost (e.g. 1833NE's $20
+        least); read before the tile is laid, for a lay and for the list of legal lays alike."""
+        return 0
 
     def tile_lay_refusal(self, step: Track, corp: Corporation, hex_id: str, tile_name: str) -> str | None:
         """Why this turn's tile lay rules refuse laying ``tile_name`` on ``hex_id`` (None: they allow it)."""
@@ -881,7 +887,10 @@ class Game(TableGame):
         for hex_id, tile, rotation, cost in lays:
             if count_lay and self.tile_lay_refusal(step, corp, hex_id, tile):
                 continue
-            paid = max(0, cost + (extra_cost(hex_id) if extra_cost else 0))
+            extra = (extra_cost(hex_id) if extra_cost else 0) + self.tile_lay_extra_cost(
+                corp, hex_id, special
+            )
+            paid = max(0, cost + extra)
             if paid > corp.cash:
                 continue
             action = {

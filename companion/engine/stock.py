@@ -341,7 +341,12 @@ class StockRound(Round):
     def finish_round(self) -> None:
         game = self.game
         floated = [c for c in game.corporations if c.floated and not c.closed and c.share_price is not None]
-        for corp in sorted(floated, key=game.operating_order().index):
+        self.raise_sold_out(sorted(floated, key=game.operating_order().index))
+
+    def raise_sold_out(self, corporations: list[Corporation]) -> None:
+        """At the end of the round, each sold-out corporation of ``corporations`` (in that order) rises."""
+        game = self.game
+        for corp in corporations:
             if game.sold_out(corp):
                 before = corp.share_price
                 game.market.move_up(corp)

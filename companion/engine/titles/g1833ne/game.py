@@ -12,7 +12,6 @@ Where the Czech rules summary is ambiguous, the choices are listed in docs/ENGIN
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token, Train
@@ -305,33 +304,8 @@ class Game1833NE(Game):
     def round_key(self) -> tuple[int, str, int]:
         return (self.turn, self.round.name, int(getattr(self.round, "round_num", 0)))
 
-    def lay_tile_for(
-        self,
-        step: Track,
-        corp: Corporation,
-        entity: Any,
-        action: ActionDict,
-        special: SpecialLay | None = None,
-        extra_cost: int = 0,
-        count_lay: bool = True,
-    ) -> None:
-        extra = extra_cost + (0 if special is not None else self._min_cost_extra(str(action["hex"]), corp))
-        super().lay_tile_for(step, corp, entity, action, special, extra, count_lay)
-
-    def legal_tile_lays(
-        self,
-        step: Track,
-        corp: Corporation,
-        entity: Any,
-        special: SpecialLay | None = None,
-        extra_cost: Callable[[str], int] | None = None,
-        count_lay: bool = True,
-    ) -> list[LegalAction]:
-        def extra(hex_id: str) -> int:
-            own = extra_cost(hex_id) if extra_cost else 0
-            return own + (0 if special is not None else self._min_cost_extra(hex_id, corp))
-
-        return super().legal_tile_lays(step, corp, entity, special, extra, count_lay)
+    def tile_lay_extra_cost(self, corp: Corporation, hex_id: str, special: SpecialLay | None) -> int:
+        return 0 if special is not None else self._min_cost_extra(hex_id, corp)
 
     def reserved_for_another(self, corp: Corporation, city: str) -> Corporation | None:
         """The corporation whose reserved city ``city`` is (until phase IV), if not ``corp``."""

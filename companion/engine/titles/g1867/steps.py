@@ -245,13 +245,7 @@ class Stock1867(StockRound):
         """Sold-out majors rise (minors never do)."""
         game: Game1867 = self.game  # type: ignore[assignment]
         majors = [c for c in game.corporations if c.floated and not c.closed and kind(c) != "minor"]
-        for corp in sorted(majors, key=game.sort_key):
-            if game.sold_out(corp):
-                before = corp.share_price
-                game.market.move_up(corp)
-                after = corp.share_price
-                if after is not None and after is not before:
-                    game.log.append(f"{corp.name} is sold out: share price rises to ${after.price}")
+        self.raise_sold_out(sorted(majors, key=game.sort_key))
 
 
 class HomeToken(Step):
