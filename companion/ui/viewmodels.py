@@ -1133,6 +1133,13 @@ def _step(game: Game, entity: Any, kind: str) -> Any:
     return finder(entity, kind) if finder is not None else None
 
 
+def _city_hex(game: Game, city: str) -> str:
+    """The hex a city reference of an action lies on, for a label (the reference if none)."""
+    with contextlib.suppress(Exception):  # a label only
+        return str(game.map.city(city)[0])
+    return city
+
+
 def _distinct_lays(
     game: Game, lays: Iterable[LegalAction]
 ) -> Iterator[tuple[str, str, str, int, int, dict[str, Any]]]:
@@ -1264,10 +1271,7 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
                 label = f"Buy {train.owner.sym}'s {train.name}-train {money_(price)} (agree a price)"
                 add("train", label, a, ("other", train.owner.sym, train.name))
         elif kind == "place_token":
-            where = str(a["city"])
-            with contextlib.suppress(Exception):  # a label only
-                where = game.map.city(where)[0]
-            add("token", f"Token on {where} {money_(la.cost or 0)}", a)
+            add("token", f"Token on {_city_hex(game, str(a['city']))} {money_(la.cost or 0)}", a)
         elif kind == "dividend":
             words = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}
             add("dividend", words.get(str(a["kind"]), str(a["kind"])), a)
@@ -1284,10 +1288,7 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             verb = "Merge with" if target.ipoed else "Form"
             add("merge", f"{verb} {target.sym} ({target.name})", a)
         elif kind == "remove_token":
-            where = str(a["city"])
-            with contextlib.suppress(Exception):  # a label only
-                where = game.map.city(where)[0]
-            add("token", f"Remove the token on {where}", a)
+            add("token", f"Remove the token on {_city_hex(game, str(a['city']))}", a)
         elif kind == "buy_company":
             company = game.company(str(a["company"]))
             seller = company.owner.name if company.owner else "nobody"
