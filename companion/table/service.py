@@ -32,7 +32,7 @@ from companion.engine.checks import shown
 from companion.engine.core import MoneyMove, Preview
 from companion.engine.entities import Company, Corporation, Player, Share, SharePool, Train
 from companion.engine.operating import OperatingRound
-from companion.engine.rounds import LegalAction
+from companion.engine.rounds import LegalAction, entity_fields
 from companion.engine.stock import AuctionRound, StockRound
 from companion.engine.titles import currency_of, format_money
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
@@ -757,11 +757,9 @@ class TableService:
         return f"{entity.name} passes"
 
     def _entity_action(self, kind: str, entity: Any, **fields: Any) -> Action:
-        if isinstance(entity, Player):
-            return {"type": kind, "entity": entity.id, "entity_type": "player", **fields}
-        if isinstance(entity, Corporation):
-            return {"type": kind, "entity": entity.sym, "entity_type": "corporation", **fields}
-        raise GameError(f"{getattr(entity, 'name', entity)} cannot act here")
+        if not isinstance(entity, Player | Corporation):
+            raise GameError(f"{getattr(entity, 'name', entity)} cannot act here")
+        return {"type": kind, **entity_fields(entity), **fields}
 
     # certificates: buy, sell (gathered), par, price protection
     def _acting_player(self, kind: str) -> Player:

@@ -781,12 +781,6 @@ def _order(game: Game) -> tuple[tuple[OrderEntry, ...], Corporation | None]:
     return tuple(out), current if isinstance(current, Corporation) else None
 
 
-def _dividend_kinds(game: Game, corp: Corporation) -> list[str]:
-    step = game.round.step_for(corp, "dividend") if hasattr(game.round, "step_for") else None
-    kinds = getattr(step, "KINDS", None) or ("payout", "withhold")
-    return list(kinds)
-
-
 def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...]:
     """Preview every dividend kind (the game must be waiting for ``corp``'s dividend)."""
     if "dividend" not in game.legal_action_types(corp):
@@ -795,8 +789,9 @@ def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...
     out = []
     cur = currency(game)
     names = {p.id: p.name for p in game.players}
-    for kind in _dividend_kinds(game, corp):
-        action = {"type": "dividend", "entity": corp.sym, "entity_type": "corporation", "kind": kind}
+    for legal in game.legal_actions(corp, types={"dividend"}):
+        action = legal.action
+        kind = str(action["kind"])
         try:
             pv = game.preview(action)
         except GameError:
