@@ -22,9 +22,7 @@ from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 
 ROOT = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
-FILES = sorted(
-    p for t in playable_titles() for p in (ROOT / t).glob("*.json") if not p.name.endswith(".trace.json")
-)
+FILES = sorted(p for t in playable_titles() for p in (ROOT / t).glob("*.json"))  # traces are .jsonl
 #: automatic steps the engine takes by itself: a table never records them
 ENGINE_STEPS = {"destination_connection"}
 
