@@ -788,7 +788,7 @@ class TableService:
             return self._propose(self._minor_bid(share, bids[0]))
         merges = [la for la in legal if la.type in ("merge", "convert")]
         if merges:  # 1867, 1861 merger round: the card of the partner, or of the major to form
-            return self._choose_between("merge", merges, share.id, (share.id,))
+            return self._choose_between("merge", merges, (share.id,))
         pars = self._of(legal, "par")
         if pars:
             return self._par(share, self.game.entity_of(pars[0].action), pars)
@@ -915,9 +915,7 @@ class TableService:
         )
         return self._propose(self._with_option(proposal, 0))
 
-    def _choose_between(
-        self, kind: str, legal: Sequence[LegalAction], what: str, cards: tuple[str, ...]
-    ) -> Outcome:
+    def _choose_between(self, kind: str, legal: Sequence[LegalAction], cards: tuple[str, ...]) -> Outcome:
         """Several things a card may mean now (a company's token on one of its hexes, a train
         bought outright or traded in): each an option, tapped through, confirmed."""
         p = self._proposal
@@ -975,7 +973,7 @@ class TableService:
                 return self._propose(build(company, self.game.entity_of(found[0].action), found[0]))
         abilities = [la for la in legal if la.type in ("assign", "lay_tile")]
         if abilities:
-            return self._choose_between("ability", abilities, company.sym, (company.sym,))
+            return self._choose_between("ability", abilities, (company.sym,))
         rnd = self.game.round
         current = self._current()
         if isinstance(rnd, AuctionRound) and isinstance(current, Player):
@@ -1074,7 +1072,7 @@ class TableService:
         buys = [la for la in self._of(legal, "buy_train") if la.action["train"] == train.id]
         trade_ins = [la for la in buys if "exchange" in la.action]
         if trade_ins and len(buys) > 1:
-            return self._choose_between("buy_train", buys, f"the {train.name}-train", (train.id,))
+            return self._choose_between("buy_train", buys, (train.id,))
         current = self._current()
         if not isinstance(self.game.round, OperatingRound) or not isinstance(current, Corporation):
             raise GameError(f"trains are bought by the operating corporation; it is {self._round_name()}")
