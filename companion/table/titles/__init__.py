@@ -1,0 +1,69 @@
+"""What a title without the 18xx map, trains and stock market shows and means at the table.
+
+The 18xx titles (1870, 1867, 1861, 1833NE) are served by the shared 18xx table code
+(``companion/table/service.py``, ``companion/ui/viewmodels.py``).  A title that has no map
+(``TitleInfo.has_map`` False: Trans-Siberian Railroad, City of the Big Shoulders) answers for
+itself through a module of its own here, named like its engine package
+(``companion/table/titles/tsr.py`` for ``companion/engine/titles/tsr``).  The module provides:
+
+``tag_items(optional_rules: tuple[str, ...]) -> tuple[Item, ...]``
+    The cards that carry an NFC sticker in this title (share certificates, player cards, …),
+    as :class:`companion.table.tags.Item` with ids the engine's ``LegalAction.cards`` use.
+``describe_action(game, action) -> str``
+    One sentence in the game's own words for a proposal or a log line
+    ("Anna buys a red share for $12").
+``choice(game, legal: LegalAction) -> Choice``
+    The touch button for one of the engine's legal actions: its group (buttons of a group share a
+    popup) and its label.
+``panels(game) -> tuple[Panel, ...]``
+    What the title's board screen shows: tables of rows (the railroads' income and stock value,
+    the timing track, the companies' goods, …), readable at 800×480.
+
+Nothing here decides a rule: every action offered comes from ``game.legal_actions()`` and is
+checked by the engine before it is confirmed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from companion.engine.titles import PACKAGES
+
+__all__ = ["Choice", "Panel", "table_module"]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One table on a title's board screen."""
+
+    heading: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    highlight: tuple[int, ...] = ()
+    """Indexes of rows to show highlighted (the acting player or company)."""
+    note: str = ""
+    """A line under the table (what happens next: "dividends in 2 moves")."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A touch button for one legal action."""
+
+    group: str
+    label: str
+
+
+def table_module(title: str) -> ModuleType | None:
+    """The table module of ``title`` (see the module docstring), or None when the title has none
+    (the 18xx titles, served by the shared 18xx table code)."""
+    pkg = PACKAGES.get(title)
+    if pkg is None:
+        return None
+    try:
+        return importlib.import_module(f"{__name__}.{pkg}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{__name__}.{pkg}":
+            return None
+        raise
