@@ -390,3 +390,37 @@ def test_actions_with_fields_of_the_wrong_kind_are_refused() -> None:
             {"type": "buy_shares", "entity": 3, "entity_type": "player", "shares": ["red_2"], "bonus": 4}
         )
     assert game.current_entity().name == "Cy" and all(c.owner is None for c in railroad(game, "red").unsold())
+
+
+def test_a_railroad_at_the_top_of_the_stock_value_track_ends_the_game_after_the_dividends() -> None:
+    game = red_public()
+    game.railroad("red").stock_value = 75  # as if its builds had carried it there
+    for _ in range(4):
+        act(game, "pass")
+    assert not game.finished  # the end is checked after the interturn, not when the value is reached
+    act(game, "pass")
+    assert game.finished and game.game_end_reason == "stock_value_max" and game.dividends_paid == 1
+    ann, bob, cy = game.players
+    # red is public (Ann 1, Cy 1) and worth $75 a share; blue and yellow are private: worth nothing
+    assert game.result() == {1: ann.cash + 75, 2: bob.cash, 3: cy.cash + 75}
+    assert "reached the top" in GameTSR.END_REASONS[game.game_end_reason]
+
+
+def test_fewer_than_two_public_railroads_after_a_phase_2_interturn_end_the_game() -> None:
+    game = tsr()
+    phase_two(game)
+    black_auction(game)
+    white_auction(game)
+    for _ in range(5):
+        act(game, "pass")
+    # blue, yellow, black and white are nationalised: red (private, one share) is all that is left
+    assert game.finished and game.game_end_reason == "fewer_than_two_public"
+    # nationalised railroads' shares are gone, red is private: every score is the player's cash
+    assert game.result() == {p.id: p.cash for p in game.players}
+
+
+def test_a_phase_1_interturn_with_one_public_railroad_does_not_end_the_game() -> None:
+    game = red_public()
+    for _ in range(5):
+        act(game, "pass")
+    assert game.dividends_paid == 1 and game.phase == 1 and not game.finished

@@ -741,6 +741,7 @@ class GameTSR(TableGame):
         )
 
     def interturn(self) -> None:
+        in_phase_2 = self.phase == 2
         self.log.append("-- Dividends --")
         for r in self.railroads:
             if r.active:
@@ -781,14 +782,31 @@ class GameTSR(TableGame):
                     self.nat_steps["steps_after_phase_2_dividend_without_nationalisation"],
                     "no nationalisation",
                 )
-        self.end_check()
+        self.end_check(after_phase_2_dividends=in_phase_2)
 
-    def end_check(self) -> bool:
-        if self.dividends_paid >= self.dividends_to_end:
-            self.end_game("dividends")
-        elif not any(r.active or r.state == "unauctioned" for r in self.railroads):
+    def end_check(self, *, after_phase_2_dividends: bool = False) -> bool:
+        """End the game after an interturn (docs/TSR.md, "The end"): no railroad left, the last
+        space of the dividends track, a railroad at the top of the stock-value track, or, after a
+        phase-2 interturn, fewer than two public railroads."""
+        top = self.stock_track[-1]
+        if not any(r.active or r.state == "unauctioned" for r in self.railroads):
             self.end_game("no_railroads")
+        elif self.dividends_paid >= self.dividends_to_end:
+            self.end_game("dividends")
+        elif any(r.active and r.stock_value == top for r in self.railroads):
+            self.end_game("stock_value_max")
+        elif after_phase_2_dividends and sum(1 for r in self.railroads if r.active and r.public) < 2:
+            self.end_game("fewer_than_two_public")
         return self.finished
+
+    #: why a game ended, in words (``game_end_reason`` → sentence)
+    END_REASONS: dict[str, str] = {
+        "no_railroads": "no railroad is left in play",
+        "dividends": "the dividends marker reached the end of its track",
+        "stock_value_max": "a railroad's stock value reached the top of the track",
+        "fewer_than_two_public": "fewer than two public railroads are left",
+        "manually_ended": "the players ended it",
+    }
 
     def auction_failed(self, railroad: Railroad) -> None:
         railroad.state = "removed"
