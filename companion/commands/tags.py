@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import data
 from companion.config import ConfigError, load_config
+from companion.engine.titles import known_titles
 from companion.hardware.events import TagEvent, TagSource
 from companion.store import StoreError, database_path
 from companion.table.tags import (
@@ -150,8 +150,9 @@ def db_path(args: argparse.Namespace) -> Path:
 
 def _items(args: argparse.Namespace) -> tuple[str, list[Any]]:
     title = args.title or _config_title()
-    if title not in data.TITLES:
-        raise TagError(f"unknown title {title!r}; known titles: {', '.join(data.TITLES)}")
+    known = known_titles()
+    if title not in known:
+        raise TagError(f"unknown title {title!r}; known titles: {', '.join(known)}")
     return title, items_for_title(title, args.only, args.unlimited_copies, args.rules)
 
 

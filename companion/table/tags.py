@@ -141,8 +141,24 @@ def _trains(spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[dict[
     return trains
 
 
+def _title_items(title: str, optional_rules: tuple[str, ...]) -> tuple[Item, ...] | None:
+    """The cards of a title that answers for its own (a title without a map: its table module's
+    ``tag_items``, ``companion/table/titles``); None for a title described by 18xx data."""
+    from companion.table.titles import table_module
+
+    module = table_module(title)
+    tag_items = getattr(module, "tag_items", None)
+    if tag_items is None:
+        return None
+    items: tuple[Item, ...] = tuple(tag_items(optional_rules))
+    return items
+
+
 @cache
 def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...]) -> tuple[Item, ...]:
+    own = _title_items(title, optional_rules)
+    if own is not None:
+        return own
     spec = data.load_title(title)
     items: list[Item] = []
     money = currency_of(title)
@@ -236,7 +252,7 @@ def find_item(title: str, item_id: str) -> Item:
         if item.id == item_id:
             return item
     match = _TRAIN_ID.match(item_id)
-    if match:
+    if match and _title_items(title, ()) is None:
         spec = data.load_title(title)
         variants = [_trains(spec, (rule,)) for rule in _VARIANT_TRAINS]
         for train in [t for trains in [spec["trains"], *variants] for t in trains]:

@@ -1,0 +1,315 @@
+"""Trans-Siberian Railroad at the table: its cards, its words, its buttons and its board panels.
+
+The table interface of a title without a map (``companion/table/titles/__init__.py``).  The
+cards are the 26 share certificates (``red_1`` … ``white_3``, the engine's
+``GameTSR.certificate`` ids) and the player cards.  Every number on a panel is read from the
+engine (``GameTSR``); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.errors import GameError
+from companion.engine.rounds import ActionDict, LegalAction
+from companion.engine.titles.tsr import load_data
+from companion.engine.titles.tsr.game import AuctionRound, GameTSR, Railroad
+from companion.table.tags import Item, ItemKind
+from companion.table.titles import Choice, Panel
+
+__all__ = ["choice", "describe_action", "panels", "tag_items"]
+
+TITLE = "TSR"
+
+#: the railroads' colours (card colour, text colour)
+COLORS: dict[str, tuple[str, str]] = {
+    "red": ("#c62828", "#ffffff"),
+    "blue": ("#1565c0", "#ffffff"),
+    "green": ("#2e7d32", "#ffffff"),
+    "yellow": ("#f9a825", "#000000"),
+    "black": ("#212121", "#ffffff"),
+    "white": ("#ffffff", "#000000"),
+}
+
+STATES = {
+    "unauctioned": "not yet auctioned",
+    "active": "in play",
+    "removed": "left the game (no bid)",
+    "nationalised": "nationalised",
+}
+
+
+def tag_items(optional_rules: tuple[str, ...] = ()) -> tuple[Item, ...]:
+    """Every share certificate (as many as each railroad has), then a card per seat."""
+    data = load_data()
+    items: list[Item] = []
+    for r in data["railroads"]:
+        sym, name, count = str(r["sym"]), str(r["name"]), int(r["shares"])
+        color, text = COLORS.get(sym, ("#dddddd", "#000000"))
+        for index in range(1, count + 1):
+            items.append(
+                Item(
+                    ItemKind.CERTIFICATE,
+                    TITLE,
+                    f"{sym}_{index}",
+                    f"{name} share certificate {index} of {count}",
+                    (name, f"share {index}", f"of {count}"),
+                    color,
+                    text,
+                )
+            )
+    for seat in range(1, int(data["meta"]["player_range"][-1]) + 1):
+        items.append(
+            Item(ItemKind.PLAYER, TITLE, f"player-{seat}", f"Player {seat} card", (f"Player {seat}",))
+        )
+    return tuple(items)
+
+
+def _tsr(game: Any) -> GameTSR:
+    if not isinstance(game, GameTSR):
+        raise TypeError(f"not a Trans-Siberian Railroad game: {game!r}")
+    return game
+
+
+def _who(game: GameTSR, action: ActionDict) -> str:
+    try:
+        return str(game.entity_of(action).name)
+    except GameError:
+        return str(action.get("entity"))
+
+
+def _road(game: GameTSR, sym: object) -> Railroad | None:
+    try:
+        return game.railroad(str(sym))
+    except GameError:
+        return None
+
+
+def _road_name(game: GameTSR, sym: object) -> str:
+    road = _road(game, sym)
+    return road.name if road is not None else str(sym)
+
+
+def _link_name(game: GameTSR, lid: object) -> str:
+    try:
+        return game.link_name(game.link(str(lid)))
+    except GameError:
+        return str(lid)
+
+
+def build_cost(game: GameTSR, action: ActionDict) -> int:
+    """What a ``build_links`` action costs the railroad's treasury (links and jumps)."""
+    c = game.costs
+    links = [game.link(str(x)) for x in action.get("links") or []]
+    if not links:
+        return 0
+    external = links[0].external
+    cost = sum(c["external_link"] if ln.external else c["internal_link"] for ln in links)
+    return cost + len(action.get("jumps") or []) * (c["jump_external"] if external else c["jump_internal"])
+
+
+def _build_words(game: GameTSR, action: ActionDict) -> str:
+    links = action.get("links") or []
+    names = " and ".join(_link_name(game, x) for x in links)
+    try:
+        value = sum(game.link(str(x)).value for x in links)
+        cost = build_cost(game, action)
+    except GameError:
+        return names
+    text = f"{names} for ${cost} (+${value} income)"
+    jumps = action.get("jumps") or []
+    if jumps:
+        text += ", jumping " + ", ".join(_link_name(game, x) for x in jumps)
+    return text
+
+
+def describe_action(game: Any, action: ActionDict) -> str:
+    """One sentence in the game's words: ``Ann buys a Red share (red_2) for $8``."""
+    tsr = _tsr(game)
+    kind = str(action.get("type"))
+    who = _who(tsr, action)
+    if kind == "buy_shares":
+        ids = [str(x) for x in action.get("shares") or []]
+        parts = []
+        total = 0
+        for cid in ids:
+            try:
+                road = tsr.railroad(tsr.certificate(cid).railroad)
+            except GameError:
+                parts.append(cid)
+                continue
+            price = (road.stock_value or 0) + (
+                tsr.costs["two_share_bonus"] if len(ids) == 2 and action.get("bonus") == road.sym else 0
+            )
+            total += price
+            parts.append(f"a {road.name} share ({cid})")
+        text = f"{who} buys " + " and ".join(parts) + f" for ${total}"
+        if len(ids) == 2 and action.get("bonus"):
+            text += f" (${tsr.costs['two_share_bonus']} more to {_road_name(tsr, action.get('bonus'))})"
+        return text
+    if kind == "bid":
+        return f"{who} bids ${action.get('price')} for {_road_name(tsr, action.get('corporation'))}'s first share"
+    if kind == "pass":
+        rnd = tsr.round
+        if isinstance(rnd, AuctionRound) and rnd.railroad is not None and rnd.winner is None:
+            return f"{who} passes on {rnd.railroad.name}"
+        return f"{who} passes"
+    if kind == "claim_link":
+        road = _road_name(tsr, action.get("corporation"))
+        lid = action.get("link")
+        try:
+            value = f" (income ${tsr.link(str(lid)).value})"
+        except GameError:
+            value = ""
+        return f"{road} starts with {_link_name(tsr, lid)}{value}"
+    if kind == "set_stock_value":
+        return f"{_road_name(tsr, action.get('corporation'))}'s stock value starts at ${action.get('price')}"
+    if kind == "build_links":
+        return f"{who} builds {_build_words(tsr, action)} for {_road_name(tsr, action.get('corporation'))}"
+    if kind == "end_game":
+        return f"{who} ends the game"
+    return f"{who}: {kind.replace('_', ' ')}"
+
+
+def choice(game: Any, legal: LegalAction) -> Choice:
+    """The touch button for one legal action: buys, bids and passes each a button of their own,
+    a railroad's builds in one popup per railroad."""
+    tsr = _tsr(game)
+    a, kind = legal.action, legal.type
+    if kind == "pass":
+        rnd = tsr.round
+        if isinstance(rnd, AuctionRound) and rnd.railroad is not None:
+            return Choice("pass", f"Pass on {rnd.railroad.name}")
+        return Choice("pass", "Pass")
+    if kind == "bid":
+        lo, hi = legal.price_range or (int(a["price"]), int(a["price"]))
+        return Choice("bid", f"Bid for {_road_name(tsr, a.get('corporation'))} ${lo}–${hi}")
+    if kind == "buy_shares":
+        ids = [str(x) for x in a["shares"]]
+        roads = [tsr.railroad(tsr.certificate(x).railroad) for x in ids]
+        if len(roads) == 1:
+            return Choice("buy", f"Buy {roads[0].name} ${roads[0].stock_value}")
+        bonus = tsr.costs["two_share_bonus"]
+        total = sum(r.stock_value or 0 for r in roads) + bonus
+        return Choice(
+            "buy two",
+            f"{roads[0].name} + {roads[1].name} ${total} (+${bonus} to {_road_name(tsr, a.get('bonus'))})",
+        )
+    if kind == "claim_link":
+        link = tsr.link(str(a["link"]))
+        return Choice("claim", f"{tsr.link_name(link)} (${link.value})")
+    if kind == "set_stock_value":
+        return Choice("stock value", f"Stock value ${a['price']}")
+    if kind == "build_links":
+        return Choice(f"build {_road_name(tsr, a.get('corporation'))}", _build_words(tsr, a))
+    return Choice(kind, describe_action(tsr, a))
+
+
+def _next_dividends(game: GameTSR) -> str:
+    left = game.timing_length - game.timing
+    moves = "move" if left == 1 else "moves"
+    return (
+        f"dividends in {left} timing {moves} (a two-share buy, a two-link or external build, a pass)"
+        f" · dividends paid {game.dividends_paid} of {game.dividends_to_end}"
+    )
+
+
+def panels(game: Any) -> tuple[Panel, ...]:
+    """The board screen: the railroads, the players, the tracks and (during one) the auction."""
+    tsr = _tsr(game)
+    acting = tsr.current_entity()
+    out: list[Panel] = []
+    rnd = tsr.round
+    if isinstance(rnd, AuctionRound) and rnd.railroad is not None:
+        road = rnd.railroad
+        if rnd.winner is None:
+            high = f"${rnd.high_bid} by {rnd.high_bidder.name}" if rnd.high_bidder else "no bid yet"
+            left = ", ".join(p.name for p in rnd.bidders)
+            row = (road.name, high, f"${rnd.min_bid()}", left)
+            note = "tap the share certificate to bid, your player card to pass"
+        else:
+            step = "claims its first link" if rnd.claimed is None else "sets its stock value"
+            row = (road.name, f"won by {rnd.winner.name} for ${rnd.high_bid}", "-", step)
+            note = f"{rnd.winner.name} {step}"
+        out.append(
+            Panel(
+                f"Auction of {road.name}'s first share",
+                ("Railroad", "High bid", "Next bid", "Still bidding"),
+                (row,),
+                note=note,
+            )
+        )
+    rows = []
+    highlight = []
+    for i, r in enumerate(tsr.railroads):
+        held = len(r.held())
+        kind = ("public" if r.public else "private") if r.active else STATES.get(r.state, r.state)
+        holders = ", ".join(f"{p.name} {r.held_by(p.id)}" for p in tsr.players if r.held_by(p.id))
+        rows.append(
+            (
+                r.name,
+                kind,
+                f"{held} of {len(r.certificates)}" + (f" ({holders})" if holders else ""),
+                f"${r.cash}",
+                f"${r.income}",
+                f"${r.stock_value}" if r.stock_value is not None else "-",
+                str(len(r.links)),
+            )
+        )
+        if r.active and acting is not None and tsr.may_build(acting, r) is None:
+            highlight.append(i)
+    out.append(
+        Panel(
+            "Railroads",
+            ("Railroad", "State", "Shares held", "Treasury", "Income", "Stock value", "Links"),
+            tuple(rows),
+            tuple(highlight),
+            note="highlighted: the railroads the player to act may build for",
+        )
+    )
+    preview = tsr.dividend_preview()
+    prows = []
+    phigh = []
+    for i, p in enumerate(tsr.players):
+        shares = ", ".join(f"{r.name} {r.held_by(p.id)}" for r in tsr.railroads if r.held_by(p.id)) or "-"
+        prows.append((p.name, f"${p.cash}", shares, f"${preview.get(p.id, 0)}", f"${tsr.player_value(p)}"))
+        if p is acting:
+            phigh.append(i)
+    out.append(
+        Panel(
+            "Players",
+            ("Player", "Cash", "Shares", "Next dividends", "Worth now"),
+            tuple(prows),
+            tuple(phigh),
+            note="worth now: cash plus public railroads' shares at their stock value (private ones are worth nothing)",
+        )
+    )
+    end = (
+        f"game over: {GameTSR.END_REASONS.get(tsr.game_end_reason or '', tsr.game_end_reason)}"
+        if tsr.finished
+        else _next_dividends(tsr)
+    )
+    phase_2 = (
+        "" if tsr.phase == 2 else f" · phase 2 when a stock value reaches ${tsr.data['phase_2_stock_value']}"
+    )
+    out.append(
+        Panel(
+            "Tracks",
+            ("Timing", "Phase", "Nationalisation value", "Dividends paid"),
+            (
+                (
+                    f"{tsr.timing} of {tsr.timing_length}",
+                    str(tsr.phase),
+                    f"${tsr.nationalisation_value}",
+                    f"{tsr.dividends_paid} of {tsr.dividends_to_end}",
+                ),
+            ),
+            note=end + phase_2,
+        )
+    )
+    links = [
+        (r.name, ", ".join(tsr.link_name(tsr.link(x)) for x in r.links)) for r in tsr.railroads if r.links
+    ]
+    if links:
+        out.append(Panel("Links built", ("Railroad", "Links"), tuple(links)))
+    return tuple(out)
