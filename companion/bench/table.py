@@ -173,7 +173,7 @@ def measure(taps: int = 200) -> dict[str, list[float]]:
                 raise RuntimeError(f"unexpected proposal {proposal}")
             t.service.press("confirm")
             t2, result = next((when, r) for when, r in t.results[n_res:] if r.applied)
-            if not result.ok or t.service.game.share("SLSF_1").owner.name != "Player 3":
+            if not result.ok or t.service.g18.share("SLSF_1").owner.name != "Player 3":
                 raise RuntimeError(f"not applied: {result.text}")
             out["proposal"].append((t1 - t0) * 1000)
             out["confirm"].append((t2 - t1) * 1000)

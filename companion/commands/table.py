@@ -19,10 +19,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import data
 from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
-from companion.engine.titles import currency_of, format_money
+from companion.engine.titles import currency_of, format_money, known_titles
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.interop.actions import ExportError
@@ -33,6 +32,7 @@ from companion.table.script import HELP, Help, enroll_demo_tags, parse_table_scr
 from companion.table.service import Proposal, Result, TableService
 from companion.table.session import TableSession
 from companion.table.tags import TagError, TagRegistry
+from companion.table.titles import table_module
 
 
 def register(subparsers: Any) -> None:
@@ -147,6 +147,22 @@ def _turn(service: TableService) -> str:
     if current is None:
         return "nobody is to act"
     who = getattr(current, "name", "nobody")
+    module = table_module(game.title)
+    if module is not None:
+        # a title without a map: its cards, and its buttons by label (``touch LABEL``)
+        groups: dict[str, list[str]] = {}
+        for la in game.legal_actions():
+            pick = module.choice(game, la)
+            groups.setdefault(pick.group, []).append(pick.label)
+        buttons = "; ".join(
+            labels[0] if len(labels) == 1 else f"{group} ({len(labels)}: {labels[0]}, …)"
+            for group, labels in groups.items()
+        )
+        undo = "; undo to take back the last action" if game.actions else ""
+        return (
+            f"now: {who} to act in the {game.round.name.lower()}: tap a card or your player card, "
+            f"or touch a button: {buttons}{undo}"
+        )
     sym = getattr(current, "sym", None)
     if sym is not None and getattr(current, "owner", None) is not None:
         who = f"{sym} (president {current.owner.name})"
@@ -174,8 +190,8 @@ def _run(args: argparse.Namespace) -> int:
     title = args.title or config.game.title
     if args.import_file is not None:
         title = str(load_export(args.import_file)["title"])
-    if title not in data.TITLES:
-        raise GameError(f"unknown title {title!r}; known titles: {', '.join(data.TITLES)}")
+    if title not in known_titles():
+        raise GameError(f"unknown title {title!r}; known titles: {', '.join(known_titles())}")
     if args.speed <= 0:
         raise GameError("--speed must be positive")
     path = _db(args, config)

@@ -253,7 +253,7 @@ def _check_fixture(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
 def _check_game(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
     """The photos against a live game of the database, with tile lays the engine would accept."""
     from companion.commands.tags import db_path
-    from companion.engine import GameError
+    from companion.engine import GameError, as_18xx
     from companion.store import Store, StoreError
     from companion.table.camera import check_frames
     from companion.table.service import game_from_store
@@ -267,7 +267,7 @@ def _check_game(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
         return 2
     try:
         with Store.open(path) as store:
-            game = game_from_store(store, args.game)
+            game = as_18xx(game_from_store(store, args.game))
     except (StoreError, GameError, KeyError) as exc:
         print(f"error: cannot load game {args.game} from {path}: {exc}", file=sys.stderr)
         return 2

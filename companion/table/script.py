@@ -8,6 +8,7 @@ One command per line, ``#`` starts a comment::
     press confirm            a panel button: confirm, cancel or undo
     choose $90               pick an option of the pending proposal (a par price) by label or number
     price 55                 set the price of the pending bid / train / private company purchase
+    touch Build Red          a touch button by (the start of) its label (a title without a map)
     + | -                    raise / lower that price by its step (also ``press +``, ``+ 3``: three steps)
     help                     what every command does (``HELP``)
 
@@ -37,6 +38,7 @@ __all__ = [
     "Press",
     "SetPrice",
     "Step",
+    "Touch",
     "Wait",
     "demo_uid",
     "enroll_demo_tags",
@@ -70,11 +72,18 @@ class Nudge:
 
 
 @dataclass(frozen=True)
+class Touch:
+    """A touchscreen button, named by (the start of) its label: ``touch Pass``, ``touch Moscow–Kazan``."""
+
+    label: str
+
+
+@dataclass(frozen=True)
 class Help:
     """Print :data:`HELP`."""
 
 
-Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice | Nudge | Help
+Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice | Nudge | Touch | Help
 
 #: what ``help`` prints: every command, in the words the table's prompts use
 HELP = """\
@@ -89,6 +98,8 @@ commands (one per line; # starts a comment):
   choose $90      pick one of the proposal's options (a par price) by its label, or #2 by number
   price 55        set the price of a bid, a private company or a train bought from a corporation
   + / -           raise / lower that price by its step ($5 for bids); + 3 raises by three steps
+  touch LABEL     a touch button by (the start of) its label, in a title without a map: touch Pass,
+                  touch Moscow–Kazan (build that link), touch Stock value $8
   help            this list
 after every action the table says whose turn it is and what they may do"""
 
@@ -155,9 +166,13 @@ def parse_table_line(
             raise ScriptError(lineno, text, "press takes one button: confirm, cancel, undo, + or -")
         return [Press(Button(words[1].lower()))]
     if cmd == "choose":
-        if len(words) != 2:
+        if len(words) < 2:
             raise ScriptError(lineno, text, "choose takes one option, e.g. choose $90")
-        return [Choose(words[1])]
+        return [Choose(" ".join(words[1:]))]
+    if cmd == "touch":
+        if len(words) < 2:
+            raise ScriptError(lineno, text, "touch takes a button's label, e.g. touch Pass")
+        return [Touch(" ".join(words[1:]))]
     if cmd == "price":
         if len(words) != 2 or not words[1].lstrip("$").isdigit():
             raise ScriptError(lineno, text, "price takes a whole number of dollars, e.g. price 55")
@@ -172,7 +187,7 @@ def parse_table_line(
             raise ScriptError(
                 lineno,
                 text,
-                "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, help)",
+                "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, touch, help)",
             ) from None
         raise
 

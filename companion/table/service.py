@@ -25,11 +25,12 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from types import ModuleType
 from typing import Any
 
 from companion.engine import Game, GameError, as_18xx, new_game
 from companion.engine.checks import shown
-from companion.engine.core import MoneyMove, Preview
+from companion.engine.core import MoneyMove, Preview, TableGame
 from companion.engine.entities import Company, Corporation, Player, Share, SharePool, Train
 from companion.engine.operating import OperatingRound
 from companion.engine.rounds import LegalAction, entity_fields
@@ -39,6 +40,7 @@ from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.interop.actions import ExportError, effective_actions
 from companion.store import Store, StoreError
 from companion.table.tags import Item, ItemKind, TagError, TagRegistry
+from companion.table.titles import table_module
 
 log = logging.getLogger("companion.table")
 
@@ -128,13 +130,15 @@ class Result:
 Outcome = Proposal | Result
 
 
-def game_from_store(store: Store, game_id: int) -> Game:
+def game_from_store(store: Store, game_id: int) -> TableGame:
     """The game as the store has it: its title and players with every effective action applied
-    (``StoreError`` naming the first logged action the engine refuses)."""
-    return as_18xx(store.replayed(game_id))
+    (``StoreError`` naming the first logged action the engine refuses); any title's game (an 18xx
+    ``Game``, or a title without a map)."""
+    game: TableGame = store.replayed(game_id)
+    return game
 
 
-def _cash_moves(now: Game, then: Game) -> list[MoneyMove]:
+def _cash_moves(now: TableGame, then: TableGame) -> list[MoneyMove]:
     """What going from ``now`` to ``then`` (an undo, a redo) does to everyone's cash."""
     before, after = now.cash_table(), then.cash_table()
     return [
@@ -142,7 +146,7 @@ def _cash_moves(now: Game, then: Game) -> list[MoneyMove]:
     ]
 
 
-def money_in(game: Game, amount: object) -> str:
+def money_in(game: TableGame, amount: object) -> str:
     """``amount`` in the currency of ``game``'s title (1861: ``1,000₽``)."""
     return format_money(currency_of(game.title), amount)
 
@@ -167,7 +171,7 @@ class TableService:
 
     def __init__(
         self,
-        game: Game,
+        game: TableGame,
         store: Store,
         game_id: int,
         registry: TagRegistry,
@@ -210,11 +214,17 @@ class TableService:
         """Start a new game in the store (players are seats 1, 2, ... in this order)."""
         rules = sorted(set(optional_rules))
         # checks title and player count first
-        game = as_18xx(new_game(title, list(players), frozenset(rules), seed))
+        game = new_game(title, list(players), frozenset(rules), seed)
         game_id = store.create_game(title, list(players), rules, seed)
         return cls(game, store, game_id, registry, **kwargs)
 
     # -- state -----------------------------------------------------------------------------------------
+    @property
+    def g18(self) -> Game:
+        """The game as an 18xx game (the 18xx taps: certificates in an IPO, private companies,
+        trains); ``GameError`` for a title without a map, which its table module serves."""
+        return as_18xx(self.game)
+
     @property
     def proposal(self) -> Proposal | None:
         with self._lock:
@@ -526,11 +536,15 @@ class TableService:
         return money_in(self.game, amount)
 
     def choose_label(self, label: str) -> Outcome:
-        """Select the option whose label is ``label`` (``"$90"`` or ``"90"``)."""
+        """Select the option whose label is ``label`` (``"$90"`` or ``"90"``; a label of words, as
+        written or its start)."""
         with self._lock:
             p = self._proposal
             if p is None or not p.options:
                 return self._refuse("there is no choice to make: tap a card first")
+            worded = [i for i, o in enumerate(p.options) if o.label.lower().startswith(label.strip().lower())]
+            if worded and not label.strip().lstrip("$").replace(",", "").isdigit():
+                return self.choose(worded[0])
             wanted = _bare_amount(label)
             for i, option in enumerate(p.options):
                 if _bare_amount(option.label) == wanted:
@@ -601,6 +615,14 @@ class TableService:
         proposal tapping its card gives, with its price range (:meth:`set_price` adjusts it),
         at the action's price."""
         with self._lock:
+            module = self._module
+            if module is not None and text is None:
+                matched = self._title_legal(action)
+                if matched is not None:
+                    try:
+                        return self._propose(self._title_proposal(module, [matched], matched.cards, action))
+                    except GameError as exc:
+                        return self._refuse(str(exc))
             if (
                 text is None
                 and action.get("type") in ("bid", "buy_company", "buy_train")
@@ -649,11 +671,11 @@ class TableService:
         ]
         legal = same[0] if same else None
         if kind == "buy_train" and isinstance(entity, Corporation):
-            out = self._buy_train(self.game.train(card), entity, legal)
+            out = self._buy_train(self.g18.train(card), entity, legal)
         elif kind == "bid" and isinstance(entity, Player) and isinstance(self.game.round, AuctionRound):
-            out = self._bid(self.game.company(card), entity, legal)
+            out = self._bid(self.g18.company(card), entity, legal)
         elif kind == "buy_company" and isinstance(entity, Corporation | Player):
-            out = self._buy_company(self.game.company(card), entity, legal)
+            out = self._buy_company(self.g18.company(card), entity, legal)
         else:
             return None
         return self._propose(self._at_price(out, action["price"]))
@@ -680,6 +702,9 @@ class TableService:
         """What a tap on a card means: one question to the engine, "which legal actions involve
         this card?" (``Game.actions_involving``).  When none does, the card's own checks say why
         in the players' words."""
+        module = self._module
+        if module is not None:
+            return self._title_tap(module, item)
         if item.kind is ItemKind.PLAYER:
             return self._player_card(item)
         legal = self.game.actions_involving(item.id)
@@ -688,6 +713,127 @@ class TableService:
         if item.kind is ItemKind.COMPANY:
             return self._company(item, legal)
         return self._train(item, legal)
+
+    # -- a title that answers for itself at the table (no map: companion/table/titles) --------------------
+    @property
+    def _module(self) -> ModuleType | None:
+        """The game's title's table module, or None (an 18xx title, served by the taps below)."""
+        return table_module(self.game.title)
+
+    def _title_tap(self, module: ModuleType, item: Item) -> Outcome:
+        """A tap in a title with a table module: the legal actions involving the card, each an
+        option (tapped through with the same card; a player card passes).  A card tapped while
+        another card's proposal is pending joins it when some legal action involves both (two
+        shares bought in one turn); otherwise it starts afresh."""
+        p = self._proposal
+        if p is not None and p.kind not in ("undo", "undo_to", "redo") and item.id in p.cards:
+            return self.next_option()
+        if item.kind is ItemKind.PLAYER:
+            player = self._seat(item)
+            passes = [
+                la
+                for la in self.game.legal_actions()
+                if la.type == "pass" and la.action.get("entity") == player.id
+            ]
+            if not passes:
+                current = self._current()
+                if current is not player:
+                    raise GameError(f"it is {current.name}'s turn, not {player.name}'s")
+                raise GameError(f"{player.name} cannot pass now: {self._step_description(player)}")
+            return self._propose(self._title_proposal(module, passes, (item.id,)))
+        legal = self.game.actions_involving(item.id)
+        if p is not None and p.cards and p.kind not in ("undo", "undo_to", "redo"):
+            both = [la for la in legal if set(p.cards) <= set(la.cards)]
+            if both:
+                return self._propose(self._title_proposal(module, both, (*p.cards, item.id)))
+        if not legal:
+            why = getattr(module, "why_not", None)
+            reason = why(self.game, item.id) if why is not None else None
+            raise GameError(reason or self._nothing_to_do(item))
+        # a card means what it can do alone first (one share before two); passing is the player card's
+        meant = sorted((la for la in legal if la.type != "pass"), key=lambda la: len(la.cards)) or legal
+        return self._propose(self._title_proposal(module, meant, (item.id,)))
+
+    def touch(self, label: str) -> Outcome:
+        """The touch button labelled ``label`` (or starting so) in a title with a table module: the
+        legal action its ``choice`` labels so, proposed as the touchscreen does (several matching:
+        options).  The 18xx buttons are on the touchscreen only."""
+        with self._lock:
+            module = self._module
+            if module is None:
+                return self._refuse(f"{self.game.title}'s buttons are on the touchscreen; tap a card here")
+            if self.game.finished:
+                return self._refuse(f"the game is over ({self.game.game_end_reason}); no more actions")
+            wanted = label.strip().lower()
+            labelled = [(module.choice(self.game, la).label, la) for la in self.game.legal_actions()]
+            exact = [la for text, la in labelled if text.lower() == wanted]
+            found = exact or [la for text, la in labelled if text.lower().startswith(wanted)]
+            if not found:
+                shown_labels = ", ".join(text for text, _ in labelled[:8])
+                more = f" and {len(labelled) - 8} more" if len(labelled) > 8 else ""
+                return self._refuse(f"no button {label!r} now; the buttons are: {shown_labels}{more}")
+            self._set_proposal(None)
+            try:
+                return self._propose(self._title_proposal(module, found, ()))
+            except GameError as exc:
+                return self._refuse(str(exc))
+
+    def _nothing_to_do(self, item: Item) -> str:
+        current = self.game.current_entity()
+        who = getattr(current, "name", "nobody")
+        return f"{item.label} has no use now: it is {who}'s turn ({self._step_description(current).lower()})"
+
+    def _title_legal(self, action: Action) -> LegalAction | None:
+        """The legal action ``action`` is (at another price within its range, for a bid)."""
+
+        def bare(a: Action) -> Action:
+            return {k: v for k, v in a.items() if k != "price"}
+
+        for la in self.game.legal_actions():
+            if la.action == action or (la.price_range is not None and bare(la.action) == bare(action)):
+                return la
+        return None
+
+    def _title_proposal(
+        self,
+        module: ModuleType,
+        legal: Sequence[LegalAction],
+        cards: tuple[str, ...],
+        at: Action | None = None,
+    ) -> Proposal:
+        """One proposal over ``legal`` (options when several), worded and labelled by the title's
+        table module; a single action with a price range is priced within it (``at``'s price)."""
+        options = []
+        for la in legal:
+            preview = self._preview(la.action)
+            text = describe_action(self.game, la.action)
+            options.append(Option(module.choice(self.game, la).label, la.action, preview, text))
+        first = options[0]
+        entity = self.game.entity_of(first.action)
+        actor = str(getattr(entity, "name", first.action.get("entity")))
+        price_range = legal[0].price_range if len(legal) == 1 else None
+        step = int(getattr(module, "PRICE_STEP", 1))
+        proposal = Proposal(
+            str(first.action["type"]),
+            first.text,
+            first.action,
+            first.preview,
+            actor,
+            options=tuple(options) if len(options) > 1 else (),
+            price_range=price_range,
+            price_step=step if price_range is not None else 0,
+            cards=cards,
+            hint=(
+                f"tap again or press + to raise by {self._money(step)}, confirm to do it"
+                if price_range is not None
+                else "confirm to do it, cancel to drop it"
+            ),
+        )
+        if len(options) > 1:
+            proposal = self._with_option(proposal, 0)
+        if at is not None and price_range is not None and "price" in at:
+            proposal = self._at_price(proposal, at["price"])
+        return proposal
 
     @staticmethod
     def _of(legal: Sequence[LegalAction], kind: str) -> list[LegalAction]:
@@ -744,7 +890,7 @@ class TableService:
             f"{sym} share price {self._money(a)} → {self._money(b)}"
             for sym, (a, b) in preview.share_prices.items()
         )
-        meaning = self.game.pass_meaning(entity)
+        meaning = self.g18.pass_meaning(entity)
         if meaning is not None:
             return meaning + (f": {drops}" if drops else "")
         if isinstance(entity, Corporation):
@@ -775,7 +921,7 @@ class TableService:
         raise GameError(f"certificates are bought and sold in the stock round; it is {self._round_name()}")
 
     def _certificate(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
-        share = self.game.share(item.id)
+        share = self.g18.share(item.id)
         corp = share.corporation
         if corp.closed:
             raise GameError(f"{corp.sym} has closed; its certificates are out of the game")
@@ -795,7 +941,7 @@ class TableService:
         buys = self._of(legal, "buy_shares")
         if buys:
             buyer = self.game.entity_of(buys[0].action)
-            shares = [self.game.share(i) for i in buys[0].action["shares"]]
+            shares = [self.g18.share(i) for i in buys[0].action["shares"]]
             if isinstance(buyer, Player) and len(shares) > 1:
                 return self._price_protect(shares, buyer)
             if isinstance(buyer, Player):
@@ -853,7 +999,7 @@ class TableService:
         p = self._proposal
         cards: list[str] = [share.id]
         if p is not None and p.kind == "sell" and p.actor == player.name:
-            previous = [self.game.share(c) for c in p.cards]
+            previous = [self.g18.share(c) for c in p.cards]
             if previous and previous[0].corporation is corp:
                 if share.id in p.cards:
                     cards = [c for c in p.cards if c != share.id]
@@ -862,7 +1008,7 @@ class TableService:
                         return self._result(Result(True, f"{player.name} sells nothing: the sale is dropped"))
                 else:
                     cards = [*p.cards, share.id]
-        shares = sorted((self.game.share(c) for c in cards), key=lambda s: s.index)
+        shares = sorted((self.g18.share(c) for c in cards), key=lambda s: s.index)
         percent = sum(s.percent for s in shares)
         action = self._entity_action("sell_shares", player, shares=[s.id for s in shares], percent=percent)
         preview = self._preview(action)
@@ -961,7 +1107,7 @@ class TableService:
 
     # private companies: auction bids, purchase by the operating corporation
     def _company(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
-        company = self.game.company(item.id)
+        company = self.g18.company(item.id)
         if company.closed:
             raise GameError(f"{company.sym} has closed")
         p = self._proposal
@@ -1037,7 +1183,7 @@ class TableService:
             raise GameError(f"{company.sym} is not owned by a player and cannot be bought")
         agreed = "" if isinstance(buyer, Corporation) else "the price the players agree on: "
         if legal is None or legal.price_range is None:
-            lo, _ = self.game.company_price_range(company, buyer)
+            lo, _ = self.g18.company_price_range(company, buyer)
             if buyer.cash < lo:
                 raise GameError(
                     f"{name} has {self._money(buyer.cash)} and cannot pay the {self._money(lo)} "
@@ -1062,7 +1208,7 @@ class TableService:
 
     # trains: the operating corporation buys
     def _train(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
-        train = self.game.train(item.id)
+        train = self.g18.train(item.id)
         p = self._proposal
         if p is not None and p.kind == "buy_train" and p.cards == (train.id,) and p.price_range is not None:
             return self.next_option()
@@ -1084,8 +1230,8 @@ class TableService:
         if train.owner is corp:
             raise GameError(f"{corp.sym} already owns that {train.name}-train")
         if legal is None:
-            if train.owner is None and train not in self.game.depot_trains():
-                for_sale = ", ".join(sorted({t.name for t in self.game.depot_trains()})) or "none"
+            if train.owner is None and train not in self.g18.depot_trains():
+                for_sale = ", ".join(sorted({t.name for t in self.g18.depot_trains()})) or "none"
                 raise GameError(
                     f"that {train.name}-train is not for sale yet; the bank sells: {for_sale}-trains"
                 )
@@ -1115,27 +1261,30 @@ class TableService:
         )
 
     def _price_text(self, kind: str, action: Action, preview: Preview, *, purchase: bool = False) -> str:
+        module = self._module
+        if module is not None:
+            return describe_action(self.game, action)
         price = int(action["price"])
         if kind == "bid" and "corporation" in action:
-            corp = self.game.corporation(str(action["corporation"]))
+            corp = self.g18.corporation(str(action["corporation"]))
             player = self.game.player(action["entity"])
             return f"{player.name} bids {self._money(price)} for {corp.sym} ({corp.name})"
         if kind == "bid":
             player = self.game.player(action["entity"])
-            company = self.game.company(action["company"])
+            company = self.g18.company(action["company"])
             if purchase:
                 return f"{player.name} buys {company.sym} ({company.name}) for {self._money(price)}"
             return f"{player.name} bids {self._money(price)} for {company.sym} ({company.name})"
         if kind == "buy_company":
-            company = self.game.company(action["company"])
+            company = self.g18.company(action["company"])
             buyer = self.game.entity_of(action)
             who = buyer.sym if isinstance(buyer, Corporation) else buyer.name
             seller = company.owner.name if company.owner is not None else "the bank"
             return f"{who} buys {company.sym} ({company.name}) from {seller} for {self._money(price)}"
-        train = self.game.train(action["train"])
+        train = self.g18.train(action["train"])
         source = "the bank" if train.owner is None else train.owner.sym
         text = f"{action['entity']} buys a {train.name}-train from {source} for {self._money(price)}"
-        corp = self.game.corporation(str(action["entity"]))
+        corp = self.g18.corporation(str(action["entity"]))
         if corp.owner is not None:
             extra = self._paid(preview, corp.owner.id)
             if extra > 0:
@@ -1154,12 +1303,21 @@ def _certificates(ids: Sequence[str]) -> str:
     return " and ".join(parts)
 
 
-def describe_action(game: Game, action: Action, *, applied: bool = False) -> str:
+def describe_action(game: TableGame, action: Action, *, applied: bool = False) -> str:
     """A sentence for an action of ``game``: ``Player 2 buys 10% SLSF from the IPO for $100``.
 
     The proposals (taps, buttons, the camera) describe an action before it is applied; the undo
     describes the last action after it was (``applied``), when who sold a share and at what price
-    can no longer be read off the game."""
+    can no longer be read off the game.  A title with a table module of its own
+    (``companion/table/titles``) words its actions itself."""
+    module = table_module(game.title)
+    if module is not None:
+        words: str = module.describe_action(game, action)
+        return words
+    return _describe_18xx(as_18xx(game), action, applied=applied)
+
+
+def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
     kind = str(action.get("type"))
     try:
         entity = game.entity_of(action)

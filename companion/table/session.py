@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from companion.hardware.events import TagEvent, TagRemoved, TagSource
 from companion.hardware.panel import ButtonPress, Panel
 from companion.hardware.reader import SimulatedReader, Wait
-from companion.table.script import Choose, Help, Nudge, Press, SetPrice, Step
+from companion.table.script import Choose, Help, Nudge, Press, SetPrice, Step, Touch
 from companion.table.service import Outcome, TableService
 
 __all__ = ["TableSession"]
@@ -90,6 +90,9 @@ class TableSession:
                 continue
             if isinstance(step, Nudge):
                 outcomes.append(service.step_price(step.steps))
+                continue
+            if isinstance(step, Touch):
+                outcomes.append(service.touch(step.label))
                 continue
             if isinstance(step, Help):
                 continue  # the command prints the help

@@ -175,7 +175,7 @@ class TableScreen(BaseScreen):
 
     def refresh(self) -> None:
         u = self.u
-        tv = vm.table_view(self.app.session.game)
+        tv = vm.table_view(self.app.session.g18)
         g = self.grid
         g.clear_widgets()
         if tv.finished and tv.result:
@@ -282,7 +282,7 @@ class SharesScreen(BaseScreen):
 
     def refresh(self) -> None:
         u = self.u
-        tv = vm.table_view(self.app.session.game)
+        tv = vm.table_view(self.app.session.g18)
         sheet = vm.spreadsheet(tv)
         self.box.clear_widgets()
         grid = GridLayout(cols=len(sheet.columns) + 1, size_hint_y=None, spacing=1)
@@ -326,7 +326,7 @@ class MarketScreen(BaseScreen):
 
     def refresh(self) -> None:
         u = self.u
-        mv = vm.market_view(self.app.session.game)
+        mv = vm.market_view(self.app.session.g18)
         self.box.clear_widgets()
         grid = GridLayout(cols=mv.width, spacing=1)
         for cells in mv.rows:
@@ -381,13 +381,13 @@ class OperatingScreen(BaseScreen):
         self.map_pending: Any = None
 
     def key(self) -> tuple[int, str]:
-        g = self.app.session.game
+        g = self.app.session.g18
         ov_corp = getattr(g.round, "current_operator", None)
         return (len(g.actions), getattr(ov_corp, "sym", ""))
 
     def ensure_routes(self) -> None:
         """Start the route search for the operating corporation if it has not run for this state."""
-        g = self.app.session.game
+        g = self.app.session.g18
         corp = getattr(g.round, "current_operator", None)
         key = self.key()
         if (
@@ -441,7 +441,7 @@ class OperatingScreen(BaseScreen):
 
     def map_scale(self) -> float:
         """Pixels per hex: the map fits its area, rendered 1.5× finer for a crisp downscale."""
-        geo = vm.board_state(self.app.session.game).geometry
+        geo = vm.board_state(self.app.session.g18).geometry
         w, h = self.map.size
         if w <= 100 or h <= 100:
             w, h = self.app.width_px * 0.45, self.app.height_px * 0.6
@@ -466,7 +466,7 @@ class OperatingScreen(BaseScreen):
         widget's box in window coordinates (``None`` before a picture is shown)."""
         if self.map.texture is None or self.map_drawn_scale <= 0:
             return None
-        geo = vm.board_state(self.app.session.game).geometry
+        geo = vm.board_state(self.app.session.g18).geometry
         size = (int(self.map.texture.width), int(self.map.texture.height))
         box = (float(self.map.x), float(self.map.y), float(self.map.width), float(self.map.height))
         return geo, self.map_drawn_scale, size, box
@@ -486,7 +486,7 @@ class OperatingScreen(BaseScreen):
         if key in (self.map_key, self.map_pending):
             return
         self.map_pending = key
-        board = vm.board_state(self.app.session.game)
+        board = vm.board_state(self.app.session.g18)
         scale = self.map_scale()
 
         def job(_report: Callable[[float], None]) -> Any:
@@ -503,7 +503,7 @@ class OperatingScreen(BaseScreen):
 
     def refresh(self) -> None:
         u = self.u
-        g = self.app.session.game
+        g = self.app.session.g18
         self.ensure_routes()
         work = self.app.busy.get("routes")
         computing = work is not None
@@ -654,7 +654,7 @@ class MapScreen(BaseScreen):
 
     def refresh(self) -> None:
         session = self.app.session
-        game = session.game
+        game = session.g18
         op = self.app.operating_screen
         routes = (
             op.routes.routes if op.routes is not None and op.routes_for == op.key() else vm.routes_run(game)
@@ -752,7 +752,7 @@ class LogScreen(BaseScreen):
     def refresh(self) -> None:
         u = self.u
         session = self.app.session
-        game = session.game
+        game = session.g18
         n = len(game.actions)
         marks = session.marks if len(session.marks) == n else None
         if marks is None:
@@ -797,7 +797,7 @@ class LogScreen(BaseScreen):
         if "log" in self.app.busy:
             return
         session = self.app.session
-        snapshot = session.game.clone()
+        snapshot = session.g18.clone()
         known = list(session.marks)
 
         def job(_report: Callable[[float], None]) -> Any:
@@ -807,7 +807,7 @@ class LogScreen(BaseScreen):
             if error is not None:
                 self.app.note(f"[log] cannot tell which action wrote each line: {error}")
                 return
-            if self.app.has_game and self.app.session is session and len(session.game.actions) == len(marks):
+            if self.app.has_game and self.app.session is session and len(session.g18.actions) == len(marks):
                 session.marks = marks
                 if self.app.sm.current == "log":
                     self.refresh()
@@ -1188,7 +1188,7 @@ class CompanionApp(App):  # type: ignore[misc]
             return
         for b in self.nav_buttons.values():
             b.disabled = False
-        tv = vm.table_view(self.session.game)
+        tv = vm.table_view(self.session.g18)
         self.bank.text = tv.bank_text
         self.round_label.text = f"{tv.title} · {tv.round}\nPhase {tv.phase}"
         self.acting.text = tv.headline
@@ -1249,7 +1249,7 @@ class CompanionApp(App):  # type: ignore[misc]
         op = self.operating_screen
         if op.routes_for != op.key():
             routes = None
-        choices = vm.action_choices(self.session.game, routes=routes)
+        choices = vm.action_choices(self.session.g18, routes=routes)
         groups: dict[str, list[vm.ActionChoice]] = {}
         for c in choices:
             groups.setdefault(c.group, []).append(c)
@@ -1269,7 +1269,7 @@ class CompanionApp(App):  # type: ignore[misc]
         }
         if not choices:
             words = (
-                "Game over: Setup starts a new game" if self.session.game.finished else "No actions (waiting)"
+                "Game over: Setup starts a new game" if self.session.g18.finished else "No actions (waiting)"
             )
             bar.add_widget(Text(words, size=15 * u, fill=True))
             return
@@ -1371,7 +1371,7 @@ class CompanionApp(App):  # type: ignore[misc]
         grid = GridLayout(cols=3 if self.width_px < 1000 else 4, size_hint_y=None, spacing=3)
         grid.bind(minimum_height=grid.setter("height"))
         popup = Popup(title=f"{title} pick a hex", size_hint=(0.92, 0.85), title_size=16 * u)
-        names = vm.location_names(self.session.game)
+        names = vm.location_names(self.session.g18)
         for hex_id in sorted(by_hex, key=_hex_order):
             options = by_hex[hex_id]
             tiles = sorted({str(c.action["tile"]).rsplit("-", 1)[0] for c in options}, key=_tile_order)
@@ -1407,7 +1407,7 @@ class CompanionApp(App):  # type: ignore[misc]
         """A small picture of each lay's tile at its rotation (keyed by the choice's id)."""
         from vision.render import render_tile
 
-        board = vm.board_state(self.session.game)
+        board = vm.board_state(self.session.g18)
         out: dict[int, Any] = {}
         for c in lays:
             tile_id = str(c.action["tile"]).rsplit("-", 1)[0]
@@ -1421,7 +1421,7 @@ class CompanionApp(App):  # type: ignore[misc]
     def act_on_hex(self, hex_id: str) -> None:
         """What may be done on one hex now (tile lays, a station token in its city, a private
         company's token), as a list; a toast says so when there is nothing."""
-        choices = vm.choices_on_hex(self.session.game, hex_id)
+        choices = vm.choices_on_hex(self.session.g18, hex_id)
         if not choices:
             self.show_toast(vm.Proposal(hex_id, (), {}, f"nothing to lay or place on {hex_id} now"))
             return
@@ -1430,7 +1430,7 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def hex_words(self, hex_id: str) -> str:
         """``E12 (Springfield, MO)``: a hex by its coordinate and, if it has one, its city's name."""
-        name = vm.location_names(self.session.game).get(hex_id)
+        name = vm.location_names(self.session.g18).get(hex_id)
         return f"{hex_id} ({name})" if name else hex_id
 
     # -- proposals and the toast -------------------------------------------------------------------------
@@ -1580,7 +1580,7 @@ class CompanionApp(App):  # type: ignore[misc]
         if "camera" in self.busy or not self.has_game:
             return
         session = self.session
-        game = session.game.clone()
+        game = session.g18.clone()
         sync = getattr(self.camera, "sync", None)
         if callable(sync):
             sync(game)  # a simulated table that follows the game
@@ -1664,7 +1664,7 @@ class CompanionApp(App):  # type: ignore[misc]
     def table_title(self) -> str:
         """The open game's title (before a game: the one chosen on the New game screen)."""
         if self._session is not None:
-            return str(self.session.game.data.get("title", "1870"))
+            return str(self.session.g18.data.get("title", "1870"))
         setup = self.screens.get("setup") if hasattr(self, "screens") else None
         return setup.chosen_title() if isinstance(setup, SetupScreen) else "1870"
 

@@ -114,7 +114,7 @@ class DemoScript:
         self.transcript.extend(f"    {e}" for e in events)
 
     def state_line(self) -> str:
-        tv = vm.table_view(self.session.game)
+        tv = vm.table_view(self.session.g18)
         cash = ", ".join(f"{p.name} {tv.money(p.cash)}" for p in tv.players)
         return f"  [{tv.round}] bank {tv.money(tv.bank_cash)}; {tv.headline}; {cash}"
 
@@ -126,7 +126,7 @@ class DemoScript:
             {
                 "file": path.name,
                 "screen": screen,
-                "actions": len(self.session.game.actions),
+                "actions": len(self.session.g18.actions),
                 "texts": self.app.texts(),
                 "labelled": self.app.labelled(),
                 "window": [self.app.width_px, self.app.height_px],
@@ -137,7 +137,7 @@ class DemoScript:
     def forward_until(self, predicate: Any) -> int:
         """Replay recorded actions until ``predicate(game, next action)`` holds; store them."""
         batch: list[dict[str, Any]] = []
-        game = self.session.game
+        game = self.session.g18
         while self.pos < len(self.actions):
             a = self.actions[self.pos]
             if predicate(game, a):
@@ -170,7 +170,7 @@ class DemoScript:
         button = next(
             (
                 c
-                for c in vm.action_choices(session.game)
+                for c in vm.action_choices(session.g18)
                 if c.action["type"] == "buy_company" and c.action.get("company") == buy["company"]
             ),
             None,
@@ -207,7 +207,7 @@ class DemoScript:
         yield 0.2
         use = self.next_action()
         if use.get("entity_type") == "company":
-            self.say(f"  touch: {describe_action(session.game, use)}")
+            self.say(f"  touch: {describe_action(session.g18, use)}")
             if not app.touch(use):
                 self.say("  (no button offers it: proposed directly)")
                 app.propose(use)
@@ -319,7 +319,7 @@ class DemoScript:
         touched = 0
         toast_shot = False
         for _ in range(6 if self.short else 10):
-            if self.pos >= len(self.actions) or session.game.round.name != "Stock Round":
+            if self.pos >= len(self.actions) or session.g18.round.name != "Stock Round":
                 break
             a = self.next_action()
             if a["type"] == "buy_shares" and len(a.get("shares") or []) == 1:
@@ -328,7 +328,7 @@ class DemoScript:
                 self.reader.tap(0, uid)
                 taps += 1
             else:
-                self.say(f"  touch: {describe_action(session.game, a)}")
+                self.say(f"  touch: {describe_action(session.g18, a)}")
                 if app.touch(a):
                     touched += 1
                 else:
@@ -388,7 +388,7 @@ class DemoScript:
                 break
         yield 0.3
         op = app.screens["operating"]
-        ov = vm.operating_view(session.game, op.routes, dividends=op.dividends)
+        ov = vm.operating_view(session.g18, op.routes, dividends=op.dividends)
         self.say("  operating order: " + ", ".join(f"{o.sym}({o.state})" for o in ov.order))
         self.say(f"  {ov.current}: treasury {ov.money(ov.treasury)}, trains {', '.join(ov.trains)}")
         self.say(f"  {ov.routes.summary}")
@@ -430,7 +430,7 @@ class DemoScript:
         app.show("log")
         for _wait in range(200):  # which action wrote each line: read in a worker
             yield 0.05
-            if len(session.marks) == len(session.game.actions):
+            if len(session.marks) == len(session.g18.actions):
                 break
         app.refresh()
         yield 0.3
@@ -440,7 +440,7 @@ class DemoScript:
         self.shot("log", "log-undo-confirm")
         app.cancel()
         self.say("  undo asked for and cancelled")
-        back = len(session.game.actions) - 3
+        back = len(session.g18.actions) - 3
         app.screens["log"].pick(back)  # a finger on the entry three actions back
         yield from self.wait_toast()
         self.shot("log", "log-undo-to")
@@ -454,7 +454,7 @@ class DemoScript:
         self.say(f"  {skipped} actions replayed")
         self.say(self.state_line())
         lay = self.next_action()
-        board = vm.board_state(session.game)
+        board = vm.board_state(session.g18)
         laid = sorted(board.tiles)
         if self.camera is not None:
             tiles = dict(board.tiles)
@@ -519,7 +519,7 @@ class DemoScript:
         app.show("table")
         yield 0.3
         self.shot("table", "table-game-over")
-        tv = vm.table_view(session.game)
+        tv = vm.table_view(session.g18)
         self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
 
         self.say("Scene 7: a new game from the Setup screen")
@@ -550,7 +550,7 @@ class DemoScript:
                 b.dispatch("on_press")
         yield 0.3
         self.session = app.session
-        tv = vm.table_view(app.session.game)
+        tv = vm.table_view(app.session.g18)
         self.say(f"  new game: {', '.join(p.name for p in tv.players)}; {tv.round}; {tv.headline}")
         self.say(f"  games in the store: {len(app.saved_games())}")
         self.shot("table", "new-game")
@@ -570,24 +570,24 @@ class TitleDemoScript(DemoScript):
     def play(self, label: str, screen: str = "table") -> Iterator[float]:
         """Propose the next recorded action through the table service, show its toast, confirm."""
         a = self.next_action()
-        self.say(f"  {describe_action(self.session.game, a)}: proposed on the {screen} screen")
+        self.say(f"  {describe_action(self.session.g18, a)}: proposed on the {screen} screen")
         self.app.show(screen)
         self.app.propose(a)
         yield from self.wait_toast()
         self.shot(screen, label)
-        before = len(self.session.game.actions)
+        before = len(self.session.g18.actions)
         self.app.confirm()
         for _ in range(80):
-            if len(self.session.game.actions) > before:
+            if len(self.session.g18.actions) > before:
                 break
             yield 0.05
-        if len(self.session.game.actions) <= before:
+        if len(self.session.g18.actions) <= before:
             raise RuntimeError(f"{label}: the proposed action was not applied")
         self.pos += 1
         self.say(self.state_line())
 
     def scenes(self) -> Iterator[float]:
-        app, game = self.app, self.session.game
+        app, game = self.app, self.session.g18
         players = len(game.players)
         self.say(f"18xx table companion demo: {game.title}, {players} players, a real game replayed")
         self.say(self.state_line())
@@ -620,7 +620,7 @@ class TitleDemoScript(DemoScript):
         app.show("table")
         yield 0.3
         self.shot("table", "table-game-over")
-        tv = vm.table_view(self.session.game)
+        tv = vm.table_view(self.session.g18)
         self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
 
 
@@ -674,7 +674,7 @@ def run_demo(
             registry.enroll(uid, find_item("1870", a["shares"][0]))
             uids[a["shares"][0]] = uid
     reader = SimulatedReader(follow=True)
-    camera = SimulatedCamera(vm.board_state(session.game), seed=7, strength=0.35, size=(1640, 1232))
+    camera = SimulatedCamera(vm.board_state(session.g18), seed=7, strength=0.35, size=(1640, 1232))
 
     def recognizer() -> Any:
         from vision.board import board_from_title

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import Game
+from companion.engine import Game, as_18xx
+from companion.engine.core import TableGame
 from companion.table.service import Proposal as ServiceProposal
 from companion.table.service import Result, TableService
 from companion.ui.viewmodels import Proposal
@@ -34,7 +35,7 @@ Listener = Callable[[], None]
 UNDO_LINES = 6
 
 
-def to_view(game: Game, outcome: ServiceProposal | Result | None) -> Proposal | None:
+def to_view(game: TableGame, outcome: ServiceProposal | Result | None) -> Proposal | None:
     """A service proposal (or refusal) as the toast shows it."""
     if outcome is None:
         return None
@@ -89,8 +90,14 @@ class UISession:
         service.on_result = self._service_result
 
     @property
-    def game(self) -> Game:
+    def game(self) -> TableGame:
         return self.service.game
+
+    @property
+    def g18(self) -> Game:
+        """The game as an 18xx game, for the 18xx screens (map, market, routes); ``GameError`` for a
+        title without a map (its board screen shows the title's own panels)."""
+        return as_18xx(self.service.game)
 
     # -- service callbacks (any thread) ------------------------------------------------------------------
     def _service_proposal(self, proposal: ServiceProposal | None) -> None:

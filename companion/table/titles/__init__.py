@@ -19,6 +19,21 @@ itself through a module of its own here, named like its engine package
     What the title's board screen shows: tables of rows (the railroads' income and stock value,
     the timing track, the companies' goods, …), readable at 800×480.
 
+And optionally (the table has a default for each):
+
+``why_not(game, card: str) -> str | None``
+    Why a tapped card means nothing now, in the game's words (default: whose turn it is and what
+    they may do).
+``PRICE_STEP: int``
+    How much a second tap (or ``+``) raises a price the players set, such as a bid (default 1).
+
+The table service (``companion/table/service.py``) serves every such title the same way: a tap
+proposes the legal actions involving the card (``game.actions_involving``), each an option
+tapped through with the same card, worded by ``describe_action``; a card tapped while another's
+proposal is pending joins it when a legal action involves both; a player card passes; a touch
+button proposes one of ``game.legal_actions()`` (labelled and grouped by ``choice``); confirm,
+cancel, undo and redo are the 18xx ones.
+
 Nothing here decides a rule: every action offered comes from ``game.legal_actions()`` and is
 checked by the engine before it is confirmed.
 """

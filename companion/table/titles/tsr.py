@@ -17,7 +17,7 @@ from companion.engine.titles.tsr.game import AuctionRound, GameTSR, Railroad
 from companion.table.tags import Item, ItemKind
 from companion.table.titles import Choice, Panel
 
-__all__ = ["choice", "describe_action", "panels", "tag_items"]
+__all__ = ["choice", "describe_action", "panels", "tag_items", "why_not"]
 
 TITLE = "TSR"
 
@@ -155,13 +155,13 @@ def describe_action(game: Any, action: ActionDict) -> str:
             return f"{who} passes on {rnd.railroad.name}"
         return f"{who} passes"
     if kind == "claim_link":
-        road = _road_name(tsr, action.get("corporation"))
+        starter = _road_name(tsr, action.get("corporation"))
         lid = action.get("link")
         try:
             value = f" (income ${tsr.link(str(lid)).value})"
         except GameError:
             value = ""
-        return f"{road} starts with {_link_name(tsr, lid)}{value}"
+        return f"{starter} starts with {_link_name(tsr, lid)}{value}"
     if kind == "set_stock_value":
         return f"{_road_name(tsr, action.get('corporation'))}'s stock value starts at ${action.get('price')}"
     if kind == "build_links":
@@ -313,3 +313,35 @@ def panels(game: Any) -> tuple[Panel, ...]:
     if links:
         out.append(Panel("Links built", ("Railroad", "Links"), tuple(links)))
     return tuple(out)
+
+
+def why_not(game: Any, card: str) -> str | None:
+    """Why a tapped share certificate means nothing now, in the game's words (None: no reason of
+    the card's own; the table says whose turn it is)."""
+    tsr = _tsr(game)
+    try:
+        cert = tsr.certificate(card)
+    except GameError:
+        return None
+    road = tsr.railroad(cert.railroad)
+    acting = tsr.current_entity()
+    if cert.owner is not None:
+        owner = next((p.name for p in tsr.players if p.id == cert.owner), str(cert.owner))
+        return f"{cert.id} belongs to {owner}: shares are never sold back in this game"
+    rnd = tsr.round
+    if isinstance(rnd, AuctionRound) and rnd.railroad is not None:
+        on = rnd.railroad
+        return (
+            f"{on.name}'s first share is being auctioned: tap {on.certificates[0].id} to bid, "
+            "your player card to pass"
+        )
+    if road.state == "unauctioned":
+        return f"{road.name}'s first share is auctioned in phase {road.phase}; it is not for sale yet"
+    if not road.active:
+        return f"{road.name} has {STATES.get(road.state, road.state)}: its shares cannot be bought"
+    nxt = road.unsold()[0] if road.unsold() else None
+    if nxt is not None and nxt is not cert:
+        return f"{road.name}'s next share for sale is {nxt.id}: tap that one"
+    if acting is not None and (road.stock_value or 0) > acting.cash:
+        return f"{acting.name} has ${acting.cash} and a {road.name} share costs ${road.stock_value}"
+    return None

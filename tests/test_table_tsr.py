@@ -1,0 +1,281 @@
+"""Trans-Siberian Railroad at the table (issue 15): taps and buttons through the table service to a
+stored, reopened and replayed game; refused taps change nothing; the board panels show the
+engine's numbers; the tags of the title."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import new_game
+from companion.engine.titles.tsr.game import GameTSR
+from companion.store import Store
+from companion.table import tags
+from companion.table.script import demo_uid, enroll_demo_tags
+from companion.table.service import Proposal, Result, TableService, describe_action
+from companion.table.tags import ItemKind, TagRegistry, find_item, items_for_title
+from companion.table.titles import table_module
+from companion.table.titles import tsr as tsr_table
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def uid(card: str) -> str:
+    return demo_uid(find_item("TSR", card))
+
+
+@dataclass
+class Table:
+    service: TableService
+    store: Store
+    registry: TagRegistry
+    db: Path
+    results: list[Result] = field(default_factory=list)
+
+    @property
+    def game(self) -> GameTSR:
+        game = self.service.game
+        assert isinstance(game, GameTSR)
+        return game
+
+    def tap(self, card: str) -> Proposal:
+        out = self.service.tap(uid(card))
+        assert isinstance(out, Proposal), out
+        return out
+
+    def refused(self, card: str) -> str:
+        before, stored = self.game.trace_state(), len(self.store.actions(self.service.game_id))
+        pending = self.service.proposal
+        out = self.service.tap(uid(card))
+        assert isinstance(out, Result) and not out.ok, out
+        assert self.game.trace_state() == before
+        assert len(self.store.actions(self.service.game_id)) == stored
+        assert self.service.proposal == pending
+        return out.text
+
+    def confirm(self) -> Result:
+        out = self.service.press("confirm")
+        assert isinstance(out, Result) and out.ok and out.applied, out
+        return out
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    db = tmp_path / "tsr.sqlite3"
+    store, registry = Store.open(db), TagRegistry.open(db)
+    enroll_demo_tags(registry, "TSR")
+    service = TableService.new(store, registry, "TSR", NAMES)
+    t = Table(service, store, registry, db)
+    service.on_result = t.results.append
+    yield t
+    store.close()
+    registry.close()
+
+
+def auction(t: Table, card: str, winner: str, price: int, link: str, value: int) -> None:
+    """Taps: the others pass (player cards), ``winner`` taps the certificate and sets the bid, then
+    claims ``link`` and sets the stock value by touch."""
+    seats = {name: n for n, name in enumerate(NAMES, start=1)}
+    game = t.game
+    while game.current_entity().name != winner:
+        who = game.current_entity().name
+        p = t.tap(f"player-{seats[who]}")
+        assert p.text == f"{who} passes on {game.railroad(card.split('_')[0]).name}"
+        t.confirm()
+    p = t.tap(card)
+    assert p.kind == "bid" and p.price_range == (8, game.current_entity().cash)
+    t.service.set_price(price)
+    assert t.service.proposal is not None and t.service.proposal.action["price"] == price
+    t.confirm()
+    while game.current_entity().name != winner:
+        t.tap(f"player-{seats[game.current_entity().name]}")
+        t.confirm()
+    claim = next(la for la in game.legal_actions() if la.action.get("link") == link)
+    t.service.propose(claim.action)
+    t.confirm()
+    stock = next(la for la in game.legal_actions() if la.action.get("price") == value)
+    t.service.propose(stock.action)
+    t.confirm()
+
+
+def test_the_title_has_its_own_table_module_and_tags() -> None:
+    assert table_module("TSR") is tsr_table
+    assert table_module("1870") is None
+    items = items_for_title("TSR")
+    certs = [i.id for i in items if i.kind is ItemKind.CERTIFICATE]
+    game = new_game("TSR", NAMES)
+    assert isinstance(game, GameTSR)
+    engine_ids = [c.id for r in game.railroads for c in r.certificates]  # every certificate, once each
+    assert certs == engine_ids and len(certs) == 26
+    assert [i.id for i in items if i.kind is ItemKind.PLAYER] == [f"player-{n}" for n in range(1, 6)]
+    assert find_item("TSR", "white_3").label == "White share certificate 3 of 3"
+    with pytest.raises(tags.TagError, match="TSR has no card 'red_6'"):
+        find_item("TSR", "red_6")
+
+
+def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(table: Table) -> None:
+    t = table
+    auction(t, "red_1", "Ann", 20, "moscow-stpetersburg", 8)
+    assert (t.game.railroad("red").cash, t.game.railroad("red").stock_value) == (20, 8)
+    auction(t, "blue_1", "Bob", 12, "bryansk-moscow", 8)
+    for _ in NAMES:  # nobody bids for green (from Bob, the last winner)
+        t.tap(f"player-{NAMES.index(t.game.current_entity().name) + 1}")
+        t.confirm()
+    assert t.game.railroad("green").state == "removed"
+    auction(t, "yellow_1", "Cy", 10, "moscow-yaroslavl", 8)
+    assert t.game.round.name == "Turns" and t.game.current_entity().name == "Cy"
+    # Cy taps red's second share: buy it alone ($8), the money preview shows red's treasury
+    p = t.tap("red_2")
+    assert p.text == "Cy buys a Red share (red_2) for $8"
+    assert {m.who: (m.before, m.after) for m in p.preview.money}[3] == (38, 30)
+    # then taps blue's second share: the two are bought together, $4 more to one of them
+    p = t.tap("blue_2")
+    assert p.cards == ("red_2", "blue_2") and len(p.options) == 2
+    assert p.text == "Cy buys a Red share (red_2) and a Blue share (blue_2) for $20 ($4 more to Red)"
+    t.tap("blue_2")  # the same card again: the other option
+    p2 = t.service.proposal
+    assert p2 is not None and p2.action["bonus"] == "blue"
+    t.confirm()
+    assert t.game.railroad("blue").cash == 12 + 12 and t.game.timing == 1
+    # Ann builds for red (public now) by touch: the button's action, worded by the title module
+    build = next(
+        la
+        for la in t.game.legal_actions()
+        if la.type == "build_links" and la.action["links"] == ["moscow-nizhnynovgorod"]
+    )
+    assert tsr_table.choice(t.game, build).group == "build Red"
+    p3 = t.service.propose(build.action)
+    assert isinstance(p3, Proposal) and p3.text.startswith("Ann builds Moscow–Nizhny Novgorod for $4")
+    t.confirm()
+    # undo proposes taking it back, worded the same way; confirm does it; redo brings it back
+    u = t.service.press("undo")
+    assert isinstance(u, Proposal) and u.text.startswith("Undo: Ann builds Moscow–Nizhny Novgorod")
+    t.confirm()
+    assert "moscow-nizhnynovgorod" not in t.game.railroad("red").links
+    r = t.service.redo()
+    assert isinstance(r, Proposal)
+    t.confirm()
+    assert "moscow-nizhnynovgorod" in t.game.railroad("red").links
+    state = t.game.trace_state()
+    # reopened: the store replays to the same state
+    again = TableService.open(t.store, t.service.game_id, t.registry)
+    assert isinstance(again.game, GameTSR) and again.game.trace_state() == state
+
+
+def test_refused_taps_say_why_and_change_nothing(table: Table) -> None:
+    t = table
+    assert "it is Ann's turn, not Bob's" in t.refused("player-2")
+    assert "Red's first share is being auctioned: tap red_1 to bid" in t.refused("blue_1")
+    auction(t, "red_1", "Ann", 20, "moscow-stpetersburg", 8)
+    p = t.tap("blue_1")  # Bob's turn to bid on blue: a proposal is pending
+    assert p.kind == "bid"
+    assert "belongs to Ann" in t.refused("red_1")  # and the pending proposal stays
+    assert t.service.proposal == p
+    t.service.press("cancel")
+    for _ in range(2):
+        t.tap(f"player-{NAMES.index(t.game.current_entity().name) + 1}")
+        t.confirm()
+    t.tap("blue_1")
+    t.confirm()  # Bob wins blue at $8
+    t.service.propose(next(la for la in t.game.legal_actions()).action)  # his first link
+    t.confirm()
+    t.service.propose(next(la for la in t.game.legal_actions()).action)  # stock value $8
+    t.confirm()
+    for _ in NAMES:
+        t.tap(f"player-{NAMES.index(t.game.current_entity().name) + 1}")
+        t.confirm()
+    for _ in NAMES:
+        t.tap(f"player-{NAMES.index(t.game.current_entity().name) + 1}")
+        t.confirm()
+    assert t.game.round.name == "Turns"
+    assert "auctioned in phase 2" in t.refused("black_1")
+    assert "next share for sale is red_2: tap that one" in t.refused("red_3")
+    assert "Green has left the game (no bid)" in t.refused("green_2")
+    unknown = t.service.tap("04FFFFFFFFFFFF")
+    assert isinstance(unknown, Result) and "unknown tag" in unknown.text
+
+
+def test_the_board_panels_show_the_engines_numbers(table: Table) -> None:
+    t = table
+    auction(t, "red_1", "Ann", 20, "moscow-stpetersburg", 8)
+    game = t.game
+    panels = {p.heading: p for p in tsr_table.panels(game)}
+    assert "Auction of Blue's first share" in panels
+    red = next(row for row in panels["Railroads"].rows if row[0] == "Red")
+    assert red == ("Red", "private", "1 of 5 (Ann 1)", "$20", f"${game.railroad('red').income}", "$8", "1")
+    players = panels["Players"]
+    assert [row[:2] for row in players.rows] == [(p.name, f"${p.cash}") for p in game.players]
+    preview = game.dividend_preview()
+    assert [row[3] for row in players.rows] == [f"${preview[p.id]}" for p in game.players]
+    assert players.highlight == (game.players.index(game.current_entity()),)  # who bids next
+    tracks = panels["Tracks"]
+    assert tracks.rows[0] == ("0 of 5", "1", f"${game.nationalisation_value}", "0 of 10")
+    assert "dividends in 5 timing moves" in tracks.note
+    assert panels["Links built"].rows == (("Red", "Moscow–St. Petersburg"),)
+
+
+def test_describe_action_goes_through_the_titles_module(table: Table) -> None:
+    game = table.game
+    action = {"type": "bid", "entity": 1, "entity_type": "player", "corporation": "red", "price": 9}
+    assert describe_action(game, action) == "Ann bids $9 for Red's first share"
+
+
+def test_tags_sheet_for_the_title(tmp_path: Path) -> None:
+    out = tmp_path / "tsr.svg"
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "tags", "sheet", "--title", "TSR", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COMPANION_CONFIG": ""},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "31 card(s)" in done.stdout
+    svg = out.read_text()
+    assert 'id="item-TSR-red_1"' in svg and 'id="item-TSR-player-5"' in svg
+
+
+def test_a_killed_table_reopens_with_every_confirmed_action(tmp_path: Path) -> None:
+    """SIGKILL after confirmed taps: the reopened store replays the game to where it was."""
+    db = tmp_path / "kill.sqlite3"
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys
+        from companion.store import Store
+        from companion.table.script import demo_uid, enroll_demo_tags
+        from companion.table.service import TableService
+        from companion.table.tags import TagRegistry, find_item
+        store, registry = Store.open({str(db)!r}), TagRegistry.open({str(db)!r})
+        enroll_demo_tags(registry, "TSR")
+        service = TableService.new(store, registry, "TSR", {NAMES!r})
+        service.tap(demo_uid(find_item("TSR", "red_1")))
+        service.set_price(15)
+        service.press("confirm")
+        service.tap(demo_uid(find_item("TSR", "player-2")))
+        service.press("confirm")
+        service.tap(demo_uid(find_item("TSR", "player-3")))  # proposed, never confirmed
+        print(service.game_id, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    game_id = int(done.stdout.strip())
+    store, registry = Store.open(db), TagRegistry.open(db)
+    try:
+        service = TableService.open(store, game_id, registry)
+        game: Any = service.game
+        assert [a["type"] for a in game.actions] == ["bid", "pass"]
+        assert game.round.high_bid == 15 and game.current_entity().name == "Cy"
+    finally:
+        store.close()
+        registry.close()
