@@ -179,10 +179,12 @@ def _run(args: argparse.Namespace) -> int:
     db = database_path(None, config)  # $COMPANION_DB first, as every command does (docs/STORE.md)
     start_log(db.parent)
     from companion.engine import playable_titles, title_info
+    from companion.table.titles import table_module
 
     title = config.game.title
-    # the touchscreen's screens are those of an 18xx (a map, trains, corporations)
-    at_table = [t for t in playable_titles() if title_info(t).has_map]
+    # the touchscreen serves an 18xx (a map, trains, corporations) with its own screens, and a
+    # title without a map through the title's table module (companion/table/titles)
+    at_table = [t for t in playable_titles() if title_info(t).has_map or table_module(t) is not None]
     if title not in at_table:
         why = "is not playable yet" if title not in playable_titles() else "has no touchscreen yet"
         return _fail(
@@ -232,13 +234,17 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as err:  # noqa: BLE001 - the game goes on by touch without a reader
         log.warning("no NFC reader (%s); every action can be done by touch", err)
         reader = None
-    try:
-        from vision.board import board_from_title
+    camera: Any = None
+    if not title_info(title).has_map:
+        log.info("%s has no tiles on a map: the camera has nothing to check", title)
+    else:
+        try:
+            from vision.board import board_from_title
 
-        camera = open_camera(config, vm.board_state(session.game) if session else board_from_title(title))
-    except Exception as err:  # noqa: BLE001 - the game goes on without the camera check
-        log.warning("no camera (%s); the board check is off", err)
-        camera = None
+            board = vm.board_state(session.g18) if session else board_from_title(title)
+            camera = open_camera(config, board)
+        except Exception as err:  # noqa: BLE001 - the game goes on without the camera check
+            log.warning("no camera (%s); the board check is off", err)
 
     def recognizer() -> Any:
         from companion.table.camera import stored_calibration

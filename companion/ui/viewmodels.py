@@ -25,15 +25,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import Game, GameError, all_titles
+from companion.engine.core import TableGame
 from companion.engine.entities import Company, Corporation, Player
 from companion.engine.rounds import LegalAction
 from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
 from companion.engine.routes import trains_from_names
 from companion.engine.titles import currency_of, format_money
+from companion.table.titles import Panel, table_module
 
 __all__ = [
     "ActionChoice",
     "AuctionRow",
+    "BoardView",
     "CorporationRow",
     "DividendOption",
     "LogEntry",
@@ -55,6 +58,7 @@ __all__ = [
     "action_choices",
     "auction_rows",
     "board_state",
+    "board_view",
     "choices_on_hex",
     "entity_label",
     "last_revenues",
@@ -71,6 +75,8 @@ __all__ = [
     "routes_run",
     "run_routes_action",
     "setup_view",
+    "own_table",
+    "title_choices",
     "spreadsheet",
     "suggest_routes",
     "table_view",
@@ -906,11 +912,11 @@ def company_label(company: Company) -> str:
     return f"{company.sym} private"
 
 
-def _sym_names(game: Game) -> list[tuple[str, str]]:
+def _sym_names(game: TableGame) -> list[tuple[str, str]]:
     """(name in the engine's log, the one name the screens use), longest first: corporations by
-    symbol (``Katy`` → ``MKT``), private companies as ``MKT private``."""
-    pairs = [(c.name, c.sym) for c in game.corporations]
-    pairs += [(c.name, company_label(c)) for c in game.companies]
+    symbol (``Katy`` → ``MKT``), private companies as ``MKT private`` (none in a title without them)."""
+    pairs = [(c.name, c.sym) for c in getattr(game, "corporations", ())]
+    pairs += [(c.name, company_label(c)) for c in getattr(game, "companies", ())]
     return sorted(pairs, key=lambda p: -len(p[0]))
 
 
@@ -931,7 +937,7 @@ class _Places:
     ``tile 57``, a city ``E12-0-0`` or ``57-1-0`` (a city of the tile laid on H13) is
     ``H13 (Dallas)``.  Fed the lines in order, it remembers where each laid tile went."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: TableGame) -> None:
         self.names: dict[str, str] = dict(game.data.get("map", {}).get("location_names", {}))
         self.tile_hex: dict[str, str] = {}
 
@@ -958,7 +964,7 @@ class _Places:
         return re.sub(r"#(\w+?)-\d+\b", r"tile \1", line)
 
 
-def log_view(game: Game, last: int | None = None, marks: Sequence[int] | None = None) -> LogView:
+def log_view(game: TableGame, last: int | None = None, marks: Sequence[int] | None = None) -> LogView:
     """The game log in the game's words: corporations by symbol, private companies as ``MKT
     private``, tiles by number, cities by hex and name (no internal ids); a run and its dividend as
     one line.  With ``marks`` (the log's length after each action, :func:`log_marks`) every entry
@@ -1017,7 +1023,7 @@ def log_view(game: Game, last: int | None = None, marks: Sequence[int] | None = 
     return LogView(tuple(entries), len(game.actions), bool(game.actions))
 
 
-def log_marks(game: Game, known: Sequence[int] = ()) -> list[int]:
+def log_marks(game: TableGame, known: Sequence[int] = ()) -> list[int]:
     """How long the game's log was after each of its actions.  ``known``: marks computed before for
     the same first actions (the caller drops those of actions taken back), reused; with them the
     marks of one new action cost nothing.  Otherwise the game is replayed: a second for a long
@@ -1086,13 +1092,14 @@ def known_names(saved: Iterable[Any], limit: int = 12) -> tuple[str, ...]:
 
 
 def setup_view(saved: Iterable[Any] = ()) -> SetupView:
-    """Every known title (playable first) with its player range and optional rules;
+    """Every known title (playable at the table first: an 18xx, or a title with a table module of
+    its own) with its player range and optional rules;
     ``saved`` are :class:`companion.store.GameRecord` rows for "resume a saved game"."""
     titles = [
         TitleChoice(
             t.name,
             t.display_name.partition(": ")[2] or t.display_name,
-            t.playable,
+            t.playable and (t.has_map or table_module(t.name) is not None),
             t.min_players,
             t.max_players,
             tuple((r.sym, r.short_name, r.description) for r in t.optional_rules),
@@ -1369,3 +1376,69 @@ def board_state(game: Game) -> Any:
     from companion.table.camera import board_from_game
 
     return board_from_game(game)
+
+
+# --------------------------------------------------------------------------------------------- titles without a map
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """The screen of a title without a map (one with a table module, ``companion/table/titles``):
+    the top bar's words and the title's own panels."""
+
+    title: str
+    bank_text: str
+    round: str
+    headline: str
+    panels: tuple[Panel, ...]
+    finished: bool
+    result: tuple[tuple[str, int], ...] = ()
+    """(player, score), best first, once the game is over."""
+    end_reason: str = ""
+
+
+def own_table(game: TableGame) -> bool:
+    """Whether ``game``'s title answers for itself at the table (its board screen, not the 18xx
+    screens: map, market, routes)."""
+    return table_module(game.title) is not None
+
+
+def board_view(game: TableGame) -> BoardView:
+    """What the board screen of a title with a table module shows (every number from the engine)."""
+    module = table_module(game.title)
+    if module is None:
+        raise GameError(f"{game.title} is served by the 18xx screens, not a board of panels")
+    cur = currency(game)
+    acting = game.current_entity()
+    reasons: dict[str, str] = getattr(type(game), "END_REASONS", {})
+    reason = reasons.get(game.game_end_reason or "", str(game.game_end_reason or "").replace("_", " "))
+    headline = "Game over" if game.finished else f"{getattr(acting, 'name', 'nobody')} to act"
+    names = {p.id: p.name for p in game.players}
+    result = (
+        tuple(sorted(((names[k], v) for k, v in game.result().items()), key=lambda r: -r[1]))
+        if game.finished
+        else ()
+    )
+    return BoardView(
+        game.title,
+        f"Bank {money(game.bank.cash, cur)}",
+        game.round.name,
+        headline,
+        tuple(module.panels(game)),
+        game.finished,
+        result,
+        reason,
+    )
+
+
+def title_choices(game: TableGame) -> list[ActionChoice]:
+    """One touch button per legal action of a title with a table module, grouped and labelled by
+    the title (``choice``); the table service words and previews what a button proposes."""
+    module = table_module(game.title)
+    if module is None:
+        raise GameError(f"{game.title} has the 18xx buttons (action_choices)")
+    out = []
+    for la in game.legal_actions():
+        pick = module.choice(game, la)
+        out.append(ActionChoice(pick.group, pick.label, la.action))
+    return out
