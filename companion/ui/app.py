@@ -58,7 +58,10 @@ from companion.ui.widgets import (
 )
 
 SCREENS = ("table", "shares", "market", "operating", "log", "camera", "setup")
+#: the screens of a title without a map (its table module's board of panels instead of the 18xx ones)
+BOARD_SCREENS = ("board", "log", "camera", "setup")
 TITLES = {
+    "board": "Board",
     "table": "Table",
     "shares": "Shares",
     "market": "Market",
@@ -269,6 +272,54 @@ class TableScreen(BaseScreen):
         if tv.loans_left is not None:
             info += f" · loans left {tv.loans_left}"
         g.add_widget(Text(info, size=13 * u, wrap=True))
+
+
+class BoardScreen(BaseScreen):
+    """A title without a map: its table module's panels (``companion/table/titles``), each a
+    heading, a table of rows (the acting player's or company's highlighted) and a note."""
+
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="board", **kw)
+        self.grid = vgrid(3)
+        self.add_widget(scroll_of(self.grid))
+
+    def refresh(self) -> None:
+        u = self.u
+        bv = vm.board_view(self.app.session.game)
+        g = self.grid
+        g.clear_widgets()
+        if bv.finished and bv.result:
+            name, best = bv.result[0]
+            g.add_widget(Text(f"{name} wins with ${best:,}", size=22 * u, bold=True, id_name="winner"))
+            final = ", ".join(f"{n} ${v:,}" for n, v in bv.result)
+            g.add_widget(Text(f"Final: {final} · {bv.end_reason}", size=15 * u, wrap=True, id_name="final"))
+        for n, panel in enumerate(bv.panels):
+            g.add_widget(Text(panel.heading, size=15 * u, bold=True, id_name=f"panel:{panel.heading}"))
+            table = GridLayout(cols=len(panel.columns), size_hint_y=None, spacing=1)
+            table.bind(minimum_height=table.setter("height"))
+            # columns as wide as their longest text (a long list of links wraps at 48 characters)
+            widths = [
+                min(48, max([len(panel.columns[c]), *(len(r[c]) for r in panel.rows)]))
+                for c in range(len(panel.columns))
+            ]
+            for c, head in enumerate(panel.columns):
+                table.add_widget(Text(head, size=12 * u, bold=True, wrap=True, size_hint_x=max(3, widths[c])))
+            for i, values in enumerate(panel.rows):
+                lit = i in panel.highlight
+                for c, value in enumerate(values):
+                    cell = Text(
+                        value,
+                        size=13 * u,
+                        bold=lit,
+                        wrap=True,
+                        size_hint_x=max(3, widths[c]),
+                        id_name=f"cell:{n}:{i}:{c}",
+                    )
+                    paint(cell, ACCENT if lit else "#ece6d6")
+                    table.add_widget(cell)
+            g.add_widget(table)
+            if panel.note:
+                g.add_widget(Text(panel.note, size=12 * u, wrap=True, id_name=f"note:{panel.heading}"))
 
 
 class SharesScreen(BaseScreen):
@@ -752,7 +803,7 @@ class LogScreen(BaseScreen):
     def refresh(self) -> None:
         u = self.u
         session = self.app.session
-        game = session.g18
+        game = session.game
         n = len(game.actions)
         marks = session.marks if len(session.marks) == n else None
         if marks is None:
@@ -797,7 +848,7 @@ class LogScreen(BaseScreen):
         if "log" in self.app.busy:
             return
         session = self.app.session
-        snapshot = session.g18.clone()
+        snapshot = session.game.clone()
         known = list(session.marks)
 
         def job(_report: Callable[[float], None]) -> Any:
@@ -807,7 +858,7 @@ class LogScreen(BaseScreen):
             if error is not None:
                 self.app.note(f"[log] cannot tell which action wrote each line: {error}")
                 return
-            if self.app.has_game and self.app.session is session and len(session.g18.actions) == len(marks):
+            if self.app.has_game and self.app.session is session and len(session.game.actions) == len(marks):
                 session.marks = marks
                 if self.app.sm.current == "log":
                     self.refresh()
@@ -841,6 +892,24 @@ class CameraScreen(BaseScreen):
 
     def refresh(self) -> None:
         u = self.u
+        if not self.app.session.has_map:
+            self.list.clear_widgets()
+            self.image.texture = None
+            self.list.add_widget(
+                Text(
+                    f"{self.app.session.title_name} has no tiles on a map: the camera has nothing to check "
+                    "in this game. Every counter (treasuries, income, stock values, the tracks) is on the "
+                    "Board screen.",
+                    size=16 * u,
+                    bold=True,
+                    wrap=True,
+                    id_name="camera",
+                )
+            )
+            self.list.add_widget(Text("Taps", size=16 * u, bold=True))
+            for e in [e for e in self.app.session.events if e.startswith("[tap]")][-8:]:
+                self.list.add_widget(Text(e, size=13 * u, wrap=True))
+            return
         check = self.app.session.last_check
         work = self.app.busy.get("camera")
         self.progress.opacity = 1 if work is not None and work.show_progress else 0
@@ -1140,15 +1209,18 @@ class CompanionApp(App):  # type: ignore[misc]
         top.add_widget(self.acting)
         main.add_widget(top)
         nav = row(height=42 * u, spacing=2)
+        self.nav = nav
         self.nav_buttons: dict[str, Any] = {}
-        for name in SCREENS:
+        for name in (*SCREENS, "board"):
             b = button(TITLES[name], lambda n=name: self.show(n), size=15 * u, color="#546e7a")
             self.nav_buttons[name] = b
-            nav.add_widget(b)
+        self._nav_shown: tuple[str, ...] = ()
+        self._show_nav(SCREENS)
         main.add_widget(nav)
         self.sm = ScreenManager(transition=NoTransition())
         self.screens: dict[str, BaseScreen] = {
             "table": TableScreen(self),
+            "board": BoardScreen(self),
             "shares": SharesScreen(self),
             "market": MarketScreen(self),
             "operating": OperatingScreen(self),
@@ -1188,6 +1260,10 @@ class CompanionApp(App):  # type: ignore[misc]
             return
         for b in self.nav_buttons.values():
             b.disabled = False
+        if not self.session.has_map:
+            self._refresh_board_title()
+            return
+        self._show_nav(SCREENS)
         tv = vm.table_view(self.session.g18)
         self.bank.text = tv.bank_text
         self.round_label.text = f"{tv.title} · {tv.round}\nPhase {tv.phase}"
@@ -1195,6 +1271,31 @@ class CompanionApp(App):  # type: ignore[misc]
         corp = next((c for c in tv.corporations if c.acting), None)
         repaint(self.acting, corp.color if corp else ACCENT)
         self.acting.color = rgba(corp.text_color if corp else INK)
+        for name, b in self.nav_buttons.items():
+            b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
+        self.refresh_actions()
+        self.refresh_screen()
+
+    def _show_nav(self, names: tuple[str, ...]) -> None:
+        """The screen buttons of the open game's kind (an 18xx's screens, or a title's board)."""
+        if names == self._nav_shown:
+            return
+        self.nav.clear_widgets()
+        for name in names:
+            self.nav.add_widget(self.nav_buttons[name])
+        self._nav_shown = names
+
+    def _refresh_board_title(self) -> None:
+        """The top bar, buttons and screen of a title without a map."""
+        self._show_nav(BOARD_SCREENS)
+        if self.sm.current not in BOARD_SCREENS:
+            self.sm.current = "board"
+        bv = vm.board_view(self.session.game)
+        self.bank.text = bv.bank_text
+        self.round_label.text = f"{bv.title} · {bv.round}"
+        self.acting.text = bv.headline
+        repaint(self.acting, ACCENT)
+        self.acting.color = rgba(INK)
         for name, b in self.nav_buttons.items():
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
         self.refresh_actions()
@@ -1245,11 +1346,14 @@ class CompanionApp(App):  # type: ignore[misc]
         u = self.u
         bar = self.actions_bar
         bar.clear_widgets()
-        routes = self.screens["operating"].routes if "operating" in getattr(self, "screens", {}) else None
-        op = self.operating_screen
-        if op.routes_for != op.key():
-            routes = None
-        choices = vm.action_choices(self.session.g18, routes=routes)
+        if self.session.has_map:
+            routes = self.screens["operating"].routes if "operating" in getattr(self, "screens", {}) else None
+            op = self.operating_screen
+            if op.routes_for != op.key():
+                routes = None
+            choices = vm.action_choices(self.session.g18, routes=routes)
+        else:
+            choices = vm.title_choices(self.session.game)
         groups: dict[str, list[vm.ActionChoice]] = {}
         for c in choices:
             groups.setdefault(c.group, []).append(c)
@@ -1269,7 +1373,7 @@ class CompanionApp(App):  # type: ignore[misc]
         }
         if not choices:
             words = (
-                "Game over: Setup starts a new game" if self.session.g18.finished else "No actions (waiting)"
+                "Game over: Setup starts a new game" if self.session.game.finished else "No actions (waiting)"
             )
             bar.add_widget(Text(words, size=15 * u, fill=True))
             return
@@ -1285,7 +1389,7 @@ class CompanionApp(App):  # type: ignore[misc]
                     b.choices = [c]
                     bar.add_widget(b)
             else:
-                title = names.get(group, group)
+                title = names.get(group, group[:1].upper() + group[1:] + "…")
                 b = button(f"{title} ({len(items)})", lambda t=title, i=items: self.choose(t, i), size=14 * u)
                 b.choices = items
                 bar.add_widget(b)
@@ -1580,6 +1684,12 @@ class CompanionApp(App):  # type: ignore[misc]
         if "camera" in self.busy or not self.has_game:
             return
         session = self.session
+        if not session.has_map:
+            if not quiet:
+                self.show_toast(
+                    vm.Proposal("Camera", (), {}, f"{session.title_name} has no tiles: nothing to check")
+                )
+            return
         game = session.g18.clone()
         sync = getattr(self.camera, "sync", None)
         if callable(sync):
@@ -1659,12 +1769,12 @@ class CompanionApp(App):  # type: ignore[misc]
         op.routes_for = None
         op.map_key = None
         self.hide_toast()
-        self.show("table")
+        self.show("table" if session.has_map else "board")
 
     def table_title(self) -> str:
         """The open game's title (before a game: the one chosen on the New game screen)."""
         if self._session is not None:
-            return str(self.session.g18.data.get("title", "1870"))
+            return str(self.session.game.title)
         setup = self.screens.get("setup") if hasattr(self, "screens") else None
         return setup.chosen_title() if isinstance(setup, SetupScreen) else "1870"
 

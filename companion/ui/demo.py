@@ -60,6 +60,10 @@ def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
         "rotation",
         "city",
         "target",
+        "link",
+        "links",
+        "jumps",
+        "bonus",
     )
 
     def tile(x: dict[str, Any]) -> str:

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import Game, as_18xx
 from companion.engine.core import TableGame
+from companion.engine.titles import title_info
 from companion.table.service import Proposal as ServiceProposal
 from companion.table.service import Result, TableService
-from companion.ui.viewmodels import Proposal
+from companion.ui.viewmodels import Proposal, own_table
 
 if TYPE_CHECKING:
     from companion.table.camera import CameraCheck
@@ -92,6 +93,17 @@ class UISession:
     @property
     def game(self) -> TableGame:
         return self.service.game
+
+    @property
+    def has_map(self) -> bool:
+        """The game is an 18xx with a map (its screens: table, shares, market, operating, map,
+        camera); otherwise its title's table module serves it (a board of panels)."""
+        return not own_table(self.service.game)
+
+    @property
+    def title_name(self) -> str:
+        """The title's display name ("Trans-Siberian Railroad")."""
+        return title_info(self.service.game.title).display_name
 
     @property
     def g18(self) -> Game:

@@ -215,7 +215,7 @@ def _next_dividends(game: GameTSR) -> str:
 
 
 def panels(game: Any) -> tuple[Panel, ...]:
-    """The board screen: the railroads, the players, the tracks and (during one) the auction."""
+    """The board screen: (during one) the auction, the tracks, the railroads, the players, the links."""
     tsr = _tsr(game)
     acting = tsr.current_entity()
     out: list[Panel] = []
@@ -239,6 +239,29 @@ def panels(game: Any) -> tuple[Panel, ...]:
                 note=note,
             )
         )
+    end = (
+        f"game over: {GameTSR.END_REASONS.get(tsr.game_end_reason or '', tsr.game_end_reason)}"
+        if tsr.finished
+        else _next_dividends(tsr)
+    )
+    phase_2 = (
+        "" if tsr.phase == 2 else f" · phase 2 when a stock value reaches ${tsr.data['phase_2_stock_value']}"
+    )
+    out.append(
+        Panel(
+            "Tracks",
+            ("Timing", "Phase", "Nationalisation value", "Dividends paid"),
+            (
+                (
+                    f"{tsr.timing} of {tsr.timing_length}",
+                    str(tsr.phase),
+                    f"${tsr.nationalisation_value}",
+                    f"{tsr.dividends_paid} of {tsr.dividends_to_end}",
+                ),
+            ),
+            note=end + phase_2,
+        )
+    )
     rows = []
     highlight = []
     for i, r in enumerate(tsr.railroads):
@@ -282,29 +305,6 @@ def panels(game: Any) -> tuple[Panel, ...]:
             tuple(prows),
             tuple(phigh),
             note="worth now: cash plus public railroads' shares at their stock value (private ones are worth nothing)",
-        )
-    )
-    end = (
-        f"game over: {GameTSR.END_REASONS.get(tsr.game_end_reason or '', tsr.game_end_reason)}"
-        if tsr.finished
-        else _next_dividends(tsr)
-    )
-    phase_2 = (
-        "" if tsr.phase == 2 else f" · phase 2 when a stock value reaches ${tsr.data['phase_2_stock_value']}"
-    )
-    out.append(
-        Panel(
-            "Tracks",
-            ("Timing", "Phase", "Nationalisation value", "Dividends paid"),
-            (
-                (
-                    f"{tsr.timing} of {tsr.timing_length}",
-                    str(tsr.phase),
-                    f"${tsr.nationalisation_value}",
-                    f"{tsr.dividends_paid} of {tsr.dividends_to_end}",
-                ),
-            ),
-            note=end + phase_2,
         )
     )
     links = [

@@ -1,0 +1,146 @@
+"""Trans-Siberian Railroad on the touchscreen under Xvfb at 800×480 (issue 15): the Board screen of
+the title's panels (every number the engine's), its buttons, a tap's toast, the camera screen
+saying there is nothing to check, and none of the 18xx screens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ui_drive import drive
+
+BODY = """
+from companion.table.script import demo_uid, enroll_demo_tags
+from companion.table.tags import find_item
+
+enroll_demo_tags(registry, "TSR")
+service = TableService.new(store, registry, "TSR", ["Ann", "Bob", "Cy"])
+game = service.game
+
+def act(kind, **fields):
+    la = next(la for la in game.legal_actions()
+              if la.type == kind and all(la.action.get(k) == v for k, v in fields.items()))
+    service.propose(la.action)
+    service.press("confirm")
+
+# red to Ann for $20; blue to Bob ($12); nobody bids for green; yellow to Cy ($10)
+for sym, winner, price, link in (("red", "Ann", 20, "moscow-stpetersburg"), ("blue", "Bob", 12, "bryansk-moscow"),
+                                 (None, None, 0, None), ("yellow", "Cy", 10, "moscow-yaroslavl")):
+    if sym is None:
+        for _ in range(3):
+            act("pass")
+        continue
+    while game.current_entity().name != winner:
+        act("pass")
+    bid = next(la for la in game.legal_actions() if la.type == "bid")
+    service.propose(bid.priced(price))
+    service.press("confirm")
+    while game.current_entity().name != winner:
+        act("pass")
+    act("claim_link", link=link)
+    act("set_stock_value", price=8)
+act("buy_shares", shares=["red_2"])  # Cy: red is public
+
+def make_app():
+    return CompanionApp(UISession(service), store=store, registry=registry)
+
+def steps(app):
+    app.refresh()
+    yield "board"
+    nav = [b.text for b in app.nav.children][::-1]
+    (OUT / "nav.json").write_text(json.dumps(nav))
+    # Ann's buttons: a build for red by touch (its popup), then confirm
+    build = next(la.action for la in game.legal_actions()
+                 if la.type == "build_links" and la.action["links"] == ["moscow-nizhnynovgorod"])
+    assert app.touch(build), "no button builds Moscow-Nizhny Novgorod"
+    yield "build-toast"
+    app.confirm()
+    yield "built"
+    app.tap(demo_uid(find_item("TSR", "blue_2")))  # Bob buys blue's second share
+    yield "tap-toast"
+    app.cancel()
+    app.show("camera")
+    yield "camera"
+    app.show("log")
+    yield "log"
+"""
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory, display: str) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("uitsr")
+    result = drive(BODY, out, display)
+    result["out"] = out
+    return result
+
+
+def cell(shot: dict[str, Any], panel: int, row: int, col: int) -> str:
+    return str(shot["labelled"][f"cell:{panel}:{row}:{col}"]["text"])
+
+
+def test_the_board_shows_the_railroads_players_and_tracks(shots: dict[str, Any]) -> None:
+    board = shots["board"]
+    labelled = board["labelled"]
+    assert {"panel:Railroads", "panel:Players", "panel:Tracks", "panel:Links built"} <= set(labelled)
+    # railroads (panel 1): red is public, Ann 1 and Cy 1, $28 in its treasury ($20 bid + $8)
+    assert [cell(board, 1, 0, c) for c in range(7)] == [
+        "Red",
+        "public",
+        "2 of 5 (Ann 1, Cy 1)",
+        "$28",
+        "$3",
+        "$8",
+        "1",
+    ]
+    assert cell(board, 1, 2, 1) == "left the game (no bid)"
+    # players (panel 2): cash and what the next dividends pay (red $3 over two shares: $2 each)
+    assert [cell(board, 2, 0, c) for c in (0, 1, 3)] == ["Ann", "$28", "$2"]
+    assert [cell(board, 2, 2, c) for c in (0, 1)] == ["Cy", "$30"]
+    # the tracks (panel 0, on top): timing, phase, nationalisation value (three steps for green), dividends
+    assert [cell(board, 0, 0, c) for c in range(4)] == ["0 of 5", "1", "$36", "0 of 10"]
+    assert "dividends in 5 timing moves" in labelled["note:Tracks"]["text"]
+    assert labelled["acting"]["text"] == "Ann to act"
+    assert labelled["bank"]["text"].startswith("Bank $")
+    # every cell is on the 800×480 window's width
+    assert all(
+        v["box"][0] >= 0 and v["box"][0] + v["box"][2] <= 801
+        for k, v in labelled.items()
+        if k.startswith("cell:")
+    )
+    assert (shots["out"] / "board.png").stat().st_size > 10_000
+
+
+def test_only_the_board_log_camera_and_setup_screens(shots: dict[str, Any]) -> None:
+    import json
+
+    nav = json.loads((shots["out"] / "nav.json").read_text())
+    assert nav == ["Board", "Log", "Taps & camera", "Setup"]
+
+
+def test_a_touch_button_builds_a_link_after_the_toast(shots: dict[str, Any]) -> None:
+    toast = " ".join(shots["build-toast"]["texts"])
+    assert "Ann builds Moscow–Nizhny Novgorod for $4 (+$3 income) for Red" in toast
+    built = shots["built"]
+    assert cell(built, 1, 0, 4) == "$6" and cell(built, 1, 0, 6) == "2"  # income $3 + $3, two links
+    assert cell(built, 1, 0, 3) == "$24"
+
+
+def test_a_tap_proposes_in_the_titles_words(shots: dict[str, Any]) -> None:
+    assert any("Bob buys a Blue share (blue_2) for $8" in t for t in shots["tap-toast"]["texts"])
+
+
+def test_the_camera_screen_says_there_is_nothing_to_check(shots: dict[str, Any]) -> None:
+    text = shots["camera"]["labelled"]["camera"]["text"]
+    assert "Trans-Siberian Railroad has no tiles on a map: the camera has nothing to check" in text
+
+
+def test_the_log_in_the_games_words(shots: dict[str, Any]) -> None:
+    texts = shots["log"]["texts"]
+    assert any("Red builds Moscow–Nizhny Novgorod for $4" in t for t in texts)
+
+
+def test_screens_readable(shots: dict[str, Any]) -> None:
+    out: Path = shots["out"]
+    for name in ("board", "build-toast", "camera"):
+        assert (out / f"{name}.png").stat().st_size > 5_000
