@@ -144,3 +144,37 @@ def test_screens_readable(shots: dict[str, Any]) -> None:
     out: Path = shots["out"]
     for name in ("board", "build-toast", "camera"):
         assert (out / f"{name}.png").stat().st_size > 5_000
+
+
+def test_companion_demo_title_tsr_plays_its_game_night(tmp_path: Path, display: str) -> None:
+    """``companion demo --title TSR``: the scripted night (taps on the simulated reader, touch
+    buttons, confirms) to its first dividends, with a screenshot after each scene."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "demo"
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "demo", "--headless", "--title", "TSR", "--out", str(out)],
+        env=dict(os.environ, DISPLAY=display),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    transcript = (out / "transcript.txt").read_text()
+    assert (
+        "confirmed: Cy buys a Red share (red_2) and a Blue share (blue_2) for $20 ($4 more to Red)"
+        in transcript
+    )
+    assert "-- Dividends --" in transcript and "Red pays Ann $3 (1 × $3)" in transcript
+    records = json.loads((out / "screens.json").read_text())
+    assert [r["file"] for r in records][-3:] == [
+        "05-tsr-dividends.png",
+        "06-tsr-camera.png",
+        "07-tsr-log.png",
+    ]
+    board = records[4]["labelled"]
+    assert board["cell:0:0:3"]["text"] == "1 of 10"  # the dividends paid, on the Tracks panel
+    assert "Nothing to check" in records[5]["texts"]

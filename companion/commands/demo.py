@@ -89,6 +89,14 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _board_demos() -> list[str]:
+    """The titles without a map whose table module has a scripted game night (``DEMO_SCENES``)."""
+    from companion.engine.titles import PACKAGES
+    from companion.table.titles import table_module
+
+    return [t for t in PACKAGES if getattr(table_module(t), "DEMO_SCENES", None)]
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="the touchscreen on a real 4-player 1870 game, simulated hardware")
     p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for screenshots and transcript")
@@ -97,9 +105,9 @@ def register(sub: Any) -> None:
     p.add_argument("--short", action="store_true", help="fewer stock round steps (tests)")
     p.add_argument(
         "--title",
-        choices=("1870", "1867", "1861"),
+        choices=("1870", "1867", "1861", *_board_demos()),
         default="1870",
-        help="the title of the real game played (default 1870)",
+        help="the title played (default 1870; a title without a map plays its scripted game night)",
     )
     p.set_defaults(func=run)
 

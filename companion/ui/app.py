@@ -873,16 +873,15 @@ class CameraScreen(BaseScreen):
         self.image = Image(fit_mode="contain")
         body.add_widget(self.image)
         right = BoxLayout(orientation="vertical", spacing=3, size_hint_x=0.8)
-        right.add_widget(
-            button(
-                "Check the board",
-                app.camera_check,
-                size=17 * self.u,
-                color=GOOD,
-                size_hint_y=None,
-                height=44 * self.u,
-            )
+        self.check_button = button(
+            "Check the board",
+            app.camera_check,
+            size=17 * self.u,
+            color=GOOD,
+            size_hint_y=None,
+            height=44 * self.u,
         )
+        right.add_widget(self.check_button)
         self.progress = ProgressBar(max=1.0, size_hint_y=None, height=0, opacity=0)
         right.add_widget(self.progress)
         self.list = vgrid(2)
@@ -892,6 +891,9 @@ class CameraScreen(BaseScreen):
 
     def refresh(self) -> None:
         u = self.u
+        self.check_button.disabled = not self.app.session.has_map
+        self.check_button.text = "Check the board" if self.app.session.has_map else "Nothing to check"
+        self.image.opacity = 1 if self.app.session.has_map else 0
         if not self.app.session.has_map:
             self.list.clear_widgets()
             self.image.texture = None

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.interop.actions import effective_actions, remap_players, strip_action
 from companion.table.service import describe_action
+from companion.table.titles import table_module
 from companion.ui import viewmodels as vm
 from companion.ui.scenario import demo_export
 from companion.ui.session import UISession
@@ -130,7 +131,7 @@ class DemoScript:
             {
                 "file": path.name,
                 "screen": screen,
-                "actions": len(self.session.g18.actions),
+                "actions": len(self.session.game.actions),
                 "texts": self.app.texts(),
                 "labelled": self.app.labelled(),
                 "window": [self.app.width_px, self.app.height_px],
@@ -628,6 +629,95 @@ class TitleDemoScript(DemoScript):
         self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
 
 
+class BoardDemoScript(DemoScript):
+    """A title without a map: the scripted game night of its table module (``DEMO_SCENES``, in the
+    ``companion table`` script grammar): certificates and player cards tapped on the simulated
+    reader, touch buttons pressed on the screen, every proposal confirmed on the toast; a
+    screenshot after each scene."""
+
+    def __init__(
+        self, *args: Any, scene_list: Sequence[tuple[str, str, str]], registry: Any, **kw: Any
+    ) -> None:
+        super().__init__(*args, **kw)
+        self.scene_list = list(scene_list)
+        self.registry = registry
+
+    def state_line(self) -> str:
+        bv = vm.board_view(self.session.game)
+        cash = ", ".join(f"{p.name} ${p.cash:,}" for p in self.session.game.players)
+        return f"  [{bv.round}] {bv.bank_text}; {bv.headline}; {cash}"
+
+    def _wait(self, done: Any, what: str) -> Iterator[float]:
+        for _ in range(100):
+            if done():
+                return
+            yield 0.05
+        raise RuntimeError(f"demo: {what} did not happen")
+
+    def do(self, step: Any) -> Iterator[float]:
+        """One script step, as the players would do it at the table."""
+        from companion.hardware.events import TagEvent, TagRemoved
+        from companion.table.script import Choose, Nudge, Press, SetPrice, Touch
+
+        service = self.session.service
+        app = self.app
+        if isinstance(step, TagEvent):
+            item = self.registry.lookup(step.uid)
+            self.say(f"  tap {item.id if item else step.uid} on the reader")
+            events = self.session.events
+            before = len(events)
+            self.reader.tap(0, step.uid)
+            answered = lambda: any(not e.startswith("[tap]") for e in events[before:])  # noqa: E731
+            yield from self._wait(answered, f"an answer to the tap of {step.uid}")
+            yield 0.15  # the toast is shown on the next UI frame
+        elif isinstance(step, TagRemoved):
+            return
+        elif isinstance(step, Press) and step.button.value == "confirm":
+            count = len(service.game.actions)
+            app.confirm()
+            yield from self._wait(lambda: len(service.game.actions) != count, "a confirmed action")
+            yield 0.15  # the screen and its buttons are redrawn on the next UI frame
+        elif isinstance(step, Press):
+            app.press(step.button.value)
+            yield 0.1
+        elif isinstance(step, Choose):
+            service.choose_label(step.option)
+            yield 0.1
+        elif isinstance(step, SetPrice):
+            service.set_price(step.price)
+            yield 0.1
+        elif isinstance(step, Nudge):
+            service.step_price(step.steps)
+            yield 0.1
+        elif isinstance(step, Touch):
+            wanted = step.label.lower()
+            choices = vm.title_choices(service.game)
+            pick = next((c for c in choices if c.label.lower() == wanted), None) or next(
+                (c for c in choices if c.label.lower().startswith(wanted)), None
+            )
+            if pick is None or not app.touch(pick.action):
+                raise RuntimeError(f"demo: no button {step.label!r} on the screen")
+            self.say(f"  touch {pick.label}")
+            yield from self.wait_toast()
+
+    def scenes(self) -> Iterator[float]:
+        from companion.table.script import parse_table_script
+
+        game = self.session.game
+        name = self.session.title_name
+        self.say(f"18xx table companion demo: {name}, {len(game.players)} players, simulated reader")
+        self.say(self.state_line())
+        self.app.show("board")
+        yield 0.3
+        for text, label, screen in self.scene_list:
+            for step in parse_table_script(text, registry=self.registry, title=game.title):
+                yield from self.do(step)
+            self.app.show(screen)
+            yield 0.4
+            self.shot(screen, label)
+            self.say(self.state_line())
+
+
 def run_demo(
     out: Path,
     size: tuple[int, int],
@@ -652,6 +742,9 @@ def run_demo(
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.png"):
         old.unlink()
+    module = table_module(title)
+    if module is not None:
+        return _board_demo(module, title, out, headless, step_delay, short)
     export = demo_export(title=title)
     seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}
     names = [str(p["name"]) for p in export["players"]]
@@ -688,6 +781,42 @@ def run_demo(
 
     app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
     script = DemoScript(app, session, actions, out, reader=reader, uids=uids, camera=camera, short=short)
+    return _run(app, script, reader, headless, step_delay, store, registry)
+
+
+def _board_demo(module: Any, title: str, out: Path, headless: bool, step_delay: float, short: bool) -> int:
+    """The demo of a title without a map: its table module's scripted game night on the simulated
+    reader (every card with a made-up tag), no camera (nothing to check)."""
+    from companion.hardware.reader import SimulatedReader
+    from companion.store import Store
+    from companion.table.script import enroll_demo_tags
+    from companion.table.service import TableService
+    from companion.table.tags import TagRegistry
+    from companion.ui.app import CompanionApp
+
+    scenes = getattr(module, "DEMO_SCENES", None)
+    if not scenes:
+        raise RuntimeError(f"{title} has no demo at the table yet")
+    tmp = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+    store = Store.open(tmp / "companion.sqlite3")
+    registry = TagRegistry.open(tmp / "companion.sqlite3")
+    enroll_demo_tags(registry, title)
+    service = TableService.new(store, registry, title, list(module.DEMO_PLAYERS))
+    session = UISession(service)
+    reader = SimulatedReader(follow=True)
+    app = CompanionApp(session, store=store, registry=registry)
+    script = BoardDemoScript(
+        app,
+        session,
+        [],
+        out,
+        reader=reader,
+        uids={},
+        camera=None,
+        short=short,
+        scene_list=scenes,
+        registry=registry,
+    )
     return _run(app, script, reader, headless, step_delay, store, registry)
 
 
