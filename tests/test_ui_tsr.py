@@ -178,3 +178,30 @@ def test_companion_demo_title_tsr_plays_its_game_night(tmp_path: Path, display: 
     board = records[4]["labelled"]
     assert board["cell:0:0:3"]["text"] == "1 of 10"  # the dividends paid, on the Tracks panel
     assert "Nothing to check" in records[5]["texts"]
+
+
+def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: str) -> None:
+    """``companion run`` with ``game.title = "TSR"``: the Board screen, no camera; a stored action
+    is there when it starts again."""
+    from ui_drive import companion_run
+
+    from companion.store import Store
+
+    (tmp_path / "c.toml").write_text(
+        '[game]\ntitle = "TSR"\nplayers = ["Ann", "Bob", "Cy"]\ndatabase = "db.sqlite3"\n'
+    )
+    proc = companion_run(
+        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    texts = (tmp_path / "shot.txt").read_text().splitlines()
+    assert "Ann to act" in texts and "Board" in texts and "Market" not in texts
+    with Store.open(tmp_path / "db.sqlite3") as store:
+        (game,) = store.games()
+        assert game.title == "TSR"
+        store.append(game.id, {"type": "pass", "entity": 1, "entity_type": "player"})
+    proc = companion_run(
+        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "again.png"], display, tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Bob to act" in (tmp_path / "again.txt").read_text().splitlines()
