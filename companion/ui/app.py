@@ -170,11 +170,18 @@ def vgrid(spacing: float = 2) -> GridLayout:
     return g
 
 
-class TableScreen(BaseScreen):
-    def __init__(self, app: CompanionApp, **kw: Any) -> None:
-        super().__init__(app, name="table", **kw)
+class ListScreen(BaseScreen):
+    """A screen that is one scrolling column of rows (``grid``)."""
+
+    def __init__(self, app: CompanionApp, name: str, **kw: Any) -> None:
+        super().__init__(app, name=name, **kw)
         self.grid = vgrid(3)
         self.add_widget(scroll_of(self.grid))
+
+
+class TableScreen(ListScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, "table", **kw)
 
     def refresh(self) -> None:
         u = self.u
@@ -274,14 +281,12 @@ class TableScreen(BaseScreen):
         g.add_widget(Text(info, size=13 * u, wrap=True))
 
 
-class BoardScreen(BaseScreen):
+class BoardScreen(ListScreen):
     """A title without a map: its table module's panels (``companion/table/titles``), each a
     heading, a table of rows (the acting player's or company's highlighted) and a note."""
 
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
-        super().__init__(app, name="board", **kw)
-        self.grid = vgrid(3)
-        self.add_widget(scroll_of(self.grid))
+        super().__init__(app, "board", **kw)
 
     def refresh(self) -> None:
         u = self.u
