@@ -18,8 +18,10 @@ import pytest
 
 from companion.engine import new_game
 from companion.engine.titles.tsr.game import GameTSR
+from companion.interop.replay import iter_replay
 from companion.store import Store
 from companion.table import tags
+from companion.table.exchange import export_table_game, import_export
 from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService, describe_action
 from companion.table.tags import ItemKind, TagRegistry, find_item, items_for_title
@@ -169,6 +171,14 @@ def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(tabl
     # reopened: the store replays to the same state
     again = TableService.open(t.store, t.service.game_id, t.registry)
     assert isinstance(again.game, GameTSR) and again.game.trace_state() == state
+    # exported (undo and redo records included) and replayed, then imported as a new table game
+    export = export_table_game(t.store, t.service.game_id)
+    assert export["title"] == "TSR" and any(a["type"] == "redo" for a in export["actions"])
+    replayed = [game for _action, game in iter_replay(export)][-1]
+    assert isinstance(replayed, GameTSR) and replayed.trace_state() == state
+    new_id, imported = import_export(t.store, export)
+    assert isinstance(imported, GameTSR) and imported.trace_state() == state
+    assert TableService.open(t.store, new_id, t.registry).game.trace_state() == state  # type: ignore[attr-defined]
 
 
 def test_refused_taps_say_why_and_change_nothing(table: Table) -> None:

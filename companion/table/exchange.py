@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import Game, GameError, as_18xx, new_game
+from companion.engine import GameError, new_game
+from companion.engine.core import TableGame
 from companion.interop.actions import ExportError, effective_actions, remap_players, strip_action
 from companion.interop.replay import export_game
 from companion.store import Store, StoreError
@@ -46,7 +47,7 @@ def export_table_game(store: Store, game_id: int) -> dict[str, Any]:
     return out
 
 
-def import_export(store: Store, export: dict[str, Any]) -> tuple[int, Game]:
+def import_export(store: Store, export: dict[str, Any]) -> tuple[int, TableGame]:
     """A new game in the store from an 18xx.games export, at its last state: its id and the game.
 
     ``GameError`` (nothing stored) when the export is not a game this engine plays to the end of its
@@ -65,7 +66,7 @@ def import_export(store: Store, export: dict[str, Any]) -> tuple[int, Game]:
     moves = [remap_players(strip_action(a), seats) for a in actions]
     try:
         # checks the title and the player count, then every action, before anything is stored
-        game = as_18xx(new_game(title, names, frozenset(rules), seed)).replayed(moves)
+        game = new_game(title, names, frozenset(rules), seed).replayed(moves)
     except GameError as exc:
         raise GameError(f"the export's actions are refused: {exc}; nothing was imported") from None
     game_id = store.create_game(title, names, rules, seed)
