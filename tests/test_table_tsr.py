@@ -289,3 +289,34 @@ def test_a_killed_table_reopens_with_every_confirmed_action(tmp_path: Path) -> N
     finally:
         store.close()
         registry.close()
+
+
+def test_companion_table_title_tsr_plays_a_script_of_taps_and_touches(tmp_path: Path) -> None:
+    script = tmp_path / "night.txt"
+    script.write_text(
+        "tap 0 @red_1\nprice 20\nconfirm\ntap 0 @player-2\nconfirm\ntap 0 @player-3\nconfirm\n"
+        "tap 0 @red_1\nchoose Moscow–St. Petersburg\nconfirm\ntouch Stock value $8\nconfirm\n"
+        "touch Build\n"  # no such button in an auction: refused, nothing changes
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", "--demo-tags"]
+        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(script), "--speed", "100"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "COMPANION_CONFIG": ""},
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "ok: Player 1 bids $20 for Red's first share [action 1]" in out
+    assert "ok: Red starts with Moscow–St. Petersburg (income $3) [action 4]" in out
+    assert "ok: Red's stock value starts at $8 [action 5]" in out
+    assert "refused: no button 'Build' now; the buttons are: Pass on Blue, Bid for Blue $8–$28" in out
+    assert "tap a card or your player card, or touch a button: Pass on Blue; Bid for Blue $8–$28" in out
+    store = Store.open(tmp_path / "t.sqlite3")
+    try:
+        (game,) = store.games()
+        assert game.title == "TSR" and len(store.effective_actions(game.id)) == 5
+    finally:
+        store.close()
