@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import pytest
 from ui_drive import companion_run, drive
 
 from companion.engine import playable_titles, title_info
 from companion.store import Store
+from companion.table.titles import table_module
 
 
 def test_a_first_launch_opens_on_new_game_and_stores_nothing(tmp_path: Path, display: str) -> None:
@@ -79,24 +81,30 @@ def test_new_game_with_the_on_screen_keyboard(tmp_path: Path, display: str) -> N
         assert game.players == ["Ann", "Bob", "Cy"] and game.action_count == 0
 
 
+#: playable titles the touchscreen cannot serve: no map, and no table module of their own yet
+UNSERVED = [t for t in playable_titles() if not title_info(t).has_map and table_module(t) is None]
+
+
+@pytest.mark.skipif(not UNSERVED, reason="every playable title has a touchscreen now")
 def test_a_title_without_a_touchscreen_is_one_clear_line_a_log_and_a_screen(
     tmp_path: Path, display: str
 ) -> None:
-    (tmp_path / "c.toml").write_text('[game]\ntitle = "TSR"\ndatabase = "data/db.sqlite3"\n')
+    title = UNSERVED[0]
+    (tmp_path / "c.toml").write_text(f'[game]\ntitle = "{title}"\ndatabase = "data/db.sqlite3"\n')
     proc = companion_run(
         ["--config", "c.toml", "--exit-after", "1", "--screenshot", "err.png"], display, tmp_path
     )
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
-    at_table = ", ".join(t for t in playable_titles() if title_info(t).has_map)
-    assert lines == [f"error: c.toml: game.title TSR has no touchscreen yet (at the table: {at_table})"], (
-        proc.stderr
-    )
+    at_table = ", ".join(t for t in playable_titles() if t not in UNSERVED)
+    assert lines == [
+        f"error: c.toml: game.title {title} has no touchscreen yet (at the table: {at_table})"
+    ], proc.stderr
     log = (tmp_path / "data" / "logs" / "companion.log").read_text()
-    assert "cannot start: c.toml: game.title TSR has no touchscreen yet" in log
+    assert f"cannot start: c.toml: game.title {title} has no touchscreen yet" in log
     assert "kivy: " in log  # Kivy's own messages are in the log, not silenced
     shown = (tmp_path / "err.txt").read_text()
-    assert "The companion cannot start" in shown and "TSR has no touchscreen yet" in shown
+    assert "The companion cannot start" in shown and f"{title} has no touchscreen yet" in shown
     assert not (tmp_path / "data" / "db.sqlite3").exists()
 
 
