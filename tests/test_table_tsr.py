@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.engine import new_game
 from companion.engine.titles.tsr.game import GameTSR
@@ -320,3 +322,36 @@ def test_companion_table_title_tsr_plays_a_script_of_taps_and_touches(tmp_path: 
         assert game.title == "TSR" and len(store.effective_actions(game.id)) == 5
     finally:
         store.close()
+
+
+CARDS = [i.id for i in items_for_title("TSR")]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(CARDS), st.sampled_from(["", "cancel", "confirm", "undo"])), max_size=25
+    )
+)
+def test_any_taps_and_buttons_keep_the_store_and_the_engine_agreeing(
+    tmp_path_factory: pytest.TempPathFactory, moves: list[tuple[str, str]]
+) -> None:
+    """Whatever is tapped and pressed: nothing changes without a confirm, and the store's effective
+    actions are always exactly the engine's (reopened, the same game)."""
+    db = tmp_path_factory.mktemp("any") / "t.sqlite3"
+    store, registry = Store.open(db), TagRegistry.open(db)
+    try:
+        enroll_demo_tags(registry, "TSR")
+        service = TableService.new(store, registry, "TSR", NAMES)
+        for card, press in moves:
+            before = service.game.trace_state()  # type: ignore[attr-defined]
+            service.tap(uid(card))
+            assert service.game.trace_state() == before  # type: ignore[attr-defined]
+            if press:
+                service.press(press)
+            assert store.effective_actions(service.game_id) == service.game.actions
+        again = TableService.open(store, service.game_id, registry)
+        assert again.game.trace_state() == service.game.trace_state()  # type: ignore[attr-defined]
+    finally:
+        store.close()
+        registry.close()
