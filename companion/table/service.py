@@ -625,6 +625,7 @@ class TableService:
                         return self._refuse(str(exc))
             if (
                 text is None
+                and module is None
                 and action.get("type") in ("bid", "buy_company", "buy_train")
                 and "price" in action
             ):
