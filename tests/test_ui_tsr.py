@@ -101,6 +101,7 @@ def test_the_board_shows_the_railroads_players_and_tracks(shots: dict[str, Any])
     assert [cell(board, 0, 0, c) for c in range(4)] == ["0 of 5", "1", "$36", "0 of 10"]
     assert "dividends in 5 timing moves" in labelled["note:Tracks"]["text"]
     assert labelled["acting"]["text"] == "Ann to act"
+    assert "TSR · Turns\nPhase 1" in board["texts"]
     assert labelled["bank"]["text"].startswith("Bank $")
     # every cell is on the 800×480 window's width
     assert all(
@@ -205,3 +206,24 @@ def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: 
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Bob to act" in (tmp_path / "again.txt").read_text().splitlines()
+
+
+def test_the_board_at_1280x720(tmp_path: Path, display: str) -> None:
+    """Touch Display 2's size: the same panels, scaled, inside the window."""
+    body = """
+service = TableService.new(store, registry, "TSR", ["Ann", "Bob", "Cy", "Dee"])
+
+def make_app():
+    return CompanionApp(UISession(service), store=store, registry=registry)
+
+def steps(app):
+    app.refresh()
+    yield "board-1280"
+"""
+    shot = drive(body, tmp_path, display, size=(1280, 720))["board-1280"]
+    labelled = shot["labelled"]
+    assert labelled["cell:1:0:0"]["text"] == "0 of 5"  # the tracks, under the auction of red
+    assert labelled["cell:0:0:0"]["text"] == "Red"
+    cells = [v["box"] for k, v in labelled.items() if k.startswith("cell:")]
+    assert all(x >= 0 and x + w <= 1281 for x, _y, w, _h in cells)
+    assert any(t.startswith("Bid for Red $8–$40") for t in shot["texts"])  # 4 players: $40 each

@@ -1299,7 +1299,7 @@ class CompanionApp(App):  # type: ignore[misc]
             self.sm.current = "board"
         bv = vm.board_view(self.session.game)
         self.bank.text = bv.bank_text
-        self.round_label.text = f"{bv.title} · {bv.round}"
+        self.round_label.text = f"{bv.title} · {bv.round}" + (f"\nPhase {bv.phase}" if bv.phase else "")
         self.acting.text = bv.headline
         repaint(self.acting, ACCENT)
         self.acting.color = rgba(INK)

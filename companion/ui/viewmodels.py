@@ -1395,6 +1395,8 @@ class BoardView:
     result: tuple[tuple[str, int], ...] = ()
     """(player, score), best first, once the game is over."""
     end_reason: str = ""
+    phase: str = ""
+    """The game's phase where the title counts phases (TSR's 1 and 2), else empty."""
 
 
 def own_table(game: TableGame) -> bool:
@@ -1428,6 +1430,7 @@ def board_view(game: TableGame) -> BoardView:
         game.finished,
         result,
         reason,
+        str(getattr(game, "phase", "") or ""),
     )
 
 
