@@ -200,8 +200,11 @@ def test_the_background_watch_proposes_a_tile_just_laid_on_the_table(tmp_path: P
         assert "[camera] proposes the tile it sees" in session.events
         # cancelled: the same verdict again is not proposed again
         session.cancel()
+        written = len(session.events)
         session.record_check(check, quiet_if_unchanged=True, offer=True)
         assert service.proposal is None
+        # ... nor written again: the watch writes a line only when what the camera says changes
+        assert len(session.events) == written, session.events[written:]
         # the Check button's path shows the lay as a button instead of proposing it
         fresh = UISession(service)
         fresh.record_check(check)

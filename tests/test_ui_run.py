@@ -52,7 +52,9 @@ def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str
         '[display]\nsize = "800x480"\n'
     )
     proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "20", "--screenshot", "shot.png"], display, tmp_path
+        ["--config", "c.toml", "--exit-after", "100", "--exit-when", "[camera]", "--screenshot", "shot.png"],
+        display,
+        tmp_path,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     happened = (tmp_path / "shot.txt").read_text().split("what happened:\n", 1)[1].splitlines()
@@ -60,5 +62,4 @@ def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str
     assert camera and camera[0].startswith("[camera] the board matches the game"), happened
     hidden = int(camera[0].split("(")[1].split()[0]) if "hidden" in camera[0] else 0
     assert hidden < 20, camera[0]  # the first verdict waits for three frames, which see most of the board
-    # a verdict that does not change is not written again and again
-    assert len(camera) == len(set(camera))
+    # (that a verdict which does not change is not written again: tests/test_camera_watch.py)

@@ -52,6 +52,13 @@ def register(sub: Any) -> None:
         default=None,
         help="with --exit-after: save the screen first (PNG), its texts and what happened (.txt beside it)",
     )
+    p.add_argument(
+        "--exit-when",
+        default=None,
+        metavar="TEXT",
+        help="with --exit-after: quit as soon as a line of what happened starts with TEXT "
+        "(--exit-after is then the longest wait)",
+    )
     p.set_defaults(func=run)
 
 
@@ -138,12 +145,19 @@ def _fail(message: str, args: argparse.Namespace, size: tuple[int, int], fullscr
 
 
 def _exit_after(app: Any, args: argparse.Namespace, events: Any) -> None:
-    """With ``--exit-after``: quit after that long (saving the screen with ``--screenshot``)."""
+    """With ``--exit-after``: quit after that long (saving the screen with ``--screenshot``), or with
+    ``--exit-when`` as soon as what happened has a line starting with its text."""
     if args.exit_after is None:
         return
     from kivy.clock import Clock
 
+    done = False
+
     def finish(_dt: float) -> None:
+        nonlocal done
+        if done:
+            return
+        done = True
         if args.screenshot is not None:
             app.screenshot(args.screenshot)
             args.screenshot.with_suffix(".txt").write_text(
@@ -152,8 +166,19 @@ def _exit_after(app: Any, args: argparse.Namespace, events: Any) -> None:
             )
         app.stop()
 
+    def look(_dt: float) -> None:
+        if any(str(line).startswith(args.exit_when) for line in events()):
+            finish(0.0)
+        elif not done:
+            Clock.schedule_once(look, 0.25)
+
+    def start(_dt: float) -> None:
+        Clock.schedule_once(finish, args.exit_after)
+        if getattr(args, "exit_when", None):
+            look(0.0)
+
     # count from the first frame (the window is up and the labels are drawn), not from now
-    Clock.schedule_once(lambda _dt: Clock.schedule_once(finish, args.exit_after), 0)
+    Clock.schedule_once(start, 0)
 
 
 def run(args: argparse.Namespace) -> int:
