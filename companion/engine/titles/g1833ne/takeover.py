@@ -375,6 +375,7 @@ class TakeoverRound(Round):
                 return
             self.entity_index += 1
         self.done = True
+        self.entity_index = max(0, len(self.entities) - 1)  # the round's index stays on an entity
 
     def current_buyer(self) -> Corporation | None:
         if self.done or self.entity_index >= len(self.entities):
