@@ -39,9 +39,12 @@ def snapshot(game: Game1833NE) -> tuple[object, ...]:
 
 
 # -- the registry and the limits ----------------------------------------------------------------------------
-def test_the_variant_is_an_optional_rule_of_the_title() -> None:
+def test_the_variant_is_an_optional_rule_of_the_title_on_the_new_game_screen() -> None:
+    from companion.ui import viewmodels as vm
+
     rules = {r.sym: r for r in title_info("1833NE").optional_rules}
     assert tk.RULE in rules and "Takeover" in rules[tk.RULE].short_name
+    assert tk.RULE in [r[0] for r in vm.setup_view().title("1833NE").optional_rules]
 
 
 def test_the_variant_adds_five_corporations_and_its_limits() -> None:
@@ -81,6 +84,7 @@ def test_the_founder_chooses_a_free_unreserved_city_that_is_no_available_home() 
     assert game.round.name == "Stock Round" and game.phase.name == "II"
     player = game.round.current_entity()
     pars = [la.action for la in game.legal_actions() if la.type == "par" and la.action["corporation"] == "V1"]
+    assert "par" in game.legal_action_types()  # the step's action list agrees with its listing
     cities = {a["city"] for a in pars}
     hexes = {game.map.city(c)[0] for c in cities}
     # homes of corporations not yet founded (B&P's Providence, Boston of B&L, Montreal, Portland)

@@ -575,9 +575,21 @@ class BuySellParShares1833NE(BuySellParShares):
         return out
 
     def can_par_any(self, player: Player) -> bool:
-        if not _gm(self.game).takeover_game:
+        """Exact with the variable-start corporations: some city and price must be open to ``player``."""
+        gm = _gm(self.game)
+        if not gm.takeover_game:
             return super().can_par_any(player)
-        return bool(self.legal_pars(player))
+        if any(
+            la.action["corporation"] not in takeover.VARIABLE_START_SYMS for la in super().legal_pars(player)
+        ):
+            return True
+        if self.bought() or gm.num_certs(player) >= gm.cert_limit():
+            return False
+        return any(
+            takeover.can_found(gm, player, c)
+            for c in gm.corporations
+            if c.sym in takeover.VARIABLE_START_SYMS and gm.can_par(c, player)
+        )
 
     def process_par(self, action: ActionDict) -> None:
         corp = self.game.corporation(str(action["corporation"]))

@@ -145,6 +145,15 @@ def founding_pars(game: Game1833NE, player: Player, corp: Corporation) -> list[L
     return out
 
 
+def can_found(game: Game1833NE, player: Player, corp: Corporation) -> bool:
+    """Whether :func:`founding_pars` lists anything (without listing it all)."""
+    prices = [c.price for c in game.market.par_prices() if player.cash >= 2 * c.price]
+    if not prices:
+        return False
+    top = max(prices)
+    return any(min_price_for(home_price(game, game.map.city(c)[0])) <= top for c in home_cities(game, corp))
+
+
 def check_founding(game: Game1833NE, corp: Corporation, action: ActionDict, price: int) -> tuple[str, int]:
     """The home city and its price for founding ``corp`` by ``action`` (refusals raise)."""
     if game.phase_index < PHASE_II:
