@@ -336,3 +336,28 @@ def test_passing_ends_the_buyers_turn(offer_game: Game1833NE) -> None:
     buyer = buyer_of(game)
     game.apply({"type": "pass", "entity": buyer.sym, "entity_type": "corporation"})
     assert game.round.name != "Takeover Round" or buyer_of(game) is not buyer
+
+
+def test_a_buyer_over_its_limit_discards_trains_that_count(offer_game: Game1833NE) -> None:
+    game = offer_game
+    buyer = buyer_of(game)
+    target, payment, _d = next(
+        (t, p, d) for t, p, d in tk.offers(game, buyer) if len(game.counted_trains(t)) > 2
+    )
+    for _ in range(2):  # two more cards from the depot (the bank lends the price)
+        train = game.depot_trains()[0]
+        game.bank.spend(train.price, buyer)
+        game.buy_train(buyer, train, train.price)
+    old = target.trains[0]
+    game.obsolete.add(old.id)
+    game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
+                "corporation": target.sym, "payment": payment})  # fmt: skip
+    assert game.crowded_corporations() == [buyer]
+    while game.crowded_corporations():
+        legal = game.legal_actions()
+        assert legal and {la.type for la in legal} == {"discard_train"}
+        assert old.id not in {la.action["train"] for la in legal}  # an obsolete one counts for nothing
+        with pytest.raises(GameError, match="obsolete"):
+            game.apply({**legal[0].action, "train": old.id})
+        game.apply(legal[0].action)
+    assert len(game.counted_trains(buyer)) == game.train_limit(buyer) and old in buyer.trains

@@ -166,7 +166,7 @@ class Game1833NE(Game):
                 BuyFerry,
                 Route1833NE,
                 Dividend1833NE,
-                DiscardTrain,
+                DiscardTrain1833NE,
                 BuyTrain1833NE,
                 (BuyCompany1833NE, {"blocks": True}),
             ],
@@ -189,7 +189,7 @@ class Game1833NE(Game):
             and self.phase_index >= takeover.PHASE_II
         ):
             self.log.append("-- Takeover Round --")
-            self.round = takeover.takeover_round(self)
+            self.round = takeover.takeover_round(self, DiscardTrain1833NE)
             self.round.setup()
             return
         super().next_round()
@@ -986,6 +986,23 @@ class Dividend1833NE(Dividend):
         if isinstance(corp, Corporation):
             _gm(self.game).remove_obsolete_after_run(corp)
         super().skip()
+
+
+class DiscardTrain1833NE(DiscardTrain):
+    """Over the limit, a train that counts for it is discarded (an obsolete one counts for none)."""
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        counted = (
+            {t.id for t in _gm(self.game).counted_trains(entity)}
+            if isinstance(entity, Corporation)
+            else set()
+        )
+        return [la for la in super().legal_actions(entity) if la.action["train"] in counted]
+
+    def process_discard_train(self, action: ActionDict) -> None:
+        if str(action.get("train")) in _gm(self.game).obsolete:
+            raise GameError("an obsolete train counts for no limit: discard one that does")
+        super().process_discard_train(action)
 
 
 class BuyTrain1833NE(BuyTrain):

@@ -515,5 +515,6 @@ class TakeOver(Step):
         take_over(gm, buyer, target, deal)
 
 
-def takeover_round(game: Game1833NE) -> TakeoverRound:
-    return TakeoverRound(game, [DiscardTrain, TakeoverResponse, TakeOver])
+def takeover_round(game: Game1833NE, discard: type[DiscardTrain] = DiscardTrain) -> TakeoverRound:
+    """The round, with the title's ``discard`` step for a buyer left over its train limit."""
+    return TakeoverRound(game, [discard, TakeoverResponse, TakeOver])
