@@ -228,9 +228,10 @@ class Game1833NE(Game):
         if reason == "stalled":  # no corporation runs and nobody can found one: nothing can happen
             cheapest = min(c.price for c in self.market.par_prices())
             open_corps = [c for c in self.corporations if c.ipoed and not c.closed]
-            foundable = [c for c in self.corporations if not c.ipoed and not c.closed]
             return not open_corps and not any(
-                p.cash >= 2 * cheapest and foundable for p in self.players if not p.bankrupt
+                p.cash >= 2 * cheapest and any(self.can_par(c, p) for c in self.corporations)
+                for p in self.players
+                if not p.bankrupt
             )
         return super().game_end_condition(reason)
 
