@@ -300,16 +300,7 @@ def take_over(game: Game1833NE, buyer: Corporation, target: Corporation, deal: T
         buyer.spend(amount, game.bank if key == "pool" else _player(game, key))
     for key, ids in deal.shares:
         game.transfer_shares([game.share(i) for i in ids], _player(game, key), allow_president_change=False)
-    if target.cash:
-        target.spend(target.cash, buyer)
-    for train in list(target.trains):
-        target.trains.remove(train)
-        train.owner = buyer
-        buyer.trains.append(train)
-    for company in list(target.companies):
-        target.companies.remove(company)
-        company.owner = buyer
-        buyer.companies.append(company)
+    game.hand_over_assets(target, buyer)
     for hex_id, owner in list(game.ferries.items()):
         if owner == target.sym:
             game.ferries[hex_id] = buyer.sym
