@@ -361,3 +361,20 @@ def test_a_buyer_over_its_limit_discards_trains_that_count(offer_game: Game1833N
             game.apply({**legal[0].action, "train": old.id})
         game.apply(legal[0].action)
     assert len(game.counted_trains(buyer)) == game.train_limit(buyer) and old in buyer.trains
+
+
+def test_the_table_describes_the_variants_actions(offer_game: Game1833NE) -> None:
+    from companion.table.service import describe_action
+
+    buyer = buyer_of(offer_game)
+    target = tk.offers(offer_game, buyer)[0][0]
+    fields = {"entity": buyer.sym, "entity_type": "corporation"}
+    take = {"type": "take_over", **fields, "corporation": target.sym, "payment": "shares"}
+    assert (
+        describe_action(offer_game, take) == f"{buyer.sym} takes over {target.sym}, paying in its own shares"
+    )
+    refuse = {"type": "refuse_takeover", "entity": target.sym, "entity_type": "corporation"}
+    assert describe_action(offer_game, refuse) == f"{target.sym} refuses the takeover"
+    found = {"type": "par", "entity": 1, "entity_type": "player", "corporation": "V1", "share_price": "60,0,6",
+             "city": "C26-0-0"}  # fmt: skip
+    assert describe_action(offer_game, found).endswith("with its home in C26-0-0")
