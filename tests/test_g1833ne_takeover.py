@@ -378,3 +378,10 @@ def test_the_table_describes_the_variants_actions(offer_game: Game1833NE) -> Non
     found = {"type": "par", "entity": 1, "entity_type": "player", "corporation": "V1", "share_price": "60,0,6",
              "city": "C26-0-0"}  # fmt: skip
     assert describe_action(offer_game, found).endswith("with its home in C26-0-0")
+
+
+def test_the_worked_example_passes_an_empty_takeover_round_before_stock_round_two() -> None:
+    game = example_game()
+    assert "-- Takeover Round --" in game.log and game.round.name == "Stock Round" and game.turn == 2
+    # with no track between them, B&W has no offer for Hartford
+    assert game.corporation("HR") not in tk.connected_targets(game, game.corporation("BW"))
