@@ -179,6 +179,7 @@ def test_the_buyer_lists_each_connected_target_and_how_it_can_pay(offer_game: Ga
         assert target in tk.connected_targets(game, buyer)
         deal = tk.terms(game, buyer, target, payment)
         assert deal is not None and deal.total_cash <= buyer.cash
+        assert payment == "cash" or deal.shares  # "shares" hands over at least one
     for la in legal:  # every listed action is accepted
         game.clone().apply(la.action)
 
@@ -324,6 +325,14 @@ def test_refused_takeovers_leave_the_game_unchanged(offer_game: Game1833NE) -> N
         with pytest.raises(GameError, match=why):
             game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation", **action})
         assert snapshot(game) == before
+    # without treasury shares it can only pay in cash
+    trial = game.clone()
+    trial_buyer = trial.corporation(buyer.sym)
+    trial.transfer_shares(trial_buyer.shares_of(trial_buyer), trial.pool, allow_president_change=False)
+    assert all(p == "cash" for _t, p, _d in tk.offers(trial, trial_buyer))
+    with pytest.raises(GameError, match="pay in cash"):
+        trial.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
+                     "corporation": next(iter(connected)), "payment": "shares"})  # fmt: skip
     # a buyer whose trains are all obsolete may not take over
     game.obsolete.update(t.id for t in buyer.trains)
     with pytest.raises(GameError):

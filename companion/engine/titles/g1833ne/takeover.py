@@ -217,9 +217,12 @@ def issued(game: Game1833NE, target: Corporation) -> list[tuple[Player | None, i
 
 
 def terms(game: Game1833NE, buyer: Corporation, target: Corporation, payment: str) -> Terms | None:
-    """The takeover's terms, or None when ``buyer`` cannot pay their cash part."""
+    """The takeover's terms, or None when ``buyer`` cannot pay their cash part (or, paying in
+    shares, would hand over none: that is a payment in cash)."""
     deal = proposed_terms(game, buyer, target, payment)
-    return deal if deal is not None and deal.total_cash <= buyer.cash else None
+    if deal is None or deal.total_cash > buyer.cash or (payment == "shares" and not deal.shares):
+        return None
+    return deal
 
 
 def proposed_terms(game: Game1833NE, buyer: Corporation, target: Corporation, payment: str) -> Terms | None:
@@ -495,6 +498,10 @@ class TakeOver(Step):
         deal = terms(gm, buyer, target, payment)
         if deal is None:
             proposed = proposed_terms(gm, buyer, target, payment)
+            if proposed is not None and payment == "shares" and not proposed.shares:
+                raise GameError(
+                    f"{buyer.name} can hand over none of its shares for {target.name}: pay in cash"
+                )
             cash = proposed.total_cash if proposed is not None else 0
             raise GameError(f"{buyer.name} has ${buyer.cash} and cannot pay ${cash} for {target.name}")
         if may_refuse(gm, target) and target.owner is not buyer.owner:
