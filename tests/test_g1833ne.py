@@ -333,7 +333,8 @@ def test_phase_four_removes_phase_one_trains_and_ferries() -> None:
     assert game.phase.name == "IV"
     assert not any(t.name in ("2", "2+1") for c in game.corporations for t in c.trains)
     assert game.ferries == {} and game.company("P3").closed
-    assert game.train_limit(game.corporation("BW")) == 2
+    # the example is a Takeover game: its phase IV limit is 1 (the standard game's is 2)
+    assert game.train_limit(game.corporation("BW")) == 1
 
 
 def test_ferry_only_in_a_port_the_corporation_reaches() -> None:
@@ -531,7 +532,10 @@ def test_worcester_is_reserved_for_b_and_w_until_phase_four() -> None:
 def test_a_corporation_at_zero_closes_and_the_certificate_limit_drops() -> None:
     game = example_game(index_of("run_routes", "HR"))
     hr = game.corporation("HR")
-    assert game.cert_limit() == 18  # 4 players, nine corporations
+    # the example is a Takeover game: 4 players, fourteen corporations (nine in the standard game: 18)
+    assert game.cert_limit() == 26
+    standard = new_game("1833NE", [(i, f"P{i}") for i in range(1, 5)], frozenset(), 0)
+    assert standard.cert_limit() == 18
     train = hr.trains[0].id
     game.apply(
         {
@@ -542,7 +546,7 @@ def test_a_corporation_at_zero_closes_and_the_certificate_limit_drops() -> None:
         }
     )
     assert hr.closed and not game.finished  # $10 → $0: it closes
-    assert game.cert_limit() == 16  # eight corporations
+    assert game.cert_limit() == 25  # thirteen corporations
     assert not game.player(1).shares_of(hr)
 
 

@@ -11,6 +11,7 @@ import pytest
 from companion.engine import new_game
 from companion.engine.operating import DiscardTrain
 from companion.engine.titles.g1833ne import Game1833NE
+from companion.engine.titles.g1833ne import takeover as tk
 from companion.interop.replay import export_game, game_for_export
 from tests.g1833ne_random import random_action
 
@@ -42,9 +43,11 @@ def check_invariants(game: Game1833NE, action: dict[str, object], total: int) ->
         assert p.cash >= 0
 
 
-def play_checked(seed: int, players: int, max_actions: int) -> Game1833NE:
+def play_checked(
+    seed: int, players: int, max_actions: int, rules: frozenset[str] = frozenset()
+) -> Game1833NE:
     rng = random.Random(seed)
-    game = new_game("1833NE", [(i + 1, f"P{i + 1}") for i in range(players)], frozenset(), seed)
+    game = new_game("1833NE", [(i + 1, f"P{i + 1}") for i in range(players)], rules, seed)
     assert isinstance(game, Game1833NE)
     total = game.bank.cash + sum(p.cash for p in game.players)
     for _ in range(max_actions):
@@ -75,10 +78,33 @@ def test_random_games_keep_the_invariants_and_replay(seed: int, players: int) ->
     same_state(game, again)
 
 
+TAKEOVER = frozenset({"takeover_game"})
+
+
+@pytest.mark.parametrize(
+    ("seed", "players", "count"), [(2, 5, 600), pytest.param(11, 5, 700, marks=pytest.mark.slow)]
+)
+def test_random_takeover_games_keep_the_invariants_and_replay(seed: int, players: int, count: int) -> None:
+    """The Takeover variant: variable-start corporations are founded and takeovers made (these
+    seeds make some), the invariants hold, and the export replays to the same game."""
+    game = play_checked(seed, players, count, TAKEOVER)
+    assert game.takeovers and any(game.corporation(s).ipoed for s in tk.VARIABLE_START_SYMS)
+    export = export_game(game)
+    assert export["settings"]["optional_rules"] == ["takeover_game"]
+    again = game_for_export(export)
+    for action in export["actions"]:
+        again._process(action)
+    assert isinstance(again, Game1833NE)
+    same_state(game, again)
+    assert again.takeovers == game.takeovers
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [0, 4])
-def test_random_games_play_to_their_end(seed: int) -> None:
-    game = play_checked(seed, 4, 4000)
+@pytest.mark.parametrize(
+    ("seed", "rules"), [(0, frozenset()), (4, frozenset()), (2, TAKEOVER), (9, TAKEOVER)]
+)
+def test_random_games_play_to_their_end(seed: int, rules: frozenset[str]) -> None:
+    game = play_checked(seed, 3 + seed % 3 if rules else 4, 4000, rules)
     assert game.finished and game.game_end_reason in ("bank", "stalled", "all_but_one_bankrupt")
     again = game_for_export(export_game(game))
     for action in export_game(game)["actions"]:

@@ -370,6 +370,20 @@ class Game(TableGame):
         for company in list(corp.companies):
             self.close_company(company)
 
+    def hand_over_assets(self, source: Corporation, to: Corporation) -> None:
+        """``source``'s treasury, private companies and trains become ``to``'s, in their order (a
+        takeover, a merger, a nationalisation)."""
+        if source.cash > 0:
+            source.spend(source.cash, to)
+        for company in list(source.companies):
+            source.companies.remove(company)
+            company.owner = to
+            to.companies.append(company)
+        for train in list(source.trains):
+            source.trains.remove(train)
+            train.owner = to
+            to.trains.append(train)
+
     def close_corporation(self, corp: Corporation) -> None:
         self.log.append(f"{corp.name} closes")
         self.remove_corporation_from_map(corp)

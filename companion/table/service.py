@@ -1346,7 +1346,13 @@ def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         )
     if kind == "par":
         price = str(action.get("share_price")).split(",")[0]
-        return f"{who} pars {action.get('corporation')} at {money_in(game, price)}"
+        home = f" with its home in {action['city']}" if action.get("city") else ""
+        return f"{who} pars {action.get('corporation')} at {money_in(game, price)}{home}"
+    if kind == "take_over":
+        paid = "its own shares" if action.get("payment") == "shares" else "cash"
+        return f"{who} takes over {action.get('corporation')}, paying in {paid}"
+    if kind in ("accept_takeover", "refuse_takeover"):
+        return f"{who} {kind.split('_')[0]}s the takeover"
     if kind == "bid":
         target = action.get("company") or action.get("corporation")
         return f"{who} bids {money_in(game, action.get('price'))} for {target}"

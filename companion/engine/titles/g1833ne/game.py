@@ -33,7 +33,8 @@ from companion.engine.operating import (
     Token as TokenStep,
 )
 from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, entity_fields
-from companion.engine.stock import AuctionRound, BuySellParShares, StockRound, WaterfallAuction
+from companion.engine.stock import AuctionRound, BuySellParShares, StockRound, WaterfallAuction, parse_par
+from companion.engine.titles.g1833ne import takeover
 
 #: every tile lay or upgrade costs at least this much (terrain costs more)
 TILE_COST = 20
@@ -72,7 +73,11 @@ class Game1833NE(Game):
         {"lay": True, "upgrade": "not_if_upgraded"},
     ]
     CARD_ACTION_TYPES = Game.CARD_ACTION_TYPES | {"buy_ferry"}
-    REQUIRED_FIELDS = {**Game.REQUIRED_FIELDS, "buy_ferry": ("city",)}
+    REQUIRED_FIELDS = {
+        **Game.REQUIRED_FIELDS,
+        "buy_ferry": ("city",),
+        "take_over": ("corporation", "payment"),
+    }
 
     # -- construction ------------------------------------------------------------------------------------
     def build(self) -> None:
@@ -98,6 +103,16 @@ class Game1833NE(Game):
         """The hexes Champlain & St. Lawrence's free tiles were laid in."""
         self.lowell_bought: tuple[str, tuple[int, str, int]] | None = None
         """Who bought Lowell Merchants, and in which round (its free tile in Lowell is for that round)."""
+        self.takeovers: dict[str, int] = {}
+        """Takeover variant: corporation → how many takeovers it made (each raises its train limit)."""
+        if self.takeover_game:
+            self.corporations += takeover.variable_start_corporations(self)
+            takeover.add_to_map(self)
+
+    @property
+    def takeover_game(self) -> bool:
+        """The Takeover variant is played (docs/1833NE.md, "The Takeover variant")."""
+        return takeover.RULE in self.optional_rules
 
     def make_corporation(self, c: dict[str, Any]) -> Corporation:
         corp = super().make_corporation(c)
@@ -106,13 +121,23 @@ class Game1833NE(Game):
         corp.tokens = [Token(0), Token(STATION_PRICE)]  # home and one more (the rest mark price and earnings)
         return corp
 
+    def phase_data(self) -> list[dict[str, Any]]:
+        phases = super().phase_data()
+        if not self.takeover_game:
+            return phases
+        return [{**p, "train_limit": limit} for p, limit in zip(phases, takeover.TRAIN_LIMITS, strict=True)]
+
+    def train_limit(self, corp: Corporation) -> int:
+        """The phase's limit, plus one for each takeover ``corp`` made (Takeover variant)."""
+        return super().train_limit(corp) + self.takeovers.get(corp.sym, 0)
+
     def train_data(self) -> list[dict[str, Any]]:
         out = []
         for spec in self.data["trains"]:
             spec = dict(spec)
             if spec["name"] == "7+3":
                 spec["price"] = 1000  # the rules' price (the prealpha data says $950)
-            if spec["name"] == "6/9" and "takeover_game" in self.optional_rules:
+            if spec["name"] == "6/9" and self.takeover_game:
                 spec["num"] = 5
             if isinstance(spec["distance"], list):  # N/M: the count of paying stops (routes are entered)
                 spec["distance"] = sum(int(d["pay"]) for d in spec["distance"])
@@ -141,12 +166,39 @@ class Game1833NE(Game):
                 BuyFerry,
                 Route1833NE,
                 Dividend1833NE,
-                DiscardTrain,
+                DiscardTrain1833NE,
                 BuyTrain1833NE,
                 (BuyCompany1833NE, {"blocks": True}),
             ],
             round_num,
         )
+
+    def next_round(self) -> None:
+        """Takeover variant: a takeover round after the second operating round of each pair from
+        phase II, before the next stock round."""
+        current = self.round
+        if isinstance(current, takeover.TakeoverRound):
+            self.turn += 1
+            self.round = self.stock_round()
+            self.round.setup()
+            return
+        if (
+            self.takeover_game
+            and isinstance(current, OperatingRound)
+            and current.round_num >= self.operating_rounds
+            and self.phase_index >= takeover.PHASE_II
+        ):
+            self.log.append("-- Takeover Round --")
+            self.round = takeover.takeover_round(self, DiscardTrain1833NE)
+            self.round.setup()
+            return
+        super().next_round()
+
+    def can_par(self, corp: Corporation, player: Player) -> bool:
+        """Takeover variant: the variable-start corporations are founded from phase II."""
+        if corp.sym in takeover.VARIABLE_START_SYMS and self.phase_index < takeover.PHASE_II:
+            return False
+        return super().can_par(corp, player)
 
     # -- order, certificates, scores ---------------------------------------------------------------------
     def operating_order(self) -> list[Corporation]:
@@ -176,9 +228,10 @@ class Game1833NE(Game):
         if reason == "stalled":  # no corporation runs and nobody can found one: nothing can happen
             cheapest = min(c.price for c in self.market.par_prices())
             open_corps = [c for c in self.corporations if c.ipoed and not c.closed]
-            foundable = [c for c in self.corporations if not c.ipoed and not c.closed]
             return not open_corps and not any(
-                p.cash >= 2 * cheapest and foundable for p in self.players if not p.bankrupt
+                p.cash >= 2 * cheapest and any(self.can_par(c, p) for c in self.corporations)
+                for p in self.players
+                if not p.bankrupt
             )
         return super().game_end_condition(reason)
 
@@ -506,6 +559,50 @@ class BuySellParShares1833NE(BuySellParShares):
     def can_sell(self, player: Player, shares: list[Share], percent: int | None = None) -> bool:
         """Sell, then buy: nothing is sold after a purchase in the same turn."""
         return not self.bought() and super().can_sell(player, shares, percent)
+
+    def legal_pars(self, player: Player) -> list[LegalAction]:
+        """A variable-start corporation (Takeover variant) is founded with the city of its home."""
+        out = [
+            la
+            for la in super().legal_pars(player)
+            if la.action["corporation"] not in takeover.VARIABLE_START_SYMS
+        ]
+        gm = _gm(self.game)
+        if not gm.takeover_game or self.bought() or gm.num_certs(player) >= gm.cert_limit():
+            return out
+        for corp in gm.corporations:
+            if corp.sym in takeover.VARIABLE_START_SYMS and gm.can_par(corp, player):
+                out += takeover.founding_pars(gm, player, corp)
+        return out
+
+    def can_par_any(self, player: Player) -> bool:
+        """Exact with the variable-start corporations: some city and price must be open to ``player``."""
+        gm = _gm(self.game)
+        if not gm.takeover_game:
+            return super().can_par_any(player)
+        if any(
+            la.action["corporation"] not in takeover.VARIABLE_START_SYMS for la in super().legal_pars(player)
+        ):
+            return True
+        if self.bought() or gm.num_certs(player) >= gm.cert_limit():
+            return False
+        return any(
+            takeover.can_found(gm, player, c)
+            for c in gm.corporations
+            if c.sym in takeover.VARIABLE_START_SYMS and gm.can_par(c, player)
+        )
+
+    def process_par(self, action: ActionDict) -> None:
+        corp = self.game.corporation(str(action["corporation"]))
+        if corp.sym not in takeover.VARIABLE_START_SYMS:
+            super().process_par(action)
+            return
+        gm = _gm(self.game)
+        if not gm.can_par(corp, self.game.entity_of(action)):
+            raise GameError(f"{corp.name} may be founded only from phase II, once")
+        city, cost = takeover.check_founding(gm, corp, action, parse_par(gm, action["share_price"]).price)
+        super().process_par(action)
+        takeover.place_variable_home(gm, corp, city, cost)
 
 
 class BuyCompany1833NE(BuyCompany):
@@ -890,6 +987,23 @@ class Dividend1833NE(Dividend):
         if isinstance(corp, Corporation):
             _gm(self.game).remove_obsolete_after_run(corp)
         super().skip()
+
+
+class DiscardTrain1833NE(DiscardTrain):
+    """Over the limit, a train that counts for it is discarded (an obsolete one counts for none)."""
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        counted = (
+            {t.id for t in _gm(self.game).counted_trains(entity)}
+            if isinstance(entity, Corporation)
+            else set()
+        )
+        return [la for la in super().legal_actions(entity) if la.action["train"] in counted]
+
+    def process_discard_train(self, action: ActionDict) -> None:
+        if str(action.get("train")) in _gm(self.game).obsolete:
+            raise GameError("an obsolete train counts for no limit: discard one that does")
+        super().process_discard_train(action)
 
 
 class BuyTrain1833NE(BuyTrain):

@@ -107,17 +107,7 @@ class Game1861(Game1867):
         return 1
 
     def nationalization_transfer_assets(self, corp: Corporation) -> None:
-        national = self.national
-        for company in list(corp.companies):
-            corp.companies.remove(company)
-            company.owner = national
-            national.companies.append(company)
-        for train in list(corp.trains):
-            corp.trains.remove(train)
-            train.owner = national
-            national.trains.append(train)
-        if corp.cash:
-            corp.spend(corp.cash, national)
+        self.hand_over_assets(corp, self.national)
 
     def train_limit(self, corp: Corporation) -> int:
         if corp is self.national:

@@ -845,13 +845,8 @@ class Game1867(Game):
         received = []
         if source.cash > 0:
             received.append(f"${source.cash}")
-            source.spend(source.cash, target)
         if source.companies:
             received.append("companies (" + ", ".join(c.name for c in source.companies) + ")")
-            for company in list(source.companies):
-                source.companies.remove(company)
-                company.owner = target
-                target.companies.append(company)
         loans = getattr(source, "loans", 0)
         if loans:
             received.append(f"loans ({loans})")
@@ -859,8 +854,5 @@ class Game1867(Game):
             source.loans = 0  # type: ignore[attr-defined]
         if source.trains:
             received.append("trains (" + ", ".join(t.name for t in source.trains) + ")")
-            for train in list(source.trains):
-                source.trains.remove(train)
-                train.owner = target
-                target.trains.append(train)
+        self.hand_over_assets(source, target)
         return received
