@@ -12,12 +12,13 @@ Where the Czech rules summary is ambiguous, the choices are listed in docs/ENGIN
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token, Train
 from companion.engine.errors import GameError
 from companion.engine.game import Game
-from companion.engine.map import SpecialLay
+from companion.engine.map import GameMap, SimplePhase, SpecialLay
 from companion.engine.operating import (
     Bankrupt,
     BuyCompany,
@@ -32,8 +33,10 @@ from companion.engine.operating import (
 from companion.engine.operating import (
     Token as TokenStep,
 )
+from companion.engine.routes import Train as RouteTrain
 from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, entity_fields
 from companion.engine.stock import AuctionRound, BuySellParShares, StockRound, WaterfallAuction
+from companion.engine.titles.g1833ne.routes import Map1833NE, route_phase, route_train
 
 #: every tile lay or upgrade costs at least this much (terrain costs more)
 TILE_COST = 20
@@ -123,6 +126,23 @@ class Game1833NE(Game):
 
     def initial_round(self) -> Round:
         return AuctionRound(self, [WaterfallAuction])
+
+    # -- routes (values, ferries and connection bonuses: routes.py) ------------------------------------
+    def make_map(self) -> GameMap:
+        return Map1833NE.for_title(self.data, self.optional_rules)
+
+    def map_phase(self) -> SimplePhase:
+        return route_phase(self.phase.name, self.phase.tiles)
+
+    def sync_map_rules(self) -> None:
+        super().sync_map_rules()
+        if isinstance(self.map, Map1833NE):
+            self.map.ferries = dict(getattr(self, "ferries", {}))
+            self.map.new_ferry = getattr(self, "new_ferry", None)
+
+    def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:
+        """Each card as the side its buyer chose."""
+        return [route_train(self.data, t.id, t.name) for t in trains]
 
     def stock_round(self) -> Round:
         return StockRound1833NE(self, [BuySellParShares1833NE])
@@ -828,8 +848,9 @@ FERRY_PORTS = ("B27", "C26", "E26", "I26", "H25")
 
 
 class Route1833NE(Route):
-    """The players count each train's route on the board and enter its value (the map's
-    phase-dependent values, ferries and connection bonuses are not computed yet: docs/1833NE.md)."""
+    """Routes on the board (``connections``, checked and valued by the engine: routes.py), or, for a
+    board the engine does not hold, each train's value as the players counted it (``revenue`` only,
+    a whole multiple of $10): see docs/1833NE.md ("Routes")."""
 
     def process_run_routes(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
@@ -840,6 +861,22 @@ class Route1833NE(Route):
         routes = list(action.get("routes") or [])
         if not routes:
             raise GameError(f"{corp.name} must run at least one train")
+        on_board = [bool(r.get("connections")) for r in routes]
+        if any(on_board) and not all(on_board):
+            raise GameError("either every route is traced on the board or every train's value is entered")
+        if all(on_board):
+            total = self.game.check_routes(corp, routes, list(corp.trains))
+        else:
+            total = self.entered_values(corp, routes)
+        self.ornd.routes = routes
+        self.ornd.revenue = total
+        self.ornd.extra_revenue = 0
+        for r in routes:
+            self.game.train(r["train"]).operated = True
+        self.game.log.append(f"{corp.name} runs for ${total}")
+        self.pass_()
+
+    def entered_values(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         ids = [str(r.get("train")) for r in routes]
         if len(set(ids)) != len(ids):
             raise GameError("a train may run only one route")
@@ -852,13 +889,7 @@ class Route1833NE(Route):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0 or value % 10:
                 raise GameError(f"the route of train {train.id} needs its value, a whole multiple of $10")
             total += value
-        self.ornd.routes = routes
-        self.ornd.revenue = total
-        self.ornd.extra_revenue = 0
-        for r in routes:
-            self.game.train(r["train"]).operated = True
-        self.game.log.append(f"{corp.name} runs for ${total}")
-        self.pass_()
+        return total
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation) or not entity.trains:
