@@ -33,8 +33,8 @@ from companion.engine.operating import (
 from companion.engine.operating import (
     Token as TokenStep,
 )
-from companion.engine.routes import Train as RouteTrain
 from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, entity_fields
+from companion.engine.routes import Train as RouteTrain
 from companion.engine.stock import AuctionRound, BuySellParShares, StockRound, WaterfallAuction
 from companion.engine.titles.g1833ne.routes import Map1833NE, route_phase, route_train
 

@@ -115,7 +115,8 @@ class Map1833NE(GameMap):
         self, corp: str, train: Any, stops: Sequence[Node], values: list[int], phase: Phase
     ) -> int | None:
         counted = self.counted(corp, train, stops, values)
-        return sum(values[i] for i in counted) * train.multiplier + self.bonus(corp, stops, phase)
+        multiplier = int(train.multiplier)
+        return sum(values[i] for i in counted) * multiplier + self.bonus(corp, stops, phase)
 
     def route_bonus_cap(self, corp: str, phase: Phase, multiplier: int) -> int:
         ferries = sum(
@@ -145,7 +146,9 @@ class Map1833NE(GameMap):
                 raise MapError(f"{corp} has no train {name!r}")
             try:
                 nodes, chains = _rebuild(self, corp, r.get("connections") or [], used, r.get("nodes"))
-                value, resources = self.check_extended(corp, by_name[name], nodes, chains, r.get("run"), phase)
+                value, resources = self.check_extended(
+                    corp, by_name[name], nodes, chains, r.get("run"), phase
+                )
             except ValueError as exc:
                 raise MapError(f"train {name}: {exc}") from exc
             used |= resources
