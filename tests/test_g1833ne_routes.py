@@ -187,6 +187,26 @@ def test_a_route_extends_beyond_its_train_through_a_blocked_city_to_claim_a_bonu
 
 
 @pytest.mark.usefixtures("fitchburg_bonus")
+def test_the_optimiser_extends_a_route_to_claim_a_bonus() -> None:
+    game = with_concord(example_game())
+    result = game.suggest_routes(game.corporation("FRR"))
+    assert result.optimal and result.total == 130
+    (route,) = result.routes
+    assert route.run is not None
+    hexes, values = route.hexes, list(route.stop_values)
+    if hexes[0] != "E20":  # either direction
+        hexes, values = hexes[::-1], values[::-1]
+    assert hexes == ["E20", "F21", "E22", "F23", "G22"] and values == [20, 10, 0, 0, 0]
+    assert {route.hexes[i] for i in route.run} == {"E20", "F21"}
+    # the engine accepts the suggestion as a run and pays what it said
+    assert run(game, "FRR", [route.as_action_route()]) == 130
+    # with no bonus in the phase, nothing is extended
+    game_map = game.map
+    assert isinstance(game_map, Map1833NE)
+    assert game_map.route_extender("FRR", SimplePhase("V", ())) is None
+
+
+@pytest.mark.usefixtures("fitchburg_bonus")
 def test_an_extension_must_claim_a_bonus_and_stay_within_its_route() -> None:
     game = with_concord(example_game())
     # extending towards nowhere in particular
@@ -240,7 +260,11 @@ def test_optimal_against_exhaustive_search(data: st.DataObject, sides: list[str]
     trains = [route_train(title, f"{side}-{i}", side) for i, side in enumerate(sides)]
     result = best_routes(game_map, corp, trains, phase)
     assert result.optimal
-    assert result.total == exhaustive(game_map, corp, trains, phase)
+    plain = exhaustive(game_map, corp, trains, phase)  # routes within their trains' reach
+    if any(r.run is not None for r in result.routes):
+        assert result.total > plain
+    else:
+        assert result.total == plain
     if result.routes:
         paid = game_map.route_revenue(corp, trains, [r.as_action_route() for r in result.routes], phase)
         assert sum(paid) == result.total

@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.graph import Chain
+from companion.engine.graph import Chain, board_graph
 from companion.engine.map import GameMap, MapError, SimplePhase
-from companion.engine.routes import Train, _rebuild, check_route
+from companion.engine.routes import Train, _rebuild, check_route, stop_kind
 
 if TYPE_CHECKING:
     from companion.engine.map import Phase
+    from companion.engine.route_optimizer import Candidate
 
 Node = tuple[str, int]
 
@@ -132,6 +133,105 @@ class Map1833NE(GameMap):
         if corp not in self.ferries.values() and not bonuses_in(phase.name):
             return None
         return lambda stops: self.bonus(corp, stops, phase)
+
+    # -- the optimiser's extended routes ------------------------------------------------------------------
+    def route_extender(
+        self, corp: str, phase: Phase
+    ) -> Callable[[list[Any], Callable[[], None]], list[Any]] | None:
+        pairs = bonuses_in(phase.name)
+        if not pairs:
+            return None
+        return lambda candidates, check: self.extensions(corp, pairs, candidates, check, phase)
+
+    def extensions(
+        self,
+        corp: str,
+        pairs: list[tuple[frozenset[str], int]],
+        candidates: list[Candidate],
+        check: Callable[[], None],
+        phase: Phase,
+    ) -> list[Candidate]:
+        """Every candidate that holds one place of a bonus pair, extended from either end along track
+        it does not use to the other place (the extension may pass cities full of other
+        corporations' tokens, never an offboard).  Of extensions with the same stops only those
+        whose track is not a superset of another's are kept.  A train's run that holds neither place
+        is not extended at both ends (see docs/1833NE.md)."""
+        from companion.engine.route_optimizer import Candidate
+
+        graph = board_graph(self)
+        paths: dict[tuple[Node, str], list[tuple[tuple[Node, ...], tuple[Chain, ...], int]]] = {}
+        out: list[Candidate] = []
+        for cand in candidates:
+            hexes = {h for h, _ in cand.stops}
+            window_bonus = self.connection_bonus(hexes, phase)
+            for pair, _value in pairs:
+                missing = pair - hexes
+                if len(missing) != 1:
+                    continue
+                (target,) = missing
+                for at_end in (False, True):
+                    node = cand.stops[-1] if at_end else cand.stops[0]
+                    into = cand.chains[-1].terminal_b if at_end else cand.chains[0].terminal_a
+                    if into or stop_kind(self, node) == "offboard":
+                        continue
+                    key = (node, target)
+                    if key not in paths:
+                        paths[key] = self._paths_to(graph, node, target, check)
+                    kept: dict[tuple[Node, ...], list[int]] = {}
+                    for nodes, chains, mask in paths[key]:
+                        if mask & cand.mask or any(n in cand.stops for n in nodes):
+                            continue
+                        masks = kept.setdefault(nodes, [])
+                        if any(m & mask == m for m in masks):
+                            continue
+                        masks.append(mask)
+                        if at_end:
+                            stops, all_chains = (*cand.stops, *nodes), (*cand.chains, *chains)
+                            run = (0, len(cand.stops) - 1)
+                        else:
+                            back = tuple(c.reversed() for c in reversed(chains))
+                            stops = (*reversed(nodes), *cand.stops)
+                            all_chains = (*back, *cand.chains)
+                            run = (len(nodes), len(nodes) + len(cand.stops) - 1)
+                        gained = self.connection_bonus([h for h, _ in stops], phase) - window_bonus
+                        out.append(
+                            Candidate(stops, all_chains, cand.mask | mask, cand.base, run=run, extra=gained)
+                        )
+        return out
+
+    def _paths_to(
+        self, graph: Any, start: Node, target: str, check: Callable[[], None]
+    ) -> list[tuple[tuple[Node, ...], tuple[Chain, ...], int]]:
+        """Every simple path of chains from ``start`` to a stop in hex ``target`` (its nodes after
+        ``start``, its chains, its track as a bitset), passing no offboard."""
+        out: list[tuple[tuple[Node, ...], tuple[Chain, ...], int]] = []
+        nodes: list[Node] = [start]
+        chains: list[Chain] = []
+        counter = [0]
+
+        def walk(node: Node, mask: int) -> None:
+            counter[0] += 1
+            if counter[0] & 0x3FF == 0:
+                check()
+            for chain in graph.chains.get(node, []):
+                if chain.terminal_a or chain.b in nodes:
+                    continue
+                cmask = 0
+                for r in chain.resources:
+                    cmask |= 1 << r
+                if cmask & mask:
+                    continue
+                nodes.append(chain.b)
+                chains.append(chain)
+                if chain.b[0] == target:
+                    out.append((tuple(nodes[1:]), tuple(chains), mask | cmask))
+                elif not chain.terminal_b and stop_kind(self, chain.b) != "offboard":
+                    walk(chain.b, mask | cmask)
+                nodes.pop()
+                chains.pop()
+
+        walk(start, 0)
+        return out
 
     # -- checking a run, with routes extended to claim a connection bonus ------------------------------
     def route_revenue(
