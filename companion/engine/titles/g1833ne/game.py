@@ -58,6 +58,24 @@ CARD_PHASE = {"2": 0, "3/5": 1, "4/7": 2, "6/9": 3, "7+3": 4}
 PHASE_III, PHASE_IV = 2, 3
 
 
+def train_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> list[dict[str, Any]]:
+    """The train cards of a game with these optional rules, each under its first side's name (the
+    other side in ``variants``): the engine's depot and the table's tag sheet read the same list."""
+    out = []
+    for spec in title_data["trains"]:
+        spec = dict(spec)
+        if spec["name"] == "7+3":
+            spec["price"] = 1000  # the rules' price (the prealpha data says $950)
+        if spec["name"] == "6/9" and "takeover_game" in optional_rules:
+            spec["num"] = 5
+        if isinstance(spec["distance"], list):  # N/M: its paying stops (routes: routes.route_train)
+            spec["distance"] = sum(int(d["pay"]) for d in spec["distance"])
+        spec.pop("rusts_on", None)  # obsolescence and removal by phase (on_train_bought)
+        spec.pop("events", None)
+        out.append(spec)
+    return out
+
+
 class Game1833NE(Game):
     title = "1833NE"
     BANKRUPTCY_ENDS_GAME = False
@@ -110,19 +128,7 @@ class Game1833NE(Game):
         return corp
 
     def train_data(self) -> list[dict[str, Any]]:
-        out = []
-        for spec in self.data["trains"]:
-            spec = dict(spec)
-            if spec["name"] == "7+3":
-                spec["price"] = 1000  # the rules' price (the prealpha data says $950)
-            if spec["name"] == "6/9" and "takeover_game" in self.optional_rules:
-                spec["num"] = 5
-            if isinstance(spec["distance"], list):  # N/M: the count of paying stops (routes are entered)
-                spec["distance"] = sum(int(d["pay"]) for d in spec["distance"])
-            spec.pop("rusts_on", None)  # obsolescence and removal by phase (on_train_bought)
-            spec.pop("events", None)
-            out.append(spec)
-        return out
+        return train_cards(self.data, self.optional_rules)
 
     def initial_round(self) -> Round:
         return AuctionRound(self, [WaterfallAuction])
@@ -1061,4 +1067,4 @@ class BuyTrain1833NE(BuyTrain):
         super().process_buy_train(action)
 
 
-__all__ = ["Game1833NE"]
+__all__ = ["Game1833NE", "train_cards"]

@@ -1,0 +1,39 @@
+"""1833NE at the table: its tag sheet covers the engine's cards (double-sided trains named on both
+sides, the Takeover game's extra 6/9 cards), and the touchscreen's route suggestion computes 1833NE's
+values."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.engine import new_game
+from companion.table.tags import ItemKind, find_item, items_for_title
+from companion.ui import viewmodels as vm
+from tests.test_g1833ne import example_game, index_of
+
+
+@pytest.mark.parametrize("rules", [frozenset(), frozenset({"takeover_game"})])
+def test_the_tag_sheet_holds_every_card_the_engine_plays(rules: frozenset[str]) -> None:
+    game = new_game("1833NE", [(1, "A"), (2, "B"), (3, "C"), (4, "D"), (5, "E")], rules)
+    items = items_for_title("1833NE", optional_rules=sorted(rules))
+    by_kind = {kind: {i.id for i in items if i.kind is kind} for kind in ItemKind}
+    assert by_kind[ItemKind.TRAIN] == {t.id for t in game.all_trains}
+    assert by_kind[ItemKind.COMPANY] == {c.sym for c in game.companies}
+    assert by_kind[ItemKind.CERTIFICATE] == {s.id for c in game.corporations for s in c.all_shares}
+    assert len([i for i in by_kind[ItemKind.TRAIN] if i.startswith("6/9")]) == (5 if rules else 3)
+
+
+def test_a_double_sided_card_is_named_on_both_sides() -> None:
+    assert find_item("1833NE", "3/5-0").label == "3/5 / 2+2 train card 1 of 5"
+    assert find_item("1833NE", "7+3-0").label.startswith("7+3-train card 1 of 15")
+    assert find_item("1870", "2-0").label.startswith("2-train card 1")
+    # the Takeover game's fifth 6/9 card
+    assert find_item("1833NE", "6/9-4").label == "6/9 / 5+3 train card 5 of 5"
+
+
+def test_the_touchscreen_suggests_hartfords_ferry_run() -> None:
+    game = example_game(index_of("run_routes", "HR"))
+    result = vm.suggest_routes(game, game.corporation("HR"))
+    assert result.optimal and result.total == 80
+    view = vm.routes_view(result, names=vm.location_names(game))
+    assert "$80" in view.summary
