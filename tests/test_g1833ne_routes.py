@@ -207,6 +207,14 @@ def test_the_optimiser_extends_a_route_to_claim_a_bonus() -> None:
 
 
 @pytest.mark.usefixtures("fitchburg_bonus")
+def test_an_extension_search_cut_short_is_not_proven_optimal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(r1833, "EXTENSION_STEPS", 1)
+    game = with_concord(example_game())
+    result = game.suggest_routes(game.corporation("FRR"))
+    assert not result.optimal and not result.cancelled
+
+
+@pytest.mark.usefixtures("fitchburg_bonus")
 def test_an_extension_must_claim_a_bonus_and_stay_within_its_route() -> None:
     game = with_concord(example_game())
     # extending towards nowhere in particular

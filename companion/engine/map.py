@@ -368,10 +368,11 @@ class GameMap:
 
     def route_extender(
         self, corp: str, phase: Phase
-    ) -> Callable[[list[Any], Callable[[], None]], list[Any]] | None:
+    ) -> Callable[[list[Any], Callable[[], None]], tuple[list[Any], bool]] | None:
         """Title hook for the route optimiser: ``None`` when no route of ``corp`` may extend beyond its
         train now (the default), else a function of the enumerated candidates (and a ``check()`` to
-        call now and then) giving the extended candidates to add (``Candidate.run``/``extra``)."""
+        call now and then) giving the extended candidates to add (``Candidate.run``/``extra``) and
+        whether they are all of them (``False``: the result is not proven optimal)."""
         return None
 
     def _copy_title_state(self, other: GameMap) -> None:

@@ -367,8 +367,10 @@ def best_routes(
             best_only=best_only,
             kind_limits=_kind_limits(trains),
         )
+        extended_all = True
         if extender is not None:
-            candidates = candidates + extender(candidates, check)
+            extended, extended_all = extender(candidates, check)
+            candidates = candidates + extended
     except _Cancelled:
         return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
     if progress is not None:
@@ -445,7 +447,7 @@ def best_routes(
         if total + rest > best_total:
             search(k + 1, mask, total, len(lst) if same_as_prev[k] else 0, conn_ok)
 
-    optimal = True
+    optimal = extended_all
     cancelled = False
     try:
         search(0, 0, 0, 0, False)

@@ -46,6 +46,11 @@ CONNECTION_BONUSES: tuple[tuple[frozenset[str], dict[str, int]], ...] = (
 )
 
 
+#: the most steps the search of one place's extension paths takes before it gives up (the result is
+#: then not proven optimal): a bound on the work on a very large network
+EXTENSION_STEPS = 200_000
+
+
 def route_phase(name: str, tiles: Iterable[str]) -> SimplePhase:
     """The phase as the map reads it: its tile colours, then the key of its offboard values."""
     return SimplePhase(name, (*tiles, PHASE_KEY[name]))
@@ -137,7 +142,7 @@ class Map1833NE(GameMap):
     # -- the optimiser's extended routes ------------------------------------------------------------------
     def route_extender(
         self, corp: str, phase: Phase
-    ) -> Callable[[list[Any], Callable[[], None]], list[Any]] | None:
+    ) -> Callable[[list[Any], Callable[[], None]], tuple[list[Any], bool]] | None:
         pairs = bonuses_in(phase.name)
         if not pairs:
             return None
@@ -150,16 +155,18 @@ class Map1833NE(GameMap):
         candidates: list[Candidate],
         check: Callable[[], None],
         phase: Phase,
-    ) -> list[Candidate]:
+    ) -> tuple[list[Candidate], bool]:
         """Every candidate that holds one place of a bonus pair, extended from either end along track
         it does not use to the other place (the extension may pass cities full of other
         corporations' tokens, never an offboard).  Of extensions with the same stops only those
         whose track is not a superset of another's are kept.  A train's run that holds neither place
-        is not extended at both ends (see docs/1833NE.md)."""
+        is not extended at both ends (see docs/1833NE.md).  The second value is False when a search
+        of the paths from one place stopped at :data:`EXTENSION_STEPS` (on a very large network)."""
         from companion.engine.route_optimizer import Candidate
 
         graph = board_graph(self)
         paths: dict[tuple[Node, str], list[tuple[tuple[Node, ...], tuple[Chain, ...], int]]] = {}
+        complete = True
         out: list[Candidate] = []
         for cand in candidates:
             hexes = {h for h, _ in cand.stops}
@@ -176,7 +183,8 @@ class Map1833NE(GameMap):
                         continue
                     key = (node, target)
                     if key not in paths:
-                        paths[key] = self._paths_to(graph, node, target, check)
+                        paths[key], whole = self._paths_to(graph, node, target, check)
+                        complete = complete and whole
                     kept: dict[tuple[Node, ...], list[int]] = {}
                     for nodes, chains, mask in paths[key]:
                         if mask & cand.mask or any(n in cand.stops for n in nodes):
@@ -197,13 +205,14 @@ class Map1833NE(GameMap):
                         out.append(
                             Candidate(stops, all_chains, cand.mask | mask, cand.base, run=run, extra=gained)
                         )
-        return out
+        return out, complete
 
     def _paths_to(
         self, graph: Any, start: Node, target: str, check: Callable[[], None]
-    ) -> list[tuple[tuple[Node, ...], tuple[Chain, ...], int]]:
+    ) -> tuple[list[tuple[tuple[Node, ...], tuple[Chain, ...], int]], bool]:
         """Every simple path of chains from ``start`` to a stop in hex ``target`` (its nodes after
-        ``start``, its chains, its track as a bitset), passing no offboard."""
+        ``start``, its chains, its track as a bitset), passing no offboard; and whether the search
+        was whole (it stops after :data:`EXTENSION_STEPS` steps)."""
         out: list[tuple[tuple[Node, ...], tuple[Chain, ...], int]] = []
         nodes: list[Node] = [start]
         chains: list[Chain] = []
@@ -213,6 +222,8 @@ class Map1833NE(GameMap):
             counter[0] += 1
             if counter[0] & 0x3FF == 0:
                 check()
+            if counter[0] > EXTENSION_STEPS:
+                return
             for chain in graph.chains.get(node, []):
                 if chain.terminal_a or chain.b in nodes:
                     continue
@@ -231,7 +242,7 @@ class Map1833NE(GameMap):
                 chains.pop()
 
         walk(start, 0)
-        return out
+        return out, counter[0] <= EXTENSION_STEPS
 
     # -- checking a run, with routes extended to claim a connection bonus ------------------------------
     def route_revenue(
