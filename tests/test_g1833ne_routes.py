@@ -207,6 +207,37 @@ def test_the_optimiser_extends_a_route_to_claim_a_bonus() -> None:
 
 
 @pytest.mark.usefixtures("fitchburg_bonus")
+def test_a_run_holding_neither_place_extends_at_both_ends() -> None:
+    from companion.engine.route_optimizer import enumerate_routes
+
+    game = with_concord(example_game())
+    game_map, phase = game.map, game.map_phase()
+    assert isinstance(game_map, Map1833NE)
+    windows = enumerate_routes(game_map, "BW", 2, phase)
+    extender = game_map.route_extender("BW", phase)
+    assert extender is not None
+    extended, complete = extender(windows, lambda: None)
+    assert complete
+    # Framingham-Worcester extended back to Boston and on through Concord to Fitchburg
+    both = [
+        c
+        for c in extended
+        if c.run is not None
+        and c.run[0] > 0
+        and c.run[1] < len(c.stops) - 1
+        and {c.stops[i][0] for i in range(c.run[0], c.run[1] + 1)} == {"F23", "E22"}
+    ]
+    assert both and all(c.extra == 100 for c in both)
+    route = {
+        "train": "2-x",
+        "connections": [list(ch.hexes) for ch in both[0].chains],
+        "run": list(both[0].run or ()),
+    }
+    two = [Train.from_data("2-x", 2)]
+    assert game_map.route_revenue("BW", two, [route], phase) == [10 + 20 + 100]
+
+
+@pytest.mark.usefixtures("fitchburg_bonus")
 def test_an_extension_search_cut_short_is_not_proven_optimal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(r1833, "EXTENSION_STEPS", 1)
     game = with_concord(example_game())

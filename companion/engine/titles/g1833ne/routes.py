@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from companion.engine.route_optimizer import Candidate
 
 Node = tuple[str, int]
+#: a path of an extension: its stops (after the one it starts from), its chains, its track bitset
+Path = tuple[tuple[Node, ...], tuple[Chain, ...], int]
 
 #: the key of each phase's offboard values on the map
 PHASE_KEY = {"I": "I/II", "II": "I/II", "III": "III/IV", "IV": "III/IV", "V": "V"}
@@ -156,64 +158,79 @@ class Map1833NE(GameMap):
         check: Callable[[], None],
         phase: Phase,
     ) -> tuple[list[Candidate], bool]:
-        """Every candidate that holds one place of a bonus pair, extended from either end along track
-        it does not use to the other place (the extension may pass cities full of other
-        corporations' tokens, never an offboard).  Of extensions with the same stops only those
-        whose track is not a superset of another's are kept.  A train's run that holds neither place
-        is not extended at both ends (see docs/1833NE.md).  The second value is False when a search
-        of the paths from one place stopped at :data:`EXTENSION_STEPS` (on a very large network)."""
+        """Every candidate extended along track it does not use so that it joins both places of a
+        bonus pair: from one end to the place it lacks, or, holding neither, from each end to one
+        of them.  The extension may pass cities full of other corporations' tokens, never an
+        offboard.  Of extensions with the same stops only those whose track is not a superset of
+        another's are kept.  The second value is False when a search stopped at
+        :data:`EXTENSION_STEPS` (on a very large network): the result is then not proven optimal."""
         from companion.engine.route_optimizer import Candidate
 
         graph = board_graph(self)
-        paths: dict[tuple[Node, str], list[tuple[tuple[Node, ...], tuple[Chain, ...], int]]] = {}
-        complete = True
+        paths: dict[tuple[Node, str], list[Path]] = {}
+        complete = [True]
+        combined = [0]
+
+        def reach(cand: Candidate, at_end: bool, target: str) -> list[Path]:
+            """The paths from one end of ``cand`` to ``target`` that share nothing with it."""
+            node = cand.stops[-1] if at_end else cand.stops[0]
+            into = cand.chains[-1].terminal_b if at_end else cand.chains[0].terminal_a
+            if into or stop_kind(self, node) == "offboard":
+                return []
+            key = (node, target)
+            if key not in paths:
+                paths[key], whole = self._paths_to(graph, node, target, check)
+                complete[0] = complete[0] and whole
+            return [p for p in paths[key] if not p[2] & cand.mask and not any(n in cand.stops for n in p[0])]
+
         out: list[Candidate] = []
+        kept: dict[tuple[tuple[Node, ...], tuple[int, int]], list[int]] = {}
+
+        def add(cand: Candidate, before: Path | None, after: Path | None, window_bonus: int) -> None:
+            nodes_before = tuple(reversed(before[0])) if before else ()
+            chains_before = tuple(c.reversed() for c in reversed(before[1])) if before else ()
+            stops = (*nodes_before, *cand.stops, *(after[0] if after else ()))
+            mask = cand.mask | (before[2] if before else 0) | (after[2] if after else 0)
+            run = (len(nodes_before), len(nodes_before) + len(cand.stops) - 1)
+            masks = kept.setdefault((stops, run), [])
+            if any(m & mask == m for m in masks):
+                return
+            masks.append(mask)
+            chains = (*chains_before, *cand.chains, *(after[1] if after else ()))
+            gained = self.connection_bonus([h for h, _ in stops], phase) - window_bonus
+            out.append(Candidate(stops, chains, mask, cand.base, run=run, extra=gained))
+
         for cand in candidates:
             hexes = {h for h, _ in cand.stops}
             window_bonus = self.connection_bonus(hexes, phase)
             for pair, _value in pairs:
-                missing = pair - hexes
-                if len(missing) != 1:
-                    continue
-                (target,) = missing
-                for at_end in (False, True):
-                    node = cand.stops[-1] if at_end else cand.stops[0]
-                    into = cand.chains[-1].terminal_b if at_end else cand.chains[0].terminal_a
-                    if into or stop_kind(self, node) == "offboard":
-                        continue
-                    key = (node, target)
-                    if key not in paths:
-                        paths[key], whole = self._paths_to(graph, node, target, check)
-                        complete = complete and whole
-                    kept: dict[tuple[Node, ...], list[int]] = {}
-                    for nodes, chains, mask in paths[key]:
-                        if mask & cand.mask or any(n in cand.stops for n in nodes):
-                            continue
-                        masks = kept.setdefault(nodes, [])
-                        if any(m & mask == m for m in masks):
-                            continue
-                        masks.append(mask)
-                        if at_end:
-                            stops, all_chains = (*cand.stops, *nodes), (*cand.chains, *chains)
-                            run = (0, len(cand.stops) - 1)
-                        else:
-                            back = tuple(c.reversed() for c in reversed(chains))
-                            stops = (*reversed(nodes), *cand.stops)
-                            all_chains = (*back, *cand.chains)
-                            run = (len(nodes), len(nodes) + len(cand.stops) - 1)
-                        gained = self.connection_bonus([h for h, _ in stops], phase) - window_bonus
-                        out.append(
-                            Candidate(stops, all_chains, cand.mask | mask, cand.base, run=run, extra=gained)
-                        )
-        return out, complete
+                missing = sorted(pair - hexes)
+                if len(missing) == 1:
+                    for path in reach(cand, False, missing[0]):
+                        add(cand, path, None, window_bonus)
+                    for path in reach(cand, True, missing[0]):
+                        add(cand, None, path, window_bonus)
+                elif len(missing) == 2:
+                    for first, last in (missing, missing[::-1]):
+                        afters = reach(cand, True, last)
+                        for before in reach(cand, False, first) if afters else []:
+                            for after in afters:
+                                combined[0] += 1
+                                if combined[0] > EXTENSION_STEPS:
+                                    complete[0] = False
+                                    return out, False
+                                if before[2] & after[2] or set(before[0]) & set(after[0]):
+                                    continue
+                                add(cand, before, after, window_bonus)
+        return out, complete[0]
 
     def _paths_to(
         self, graph: Any, start: Node, target: str, check: Callable[[], None]
-    ) -> tuple[list[tuple[tuple[Node, ...], tuple[Chain, ...], int]], bool]:
+    ) -> tuple[list[Path], bool]:
         """Every simple path of chains from ``start`` to a stop in hex ``target`` (its nodes after
         ``start``, its chains, its track as a bitset), passing no offboard; and whether the search
         was whole (it stops after :data:`EXTENSION_STEPS` steps)."""
-        out: list[tuple[tuple[Node, ...], tuple[Chain, ...], int]] = []
+        out: list[Path] = []
         nodes: list[Node] = [start]
         chains: list[Chain] = []
         counter = [0]
