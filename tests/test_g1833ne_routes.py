@@ -140,6 +140,27 @@ def test_the_side_bought_is_the_train_that_runs() -> None:
         route_train(game.data, "2-0", "9/9")
 
 
+def test_only_the_delaware_and_hudsons_owner_runs_to_a12_and_only_with_montreal() -> None:
+    game = example_game()
+    game_map, phase = game.map, game.map_phase()
+    assert isinstance(game_map, Map1833NE)
+    two = route_train(game.data, "2-x", "2")
+    assert game_map.delaware_hudson is None  # P6 is a player's
+    with pytest.raises(ValueError, match="Delaware & Hudson"):
+        game_map.train_revenue("HR", two, [("A12", 0), ("C24", 0)], [40, 20], phase)
+    valuer = game_map.stop_bonus_valuer("HR", phase, 1)
+    assert valuer is not None and valuer([("A12", 0), ("C24", 0)]) < 0  # the optimiser never picks it
+    game.company("P6").owner = game.corporation("HR")  # as if Hartford had bought it
+    game.sync_map_rules()
+    assert game_map.delaware_hudson == "HR"
+    # without Montreal A12 pays nothing; with it, its printed $40 (phase II)
+    assert game_map.train_revenue("HR", two, [("A12", 0), ("C24", 0)], [40, 20], phase) == 20
+    three = route_train(game.data, "3/5-x", "3/5")
+    stops = [("A12", 0), ("B3", 1), ("C24", 0)]
+    assert game_map.train_revenue("HR", three, stops, [40, 30, 20], phase) == 90
+    assert valuer([("A12", 0), ("C24", 0)]) == -40
+
+
 # -- offboard values by phase and connection bonuses -------------------------------------------------------
 def test_offboard_values_follow_the_phase_name() -> None:
     game = example_game()

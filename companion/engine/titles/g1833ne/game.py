@@ -145,6 +145,9 @@ class Game1833NE(Game):
         if isinstance(self.map, Map1833NE):
             self.map.ferries = dict(getattr(self, "ferries", {}))
             self.map.new_ferry = getattr(self, "new_ferry", None)
+            p6 = next((c for c in self.companies if c.sym == "P6"), None)
+            owner = p6.owner if p6 is not None and not p6.closed else None
+            self.map.delaware_hudson = owner.sym if isinstance(owner, Corporation) else None
 
     def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:
         """Each card as the side its buyer chose."""

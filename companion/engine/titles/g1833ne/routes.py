@@ -8,6 +8,8 @@
 * **Ferries**: a route reaching a city or town where the corporation has a ferry earns
   :data:`FERRY_VALUE`, and :data:`NEW_FERRY_BONUS` more on the ferry bought last (the "New"
   marker, which stays on the fifth and last one: the "Last" ferry).
+* **The Delaware & Hudson's A12**: only the corporation owning P6 runs there, and A12 pays only
+  on a route to or through Montreal.
 * **Connection bonuses** (:data:`CONNECTION_BONUSES`): a route joining both places of a pair
   earns the pair's bonus in this phase.  To claim one, a route may extend beyond the train's
   reach along track none of the corporation's other routes uses, even through cities full of
@@ -41,6 +43,9 @@ FERRY_VALUE = 20
 #: and the "New" ferry (the last one bought) on top ("20 bonus za nový trajekt")
 NEW_FERRY_BONUS = 20
 BOSTON, MONTREAL = "G22", "B3"
+#: the Delaware & Hudson's offboard: only the corporation owning P6 runs there, and it pays only on
+#: a route to or through Montreal
+DELAWARE_HUDSON = "A12"
 #: the places a route must join, and its bonus by phase (the summary: Boston and Montreal,
 #: $150 in phases I-II and $200 in III-IV; it names no figure for phase V nor for Albany or New York)
 CONNECTION_BONUSES: tuple[tuple[frozenset[str], dict[str, int]], ...] = (
@@ -81,11 +86,14 @@ class Map1833NE(GameMap):
         self.ferries: dict[str, str] = {}
         #: the hex of the ferry bought last (the "New" ferry)
         self.new_ferry: str | None = None
+        #: the corporation owning the Delaware & Hudson (P6), the only one that runs to A12
+        self.delaware_hudson: str | None = None
 
     def _copy_title_state(self, other: GameMap) -> None:
         assert isinstance(other, Map1833NE)
         other.ferries = dict(self.ferries)
         other.new_ferry = self.new_ferry
+        other.delaware_hudson = self.delaware_hudson
 
     # -- values ----------------------------------------------------------------------------------------
     def ferry_bonus(self, corp: str, hexes: Iterable[str]) -> int:
@@ -119,9 +127,24 @@ class Map1833NE(GameMap):
             top = [*best[: n_m.pay - 1], tokened[0]]
         return sorted(top)
 
+    def a12_value(self, corp: str, stops: Sequence[Node], phase: Phase) -> int | None:
+        """What the stop A12 is worth on a route of ``corp`` through ``stops`` (None: no A12 there);
+        ``ValueError`` when ``corp`` may not run there."""
+        hexes = {h for h, _ in stops}
+        if DELAWARE_HUDSON not in hexes:
+            return None
+        if corp != self.delaware_hudson:
+            raise ValueError("only the corporation owning the Delaware & Hudson runs to A12")
+        if MONTREAL not in hexes:
+            return 0
+        return self.state[DELAWARE_HUDSON].spec.nodes[0].revenue_for(phase.tiles)
+
     def train_revenue(
         self, corp: str, train: Any, stops: Sequence[Node], values: list[int], phase: Phase
     ) -> int | None:
+        a12 = self.a12_value(corp, stops, phase)
+        if a12 is not None:
+            values = [a12 if h == DELAWARE_HUDSON else v for (h, _), v in zip(stops, values, strict=True)]
         counted = self.counted(corp, train, stops, values)
         multiplier = int(train.multiplier)
         return sum(values[i] for i in counted) * multiplier + self.bonus(corp, stops, phase)
@@ -137,9 +160,17 @@ class Map1833NE(GameMap):
     def stop_bonus_valuer(
         self, corp: str, phase: Phase, multiplier: int
     ) -> Callable[[Sequence[Node]], int] | None:
-        if corp not in self.ferries.values() and not bonuses_in(phase.name):
-            return None
-        return lambda stops: self.bonus(corp, stops, phase)
+        a12_printed = self.state[DELAWARE_HUDSON].spec.nodes[0].revenue_for(phase.tiles)
+
+        def bonus(stops: Sequence[Node]) -> int:
+            try:
+                a12 = self.a12_value(corp, stops, phase)
+            except ValueError:
+                return -(10**9)  # not a legal route of ``corp``: worth nothing, so never chosen
+            paid = 0 if a12 is None else (a12 - a12_printed) * multiplier
+            return paid + self.bonus(corp, stops, phase)
+
+        return bonus
 
     # -- the optimiser's extended routes ------------------------------------------------------------------
     def route_extender(
