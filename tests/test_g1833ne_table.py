@@ -4,12 +4,10 @@ values."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from ui_drive import headless_demo
 
 from companion.engine import new_game
 from companion.table.tags import ItemKind, find_item, items_for_title
@@ -46,16 +44,8 @@ def test_the_touchscreen_suggests_hartfords_ferry_run() -> None:
 
 @pytest.mark.slow
 def test_companion_demo_plays_the_1833ne_example(tmp_path: Path) -> None:
-    out = tmp_path / "demo"
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", "demo", "--headless", "--title", "1833NE", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    shots = sorted(p.name for p in out.glob("*.png"))
-    assert shots == [
+    demo = headless_demo("1833NE", tmp_path / "demo")
+    assert demo.shots == [
         "01-table-auction.png",
         "02-founding.png",
         "03-issue-shares.png",
@@ -64,11 +54,10 @@ def test_companion_demo_plays_the_1833ne_example(tmp_path: Path) -> None:
         "06-dividend.png",
         "07-table-stock-round-2.png",
     ]
-    transcript = (out / "transcript.txt").read_text(encoding="utf-8")
+    transcript = demo.transcript
     assert "confirmed: H1 pars BW at $80" in transcript
     assert "confirmed: BW issues 20% of its shares to the market" in transcript
     # the route search finds the example's run, ferry and "New" ferry bonus included
     assert "[routes] HR: 2-train: New Haven (C26) - Hartford (C24)  $80 = $80" in transcript
     assert "confirmed: HR runs 1 train for $80" in transcript
-    records = {r["file"]: r for r in json.loads((out / "screens.json").read_text(encoding="utf-8"))}
-    assert "Suggested routes (best): $80" in records["04-operating-routes.png"]["texts"]
+    assert "Suggested routes (best): $80" in demo.records["04-operating-routes.png"]["texts"]
