@@ -595,14 +595,18 @@ class TitleDemoScript(DemoScript):
         self.pos += 1
         self.say(self.state_line())
 
-    def scenes(self) -> Iterator[float]:
-        app, game = self.app, self.session.g18
-        players = len(game.players)
-        self.say(f"18xx table companion demo: {game.title}, {players} players, a real game replayed")
+    def opening(self, what: str) -> Iterator[float]:
+        """The demo's first lines and the Table screen at the private auction."""
+        game = self.session.g18
+        self.say(f"18xx table companion demo: {game.title}, {len(game.players)} players, {what}")
         self.say(self.state_line())
-        app.show("table")
+        self.app.show("table")
         yield 0.3
         self.shot("table", "table-auction")
+
+    def scenes(self) -> Iterator[float]:
+        app = self.app
+        yield from self.opening("a real game replayed")
         self.say("Scene 1: the private company auction and the stock round up to a minor's auction")
         skipped = self.forward_until(lambda g, a: a["type"] == "bid" and "corporation" in a)
         self.say(f"  {skipped} actions replayed")
@@ -728,12 +732,8 @@ class Demo1833NE(TitleDemoScript):
     whose route (with its ferry and the "New" ferry bonus) the engine finds and pays."""
 
     def scenes(self) -> Iterator[float]:
-        app, game = self.app, self.session.g18
-        self.say(f"18xx table companion demo: {game.title}, {len(game.players)} players, the rules' example")
-        self.say(self.state_line())
-        app.show("table")
-        yield 0.3
-        self.shot("table", "table-auction")
+        app = self.app
+        yield from self.opening("the rules' example")
         self.say("Scene 1: the private auction, then a corporation founded at the price its president chose")
         self.say(f"  {self.forward_until(lambda g, a: a['type'] == 'par')} actions replayed")
         yield from self.play("founding")
