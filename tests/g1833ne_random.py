@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.engine import new_game
 from companion.engine.entities import Corporation
+from companion.engine.graph import connectivity
 from companion.engine.titles.g1833ne import Game1833NE
 
 #: what a random route of each card side is worth at most (the players enter route values)
@@ -23,7 +24,18 @@ ROUTE_VALUE = {
 }
 
 
+#: on networks up to this many stops the routes are the optimiser's, traced on the board (the engine
+#: computes their value); on larger ones the values are entered, as for a board the engine does not hold
+TRACED_NETWORK = 12
+
+
 def random_routes(game: Game1833NE, corp: Corporation, rng: random.Random) -> dict[str, Any]:
+    game.sync_map_rules()
+    if len(connectivity(game.map, corp.sym).nodes) <= TRACED_NETWORK:
+        best = game.suggest_routes(corp)
+        if best.routes:
+            traced = [r.as_action_route() for r in best.routes]
+            return {"type": "run_routes", "entity": corp.sym, "entity_type": "corporation", "routes": traced}
     routes = [
         {"train": t.id, "revenue": 10 * rng.randint(ROUTE_VALUE[t.name] // 30, ROUTE_VALUE[t.name] // 10)}
         for t in corp.trains

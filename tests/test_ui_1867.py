@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_drive import drive
+from ui_drive import drive, headless_demo
 
 ROOT = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
 
@@ -77,20 +77,8 @@ def test_1861_money_is_in_roubles(shots: dict[str, Any]) -> None:
     ],
 )
 def test_companion_demo_plays_1867_and_1861(tmp_path: Path, title: str, bid: str, merger: str) -> None:
-    import json
-    import subprocess
-    import sys
-
-    out = tmp_path / "demo"
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", "demo", "--headless", "--title", title, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    shots = sorted(p.name for p in out.glob("*.png"))
-    assert shots == [
+    demo = headless_demo(title, tmp_path / "demo")
+    assert demo.shots == [
         "01-table-auction.png",
         "02-minor-auction.png",
         "03-operating-round.png",
@@ -99,11 +87,9 @@ def test_companion_demo_plays_1867_and_1861(tmp_path: Path, title: str, bid: str
         "06-shares.png",
         "07-table-game-over.png",
     ]
-    assert all((out / s).stat().st_size > 10_000 for s in shots)
-    transcript = (out / "transcript.txt").read_text(encoding="utf-8")
+    transcript, records = demo.transcript, demo.records
     assert f"confirmed: {bid}" in transcript and f"confirmed: {merger}" in transcript
     assert "final: " in transcript
-    records = {r["file"]: r for r in json.loads((out / "screens.json").read_text(encoding="utf-8"))}
     assert merger in records["05-merger-choice.png"]["texts"]
     if title == "1861":
         screens = "\n".join(t for r in records.values() for t in r["texts"])

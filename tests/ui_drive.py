@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +126,27 @@ def companion_run(args: list[str], display: str, cwd: Path, **env: str) -> subpr
         text=True,
         timeout=120,
     )
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    """What ``companion demo --headless`` left: its screenshots' names, transcript and records."""
+
+    shots: list[str]
+    transcript: str
+    records: dict[str, dict[str, Any]]
+
+
+def headless_demo(title: str, out: Path) -> DemoRun:
+    """Run ``companion demo --headless --title TITLE`` into ``out`` (it starts its own Xvfb)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "demo", "--headless", "--title", title, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    shots = sorted(p.name for p in out.glob("*.png"))
+    assert all((out / s).stat().st_size > 10_000 for s in shots)
+    records = {r["file"]: r for r in json.loads((out / "screens.json").read_text(encoding="utf-8"))}
+    return DemoRun(shots, (out / "transcript.txt").read_text(encoding="utf-8"), records)

@@ -105,7 +105,7 @@ def register(sub: Any) -> None:
     p.add_argument("--short", action="store_true", help="fewer stock round steps (tests)")
     p.add_argument(
         "--title",
-        choices=("1870", "1867", "1861", *_board_demos()),
+        choices=("1870", "1867", "1861", "1833NE", *_board_demos()),
         default="1870",
         help="the title played (default 1870; a title without a map plays its scripted game night)",
     )

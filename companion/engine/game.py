@@ -8,7 +8,7 @@ The engine does no I/O: title data is passed in as a dict.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,7 @@ from companion.engine.rounds import ActionDict, LegalAction, Round, entity_field
 if TYPE_CHECKING:
     from companion.engine.operating import OperatingRound, Track
     from companion.engine.route_optimizer import RouteResult
+    from companion.engine.routes import Train as RouteTrain
 
 GAME_END_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
 
@@ -956,9 +957,14 @@ class Game(TableGame):
         token.used = True
         self.log.append(f"{corp.name} places its home token on {ref}")
 
-    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
+    def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:
+        """Title hook: how far each of these trains runs, as the routes need it (by default from the
+        train list of the title data, by card name; a title whose cards change on purchase says so)."""
         from companion.engine.routes import trains_from_names
 
+        return trains_from_names(self.data, [t.id for t in trains], self.optional_rules)
+
+    def check_routes(self, corp: Corporation, routes: list[dict[str, Any]], trains: list[Any]) -> int:
         if not routes:
             raise GameError(f"{corp.name} must run at least one train")
         names = [self.train(r["train"]) for r in routes]
@@ -968,7 +974,7 @@ class Game(TableGame):
         if len({r["train"] for r in routes}) != len(routes):
             raise GameError("a train may run only one route")
         self.sync_map_rules()
-        spec = trains_from_names(self.data, [t.id for t in names], self.optional_rules)
+        spec = self.route_trains(names)
         try:
             values = self.map.route_revenue(corp.sym, spec, routes, self.map_phase())
         except MapError as err:
@@ -1088,10 +1094,9 @@ class Game(TableGame):
     ) -> RouteResult:
         """The best routes for ``corp``'s trains on the current board (proven optimal unless stopped early)."""
         from companion.engine.route_optimizer import best_routes
-        from companion.engine.routes import trains_from_names
 
         self.sync_map_rules()
-        trains = trains_from_names(self.data, [t.id for t in corp.trains], self.optional_rules)
+        trains = self.route_trains(corp.trains)
         return best_routes(
             self.map,
             corp.sym,

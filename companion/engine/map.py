@@ -366,6 +366,15 @@ class GameMap:
         that counts every stop."""
         return None
 
+    def route_extender(
+        self, corp: str, phase: Phase
+    ) -> Callable[[list[Any], Callable[[], None]], tuple[list[Any], bool]] | None:
+        """Title hook for the route optimiser: ``None`` when no route of ``corp`` may extend beyond its
+        train now (the default), else a function of the enumerated candidates (and a ``check()`` to
+        call now and then) giving the extended candidates to add (``Candidate.run``/``extra``) and
+        whether they are all of them (``False``: the result is not proven optimal)."""
+        return None
+
     def _copy_title_state(self, other: GameMap) -> None:
         """Title hook: copy the title's own mutable map state into ``other``."""
 

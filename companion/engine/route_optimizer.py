@@ -46,6 +46,9 @@ class TrainRoute:
     connections: tuple[tuple[str, ...], ...]
     #: every hex edge crossed, as (hex, edge leaving it), in route order (for drawing)
     edges: tuple[tuple[str, int], ...]
+    #: the first and last index of the stops the train runs when the route extends beyond them
+    #: (a title's connection bonus: :meth:`GameMap.route_extender`); ``None``: all of them
+    run: tuple[int, int] | None = None
 
     @property
     def hexes(self) -> list[str]:
@@ -53,13 +56,16 @@ class TrainRoute:
 
     def as_action_route(self) -> dict[str, object]:
         """The 18xx.games ``run_routes`` form of this route."""
-        return {
+        out: dict[str, object] = {
             "train": self.train,
             "connections": [list(c) for c in self.connections],
             "hexes": self.hexes,
             "revenue": self.revenue,
             "nodes": [f"{h}-{n}" for h, n in self.stops],
         }
+        if self.run is not None:
+            out["run"] = list(self.run)
+        return out
 
 
 @dataclass
@@ -81,6 +87,15 @@ class Candidate:
     #: sum of the stops' revenues in the phase (before multipliers and bonuses)
     base: int = 0
     values: dict[str, int] = field(default_factory=dict)
+    #: an extended route: the first and last index of the stops the train runs, and what the
+    #: extension earns on top (see :meth:`GameMap.route_extender`)
+    run: tuple[int, int] | None = None
+    extra: int = 0
+
+    @property
+    def train_stops(self) -> tuple[Node, ...]:
+        """The stops the train itself runs."""
+        return self.stops if self.run is None else self.stops[self.run[0] : self.run[1] + 1]
 
 
 class _Cancelled(Exception):
@@ -332,8 +347,9 @@ def best_routes(
     max_stops = min(max(t.max_stops for t in trains), graph_nodes)
     required = game_map.rules.required_ends(corp)
     connection = required is not None
+    extender = game_map.route_extender(corp, phase)
     best_only = None
-    if len(trains) == 1 and not connection:
+    if len(trains) == 1 and not connection and extender is None:
         fast = _fast_valuer(game_map, corp, trains[0], phase)
         if fast is not None:
             best_only = (
@@ -351,6 +367,10 @@ def best_routes(
             best_only=best_only,
             kind_limits=_kind_limits(trains),
         )
+        extended_all = True
+        if extender is not None:
+            extended, extended_all = extender(candidates, check)
+            candidates = candidates + extended
     except _Cancelled:
         return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
     if progress is not None:
@@ -368,15 +388,16 @@ def best_routes(
         lst: list[tuple[int, Candidate]] = []
         fast = _fast_valuer(game_map, corp, t, phase)
         for c in candidates:
-            if len(c.stops) > t.max_stops:
+            if len(c.train_stops) > t.max_stops:
                 continue
-            if fast is not None:
+            if fast is not None and c.run is None:
                 value = fast(c)
             else:
                 try:
-                    value, _ = route_value(game_map, corp, t, c.stops, phase)
+                    value, _ = route_value(game_map, corp, t, c.train_stops, phase)
                 except ValueError:
                     continue
+                value += c.extra
             if value > 0 or connection:
                 lst.append((value, c))
         lst.sort(key=lambda vc: -vc[0])
@@ -426,7 +447,7 @@ def best_routes(
         if total + rest > best_total:
             search(k + 1, mask, total, len(lst) if same_as_prev[k] else 0, conn_ok)
 
-    optimal = True
+    optimal = extended_all
     cancelled = False
     try:
         search(0, 0, 0, 0, False)
@@ -441,7 +462,9 @@ def best_routes(
                 continue
             t = trains[order[k]]
             value, cand = lists[k][idx]
-            _, values = route_value(game_map, corp, t, cand.stops, phase)
+            _, values = route_value(game_map, corp, t, cand.train_stops, phase)
+            if cand.run is not None:  # the extension's stops pay nothing
+                values = [0] * cand.run[0] + values + [0] * (len(cand.stops) - 1 - cand.run[1])
             routes.append(
                 TrainRoute(
                     t.name,
@@ -450,6 +473,7 @@ def best_routes(
                     value,
                     tuple(c.hexes for c in cand.chains),
                     _edges_of(game_map, cand.chains),
+                    cand.run,
                 )
             )
             total += value

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.engine import as_18xx
 from companion.engine.map import GameMap, SimplePhase
-from companion.engine.routes import Train, trains_from_names
+from companion.engine.routes import Train
 from companion.interop.replay import load_export, states_before
 
 __all__ = ["RunState", "run_states"]
@@ -45,7 +45,7 @@ def run_states(export_path: str | Path) -> Iterator[RunState]:
         game = as_18xx(table_game)
         corp = game.corporation(str(action["entity"]))
         game.sync_map_rules()
-        trains = trains_from_names(game.data, [t.id for t in corp.trains], game.optional_rules)
+        trains = game.route_trains(corp.trains)
         yield RunState(
             file=path.name,
             action=action,

@@ -1341,9 +1341,11 @@ def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         return f"{who} buys {pct}% {corp.sym} from {where} for {money_in(game, sum(s.price for s in shares))}"
     if kind == "sell_shares":
         sym = ids[0].rpartition("_")[0] if ids else "?"
-        return f"{who} sells {action.get('percent') or len(ids) * 10}% {sym}" + (
-            f" ({_certificates(ids)})" if applied else ""
-        )
+        pct = action.get("percent") or len(ids) * 10
+        detail = f" ({_certificates(ids)})" if applied else ""
+        if who == sym:  # a corporation selling its own treasury shares issues them
+            return f"{who} issues {pct}% of its shares to the market" + detail
+        return f"{who} sells {pct}% {sym}" + detail
     if kind == "par":
         price = str(action.get("share_price")).split(",")[0]
         home = f" with its home in {action['city']}" if action.get("city") else ""

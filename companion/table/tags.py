@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, TextIO
 
 from companion import data
-from companion.engine.titles import currency_of, format_money
+from companion.engine.titles import currency_of, format_money, title_package
 from companion.store import Database
 
 __all__ = [
@@ -122,17 +122,25 @@ def _color(value: object, default: str) -> str:
 def _train_item(title: str, train: dict[str, Any], index: int, copies: int, unlimited: bool) -> Item:
     name = str(train["name"])
     of = f"{copies} printed, unlimited supply" if unlimited else str(copies)
+    # a double-sided card (1833NE: a 3/5 on one side, a 2+2 on the other) names both sides
+    variants = [str(v["name"]) for v in train.get("variants") or []]
+    kind = f"{' / '.join([name, *variants])} train" if variants else f"{name}-train"
     return Item(
         kind=ItemKind.TRAIN,
         title=title,
         id=f"{name}-{index}",
-        label=f"{name}-train card {index + 1} of {of}",
-        sticker=(f"{name}-train", f"#{index + 1}"),
+        label=f"{kind} card {index + 1} of {of}",
+        sticker=(kind, f"#{index + 1}"),
         color="#e8e0c8",
     )
 
 
-def _trains(spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[dict[str, Any]]:
+def _trains(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[dict[str, Any]]:
+    package = title_package(title)
+    cards = getattr(package, "train_cards", None)
+    if cards is not None:  # the title's engine says which cards its optional rules put in the game
+        listed: list[dict[str, Any]] = cards(spec, frozenset(optional_rules))
+        return listed
     for rule in optional_rules:
         variant = spec["constants"].get(_VARIANT_TRAINS.get(rule, ""))
         if isinstance(variant, list):
@@ -199,7 +207,7 @@ def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...])
                 "#f4efe0",
             )
         )
-    for train in _trains(spec, optional_rules):
+    for train in _trains(title, spec, optional_rules):
         num = train.get("num")
         unlimited = num == "unlimited"
         copies = unlimited_copies if unlimited or not isinstance(num, int) else num
@@ -247,14 +255,16 @@ def find_item(title: str, item_id: str) -> Item:
     """The item ``item_id`` of ``title``; ``TagError`` if the title has no such card.
 
     Cards of an unlimited train type may have any index (``12-9``), and the
-    train cards of a variant train set (``D-0`` with 1870 ``diesels``) are found too."""
+    train cards of a variant train set (``D-0`` with 1870 ``diesels``) or of an optional rule's
+    (``6/9-4`` with 1833NE's ``takeover_game``) are found too."""
     for item in items_for_title(title):
         if item.id == item_id:
             return item
     match = _TRAIN_ID.match(item_id)
     if match and _title_items(title, ()) is None:
         spec = data.load_title(title)
-        variants = [_trains(spec, (rule,)) for rule in _VARIANT_TRAINS]
+        rules = [*_VARIANT_TRAINS, *(str(r["sym"]) for r in spec["meta"].get("optional_rules") or [])]
+        variants = [_trains(title, spec, (rule,)) for rule in rules]
         for train in [t for trains in [spec["trains"], *variants] for t in trains]:
             if str(train["name"]) != match["name"]:
                 continue

@@ -35,7 +35,7 @@ from companion.ui import viewmodels as vm
 from companion.ui.scenario import demo_export
 from companion.ui.session import UISession
 
-__all__ = ["DemoScript", "run_demo", "same_action", "uid_for"]
+__all__ = ["Demo1833NE", "DemoScript", "run_demo", "same_action", "title_script", "uid_for"]
 
 
 class _Finger:
@@ -163,6 +163,16 @@ class DemoScript:
 
     def next_action(self) -> dict[str, Any]:
         return self.actions[self.pos]
+
+    def routes_found(self) -> Iterator[float]:
+        """Show the operating screen and yield until its route search has answered."""
+        self.app.show("operating")
+        for _wait in range(400):
+            yield 0.05
+            op = self.app.screens["operating"]
+            if "routes" not in self.app.busy and op.routes is not None:
+                break
+        yield 0.3
 
     def private_company_by_touch(self) -> Iterator[float]:
         """The operating corporation buys a private company by touch: the button proposes it at
@@ -385,13 +395,7 @@ class DemoScript:
         )
         self.say(f"  {skipped} actions replayed")
         self.say(self.state_line())
-        app.show("operating")
-        for _wait in range(400):
-            yield 0.05
-            op = app.screens["operating"]
-            if "routes" not in app.busy and op.routes is not None:
-                break
-        yield 0.3
+        yield from self.routes_found()
         op = app.screens["operating"]
         ov = vm.operating_view(session.g18, op.routes, dividends=op.dividends)
         self.say("  operating order: " + ", ".join(f"{o.sym}({o.state})" for o in ov.order))
@@ -591,14 +595,18 @@ class TitleDemoScript(DemoScript):
         self.pos += 1
         self.say(self.state_line())
 
-    def scenes(self) -> Iterator[float]:
-        app, game = self.app, self.session.g18
-        players = len(game.players)
-        self.say(f"18xx table companion demo: {game.title}, {players} players, a real game replayed")
+    def opening(self, what: str) -> Iterator[float]:
+        """The demo's first lines and the Table screen at the private auction."""
+        game = self.session.g18
+        self.say(f"18xx table companion demo: {game.title}, {len(game.players)} players, {what}")
         self.say(self.state_line())
-        app.show("table")
+        self.app.show("table")
         yield 0.3
         self.shot("table", "table-auction")
+
+    def scenes(self) -> Iterator[float]:
+        app = self.app
+        yield from self.opening("a real game replayed")
         self.say("Scene 1: the private company auction and the stock round up to a minor's auction")
         skipped = self.forward_until(lambda g, a: a["type"] == "bid" and "corporation" in a)
         self.say(f"  {skipped} actions replayed")
@@ -718,6 +726,48 @@ class BoardDemoScript(DemoScript):
             self.say(self.state_line())
 
 
+class Demo1833NE(TitleDemoScript):
+    """1833NE: the rules' worked example ("Kolo krok za krokem") on the touchscreen: the private
+    auction, a corporation founded at a chosen price, shares issued, and Hartford's 2 to New Haven,
+    whose route (with its ferry and the "New" ferry bonus) the engine finds and pays."""
+
+    def scenes(self) -> Iterator[float]:
+        app = self.app
+        yield from self.opening("the rules' example")
+        self.say("Scene 1: the private auction, then a corporation founded at the price its president chose")
+        self.say(f"  {self.forward_until(lambda g, a: a['type'] == 'par')} actions replayed")
+        yield from self.play("founding")
+        self.say("Scene 2: operating round 1.1: Boston & Worcester issues two shares")
+        self.say(
+            f"  {self.forward_until(lambda g, a: a['type'] == 'sell_shares' and a['entity'] == 'BW')}"
+            " actions replayed"
+        )
+        yield from self.play("issue-shares", "operating")
+        self.say("Scene 3: operating round 1.2: Hartford's ferry run, found by the route search")
+        self.say(
+            f"  {self.forward_until(lambda g, a: a['type'] == 'run_routes' and a['entity'] == 'HR')} replayed"
+        )
+        yield from self.routes_found()
+        op = app.screens["operating"]
+        ov = vm.operating_view(self.session.g18, op.routes, dividends=op.dividends)
+        self.say(f"  {ov.routes.summary}")
+        for line in ov.routes.lines:
+            self.say(f"    {line.text}")
+        self.shot("operating", "operating-routes")
+        yield from self.play("run-routes", "operating")
+        yield from self.play("dividend", "operating")
+        self.say("Scene 4: the rest of the example, replayed")
+        self.say(f"  {self.forward_until(lambda g, a: False)} actions replayed")
+        app.show("table")
+        yield 0.3
+        self.shot("table", "table-stock-round-2")
+
+
+def title_script(title: str) -> type[TitleDemoScript]:
+    """The scenes of a title's demo other than 1870's."""
+    return Demo1833NE if title == "1833NE" else TitleDemoScript
+
+
 def run_demo(
     out: Path,
     size: tuple[int, int],
@@ -759,7 +809,7 @@ def run_demo(
     session = UISession(service)
     if title != "1870":
         app = CompanionApp(session, store=store, registry=registry)
-        script: DemoScript = TitleDemoScript(
+        script: DemoScript = title_script(title)(
             app, session, actions, out, reader=None, uids={}, camera=None, short=short
         )
         return _run(app, script, None, headless, step_delay, store, registry)

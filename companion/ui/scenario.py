@@ -32,7 +32,7 @@ Action = dict[str, Any]
 
 
 #: the titles ``companion demo --title`` plays (a packaged real game each)
-DEMO_TITLES = ("1870", "1867", "1861")
+DEMO_TITLES = ("1870", "1867", "1861", "1833NE")
 
 
 def demo_export(path: str | Path | None = None, title: str = "1870") -> dict[str, Any]:

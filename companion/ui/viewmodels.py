@@ -28,8 +28,7 @@ from companion.engine import Game, GameError, all_titles
 from companion.engine.core import TableGame
 from companion.engine.entities import Company, Corporation, Player
 from companion.engine.rounds import LegalAction
-from companion.engine.route_optimizer import RouteResult, TrainRoute, best_routes
-from companion.engine.routes import trains_from_names
+from companion.engine.route_optimizer import RouteResult, TrainRoute
 from companion.engine.titles import currency_of, format_money
 from companion.table.titles import Panel, table_module
 
@@ -648,11 +647,7 @@ def suggest_routes(
     game_map = getattr(game, "map", None)
     if game_map is None:
         raise GameError(f"{game.title} has no map to run routes on")
-    trains = trains_from_names(game.data, [t.id for t in corp.trains], game.optional_rules)
-    phase = game.map_phase()
-    return best_routes(
-        game_map, corp.sym, trains, phase, progress=progress, cancel=cancel, time_limit=time_limit
-    )
+    return game.suggest_routes(corp, progress=progress, cancel=cancel, time_limit=time_limit)
 
 
 def routes_view(

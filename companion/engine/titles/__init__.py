@@ -61,7 +61,8 @@ class TitleInfo:
         return self.currency.format(f"{amount:,}")
 
 
-def _package(name: str) -> Any:
+def title_package(name: str) -> Any:
+    """The engine package of a title whose rules are written (None for one we hold only data for)."""
     pkg = PACKAGES.get(name)
     if pkg is None:
         return None
@@ -94,7 +95,7 @@ def optional_rules_of(meta: dict[str, Any]) -> tuple[OptionalRule, ...]:
 
 def title_info(name: str) -> TitleInfo:
     """The registry entry of ``name``; raises ``KeyError`` with the known names."""
-    pkg = _package(name)
+    pkg = title_package(name)
     if pkg is not None:
         info: TitleInfo = pkg.TITLE
         return info
@@ -143,7 +144,7 @@ def all_titles() -> list[TitleInfo]:
 def game_class(name: str) -> type[TableGame]:
     """The game class that plays ``name`` (an 18xx ``Game`` or another ``TableGame``);
     ``KeyError`` when it is not playable."""
-    pkg = _package(name)
+    pkg = title_package(name)
     if pkg is None or not pkg.TITLE.playable:
         raise KeyError(name)
     cls: type[TableGame] = pkg.GAME_CLASS
@@ -152,7 +153,7 @@ def game_class(name: str) -> type[TableGame]:
 
 def title_data(name: str) -> dict[str, Any]:
     """A fresh copy of the title's data, as its package loads it."""
-    pkg = _package(name)
+    pkg = title_package(name)
     if pkg is not None and hasattr(pkg, "load_data"):
         data: dict[str, Any] = pkg.load_data()
         return data

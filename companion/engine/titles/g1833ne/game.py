@@ -12,12 +12,13 @@ Where the Czech rules summary is ambiguous, the choices are listed in docs/ENGIN
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token, Train
 from companion.engine.errors import GameError
 from companion.engine.game import Game
-from companion.engine.map import SpecialLay
+from companion.engine.map import GameMap, SimplePhase, SpecialLay
 from companion.engine.operating import (
     Bankrupt,
     BuyCompany,
@@ -33,8 +34,10 @@ from companion.engine.operating import (
     Token as TokenStep,
 )
 from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, entity_fields
+from companion.engine.routes import Train as RouteTrain
 from companion.engine.stock import AuctionRound, BuySellParShares, StockRound, WaterfallAuction, parse_par
 from companion.engine.titles.g1833ne import takeover
+from companion.engine.titles.g1833ne.routes import Map1833NE, route_phase, route_train
 
 #: every tile lay or upgrade costs at least this much (terrain costs more)
 TILE_COST = 20
@@ -54,6 +57,24 @@ FERRY_COUNT = 5
 CARD_PHASE = {"2": 0, "3/5": 1, "4/7": 2, "6/9": 3, "7+3": 4}
 #: phase III removes the players' privates and P1-P2 and stops P3-P6's income; phase IV removes P3-P5
 PHASE_III, PHASE_IV = 2, 3
+
+
+def train_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> list[dict[str, Any]]:
+    """The train cards of a game with these optional rules, each under its first side's name (the
+    other side in ``variants``): the engine's depot and the table's tag sheet read the same list."""
+    out = []
+    for spec in title_data["trains"]:
+        spec = dict(spec)
+        if spec["name"] == "7+3":
+            spec["price"] = 1000  # the rules' price (the prealpha data says $950)
+        if spec["name"] == "6/9" and "takeover_game" in optional_rules:
+            spec["num"] = 5
+        if isinstance(spec["distance"], list):  # N/M: its paying stops (routes: routes.route_train)
+            spec["distance"] = sum(int(d["pay"]) for d in spec["distance"])
+        spec.pop("rusts_on", None)  # obsolescence and removal by phase (on_train_bought)
+        spec.pop("events", None)
+        out.append(spec)
+    return out
 
 
 class Game1833NE(Game):
@@ -132,22 +153,30 @@ class Game1833NE(Game):
         return super().train_limit(corp) + self.takeovers.get(corp.sym, 0)
 
     def train_data(self) -> list[dict[str, Any]]:
-        out = []
-        for spec in self.data["trains"]:
-            spec = dict(spec)
-            if spec["name"] == "7+3":
-                spec["price"] = 1000  # the rules' price (the prealpha data says $950)
-            if spec["name"] == "6/9" and self.takeover_game:
-                spec["num"] = 5
-            if isinstance(spec["distance"], list):  # N/M: the count of paying stops (routes are entered)
-                spec["distance"] = sum(int(d["pay"]) for d in spec["distance"])
-            spec.pop("rusts_on", None)  # obsolescence and removal by phase (on_train_bought)
-            spec.pop("events", None)
-            out.append(spec)
-        return out
+        return train_cards(self.data, self.optional_rules)
 
     def initial_round(self) -> Round:
         return AuctionRound(self, [WaterfallAuction])
+
+    # -- routes (values, ferries and connection bonuses: routes.py) ------------------------------------
+    def make_map(self) -> GameMap:
+        return Map1833NE.for_title(self.data, self.optional_rules)
+
+    def map_phase(self) -> SimplePhase:
+        return route_phase(self.phase.name, self.phase.tiles)
+
+    def sync_map_rules(self) -> None:
+        super().sync_map_rules()
+        if isinstance(self.map, Map1833NE):
+            self.map.ferries = dict(getattr(self, "ferries", {}))
+            self.map.new_ferry = getattr(self, "new_ferry", None)
+            p6 = next((c for c in self.companies if c.sym == "P6"), None)
+            owner = p6.owner if p6 is not None and not p6.closed else None
+            self.map.delaware_hudson = owner.sym if isinstance(owner, Corporation) else None
+
+    def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:
+        """Each card as the side its buyer chose."""
+        return [route_train(self.data, t.id, t.name) for t in trains]
 
     def stock_round(self) -> Round:
         return StockRound1833NE(self, [BuySellParShares1833NE])
@@ -925,8 +954,9 @@ FERRY_PORTS = ("B27", "C26", "E26", "I26", "H25")
 
 
 class Route1833NE(Route):
-    """The players count each train's route on the board and enter its value (the map's
-    phase-dependent values, ferries and connection bonuses are not computed yet: docs/1833NE.md)."""
+    """Routes on the board (``connections``, checked and valued by the engine: routes.py), or, for a
+    board the engine does not hold, each train's value as the players counted it (``revenue`` only,
+    a whole multiple of $10): see docs/1833NE.md ("Routes")."""
 
     def process_run_routes(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
@@ -937,6 +967,22 @@ class Route1833NE(Route):
         routes = list(action.get("routes") or [])
         if not routes:
             raise GameError(f"{corp.name} must run at least one train")
+        on_board = [bool(r.get("connections")) for r in routes]
+        if any(on_board) and not all(on_board):
+            raise GameError("either every route is traced on the board or every train's value is entered")
+        if all(on_board):
+            total = self.game.check_routes(corp, routes, list(corp.trains))
+        else:
+            total = self.entered_values(corp, routes)
+        self.ornd.routes = routes
+        self.ornd.revenue = total
+        self.ornd.extra_revenue = 0
+        for r in routes:
+            self.game.train(r["train"]).operated = True
+        self.game.log.append(f"{corp.name} runs for ${total}")
+        self.pass_()
+
+    def entered_values(self, corp: Corporation, routes: list[dict[str, Any]]) -> int:
         ids = [str(r.get("train")) for r in routes]
         if len(set(ids)) != len(ids):
             raise GameError("a train may run only one route")
@@ -949,13 +995,7 @@ class Route1833NE(Route):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0 or value % 10:
                 raise GameError(f"the route of train {train.id} needs its value, a whole multiple of $10")
             total += value
-        self.ornd.routes = routes
-        self.ornd.revenue = total
-        self.ornd.extra_revenue = 0
-        for r in routes:
-            self.game.train(r["train"]).operated = True
-        self.game.log.append(f"{corp.name} runs for ${total}")
-        self.pass_()
+        return total
 
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation) or not entity.trains:
@@ -1144,4 +1184,4 @@ class BuyTrain1833NE(BuyTrain):
         super().process_buy_train(action)
 
 
-__all__ = ["Game1833NE"]
+__all__ = ["Game1833NE", "train_cards"]
