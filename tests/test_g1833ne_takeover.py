@@ -128,7 +128,9 @@ def test_the_founder_chooses_a_free_unreserved_city_that_is_no_available_home() 
 # -- takeovers ----------------------------------------------------------------------------------------------------
 @cache
 def _first_takeover_offer() -> Game1833NE:
-    """The first random Takeover game (by seed) that reaches a takeover round with an offer."""
+    """The first random Takeover game (by seed) that reaches a takeover round whose buyer has the
+    offers these tests need: payable in cash and in its shares, and a target with a train that counts
+    (which route or policy change brings it about first does not matter)."""
     for seed in range(2, 40):  # (seeds 0 and 1 end without one)
         rng = random.Random(seed)
         players = 3 + seed % 3
@@ -138,8 +140,13 @@ def _first_takeover_offer() -> Game1833NE:
             if game.finished:
                 break
             rnd = game.round
-            if isinstance(rnd, tk.TakeoverRound) and rnd.current_buyer() is not None:
-                return game
+            buyer = rnd.current_buyer() if isinstance(rnd, tk.TakeoverRound) else None
+            if buyer is not None:
+                offers = tk.offers(game, buyer)
+                if {p for _t, p, _d in offers} == {"cash", "shares"} and any(
+                    game.counted_trains(t) for t, _p, _d in offers
+                ):
+                    return game
             game.apply(random_action(game, rng))
     raise AssertionError("no random Takeover game reached a takeover offer")
 
@@ -189,6 +196,7 @@ def test_an_accepted_takeover_moves_everything_to_the_buyer(offer_game: Game1833
     buyer = buyer_of(game)
     target, payment, deal = next((t, p, d) for t, p, d in tk.offers(game, buyer) if game.counted_trains(t))
     total, limit, certs = money(game), game.train_limit(buyer), game.cert_limit()
+    made = game.takeovers.get(buyer.sym, 0)
     price = target.share_price.price if target.share_price else 0
     paid = {p.id: p.percent_of(target) // 10 * price for p in game.players}
     cash = {p.id: p.cash for p in game.players}
@@ -220,7 +228,7 @@ def test_an_accepted_takeover_moves_everything_to_the_buyer(offer_game: Game1833
     assert {t.id for t in buyer.trains} | {t.id for t in game.discarded if t.id in trains} == trains
     assert {c.sym for c in buyer.companies} == companies
     assert {h for h, _n in game.map.tokens_of(buyer.sym)} == stations and not game.map.tokens_of(target.sym)
-    assert game.train_limit(buyer) == limit + 1 and game.takeovers[buyer.sym] == 1
+    assert game.train_limit(buyer) == limit + 1 and game.takeovers[buyer.sym] == made + 1
     assert game.cert_limit() <= certs
     assert game.round.name != "Takeover Round" or buyer_of(game) is not buyer  # its turn is over
 
@@ -281,8 +289,9 @@ def test_a_trainless_target_may_refuse_and_nothing_changes(offer_game: Game1833N
     with pytest.raises(GameError):
         game.apply({"type": "pass", "entity": buyer.sym, "entity_type": "corporation"})
     before = (money(game), buyer.cash, target.cash, [p.cash for p in game.players])
+    made = game.takeovers.get(buyer.sym, 0)
     game.apply({"type": "refuse_takeover", "entity": target.sym, "entity_type": "corporation"})
-    assert not target.closed and not game.takeovers.get(buyer.sym)
+    assert not target.closed and game.takeovers.get(buyer.sym, 0) == made
     assert (money(game), buyer.cash, target.cash, [p.cash for p in game.players]) == before
     assert game.round.name != "Takeover Round" or buyer_of(game) is not buyer  # a refusal ends its turn
 
@@ -290,10 +299,11 @@ def test_a_trainless_target_may_refuse_and_nothing_changes(offer_game: Game1833N
 def test_a_trainless_target_may_accept(offer_game: Game1833NE) -> None:
     game = offer_game
     buyer, target, payment = _trainless_target(game)
+    made = game.takeovers.get(buyer.sym, 0)
     game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
                 "corporation": target.sym, "payment": payment})  # fmt: skip
     game.apply({"type": "accept_takeover", "entity": target.sym, "entity_type": "corporation"})
-    assert target.closed and game.takeovers[buyer.sym] == 1
+    assert target.closed and game.takeovers[buyer.sym] == made + 1
 
 
 def test_a_trainless_target_of_the_same_president_is_not_asked(offer_game: Game1833NE) -> None:
@@ -350,15 +360,17 @@ def test_passing_ends_the_buyers_turn(offer_game: Game1833NE) -> None:
 def test_a_buyer_over_its_limit_discards_trains_that_count(offer_game: Game1833NE) -> None:
     game = offer_game
     buyer = buyer_of(game)
-    target, payment, _d = next(
-        (t, p, d) for t, p, d in tk.offers(game, buyer) if len(game.counted_trains(t)) > 2
-    )
-    for _ in range(2):  # two more cards from the depot (the bank lends the price)
-        train = game.depot_trains()[0]
-        game.bank.spend(train.price, buyer)
-        game.buy_train(buyer, train, train.price)
+    target, payment, _d = next((t, p, d) for t, p, d in tk.offers(game, buyer) if game.counted_trains(t))
     old = target.trains[0]
     game.obsolete.add(old.id)
+    # more cards from the depot for either (the bank lends the price), each within its own limit,
+    # until together they are over the buyer's limit after the takeover
+    while len(game.counted_trains(buyer)) + len(game.counted_trains(target)) <= game.train_limit(buyer) + 1:
+        who = min((buyer, target), key=lambda c: len(game.counted_trains(c)))
+        assert len(game.counted_trains(who)) < game.train_limit(who)
+        train = game.depot_trains()[0]
+        game.bank.spend(train.price, who)
+        game.buy_train(who, train, train.price)
     game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
                 "corporation": target.sym, "payment": payment})  # fmt: skip
     assert game.crowded_corporations() == [buyer]
