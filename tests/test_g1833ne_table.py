@@ -10,7 +10,7 @@ import pytest
 from ui_drive import headless_demo
 
 from companion.engine import new_game
-from companion.table.tags import ItemKind, find_item, items_for_title
+from companion.table.tags import ItemKind, TagError, find_item, items_for_title
 from companion.ui import viewmodels as vm
 from tests.test_g1833ne import example_game, index_of
 
@@ -32,6 +32,14 @@ def test_a_double_sided_card_is_named_on_both_sides() -> None:
     assert find_item("1870", "2-0").label.startswith("2-train card 1")
     # the Takeover game's fifth 6/9 card
     assert find_item("1833NE", "6/9-4").label == "6/9 / 5+3 train card 5 of 5"
+
+
+def test_the_takeover_games_charters_are_enrolled_like_any_certificate() -> None:
+    assert find_item("1833NE", "V1_0").label == "V1 president's certificate (20 %)"
+    assert find_item("1833NE", "V5_8").sticker[0] == "V5"
+    assert not any(i.id.startswith("V1_") for i in items_for_title("1833NE"))  # not in the standard game
+    with pytest.raises(TagError):
+        find_item("1870", "V1_0")
 
 
 def test_the_touchscreen_suggests_hartfords_ferry_run() -> None:

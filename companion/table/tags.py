@@ -149,6 +149,17 @@ def _trains(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) -
     return trains
 
 
+def _corporations(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The corporations whose certificates a game of ``title`` with these rules has (the title's
+    engine may add some: 1833NE's Takeover game)."""
+    cards = getattr(title_package(title), "corporation_cards", None)
+    if cards is not None:
+        listed: list[dict[str, Any]] = cards(spec, frozenset(optional_rules))
+        return listed
+    corporations: list[dict[str, Any]] = spec["corporations"]
+    return corporations
+
+
 def _title_items(title: str, optional_rules: tuple[str, ...]) -> tuple[Item, ...] | None:
     """The cards of a title that answers for its own (a title without a map: its table module's
     ``tag_items``, ``companion/table/titles``); None for a title described by 18xx data."""
@@ -170,7 +181,7 @@ def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...])
     spec = data.load_title(title)
     items: list[Item] = []
     money = currency_of(title)
-    for corp in spec["corporations"]:
+    for corp in _corporations(title, spec, optional_rules):
         if corp.get("type") == "national" or corp.get("hide_shares"):
             continue  # 1867's CN, 1861's RSR: the bank runs it, nobody holds a certificate of it
         sym = str(corp["sym"])
@@ -256,10 +267,16 @@ def find_item(title: str, item_id: str) -> Item:
 
     Cards of an unlimited train type may have any index (``12-9``), and the
     train cards of a variant train set (``D-0`` with 1870 ``diesels``) or of an optional rule's
-    (``6/9-4`` with 1833NE's ``takeover_game``) are found too."""
+    (``6/9-4`` with 1833NE's ``takeover_game``) are found too, and so are the certificates of
+    corporations an optional rule adds (``V1_0`` with 1833NE's ``takeover_game``)."""
     for item in items_for_title(title):
         if item.id == item_id:
             return item
+    if _title_items(title, ()) is None:
+        for rule in data.load_title(title)["meta"].get("optional_rules") or []:
+            for item in items_for_title(title, [ItemKind.CERTIFICATE], optional_rules=(str(rule["sym"]),)):
+                if item.id == item_id:
+                    return item
     match = _TRAIN_ID.match(item_id)
     if match and _title_items(title, ()) is None:
         spec = data.load_title(title)

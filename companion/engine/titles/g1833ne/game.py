@@ -77,6 +77,15 @@ def train_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> li
     return out
 
 
+def corporation_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> list[dict[str, Any]]:
+    """The corporations of a game with these optional rules (the Takeover game adds its five
+    variable-start charters): the table's tag sheet prints their certificates."""
+    specs: list[dict[str, Any]] = list(title_data["corporations"])
+    if takeover.RULE in optional_rules:
+        specs += takeover.variable_start_specs()
+    return specs
+
+
 class Game1833NE(Game):
     title = "1833NE"
     BANKRUPTCY_ENDS_GAME = False

@@ -56,22 +56,18 @@ PHASE_II = 1
 PAYMENTS = ("cash", "shares")
 
 
+def variable_start_specs() -> list[dict[str, Any]]:
+    """The five charters as corporation data (no home: their founder chooses it); the engine and
+    the table's tag sheet read the same list."""
+    return [
+        {"sym": sym, "name": name, "tokens": [0, 80], "coordinates": "", "color": color, "float_percent": 20}
+        for sym, name, color in VARIABLE_START
+    ]
+
+
 def variable_start_corporations(game: Game1833NE) -> list[Corporation]:
     """The five charters, without a home (their founder chooses it)."""
-    out = []
-    for sym, name, color in VARIABLE_START:
-        corp = game.make_corporation(
-            {
-                "sym": sym,
-                "name": name,
-                "tokens": [0, 80],
-                "coordinates": "",
-                "color": color,
-                "float_percent": 20,
-            }
-        )
-        out.append(corp)
-    return out
+    return [game.make_corporation(spec) for spec in variable_start_specs()]
 
 
 def add_to_map(game: Game1833NE) -> None:
