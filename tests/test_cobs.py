@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -511,12 +512,12 @@ def test_price_protection_keeps_the_share_value_when_another_player_sells() -> N
     act(game, "buy_shares", shares=["spalding_2"])  # Bob holds a Spalding certificate
     pass_until(game, "action")
     spalding = game.company("spalding")
-    act(game, "place_partner", space="fundraising_80", corporation="spalding")  # Ann: $105 + $80
+    act(game, "place_partner", space="fundraising_40", corporation="spalding")  # Ann: $105 + $40
     act(game, "place_partner", space="capital_investment", corporation="libby", slot=40)  # Bob
     enter_draws(game, {"asset": ["price_protection"]})  # the $80 slot is refilled
     assert game.asset_slots[80] == "price_protection"
     act(game, "place_partner", space="capital_investment", corporation="spalding", slot=80)
-    assert spalding.assets == ["price_protection"] and spalding.cash == 105 + 35 + 80 - 80
+    assert spalding.assets == ["price_protection"] and spalding.cash == 105 + 35 + 40 - 80
     assert spalding.appeal == 3  # its immediate bonus: two steps of appeal (and a worker bonus)
     enter_draws(game)  # the emptied $80 slot first
     act(game, "appeal_bonus", bonus="worker", take="cash")
@@ -525,8 +526,8 @@ def test_price_protection_keeps_the_share_value_when_another_player_sells() -> N
     assert game.usable_assets(spalding, operating=True) == []
     pass_until(game, "stock")
     enter_draws(game)
-    value = spalding.share_value  # nothing sold in the operating phase: it dropped a step
-    assert value == 25
+    value = spalding.share_value  # nothing sold, withheld: price protection kept the share value
+    assert value == 35
     act(game, "pass")  # Ann
     act(game, "sell_shares", shares=["spalding_2"])  # Bob sells: protected
     assert spalding.share_value == value
@@ -635,3 +636,50 @@ def test_selling_the_directors_certificate_to_a_holder_of_the_preferred() -> Non
     assert [c.id for c in ann.certificates if c.company is spalding] == ["spalding_1"]
     assert [c.id for c in bob.certificates if c.company is spalding] == ["spalding_0"]
     assert sorted(c.id for c in game.pool.certificates) == ["spalding_2", "spalding_3", "spalding_4"]
+
+
+def spaces_offered(game: CobsGame) -> set[str]:
+    return {str(la.action["space"]) for la in game.legal_actions() if la.type == "place_partner"}
+
+
+def test_the_60_and_80_dollar_fundraising_spaces_open_in_the_third_and_fifth_decades() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35), ("libby", 35))
+    seen: dict[int, set[str]] = {}
+    for _ in range(5):
+        pass_until(game, "action")
+        seen[game.decade] = spaces_offered(game)
+        with pytest.raises(GameError) if game.decade < 3 else contextlib.nullcontext():
+            game.clone().apply(
+                {
+                    **fields(game.current_entity()),
+                    "type": "place_partner",
+                    "space": "fundraising_60",
+                    "corporation": "spalding",
+                }
+            )
+        pass_until(game, "operating")
+    assert "fundraising_40" in seen[1]
+    assert [d for d in seen if "fundraising_60" in seen[d]] == [3, 4, 5]
+    assert [d for d in seen if "fundraising_80" in seen[d]] == [5]
+
+
+def test_a_building_kept_from_an_earlier_decade_may_be_played_later() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35), ("libby", 35))
+    pass_until(game, "building")
+    first = {str(la.action["building"]) for la in game.legal_actions()}
+    assert first and all(game.data_of("buildings", b)["pips"] == 1 for b in first)
+    pass_until(game, "operating")
+    pass_until(game, "building")
+    assert game.decade == 2
+    offered = {str(la.action["building"]) for la in game.legal_actions()}
+    era_one = {b for b in offered if game.data_of("buildings", b)["pips"] == 1}
+    assert era_one and era_one < first  # the era-1 buildings not played yet
+    assert {b for b in offered if game.data_of("buildings", b)["pips"] == 2}
+    old = sorted(era_one)[0]
+    act(game, "play_building", building=old)
+    assert old in game.players[game.priority].buildings or old in game.players[1 - game.priority].buildings
+    assert old not in {
+        str(la.action["building"]) for la in game.legal_actions() if la.type == "play_building"
+    }

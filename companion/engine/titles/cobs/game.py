@@ -204,27 +204,42 @@ class CobsGame(TableGame):
             self.log.append(f"{co.name}'s appeal rises to {new}")
         co.appeal = new
 
-    def pay_shareholders(self, co: CobsCompany, amount: int, payer: Any) -> None:
-        """Pay ``amount`` (rounded down to $10) as a dividend, $1 in 10 per share, from ``payer`` (the
-        bank or the company): players by their certificates, the company for those in its treasury;
-        shares in the bank pool earn nothing.  Then the share value rises by the dividend's size."""
-        amount = amount // 10 * 10
-        per_share = amount // 10
+    def dividend_split(self, co: CobsCompany, amount: int) -> list[tuple[CobsPlayer | CobsCompany, int]]:
+        """Who a dividend of ``amount`` (rounded down to $10, $1 in 10 per share) pays and how much:
+        the players by their certificates, the company for those in its treasury (shares in the bank
+        pool earn nothing); nobody paid nothing is listed."""
+        per_share = amount // 10 * 10 // 10
+        out: list[tuple[CobsPlayer | CobsCompany, int]] = []
         for p in self.players:
             shares = self.shares_of(p, co)
             if shares and per_share:
-                payer.spend(per_share * shares, p)
+                out.append((p, per_share * shares))
         own = sum(c.shares for c in co.certificates)
-        if own and per_share and payer is not co:
-            payer.spend(per_share * own, co)
-        self.log.append(f"{co.name} pays ${per_share} per share")
+        if own and per_share:
+            out.append((co, per_share * own))
+        return out
+
+    def dividend_steps(self, co: CobsCompany, amount: int) -> int:
+        """How many steps a dividend of ``amount`` moves the share value up: 1 at the share value or
+        more, 2 at twice, 3 at three times (from $60)."""
+        amount = amount // 10 * 10
+        if amount <= 0:
+            return 0
         for rise in self.data["dividend_rises"]:
             if amount >= int(rise["at_least_times_share_value"]) * co.share_value and co.share_value >= int(
                 rise.get("min_share_value", 0)
             ):
-                if amount > 0:
-                    self.move_share_value(co, int(rise["steps"]))
-                break
+                return int(rise["steps"])
+        return 0
+
+    def pay_shareholders(self, co: CobsCompany, amount: int, payer: Any) -> None:
+        """Pay ``amount`` as a dividend (:meth:`dividend_split`) from ``payer`` (the bank or the
+        company; a company pays nothing to itself).  Then the share value rises by the dividend's size."""
+        for who, paid in self.dividend_split(co, amount):
+            if who is not payer:
+                payer.spend(paid, who)
+        self.log.append(f"{co.name} pays ${amount // 10 * 10 // 10} per share")
+        self.move_share_value(co, self.dividend_steps(co, amount))
 
     def take_from_haymarket(self, co: CobsCompany, resources: list[str]) -> None:
         for r in resources:

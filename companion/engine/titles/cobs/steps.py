@@ -529,9 +529,11 @@ class BuildingStep(CobsStep):
         return ["play_building"] if entity is self.actor() and self.choices() else []
 
     def choices(self) -> list[str]:
+        """The buildings a player may play: any not yet played of this decade's era, or of an earlier
+        one (the building a player kept from an earlier decade's hand)."""
         g = self.game
         era = int(g.data["building_era_by_decade"][g.decade - 1])
-        return [b for b in g.building_deck if int(g.data_of("buildings", b)["pips"]) == era]
+        return [b for b in g.building_deck if int(g.data_of("buildings", b)["pips"]) <= era]
 
     def legal_actions(self, entity: Any) -> list[LegalAction]:
         if not self.actions(entity):
@@ -601,6 +603,8 @@ class ActionStep(CobsStep):
         occupied = g.occupied.get(space, 0)
         if (owner is not None or facts.get("limited")) and occupied:
             return []
+        if g.decade < int(facts.get("from_decade", 1)):
+            return []  # the $60 fundraising space opens in the third decade, the $80 one in the fifth
         effect: dict[str, Any] = dict(facts.get("effect") or {})
         cost = int(facts.get("cost", 0))
         pays = owner is not None and facts["payer"] == "company" or facts.get("payment") == "company_to_bank"
@@ -1063,7 +1067,7 @@ class OperatingStep(CobsStep):
         elif kind == "withhold":
             g.bank.spend(co.income, co)
             g.log.append(f"{co.name} withholds ${co.income}")
-            if co.income > 0 and g.has_price_protection(co):
+            if g.has_price_protection(co):
                 g.log.append(f"price protection keeps {co.name}'s share value")
             else:
                 g.move_share_value(co, -1)
