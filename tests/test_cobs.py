@@ -90,7 +90,7 @@ def test_starting_a_company() -> None:
     pars = [la for la in game.legal_actions() if la.type == "par" and la.action["corporation"] == "swift"]
     # $60 would cost $180: more than Ann's $175
     assert sorted(la.action["share_price"] for la in pars) == [35, 40, 50]
-    assert pars[0].cards == ("swift_0",)
+    assert pars[0].cards == ("swift_0", "swift")  # the director's certificate or the charter tapped
     with pytest.raises(GameError, match="not 45"):
         act(game, "par", corporation="swift", share_price=45)
     preview = game.preview({"type": "par", **fields(ann), "corporation": "swift", "share_price": 50})

@@ -34,7 +34,10 @@ class CobsGame(TableGame):
     """The game: players, companies, the boards (share value, appeal, supply chain, demand, assets)."""
 
     title = "CoBS"
-    CARD_ACTION_TYPES = frozenset({"par", "buy_shares", "sell_shares"})
+    #: the certificates, charters and tiles (buildings, capital assets, demand tiles) a tap may mean
+    CARD_ACTION_TYPES = frozenset(
+        {"par", "buy_shares", "sell_shares", "draw", "play_building", "place_partner", "use_asset"}
+    )
     REQUIRED_FIELDS = {
         **TableGame.REQUIRED_FIELDS,
         "draw": ("kind", "place", "item"),

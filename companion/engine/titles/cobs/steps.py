@@ -87,7 +87,10 @@ class DrawStep(CobsStep):
             return []
         kind, slot = self.game.pending_draws[0]
         return [
-            LegalAction({"type": "draw", **fields(entity), "kind": kind, "place": slot, "item": item})
+            LegalAction(
+                {"type": "draw", **fields(entity), "kind": kind, "place": slot, "item": item},
+                () if kind == "supply" else (item,),  # a tile (demand, capital asset, goal) may be tagged
+            )
             for item in self.game.draw_choices(kind)
         ]
 
@@ -287,7 +290,7 @@ class StockStep(CobsStep):
                                     "corporation": co.sym,
                                     "share_price": int(v),
                                 },
-                                (co.all_certificates[0].id,),
+                                (co.all_certificates[0].id, co.sym),  # the certificate or the charter
                             )
                         )
         if "sell_shares" in kinds:
@@ -539,7 +542,8 @@ class BuildingStep(CobsStep):
         if not self.actions(entity):
             return []
         return [
-            LegalAction({"type": "play_building", **fields(entity), "building": b}) for b in self.choices()
+            LegalAction({"type": "play_building", **fields(entity), "building": b}, (b,))
+            for b in self.choices()
         ]
 
     def process_play_building(self, action: ActionDict) -> None:
@@ -667,6 +671,10 @@ class ActionStep(CobsStep):
                 continue
             for space in self.spaces():
                 for extra in self.options(co, space):
+                    # a tap on the building (a tile on its owner's track) or on the capital asset means it
+                    cards = (space,) if space in self.game.building_owner else ()
+                    if "slot" in extra:
+                        cards = (*cards, str(self.game.asset_slots[int(extra["slot"])]))
                     out.append(
                         LegalAction(
                             {
@@ -675,12 +683,15 @@ class ActionStep(CobsStep):
                                 "space": space,
                                 "corporation": co.sym,
                                 **extra,
-                            }
+                            },
+                            cards,
                         )
                     )
             for a in self.game.usable_assets(co, operating=False):
                 out.append(
-                    LegalAction({"type": "use_asset", **fields(entity), "corporation": co.sym, "asset": a})
+                    LegalAction(
+                        {"type": "use_asset", **fields(entity), "corporation": co.sym, "asset": a}, (a,)
+                    )
                 )
         out.append(LegalAction({"type": "pass", **fields(entity)}))
         return out
@@ -922,7 +933,7 @@ class OperatingStep(CobsStep):
             if self.produce_refusal(co, n) is None
         ]
         out += [LegalAction({"type": "sell_goods", **f, "demand": s}) for s in self.sell_options(co)]
-        out += [LegalAction({"type": "use_asset", **f, "asset": a}) for a in self.asset_options(co)]
+        out += [LegalAction({"type": "use_asset", **f, "asset": a}, (a,)) for a in self.asset_options(co)]
         out += [LegalAction({"type": "trade_resources", **f, **o}) for o in self.trade_options(co)]
         out += [
             LegalAction({"type": "emergency_fundraise", **f, "shares": ids}, tuple(ids))
