@@ -312,15 +312,16 @@ def payout_text(game: CobsGame, co: CobsCompany) -> str:
     )
 
 
+def withhold_share_value(game: CobsGame, co: CobsCompany) -> str:
+    """What a withhold does to the share value: one step down, none with price protection."""
+    if game.has_price_protection(co):
+        return f"price protection keeps the share value {money(co.share_value)}"
+    return share_value_after(game, co, -1)
+
+
 def withhold_text(game: CobsGame, co: CobsCompany) -> str:
-    kept = game.has_price_protection(co)
-    after = (
-        f"price protection keeps the share value {money(co.share_value)}"
-        if kept
-        else share_value_after(game, co, -1)
-    )
     what = f"{money(co.income)} into its treasury" if co.income else "nothing sold"
-    return f"withholds: {what}; {after}"
+    return f"withholds: {what}; {withhold_share_value(game, co)}"
 
 
 def space_name(game: CobsGame, space: str) -> str:
@@ -642,10 +643,21 @@ def decade_panel(game: CobsGame) -> Panel:
         ),
         ("Appeal bonus goods", f"{game.bonus_goods_left} left"),
     ]
-    if game.goals:
-        most = {str(g["id"]): str(g["most"]) for g in game.data["public_goals"]["goals"]}
-        rows.append(("Public goals", ", ".join(most[g].replace("_", " ") for g in game.goals)))
     return Panel(f"{name}: {PHASES.get(game.phase, game.phase)}", ("", ""), tuple(rows), note=now_note(game))
+
+
+def goals_panel(game: CobsGame) -> Panel:
+    """The public goals drawn and what each player has of each now (the most earn the award at the end)."""
+    most = {str(g["id"]): str(g["most"]) for g in game.data["public_goals"]["goals"]}
+    rows = [
+        (most[g].replace("_", " "), *(str(game.goal_measure(g, p)) for p in game.players)) for g in game.goals
+    ]
+    award = money(int(game.data["public_goals"]["award"]))
+    return Panel(
+        f"Public goals ({award} to each with the most)",
+        ("Most", *(p.name for p in game.players)),
+        tuple(rows),
+    )
 
 
 def now_note(game: CobsGame) -> str:
@@ -654,11 +666,12 @@ def now_note(game: CobsGame) -> str:
         return "the game is over"
     if game.pending_draws:
         kind, place = game.pending_draws[0]
-        what = {
-            "demand": f"the demand tile for {demand_place(str(place))}",
-            "asset": f"the capital asset for ${place}",
-        }
-        text = what.get(kind, "a public goal" if kind == "goal" else "a resource drawn from the bag")
+        if kind == "demand":
+            text = f"the demand tile for {demand_place(str(place))}"
+        elif kind == "asset":
+            text = f"the capital asset for the ${place} slot"
+        else:
+            text = "a public goal" if kind == "goal" else "a resource drawn from the bag"
         return f"enter {text} ({len(game.pending_draws)} to enter)"
     if game.pending_bonuses:
         sym, bonus = game.pending_bonuses[0]
@@ -822,11 +835,22 @@ def assets_panel(game: CobsGame) -> Panel:
                 use_text(game, asset) if asset else "",
             )
         )
+    return Panel(
+        "Capital assets for sale",
+        ("Slot", "Asset", "Exhausting it"),
+        tuple(rows),
+        note="cleanup: the $40 one leaves, the rest move down",
+    )
+
+
+def held_assets_panel(game: CobsGame) -> Panel:
+    """The capital assets the companies hold: ready or exhausted this decade."""
+    rows = []
     for co in game.started_companies():
         for asset in co.assets:
-            state = "used" if asset in co.exhausted else "ready"
-            rows.append((short(co), f"{asset_name(game, asset)} ({state})", use_text(game, asset)))
-    return Panel("Capital assets", ("Where", "Asset", "Exhausting it"), tuple(rows))
+            state = "exhausted" if asset in co.exhausted else "ready"
+            rows.append((short(co), asset_name(game, asset), state, use_text(game, asset)))
+    return Panel("Capital assets held", ("Company", "Asset", "This decade", "Exhausting it"), tuple(rows))
 
 
 def spaces_panel(game: CobsGame) -> Panel:
@@ -877,11 +901,8 @@ def pending_panel(game: CobsGame) -> Panel | None:
                 name = f"{short(who)}'s treasury" if isinstance(who, CobsCompany) else who.name
                 rows.append((f"  to {name}", money(paid)))
             rows.append(("  then", share_value_after(game, co, game.dividend_steps(co, amount))))
-        if game.has_price_protection(co):
-            kept = f"price protection keeps {money(co.share_value)}"
-        else:
-            kept = share_value_after(game, co, -1)
-        rows.append(("Withhold", f"{money(co.income)} to the treasury, {kept}"))
+        rows.append(("Withhold", f"{money(co.income)} to the treasury"))
+        rows.append(("  then", withhold_share_value(game, co)))
         return Panel(f"{short(co)} operates", ("", ""), tuple(rows), note=f"treasury {money(co.cash)}")
     if player is not None and game.phase == "stock" and player.certificates:
         rows = [
@@ -907,8 +928,8 @@ def scores_panel(game: CobsGame) -> Panel:
 
 def panels(game: CobsGame) -> tuple[Panel, ...]:
     """The board screen: decade and phase, players, certificates, companies, factories, what the
-    decision now pays, supply chain and Haymarket Square, demand tiles, capital assets, action spaces
-    and the buildings."""
+    decision now pays, supply chain and Haymarket Square, demand tiles, capital assets, action spaces,
+    the buildings and the public goals."""
     out = [decade_panel(game)]
     if game.finished:
         out.append(scores_panel(game))
@@ -920,7 +941,10 @@ def panels(game: CobsGame) -> tuple[Panel, ...]:
         supply_panel(game),
         demand_panel(game),
         assets_panel(game),
+        held_assets_panel(game),
         spaces_panel(game),
         buildings_panel(game),
     ]
+    if game.goals:
+        out.append(goals_panel(game))
     return tuple(out)
