@@ -187,3 +187,54 @@ def test_undo_after_random_play_restores_the_state() -> None:
     assert game.cash_table() == before.cash_table() and game.trace_state() == before.trace_state()
     with pytest.raises(GameError):
         game.apply({"type": "dividend", "entity": "nobody", "entity_type": "corporation", "kind": "payout"})
+
+
+def load_tool():  # type: ignore[no-untyped-def]
+    """tools/random_games.py as a module."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "random_games.py"
+    spec = importlib.util.spec_from_file_location("random_games", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["random_games"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("seed", "players", "rules"), [(1, 2, ()), (2, 4, ("advanced", "public_goals"))])
+def test_the_random_games_tool_plays_cobs_to_the_end_and_its_exports_replay(
+    seed: int, players: int, rules: tuple[str, ...], tmp_path: Path
+) -> None:
+    tool = load_tool()
+    game = tool.play(seed, players, frozenset(rules), 3000, "CoBS")
+    assert isinstance(game, CobsGame) and game.finished and game.game_end_reason == "decades"
+    # the same seed plays the same game (the bag is seeded)
+    again = tool.play(seed, players, frozenset(rules), 3000, "CoBS")
+    assert [a["type"] for a in again.actions] == [a["type"] for a in game.actions]
+    # every action kept the invariants
+    fresh = new_game("CoBS", [(p.id, p.name) for p in game.players], set(rules), seed=seed)
+    assert isinstance(fresh, CobsGame)
+    for action in game.actions:
+        fresh._process(action)
+        check_invariants(fresh)
+    assert fresh.result() == game.result()
+    path = tmp_path / f"random-{seed}.json"
+    path.write_text(json.dumps(export_game(game, seed)))
+    result = replay(path)
+    assert result.ok, result.divergence
+    assert result.game is not None and result.game.result() == game.result()
+
+
+def test_a_random_player_draws_resources_as_likely_as_the_bag_holds_them() -> None:
+    game = new_game("CoBS", ["A", "B"])
+    assert isinstance(game, CobsGame)
+    while game.pending_draws[0][0] != "supply":
+        game.apply(game.legal_actions()[0].action)
+    draws = game.legal_actions()
+    assert {la.action["kind"] for la in draws} == {"supply"}
+    assert {la.action["item"]: game.draw_weight(la.action) for la in draws} == {
+        r: n for r, n in game.bag.items() if n
+    }
+    assert game.draw_weight({"kind": "demand", "item": "demand1"}) == 1

@@ -471,6 +471,13 @@ class CobsGame(TableGame):
             return ["brilliant_marketing"]
         return [str(a["id"]) for a in assets]
 
+    def draw_weight(self, action: dict[str, Any]) -> int:
+        """How many pieces the bag or deck holds of what ``action`` draws (for a random player: a
+        resource is as likely as its count in the bag; each tile of a deck's offer once)."""
+        if action.get("kind") == "supply":
+            return max(0, int(self.bag.get(str(action.get("item")), 0)))
+        return 1
+
     def prune_draws(self) -> None:
         """Drop the pending draws nothing can be drawn for (an empty deck); an empty bag is refilled."""
         while self.pending_draws:
