@@ -98,6 +98,8 @@ def play_and_check(seed: int, players: int, every: int) -> CobsGame:
     n = 0
     while not game.finished:
         if n % every == 0:
+            labels = [table.choice(game, la).label for la in game.legal_actions()]
+            assert len(labels) == len(set(labels)), f"every button's label is unique: {sorted(labels)}"
             for la in game.legal_actions():
                 assert set(la.cards) <= tag_ids, f"{la.cards} are tagged items"
                 button = table.choice(game, la)
@@ -191,7 +193,7 @@ def test_the_sentences_name_the_money() -> None:
         f"Libby's share value ${value} to ${lower}"
     )
     button = table.choice(game, next(la for la in game.legal_actions() if la.action == sale))
-    assert button == table.Choice("Sell a certificate", f"Libby common ${value}")
+    assert button == table.Choice("Sell a certificate", f"Libby common 1 ${value}")
     game.apply(sale)
     assert libby.share_value == lower and ann.cash == 175 - 120 - 35 + value
 

@@ -165,6 +165,14 @@ def demand_place(slot: str) -> str:
     return f"the {KINDS.get(kind, kind)} ${bonus} row"
 
 
+def cert_name(cert: Certificate) -> str:
+    """ "director", "preferred" or "common 3" (the common certificates numbered 1 to 5, as tagged)."""
+    if cert.kind == "common":
+        first = next(c.index for c in cert.company.all_certificates if c.kind == "common")
+        return f"common {cert.index - first + 1}"
+    return "director" if cert.kind == "director" else cert.kind
+
+
 def cert_text(cert: Certificate) -> str:
     plural = "s" if cert.shares > 1 else ""
     return f"{short(cert.company)}'s {CERT_KINDS[cert.kind]} certificate ({cert.shares} share{plural})"
@@ -554,9 +562,7 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
         return Choice("Start a company", f"{short(str(a['corporation']))} {money(int(a['share_price']))}")
     if kind in ("buy_shares", "sell_shares"):
         cert = game.certificate(a["shares"][0])
-        label = (
-            f"{short(cert.company)} {CERT_KINDS[cert.kind].removesuffix(chr(39) + 's')} {money(cert.price)}"
-        )
+        label = f"{short(cert.company)} {cert_name(cert)} {money(cert.price)}"
         if kind == "sell_shares":
             return Choice("Sell a certificate", label)
         source = "treasury" if cert.owner is cert.company else "pool"
@@ -579,7 +585,8 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
             parts.append(f"factory {a['factory']}")
         if a.get("first") is True:
             parts.append("first next")
-        return Choice(f"Partner: {space_name(game, space)}", ", ".join(parts))
+        # the space leads the label too, so that every button's label is unique (``touch LABEL``)
+        return Choice(f"Partner: {space_name(game, space)}", f"{space_name(game, space)}: {', '.join(parts)}")
     if kind == "use_asset":
         name = short(str(a.get("corporation", a.get("entity"))))
         return Choice("Use a capital asset", f"{name}: {asset_name(game, str(a['asset']))}")
