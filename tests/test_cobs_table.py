@@ -319,3 +319,29 @@ def test_the_decade_panel_and_the_pending_draw() -> None:
     assert table.describe_action(game, draw.action).startswith(
         "Ann enters the demand tile drawn for the food and dairy $50 row: "
     )
+
+
+def test_why_a_tapped_card_means_nothing_now() -> None:
+    game = two_player_game()
+    start(game, ("swift", 40), ("libby", 35))
+    ann, bob = game.players
+    assert table.why_not(game, "swift") == "Swift has already been started (its director is Ann)"
+    assert table.why_not(game, "elgin") == "no company is started in the first decade's stock phase"
+    assert table.why_not(game, "elgin_3") == (
+        "Elgin has not been started: tap its charter or director's certificate to start it"
+    )
+    assert game.current_entity() is ann
+    act(game, "buy_shares", shares=["libby_2"])
+    assert table.why_not(game, "swift_0") == "Swift's director certificate belongs to Ann"  # Bob's turn
+    act(game, "pass")
+    act(game, "sell_shares", shares=["libby_2"])  # Ann sells, then may still buy, but not Libby
+    assert not game.actions_involving("libby_3")
+    assert (
+        table.why_not(game, "libby_3")
+        == "Ann sold Libby, McNeill, & Libby this decade and may not buy it again until the next"
+    )
+    assert table.why_not(game, "swift_0") == (
+        "the director's certificate of Swift and Company is not sold (the advanced rules allow it)"
+    )
+    assert table.why_not(game, "building1").startswith("buildings are played in the building phase")
+    assert table.why_not(game, "foundry") is None  # the table's default: whose turn, what they may do

@@ -15,10 +15,11 @@ from companion.engine.rounds import ActionDict, LegalAction
 from companion.engine.titles.cobs import TITLE, load_data
 from companion.engine.titles.cobs.entities import RESOURCES, Certificate, CobsCompany, CobsPlayer
 from companion.engine.titles.cobs.game import CobsGame
+from companion.engine.titles.cobs.steps import StockStep
 from companion.table.tags import Item, ItemKind
 from companion.table.titles import Choice, Panel
 
-__all__ = ["choice", "describe_action", "panels", "tag_items"]
+__all__ = ["choice", "describe_action", "panels", "tag_items", "why_not"]
 
 #: short names of the companies (the charters' own, for narrow columns)
 SHORT = {
@@ -955,3 +956,43 @@ def panels(game: CobsGame) -> tuple[Panel, ...]:
     if game.goals:
         out.append(goals_panel(game))
     return tuple(out)
+
+
+# -- a tap that means nothing now ----------------------------------------------------------------------------
+def why_not(game: CobsGame, card: str) -> str | None:
+    """Why a tapped card means nothing now, in the game's words (None: the table's default, whose
+    turn it is and what they may do)."""
+    if game.finished:
+        return "the game is over"
+    player, _ = acting(game)
+    step = game.round.active_step()
+    certs = {c.id: c for co in game.companies for c in co.all_certificates}
+    if card in certs:
+        cert = certs[card]
+        co = cert.company
+        if isinstance(cert.owner, CobsPlayer) and cert.owner is not player:
+            return f"{short(co)}'s {cert_name(cert)} certificate belongs to {cert.owner.name}"
+        if isinstance(step, StockStep) and player is not None and not step.first:
+            if cert.owner is player:
+                return step.sale_refusal(player, cert)
+            if co.started:
+                return step.buy_refusal(player, cert)
+        if not co.started:
+            return f"{short(co)} has not been started: tap its charter or director's certificate to start it"
+        return None
+    if card in SHORT:
+        co = game.company(card)
+        if co.started:
+            owner = co.owner.name if co.owner else "nobody"
+            return f"{short(co)} has already been started (its director is {owner})"
+        if game.phase == "stock" and game.decade == 1:
+            return "no company is started in the first decade's stock phase"
+        return None
+    if card in game.building_owner:
+        owner = game.player(game.building_owner[card]).name
+        if game.occupied.get(card):
+            return f"{owner}'s building {building_number(card)} holds a partner this decade"
+        return f"building {building_number(card)} is on {owner}'s track: a partner goes there in the action phase"
+    if card.startswith("building"):
+        return "buildings are played in the building phase, of the decade's era or an earlier one"
+    return None
