@@ -305,7 +305,7 @@ def test_partner_placements_are_grouped_by_action_space_and_say_who_pays() -> No
     spaces = panel(game, "Action spaces")
     assert row_of(spaces, "Fundraising $60")[2] == "from decade 3"
     game.apply(fund.action)
-    assert row_of(panel(game, "Action spaces"), "Fundraising $40")[2] == "1 partner(s)"
+    assert row_of(panel(game, "Action spaces"), "Fundraising $40")[2] == "1 partner"
 
 
 def test_the_decade_panel_and_the_pending_draw() -> None:

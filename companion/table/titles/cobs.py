@@ -91,6 +91,18 @@ def short(co: CobsCompany | str) -> str:
     return SHORT.get(sym, sym)
 
 
+def count_text(count: int, thing: str) -> str:
+    """ "1 partner", "2 partners"."""
+    return f"{count} {thing}{'s' if count != 1 else ''}"
+
+
+def goods_text(count: int) -> str:
+    """A demand: "1 good", "3 goods", "X (no demand)" for a tile that takes none."""
+    if count == 0:
+        return "X (no demand)"
+    return f"{count} good{'s' if count != 1 else ''}"
+
+
 def building_number(building: str) -> str:
     return building.removeprefix("building")
 
@@ -252,8 +264,8 @@ def tag_items(optional_rules: tuple[str, ...] = ()) -> tuple[Item, ...]:
                 ItemKind.TILE,
                 title,
                 str(t["id"]),
-                f"Demand tile {number} ({t['demand']} goods, {t['pips']} pips)",
-                (f"Demand {number}", f"{t['demand']} goods"),
+                f"Demand tile {number} ({goods_text(int(t['demand']))}, {t['pips']} pips)",
+                (f"Demand {number}", goods_text(int(t["demand"]))),
                 "#f0e0d0",
             )
         )
@@ -431,7 +443,8 @@ def _describe(game: CobsGame, action: ActionDict, kind: str) -> str:
         item, place = str(action["item"]), action["place"]
         if action["kind"] == "demand":
             tile = game.data_of("demand_tiles", item)
-            return f"enters the demand tile drawn for {demand_place(str(place))}: {item} ({tile['demand']} goods)"
+            demand = goods_text(int(tile["demand"]))
+            return f"enters the demand tile drawn for {demand_place(str(place))}: {item} ({demand})"
         if action["kind"] == "asset":
             return f"enters the capital asset drawn for the ${place} slot: {asset_name(game, item)}"
         if action["kind"] == "goal":
@@ -458,14 +471,15 @@ def _describe(game: CobsGame, action: ActionDict, kind: str) -> str:
     if kind == "pass":
         if game.phase == "action":
             p = game.player(action["entity"])
-            return f"passes, leaving {p.free_partners} partner(s) unplaced this decade"
+            return f"passes, leaving {count_text(p.free_partners, 'partner')} unplaced this decade"
         return "passes"
     if kind == "play_building":
         b = game.data_of("buildings", str(action["building"]))
         payer = "the company" if b["payer"] == "company" else "the bank"
         return (
             f"plays building {building_number(str(b['id']))} ({effect_text(b['effect'])}; "
-            f"{money(int(b['cost']))} from {payer} to its owner; {b['workers']} worker(s) to the labour market)"
+            f"{money(int(b['cost']))} from {payer} to its owner; "
+            f"{count_text(int(b['workers']), 'worker')} to the labour market)"
         )
     if kind == "place_partner":
         return partner_text(game, action)
@@ -495,7 +509,7 @@ def _describe(game: CobsGame, action: ActionDict, kind: str) -> str:
         co = game.company(action["entity"])
         f = co.factories[int(action["factory"]) - 1]
         goods = int(f.spec["goods"])
-        text = f"runs factory {f.number}: {resources_text(f.recipe)} to Haymarket Square, {goods} good(s)"
+        text = f"runs factory {f.number}: {resources_text(f.recipe)} to Haymarket Square, {goods_text(goods)}"
         if f.manager:
             bonus = f.spec["manager_bonus"]
             extra = ", ".join(f"{v} {k}" for k, v in bonus.items())
@@ -552,7 +566,7 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
     if kind == "draw":
         item = str(a["item"])
         if a["kind"] == "demand":
-            label = f"{item}: {game.data_of('demand_tiles', item)['demand']} goods"
+            label = f"{item}: {goods_text(int(game.data_of('demand_tiles', item)['demand']))}"
             return Choice(f"Demand tile for {demand_place(str(a['place']))}", label)
         if a["kind"] == "asset":
             return Choice(f"Capital asset for the ${a['place']} slot", asset_name(game, item))
@@ -602,7 +616,7 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
     if kind == "produce":
         co = game.company(a["entity"])
         f = co.factories[int(a["factory"]) - 1]
-        return Choice("Run a factory", f"Factory {f.number}: {f.spec['goods']} good(s)")
+        return Choice("Run a factory", f"Factory {f.number}: {goods_text(int(f.spec['goods']))}")
     if kind == "sell_goods":
         co = game.company(a["entity"])
         where = str(a["demand"])
@@ -870,7 +884,7 @@ def spaces_panel(game: CobsGame) -> Panel:
             state = f"from decade {s['from_decade']}"
         else:
             taken = game.occupied.get(space, 0)
-            state = f"{taken} partner(s)" if taken else "free"
+            state = count_text(taken, "partner") if taken else "free"
             if s.get("limited") and taken:
                 state = "taken"
         cost = f"{money(int(s['cost']))}" if s.get("cost") else ""
@@ -914,7 +928,10 @@ def pending_panel(game: CobsGame) -> Panel | None:
         return Panel(f"{short(co)} operates", ("", ""), tuple(rows), note=f"treasury {money(co.cash)}")
     if player is not None and game.phase == "stock" and player.certificates:
         rows = [
-            (f"{short(c.company)} {CERT_KINDS[c.kind]}", f"{money(c.price)} ({c.shares} share(s))")
+            (
+                f"{short(c.company)} {CERT_KINDS[c.kind]}",
+                f"{money(c.price)} ({count_text(c.shares, 'share')})",
+            )
             for c in player.certificates
         ]
         return Panel(
