@@ -312,7 +312,7 @@ def test_the_decade_panel_and_the_pending_draw() -> None:
     game = new_game("CoBS", ["Ann", "Bob"])
     assert isinstance(game, CobsGame)
     first = panel(game, "1870s")
-    assert row_of(first, "Phase")[1] == "setting up the board"
+    assert first.rows == (("1870s (1 of 5)", "setting up the board", "Ann", "Ann, Bob", "0, next $50", "10"),)
     assert re.fullmatch(r"enter the demand tile for the food and dairy \$50 row \(\d+ to enter\)", first.note)
     draw = game.legal_actions()[0]
     assert table.choice(game, draw).group == "Demand tile for the food and dairy $50 row"

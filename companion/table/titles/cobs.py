@@ -650,22 +650,27 @@ def acting(game: CobsGame) -> tuple[CobsPlayer | None, CobsCompany | None]:
 
 
 def decade_panel(game: CobsGame) -> Panel:
+    """The decade and phase, the priority deal, the turn-order track, the labour market, the appeal
+    bonus goods left: one row; the note says what waits now."""
     decades = game.data["decades"]
     name = decades[min(game.decade, len(decades)) - 1]
     by_id = {p.id: p.name for p in game.players}
     costs = game.data["job_market_cost"]
-    rows: list[tuple[str, str]] = [
-        ("Decade", f"{name} ({game.decade} of {len(decades)})"),
-        ("Phase", PHASES.get(game.phase, game.phase)),
-        ("Priority deal", game.players[game.priority].name),
-        ("Turn order track", ", ".join(by_id[pid] for pid in game.turn_track)),
-        (
-            "Labour market",
-            f"{game.labour_market} workers, next {money(int(costs[min(game.labour_market, len(costs) - 1)]))}",
-        ),
-        ("Appeal bonus goods", f"{game.bonus_goods_left} left"),
-    ]
-    return Panel(f"{name}: {PHASES.get(game.phase, game.phase)}", ("", ""), tuple(rows), note=now_note(game))
+    hire = money(int(costs[min(game.labour_market, len(costs) - 1)]))
+    row = (
+        f"{name} ({game.decade} of {len(decades)})",
+        PHASES.get(game.phase, game.phase),
+        game.players[game.priority].name,
+        ", ".join(by_id[pid] for pid in game.turn_track),
+        f"{game.labour_market}, next {hire}",
+        str(game.bonus_goods_left),
+    )
+    return Panel(
+        f"{name}: {PHASES.get(game.phase, game.phase)}",
+        ("Decade", "Phase", "Priority deal", "Turn order track", "Labour market", "Bonus goods"),
+        (row,),
+        note=now_note(game),
+    )
 
 
 def goals_panel(game: CobsGame) -> Panel:
