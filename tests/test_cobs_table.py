@@ -291,7 +291,7 @@ def test_partner_placements_are_grouped_by_action_space_and_say_who_pays() -> No
     pass_until(game, "action")
     legal = [la for la in game.legal_actions() if la.type == "place_partner"]
     groups = {table.choice(game, la).group for la in legal}
-    assert {"Partner: Advertising", "Partner: Fundraising $40", "Partner: Capital investment"} <= groups
+    assert {"Advertising", "Fundraising $40", "Capital investment"} <= groups  # a group per action space
     ads = next(la for la in legal if la.action["space"] == "advertising" and la.action.get("first") is True)
     sentence = table.describe_action(game, ads.action)
     who = game.players[0].name if ads.action["entity"] == game.players[0].id else game.players[1].name

@@ -601,7 +601,7 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
         if a.get("first") is True:
             parts.append("first next")
         # the space leads the label too, so that every button's label is unique (``touch LABEL``)
-        return Choice(f"Partner: {space_name(game, space)}", f"{space_name(game, space)}: {', '.join(parts)}")
+        return Choice(space_name(game, space), f"{space_name(game, space)}: {', '.join(parts)}")
     if kind == "use_asset":
         name = short(str(a.get("corporation", a.get("entity"))))
         return Choice("Use a capital asset", f"{name}: {asset_name(game, str(a['asset']))}")
