@@ -683,3 +683,35 @@ def test_a_building_kept_from_an_earlier_decade_may_be_played_later() -> None:
     assert old not in {
         str(la.action["building"]) for la in game.legal_actions() if la.type == "play_building"
     }
+
+
+def test_a_company_that_sold_no_goods_withholds_even_with_revenue_from_a_capital_asset() -> None:
+    game = two_player_game(asset=["union_stockyards"])
+    start(game, ("swift", 40), ("libby", 35))
+    pass_until(game, "action")
+    swift = game.company("swift")
+    act(game, "place_partner", space="capital_investment", corporation="swift", slot=40)  # Ann: $120 - $40
+    enter_draws(game, {"asset": ["color_catalog"]})  # the $80 slot is refilled: $60 more revenue
+    assert game.asset_slots[80] == "color_catalog"
+    act(game, "pass")  # Bob
+    act(
+        game, "place_partner", space="capital_investment", corporation="swift", slot=80, factory=1
+    )  # $80 - $80
+    enter_draws(game)
+    while game.pending_bonuses:
+        act(game, "appeal_bonus", take="cash")
+    assert "color_catalog" in swift.assets
+    pass_until(game, "operating")
+    enter_draws(game)
+    while game.current_entity() is not swift:
+        act(game, "dividend", kind="withhold")
+        enter_draws(game)
+    act(game, "use_asset", asset="color_catalog")
+    assert swift.income == 60 and swift.goods == 0
+    dividends = [la.action["kind"] for la in game.legal_actions() if la.type == "dividend"]
+    assert dividends == ["withhold"]  # nothing sold: no dividend (the summary: no goods sold, one step down)
+    with pytest.raises(GameError, match="sold no goods"):
+        act(game, "dividend", kind="payout")
+    value, cash = swift.share_value, swift.cash
+    act(game, "dividend", kind="withhold")
+    assert swift.cash == cash + 60 and swift.share_value < value

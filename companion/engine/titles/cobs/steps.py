@@ -939,10 +939,15 @@ class OperatingStep(CobsStep):
             LegalAction({"type": "emergency_fundraise", **f, "shares": ids}, tuple(ids))
             for ids in self.fundraise_options(co)
         ]
-        if co.income > 0:
+        if self.may_pay_out(co):
             out.append(LegalAction({"type": "dividend", **f, "kind": "payout"}))
         out.append(LegalAction({"type": "dividend", **f, "kind": "withhold"}))
         return out
+
+    def may_pay_out(self, co: CobsCompany) -> bool:
+        """A dividend needs operating revenue and a good sold this turn (a company that sold none
+        withholds, whatever a capital asset added: the summary's "no goods sold: one step down")."""
+        return co.income > 0 and self.stage == 2
 
     def company(self, action: ActionDict) -> CobsCompany:
         co = self.game.entity_of(action)
@@ -1072,7 +1077,7 @@ class OperatingStep(CobsStep):
         g = self.game
         co = self.company(action)
         kind = action.get("kind")
-        if kind == "payout" and co.income > 0:
+        if kind == "payout" and self.may_pay_out(co):
             g.log.append(f"{co.name} pays out its operating revenue of ${co.income}")
             g.pay_shareholders(co, co.income, g.bank)
         elif kind == "withhold":
@@ -1082,6 +1087,8 @@ class OperatingStep(CobsStep):
                 g.log.append(f"price protection keeps {co.name}'s share value")
             else:
                 g.move_share_value(co, -1)
+        elif kind == "payout" and co.income > 0:
+            raise GameError(f"{co.name} sold no goods this turn: it withholds its ${co.income}")
         else:
             raise GameError(f"{co.name} may withhold{' or pay out' if co.income else ''}, not {kind!r}")
         co.income = 0
