@@ -921,7 +921,8 @@ def pending_panel(game: CobsGame) -> Panel | None:
             ("Goods to sell", str(co.goods)),
             ("Revenue so far", money(co.income)),
         ]
-        if co.income > 0:
+        dividends = game.legal_actions(co, types=["dividend"])
+        if any(la.action.get("kind") == "payout" for la in dividends):
             amount = co.income // 10 * 10
             rows.append(("Pay out", f"{money(amount)}: {money(amount // 10)} a share"))
             for who, paid in game.dividend_split(co, amount):
