@@ -189,24 +189,12 @@ def test_undo_after_random_play_restores_the_state() -> None:
         game.apply({"type": "dividend", "entity": "nobody", "entity_type": "corporation", "kind": "payout"})
 
 
-def load_tool():  # type: ignore[no-untyped-def]
-    """tools/random_games.py as a module."""
-    import importlib.util
-    import sys
-
-    path = Path(__file__).resolve().parents[1] / "tools" / "random_games.py"
-    spec = importlib.util.spec_from_file_location("random_games", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["random_games"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize(("seed", "players", "rules"), [(1, 2, ()), (2, 4, ("advanced", "public_goals"))])
 def test_the_random_games_tool_plays_cobs_to_the_end_and_its_exports_replay(
     seed: int, players: int, rules: tuple[str, ...], tmp_path: Path
 ) -> None:
+    from test_g1867_random_games import load_tool  # tools/random_games.py as a module
+
     tool = load_tool()
     game = tool.play(seed, players, frozenset(rules), 3000, "CoBS")
     assert isinstance(game, CobsGame) and game.finished and game.game_end_reason == "decades"

@@ -8,6 +8,7 @@ share value, treasury, appeal, partner, action space, factory, goods, demand til
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion.engine.errors import GameError
@@ -124,32 +125,26 @@ def resources_text(resources: list[str]) -> str:
     return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
 
+#: how each part of a building's or space's effect is said, in the order said
+EFFECT_WORDS: tuple[tuple[str, Callable[[int], str]], ...] = (
+    ("workers", lambda k: count_text(k, "worker")),
+    ("managers", lambda k: count_text(k, "manager")),
+    ("salespeople", lambda k: f"{k} salesperson" if k == 1 else f"{k} salespeople"),
+    ("automation", lambda k: f"automate {k}"),
+    ("appeal", lambda k: f"+{k} appeal"),
+    ("goods", lambda k: count_text(k, "good")),
+    ("like_resources", lambda k: f"{k} like resources"),
+    ("unlike_resources", lambda k: f"{k} unlike resources"),
+    ("asset_discount", lambda k: f"capital asset ${k} off"),
+    ("dividend", lambda k: f"{money(k)} dividend"),
+)
+
+
 def effect_text(effect: dict[str, Any]) -> str:
     """What a building or space does, in a few words ("2 like resources", "+2 appeal")."""
-    parts = []
-    if "workers" in effect:
-        parts.append(f"{effect['workers']} worker{'s' if int(effect['workers']) > 1 else ''}")
-    if "managers" in effect:
-        parts.append(f"{effect['managers']} manager{'s' if int(effect['managers']) > 1 else ''}")
-    if "salespeople" in effect:
-        k = int(effect["salespeople"])
-        parts.append(f"{k} salesp{'eople' if k > 1 else 'erson'}")
-    if "automation" in effect:
-        parts.append(f"automate {effect['automation']}")
-    if "appeal" in effect:
-        parts.append(f"+{effect['appeal']} appeal")
-    if "goods" in effect:
-        parts.append(f"{effect['goods']} good{'s' if int(effect['goods']) > 1 else ''}")
+    parts = [say(int(effect[key])) for key, say in EFFECT_WORDS if key in effect]
     if "resources" in effect:
         parts.append(resources_text([str(r) for r in effect["resources"]]))
-    if "like_resources" in effect:
-        parts.append(f"{effect['like_resources']} like resources")
-    if "unlike_resources" in effect:
-        parts.append(f"{effect['unlike_resources']} unlike resources")
-    if "asset_discount" in effect:
-        parts.append(f"capital asset ${effect['asset_discount']} off")
-    if "dividend" in effect:
-        parts.append(f"{money(int(effect['dividend']))} dividend")
     return ", ".join(parts)
 
 
