@@ -715,3 +715,50 @@ def test_a_company_that_sold_no_goods_withholds_even_with_revenue_from_a_capital
     value, cash = swift.share_value, swift.cash
     act(game, "dividend", kind="withhold")
     assert swift.cash == cash + 60 and swift.share_value < value
+
+
+def test_a_building_giving_two_workers_or_two_managers_puts_them_where_the_player_says() -> None:
+    game = new_game("CoBS", ["Ann", "Bob", "Cy", "Dee"])
+    assert isinstance(game, CobsGame)
+    enter_draws(game)
+    start(game, ("swift", 40), ("libby", 35), ("elgin", 35), ("henderson", 35))
+    pass_until(game, "operating")
+    pass_until(game, "building")  # the second decade: era-2 buildings
+    act(game, "play_building", building="building26")  # two workers
+    act(game, "play_building", building="building23")  # two managers
+    pass_until(game, "action")
+    enter_draws(game)
+    player = game.current_entity()
+    co = next(c for c in game.started_companies() if c.owner is player)
+    rooms = [f.room for f in co.factories]
+    offered = [
+        la.action["worker_factories"]
+        for la in game.legal_actions()
+        if la.type == "place_partner"
+        and la.action["space"] == "building26"
+        and la.action["corporation"] == co.sym
+    ]
+    expected = [
+        [a, b]
+        for a in range(1, len(rooms) + 1)
+        for b in range(a, len(rooms) + 1)
+        if (rooms[a - 1] >= 2 if a == b else rooms[a - 1] and rooms[b - 1])
+    ]
+    assert offered == expected
+    last = len(co.factories)
+    act(game, "place_partner", space="building26", corporation=co.sym, worker_factories=[last, last])
+    assert [f.workers for f in co.factories][-1] == 2 and sum(f.workers for f in co.factories) == 2
+    while game.current_entity() is not player:
+        act(game, "pass")
+    managers = [
+        la.action["manager_factories"]
+        for la in game.legal_actions()
+        if la.type == "place_partner"
+        and la.action["space"] == "building23"
+        and la.action["corporation"] == co.sym
+    ]
+    assert [1, last] in managers and all(len(set(m)) == 2 for m in managers)
+    with pytest.raises(GameError):
+        act(game, "place_partner", space="building23", corporation=co.sym, manager_factories=[1, 1])
+    act(game, "place_partner", space="building23", corporation=co.sym, manager_factories=[1, last])
+    assert [f.manager for f in co.factories] == [n in (1, last) for n in range(1, last + 1)]

@@ -413,6 +413,16 @@ def partner_text(game: CobsGame, action: ActionDict) -> str:
     if "resources" in action:
         effect.pop("unlike_resources", None)
         parts.append(f"{resources_text([str(r) for r in action['resources']])} from Haymarket Square")
+    for key, thing in (("worker_factories", "worker"), ("manager_factories", "manager")):
+        if key in action:
+            effect.pop(thing + "s", None)
+            numbers = [str(n) for n in action[key]]
+            places = sorted(set(numbers))
+            if len(places) == 1:
+                where = f"factory {places[0]}"
+            else:
+                where = f"factories {' and '.join(places)}"
+            parts.append(f"{count_text(len(numbers), thing)} in {where}")
     if effect:
         parts.append(effect_text(effect))
     if "factory" in action:
@@ -593,6 +603,10 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
             parts.append(" + ".join(str(r) for r in a["resources"]))
         if "factory" in a:
             parts.append(f"factory {a['factory']}")
+        if "worker_factories" in a:
+            parts.append("workers " + "+".join(str(n) for n in a["worker_factories"]))
+        if "manager_factories" in a:
+            parts.append("managers " + "+".join(str(n) for n in a["manager_factories"]))
         if a.get("first") is True:
             parts.append("first next")
         # the space leads the label too, so that every button's label is unique (``touch LABEL``)

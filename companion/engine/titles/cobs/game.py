@@ -287,12 +287,6 @@ class CobsGame(TableGame):
     def manager_room(self, co: CobsCompany) -> int:
         return sum(1 for f in co.factories if not f.manager)
 
-    def add_managers(self, co: CobsCompany, count: int) -> None:
-        for f in co.factories:
-            if count and not f.manager:
-                f.manager = True
-                count -= 1
-
     def usable_assets(self, co: CobsCompany, *, operating: bool) -> list[str]:
         """The capital assets ``co`` may exhaust now: ready ones it can pay for; price protection is
         passive; more operating revenue and a share-value step only in the operating phase."""

@@ -5,7 +5,7 @@ sentence, before it changes anything."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.errors import GameError
@@ -653,7 +653,36 @@ class ActionStep(CobsStep):
             return [{"factory": n} for n in g.factory_choices(co, "automation")]
         if set(effect) == {"managers"} and int(effect["managers"]) == 1:
             return [{"factory": f.number} for f in co.factories if not f.manager]
+        if ("workers" in effect or "managers" in effect) and "automation" not in effect:
+            return self.placements(co, effect)
         return [{}]
+
+    @staticmethod
+    def placements(co: CobsCompany, effect: dict[str, Any]) -> list[dict[str, Any]]:
+        """Where the workers and managers of a building giving several (or a worker and a manager,
+        or a worker and a salesperson) go: ``worker_factories`` (a factory twice for two workers
+        where it has room for both) and ``manager_factories`` (different factories without one),
+        as many as the company has room for."""
+        rooms = {f.number: f.room for f in co.factories if f.room > 0}
+        free = [f.number for f in co.factories if not f.manager]
+        workers = min(int(effect.get("workers", 0)), sum(rooms.values()))
+        managers = min(int(effect.get("managers", 0)), len(free))
+        worker_sets = [
+            list(ws)
+            for ws in combinations_with_replacement(sorted(rooms), workers)
+            if all(ws.count(n) <= rooms[n] for n in set(ws))
+        ]
+        manager_sets = [list(ms) for ms in combinations(free, managers)]
+        out: list[dict[str, Any]] = []
+        for ws in worker_sets:
+            for ms in manager_sets:
+                choice: dict[str, Any] = {}
+                if "workers" in effect:
+                    choice["worker_factories"] = ws
+                if "managers" in effect:
+                    choice["manager_factories"] = ms
+                out.append(choice)
+        return out
 
     def worker_cost(self) -> int:
         costs = self.game.data["job_market_cost"]
@@ -735,7 +764,17 @@ class ActionStep(CobsStep):
         space = str(action.get("space"))
         facts, owner = self.space(space)
         choice: dict[str, Any] = {
-            k: action[k] for k in ("slot", "resource", "resources", "factory", "first") if k in action
+            k: action[k]
+            for k in (
+                "slot",
+                "resource",
+                "resources",
+                "factory",
+                "first",
+                "worker_factories",
+                "manager_factories",
+            )
+            if k in action
         }
         if choice not in self.options(co, space):
             raise GameError(f"{co.name} cannot use {space} {self.describe(choice)}now")
@@ -799,11 +838,13 @@ class ActionStep(CobsStep):
         if "workers" in effect and isinstance(chosen, int):
             co.factories[chosen - 1].workers += 1  # one worker, into the factory the player chose
         elif "workers" in effect:
-            g.add_workers(co, int(effect["workers"]))
+            for n in action.get("worker_factories") or []:
+                co.factories[int(n) - 1].workers += 1  # into the factories the player chose
         if "managers" in effect and isinstance(chosen, int):
             co.factories[chosen - 1].manager = True
         elif "managers" in effect:
-            g.add_managers(co, int(effect["managers"]))
+            for n in action.get("manager_factories") or []:
+                co.factories[int(n) - 1].manager = True
         if "salespeople" in effect:
             co.salespeople = min(co.max_salespeople, co.salespeople + int(effect["salespeople"]))
         if "automation" in effect:
