@@ -1416,9 +1416,10 @@ def board_view(game: TableGame) -> BoardView:
         if game.finished
         else ()
     )
+    bank_text = getattr(module, "bank_text", None)  # a title whose bank is unlimited says so
     return BoardView(
         game.title,
-        f"Bank {money(game.bank.cash, cur)}",
+        str(bank_text(game)) if bank_text is not None else f"Bank {money(game.bank.cash, cur)}",
         game.round.name,
         headline,
         tuple(module.panels(game)),

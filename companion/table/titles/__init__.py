@@ -24,6 +24,9 @@ And optionally (the table has a default for each):
 ``why_not(game, card: str) -> str | None``
     Why a tapped card means nothing now, in the game's words (default: whose turn it is and what
     they may do).
+``bank_text(game) -> str``
+    What the top bar says of the bank (default: "Bank $1,234"; a title whose bank never runs out
+    says so).
 ``PRICE_STEP: int``
     How much a second tap (or ``+``) raises a price the players set, such as a bid (default 1).
 

@@ -20,7 +20,7 @@ from companion.engine.titles.cobs.steps import StockStep
 from companion.table.tags import Item, ItemKind
 from companion.table.titles import Choice, Panel
 
-__all__ = ["choice", "describe_action", "panels", "tag_items", "why_not"]
+__all__ = ["bank_text", "choice", "describe_action", "panels", "tag_items", "why_not"]
 
 #: short names of the companies (the charters' own, for narrow columns)
 SHORT = {
@@ -98,9 +98,9 @@ def count_text(count: int, thing: str) -> str:
 
 
 def goods_text(count: int) -> str:
-    """A demand: "1 good", "3 goods", "X (no demand)" for a tile that takes none."""
+    """A demand: "1 good", "3 goods", "X: no demand" for a tile that takes none."""
     if count == 0:
-        return "X (no demand)"
+        return "X: no demand"
     return f"{count} good{'s' if count != 1 else ''}"
 
 
@@ -418,10 +418,7 @@ def partner_text(game: CobsGame, action: ActionDict) -> str:
             effect.pop(thing + "s", None)
             numbers = [str(n) for n in action[key]]
             places = sorted(set(numbers))
-            if len(places) == 1:
-                where = f"factory {places[0]}"
-            else:
-                where = f"factories {' and '.join(places)}"
+            where = f"factory {places[0]}" if len(places) == 1 else f"factories {' and '.join(places)}"
             parts.append(f"{count_text(len(numbers), thing)} in {where}")
     if effect:
         parts.append(effect_text(effect))
@@ -988,6 +985,12 @@ def panels(game: CobsGame) -> tuple[Panel, ...]:
     if game.goals:
         out.append(goals_panel(game))
     return tuple(out)
+
+
+def bank_text(game: CobsGame) -> str:
+    """The top bar's bank: City of the Big Shoulders' bank never runs out (the engine counts from a
+    large sum only to check that money is conserved)."""
+    return "Bank: unlimited"
 
 
 # -- a tap that means nothing now ----------------------------------------------------------------------------

@@ -54,6 +54,12 @@ class CobsGame(TableGame):
 
     players: list[CobsPlayer]  # type: ignore[assignment]
 
+    #: why a game ended, in words (``game_end_reason`` → sentence)
+    END_REASONS: dict[str, str] = {
+        "decades": "the fifth decade's operating phase is over",
+        "manually_ended": "the players ended it",
+    }
+
     def make_player(self, pid: Any, name: str) -> Player:
         n = int(self.data["partners"]["start"])
         return CobsPlayer(id=pid, name=name, partners=n, free_partners=n)
