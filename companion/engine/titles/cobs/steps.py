@@ -1065,7 +1065,8 @@ class OperatingStep(CobsStep):
         co.goods += int(f.spec["goods"])
         f.produced = True
         self.stage = 1
-        g.log.append(f"{co.name}'s factory {number} produces {f.spec['goods']} goods")
+        made = int(f.spec["goods"])
+        g.log.append(f"{co.name}'s factory {number} produces {made} good{'s' if made != 1 else ''}")
         if f.manager:
             bonus = f.spec["manager_bonus"]
             co.goods += int(bonus.get("good", 0))
