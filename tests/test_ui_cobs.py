@@ -98,6 +98,7 @@ def test_the_board_shows_the_engines_numbers_on_800_by_480(shots: dict[str, Any]
     assert [cell(board, 1, r, 1) for r in range(3)] == [f"${c}" for c in numbers["cash"]]
     assert cell(board, 0, 0, 1) == "action phase"
     assert labelled["bank"]["text"] == "Bank: unlimited"
+    assert "CoBS · 1870s: action phase" in board["texts"]  # the round says the phase: no "Phase" line
     assert all(
         v["box"][0] >= 0 and v["box"][0] + v["box"][2] <= 801
         for k, v in labelled.items()

@@ -1417,6 +1417,7 @@ def board_view(game: TableGame) -> BoardView:
         else ()
     )
     bank_text = getattr(module, "bank_text", None)  # a title whose bank is unlimited says so
+    phase_text = getattr(module, "phase_text", None)  # a title whose round name says its phase: ""
     return BoardView(
         game.title,
         str(bank_text(game)) if bank_text is not None else f"Bank {money(game.bank.cash, cur)}",
@@ -1426,7 +1427,7 @@ def board_view(game: TableGame) -> BoardView:
         game.finished,
         result,
         reason,
-        str(getattr(game, "phase", "") or ""),
+        str(phase_text(game)) if phase_text is not None else str(getattr(game, "phase", "") or ""),
     )
 
 

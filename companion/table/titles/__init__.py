@@ -27,6 +27,9 @@ And optionally (the table has a default for each):
 ``bank_text(game) -> str``
     What the top bar says of the bank (default: "Bank $1,234"; a title whose bank never runs out
     says so).
+``phase_text(game) -> str``
+    The phase the top bar shows under the round (default: ``game.phase``; "" for none, where the
+    round's name says it).
 ``PRICE_STEP: int``
     How much a second tap (or ``+``) raises a price the players set, such as a bid (default 1).
 

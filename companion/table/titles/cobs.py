@@ -20,7 +20,7 @@ from companion.engine.titles.cobs.steps import StockStep
 from companion.table.tags import Item, ItemKind
 from companion.table.titles import Choice, Panel
 
-__all__ = ["bank_text", "choice", "describe_action", "panels", "tag_items", "why_not"]
+__all__ = ["bank_text", "choice", "describe_action", "panels", "phase_text", "tag_items", "why_not"]
 
 #: short names of the companies (the charters' own, for narrow columns)
 SHORT = {
@@ -991,6 +991,11 @@ def bank_text(game: CobsGame) -> str:
     """The top bar's bank: City of the Big Shoulders' bank never runs out (the engine counts from a
     large sum only to check that money is conserved)."""
     return "Bank: unlimited"
+
+
+def phase_text(game: CobsGame) -> str:
+    """Nothing more for the top bar: the round's name already says the decade and its phase."""
+    return ""
 
 
 # -- a tap that means nothing now ----------------------------------------------------------------------------
