@@ -937,7 +937,7 @@ def pending_panel(game: CobsGame) -> Panel | None:
             rows.append(("  then", share_value_after(game, co, game.dividend_steps(co, amount))))
         rows.append(("Withhold", f"{money(co.income)} to the treasury"))
         rows.append(("  then", withhold_share_value(game, co)))
-        return Panel(f"{short(co)} operates", ("", ""), tuple(rows), note=f"treasury {money(co.cash)}")
+        return Panel(f"{short(co)} operates", ("This turn", "Pays"), tuple(rows), note=f"treasury {money(co.cash)}")
     if player is not None and game.phase == "stock" and player.certificates:
         rows = [
             (
@@ -948,7 +948,7 @@ def pending_panel(game: CobsGame) -> Panel | None:
         ]
         return Panel(
             f"{player.name}'s certificates sell for",
-            ("", ""),
+            ("Certificate", "Sells for"),
             tuple(rows),
             note="one step down per share sold",
         )
