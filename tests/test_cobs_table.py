@@ -345,3 +345,17 @@ def test_why_a_tapped_card_means_nothing_now() -> None:
     )
     assert table.why_not(game, "building1").startswith("buildings are played in the building phase")
     assert table.why_not(game, "foundry") is None  # the table's default: whose turn, what they may do
+
+
+def test_extra_dividends_say_who_is_paid_and_the_share_value_move_as_the_engine_does() -> None:
+    game = two_player_game()
+    start(game, ("swift", 40), ("libby", 35))
+    pass_until(game, "action")
+    extra = next(la for la in game.legal_actions() if la.action.get("space") == "extra_dividends")
+    assert table.describe_action(game, extra.action) == (
+        "Ann places a partner on Extra dividends for Swift: $100 of Swift's treasury as a dividend, "
+        "$10 a share: Ann $30, share value $40 to $60"
+    )
+    preview = game.preview(extra.action)
+    assert preview.share_prices == {"swift": (40, 60)}
+    assert {(m.who, m.before, m.after) for m in preview.money} == {(1, 55, 85), ("swift", 120, 90)}

@@ -373,6 +373,16 @@ def space_payment(game: CobsGame, co: CobsCompany, space: str) -> str:
     return ""
 
 
+def treasury_dividend(game: CobsGame, co: CobsCompany, amount: int) -> str:
+    """A dividend the company pays from its treasury (extra dividends, a dividend building): who
+    gets what, and the share value's move."""
+    steps = game.dividend_steps(co, amount)
+    return (
+        f"{money(amount)} of {short(co)}'s treasury as a dividend, {dividend_text(game, co, amount, 'company')}, "
+        f"{share_value_after(game, co, steps)}"
+    )
+
+
 def partner_text(game: CobsGame, action: ActionDict) -> str:
     co = game.company(action.get("corporation"))
     space = str(action.get("space"))
@@ -399,14 +409,9 @@ def partner_text(game: CobsGame, action: ActionDict) -> str:
         )
     if space == "extra_dividends":
         cost = int(next(s for s in game.data["general_action_spaces"] if s["id"] == space).get("cost", 0))
-        parts.append(
-            f"{money(cost)} of {short(co)}'s treasury as a dividend, {dividend_text(game, co, cost, 'company')}"
-        )
+        parts.append(treasury_dividend(game, co, cost))
     if "dividend" in effect:
-        amount = int(effect.pop("dividend"))
-        parts.append(
-            f"{money(amount)} of {short(co)}'s treasury as a dividend, {dividend_text(game, co, amount, 'company')}"
-        )
+        parts.append(treasury_dividend(game, co, int(effect.pop("dividend"))))
     if "resource" in action:
         k = int(effect.pop("like_resources", 2))
         parts.append(f"{k} {action['resource']} from Haymarket Square")
@@ -937,7 +942,9 @@ def pending_panel(game: CobsGame) -> Panel | None:
             rows.append(("  then", share_value_after(game, co, game.dividend_steps(co, amount))))
         rows.append(("Withhold", f"{money(co.income)} to the treasury"))
         rows.append(("  then", withhold_share_value(game, co)))
-        return Panel(f"{short(co)} operates", ("This turn", "Pays"), tuple(rows), note=f"treasury {money(co.cash)}")
+        return Panel(
+            f"{short(co)} operates", ("This turn", "Pays"), tuple(rows), note=f"treasury {money(co.cash)}"
+        )
     if player is not None and game.phase == "stock" and player.certificates:
         rows = [
             (
