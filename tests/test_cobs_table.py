@@ -353,8 +353,8 @@ def test_extra_dividends_say_who_is_paid_and_the_share_value_move_as_the_engine_
     pass_until(game, "action")
     extra = next(la for la in game.legal_actions() if la.action.get("space") == "extra_dividends")
     assert table.describe_action(game, extra.action) == (
-        "Ann places a partner on Extra dividends for Swift: $100 of Swift's treasury as a dividend, "
-        "$10 a share: Ann $30, share value $40 to $60"
+        "Ann places a partner on Extra dividends for Swift: a $100 dividend from Swift's treasury, "
+        "$10 a share: Ann $30 ($70 on its own certificates stays in its treasury), share value $40 to $60"
     )
     preview = game.preview(extra.action)
     assert preview.share_prices == {"swift": (40, 60)}

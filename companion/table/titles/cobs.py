@@ -377,9 +377,11 @@ def treasury_dividend(game: CobsGame, co: CobsCompany, amount: int) -> str:
     """A dividend the company pays from its treasury (extra dividends, a dividend building): who
     gets what, and the share value's move."""
     steps = game.dividend_steps(co, amount)
+    own = sum(k for who, k in game.dividend_split(co, amount) if who is co)
+    stays = f" ({money(own)} on its own certificates stays in its treasury)" if own else ""
     return (
-        f"{money(amount)} of {short(co)}'s treasury as a dividend, {dividend_text(game, co, amount, 'company')}, "
-        f"{share_value_after(game, co, steps)}"
+        f"a {money(amount)} dividend from {short(co)}'s treasury, {dividend_text(game, co, amount, 'company')}"
+        f"{stays}, {share_value_after(game, co, steps)}"
     )
 
 
