@@ -201,3 +201,20 @@ def test_companion_table_plays_a_cobs_script(tmp_path: Path) -> None:
         "ok: Player 1 enters the demand tile drawn for the food and dairy $50 row: demand1 (X: no demand)"
         in out
     )
+
+
+def test_tags_sheet_for_the_title(tmp_path: Path) -> None:
+    out = tmp_path / "cobs.svg"
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "tags", "sheet", "--title", "CoBS", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COMPANION_CONFIG": ""},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    # 70 certificates, 10 charters, 44 buildings, 16 capital assets, 24 demand tiles, 4 player cards
+    assert "168 card(s)" in done.stdout
+    svg = out.read_text()
+    assert 'id="item-CoBS-swift_0"' in svg and 'id="item-CoBS-building1"' in svg
