@@ -731,13 +731,18 @@ def test_a_building_giving_two_workers_or_two_managers_puts_them_where_the_playe
     player = game.current_entity()
     co = next(c for c in game.started_companies() if c.owner is player)
     rooms = [f.room for f in co.factories]
-    offered = [
-        la.action["worker_factories"]
-        for la in game.legal_actions()
-        if la.type == "place_partner"
-        and la.action["space"] == "building26"
-        and la.action["corporation"] == co.sym
-    ]
+
+    def choices(space: str, field: str) -> list[object]:
+        """What the legal partner placements on ``space`` for ``co`` offer in ``field``."""
+        return [
+            la.action[field]
+            for la in game.legal_actions()
+            if la.type == "place_partner"
+            and la.action["space"] == space
+            and la.action["corporation"] == co.sym
+        ]
+
+    offered = choices("building26", "worker_factories")
     expected = [
         [a, b]
         for a in range(1, len(rooms) + 1)
@@ -750,13 +755,7 @@ def test_a_building_giving_two_workers_or_two_managers_puts_them_where_the_playe
     assert [f.workers for f in co.factories][-1] == 2 and sum(f.workers for f in co.factories) == 2
     while game.current_entity() is not player:
         act(game, "pass")
-    managers = [
-        la.action["manager_factories"]
-        for la in game.legal_actions()
-        if la.type == "place_partner"
-        and la.action["space"] == "building23"
-        and la.action["corporation"] == co.sym
-    ]
+    managers = choices("building23", "manager_factories")
     assert [1, last] in managers and all(len(set(m)) == 2 for m in managers)
     with pytest.raises(GameError):
         act(game, "place_partner", space="building23", corporation=co.sym, manager_factories=[1, 1])

@@ -169,30 +169,24 @@ def test_refused_taps_say_why_and_change_nothing(table: Table) -> None:
     assert isinstance(unknown, Result) and not unknown.ok
 
 
-def test_companion_table_plays_a_cobs_script(tmp_path: Path) -> None:
-    script = tmp_path / "cobs.script"
-    script.write_text("tap 0 @demand1\nconfirm\n")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "companion",
-            "table",
-            "--db",
-            str(tmp_path / "t.sqlite3"),
-            "--title",
-            "CoBS",
-            "--players",
-            "2",
-            "--demo-tags",
-            "--simulate",
-            str(script),
-        ],
+def companion(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m companion ARGS`` without the device's configuration."""
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
         capture_output=True,
         text=True,
         check=False,
         env={**os.environ, "COMPANION_CONFIG": ""},
         timeout=120,
+    )
+
+
+def test_companion_table_plays_a_cobs_script(tmp_path: Path) -> None:
+    script = tmp_path / "cobs.script"
+    script.write_text("tap 0 @demand1\nconfirm\n")
+    db = str(tmp_path / "t.sqlite3")
+    done = companion(
+        "table", "--db", db, "--title", "CoBS", "--players", "2", "--demo-tags", "--simulate", str(script)
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -205,14 +199,7 @@ def test_companion_table_plays_a_cobs_script(tmp_path: Path) -> None:
 
 def test_tags_sheet_for_the_title(tmp_path: Path) -> None:
     out = tmp_path / "cobs.svg"
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "tags", "sheet", "--title", "CoBS", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "COMPANION_CONFIG": ""},
-        timeout=120,
-    )
+    done = companion("tags", "sheet", "--title", "CoBS", str(out))
     assert done.returncode == 0, done.stderr
     # 70 certificates, 10 charters, 44 buildings, 16 capital assets, 24 demand tiles, 4 player cards
     assert "168 card(s)" in done.stdout

@@ -12,18 +12,11 @@ import pytest
 from ui_drive import drive
 
 BODY = """
-from companion.table.script import demo_uid, enroll_demo_tags
+from companion.table.script import demo_uid
 from companion.table.tags import find_item
 
-enroll_demo_tags(registry, "CoBS")
-service = TableService.new(store, registry, "CoBS", ["Ann", "Bob", "Cy"])
+service, act = title_service("CoBS", ["Ann", "Bob", "Cy"])
 game = service.game
-
-def act(kind, **fields):
-    la = next(la for la in game.legal_actions()
-              if la.type == kind and all(la.action.get(k) == v for k, v in fields.items()))
-    service.propose(la.action)
-    service.press("confirm")
 
 def draws():
     while game.pending_draws:
