@@ -155,3 +155,42 @@ def test_companion_demo_title_cobs_plays_its_game_night(tmp_path: Path, display:
     operating = records[3]["labelled"]
     assert operating["panel:Brunswick operates"]["text"] == "Brunswick operates"
     assert any("Ann starts Brunswick at $40: $120 to its treasury" in t for t in records[0]["texts"])
+
+
+def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: str) -> None:
+    """``companion run`` with ``game.title = "CoBS"``: the Board screen, no camera; a stored action
+    (the first demand tile entered) is there when it starts again."""
+    from ui_drive import companion_run
+
+    from companion.store import Store
+
+    (tmp_path / "c.toml").write_text(
+        '[game]\ntitle = "CoBS"\nplayers = ["Ann", "Bob"]\ndatabase = "db.sqlite3"\n'
+    )
+    proc = companion_run(
+        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    texts = (tmp_path / "shot.txt").read_text().splitlines()
+    assert "Ann to act" in texts and "Board" in texts and "Market" not in texts
+    assert any(t.startswith("enter the demand tile for the food and dairy $50 row") for t in texts)
+    with Store.open(tmp_path / "db.sqlite3") as store:
+        (game,) = store.games()
+        assert game.title == "CoBS"
+        store.append(
+            game.id,
+            {
+                "type": "draw",
+                "entity": 1,
+                "entity_type": "player",
+                "kind": "demand",
+                "place": "food_and_dairy_50",
+                "item": "demand1",
+            },
+        )
+    proc = companion_run(
+        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "again.png"], display, tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    again = (tmp_path / "again.txt").read_text().splitlines()
+    assert any(t.startswith("enter the demand tile for the dry goods $50 row") for t in again)
