@@ -761,3 +761,42 @@ def test_a_building_giving_two_workers_or_two_managers_puts_them_where_the_playe
         act(game, "place_partner", space="building23", corporation=co.sym, manager_factories=[1, 1])
     act(game, "place_partner", space="building23", corporation=co.sym, manager_factories=[1, last])
     assert [f.manager for f in co.factories] == [n in (1, last) for n in range(1, last + 1)]
+
+
+def test_a_building_giving_two_automations_puts_them_where_the_player_says() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("swift", 40), ("libby", 35))
+    pass_until(game, "action")
+    swift = game.company("swift")
+    for _ in range(2):  # Ann hires two workers for Swift's first factory (Bob passes between)
+        while game.current_entity() is not ann:
+            act(game, "pass")
+        act(game, "place_partner", space="job_market_worker", corporation="swift", factory=1)
+    while game.decade < 4:
+        pass_until(game, "operating")
+        pass_until(game, "building")
+    while game.current_entity() is not ann:
+        game.apply(next(la.action for la in game.legal_actions() if la.type == "play_building"))
+    act(game, "play_building", building="building42")  # era 3: two automations ($90 from the company)
+    pass_until(game, "action")
+    enter_draws(game)
+    for space in ("fundraising_40", "fundraising_60"):
+        while game.current_entity() is not ann:
+            act(game, "pass")
+        act(game, "place_partner", space=space, corporation="swift")
+    while game.current_entity() is not ann:
+        act(game, "pass")
+    orders = [
+        la.action["automation_factories"]
+        for la in game.legal_actions()
+        if la.type == "place_partner" and la.action["space"] == "building42"
+    ]
+    assert orders == game.automation_orders(swift, 2) and orders
+    assert all(len(o) == 2 for o in orders) and [1, 1] in orders  # both in factory 1 (its two workers)
+    with pytest.raises(GameError):
+        act(game, "place_partner", space="building42", corporation="swift", automation_factories=[3, 3])
+    staff = sum(f.workers + f.automated for f in swift.factories)
+    act(game, "place_partner", space="building42", corporation="swift", automation_factories=[1, 1])
+    assert swift.factories[0].automated == 2 and swift.factories[0].workers == 0
+    assert sum(f.workers + f.automated for f in swift.factories) == staff + 2  # the freed two moved on

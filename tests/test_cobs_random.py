@@ -29,6 +29,7 @@ def field_values(game: CobsGame, name: str) -> list[object]:
         "factory": [1, 2, 3],
         "worker_factories": [[1], [2], [1, 1], [1, 2], [2, 2], [2, 3]],
         "manager_factories": [[1], [2], [1, 1], [1, 2], [2, 3]],
+        "automation_factories": [[1], [2], [1, 1], [1, 2], [2, 1], [2, 2]],
         "demand": [*game.demand_slots, "bank"],
         "slot": list(game.asset_slots),
         "place": [*game.asset_slots, "10", "20", "30", "x", *game.demand_slots, 1, 2, 3, 4, 5],

@@ -420,9 +420,13 @@ def partner_text(game: CobsGame, action: ActionDict) -> str:
     if "resources" in action:
         effect.pop("unlike_resources", None)
         parts.append(f"{resources_text([str(r) for r in action['resources']])} from Haymarket Square")
-    for key, thing in (("worker_factories", "worker"), ("manager_factories", "manager")):
+    for key, thing, field in (
+        ("worker_factories", "worker", "workers"),
+        ("manager_factories", "manager", "managers"),
+        ("automation_factories", "automation", "automation"),
+    ):
         if key in action:
-            effect.pop(thing + "s", None)
+            effect.pop(field, None)
             numbers = [str(n) for n in action[key]]
             places = sorted(set(numbers))
             where = f"factory {places[0]}" if len(places) == 1 else f"factories {' and '.join(places)}"
@@ -611,6 +615,8 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
             parts.append("workers " + "+".join(str(n) for n in a["worker_factories"]))
         if "manager_factories" in a:
             parts.append("managers " + "+".join(str(n) for n in a["manager_factories"]))
+        if "automation_factories" in a:
+            parts.append("automate " + "+".join(str(n) for n in a["automation_factories"]))
         if a.get("first") is True:
             parts.append("first next")
         # the space leads the label too, so that every button's label is unique (``touch LABEL``)

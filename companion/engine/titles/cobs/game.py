@@ -290,6 +290,40 @@ class CobsGame(TableGame):
                 if not self.add_workers(co, 1):
                     self.labour_market = min(int(self.data["labour_market_max"]), self.labour_market + 1)
 
+    def automation_orders(self, co: CobsCompany, count: int) -> list[list[int]]:
+        """The factories ``count`` automations may go to, one after another (each needs a worker and
+        an automation space in its factory; the worker it frees moves to the leftmost factory with
+        room, where a later automation may find it): one order for each different outcome, as many
+        automations as the company can take."""
+        required = [f.required for f in co.factories]
+        limit = [int(f.spec["automation"]) for f in co.factories]
+
+        def after(state: tuple[tuple[int, int], ...], i: int) -> tuple[tuple[int, int], ...] | None:
+            workers, automated = state[i]
+            if workers <= 0 or automated >= limit[i]:
+                return None
+            new = list(state)
+            new[i] = (workers - 1, automated + 1)
+            for j, (w, a) in enumerate(new):
+                if required[j] - w - a > 0:  # the freed worker's new factory
+                    new[j] = (w + 1, a)
+                    break
+            return tuple(new)
+
+        start = tuple((f.workers, f.automated) for f in co.factories)
+        level: dict[tuple[tuple[int, int], ...], list[int]] = {start: []}
+        for _ in range(count):
+            following: dict[tuple[tuple[int, int], ...], list[int]] = {}
+            for state, order in level.items():
+                for i in range(len(co.factories)):
+                    nxt = after(state, i)
+                    if nxt is not None and nxt not in following:
+                        following[nxt] = [*order, i + 1]
+            if not following:
+                break
+            level = following
+        return sorted(order for order in level.values() if order)
+
     def manager_room(self, co: CobsCompany) -> int:
         return sum(1 for f in co.factories if not f.manager)
 

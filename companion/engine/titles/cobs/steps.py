@@ -651,6 +651,9 @@ class ActionStep(CobsStep):
             return [{"factory": f.number} for f in co.factories if f.room > 0]
         if set(effect) == {"automation"} and int(effect["automation"]) == 1:
             return [{"factory": n} for n in g.factory_choices(co, "automation")]
+        if set(effect) == {"automation"}:  # two at once: where each goes, in order
+            orders = g.automation_orders(co, int(effect["automation"]))
+            return [{"automation_factories": order} for order in orders]
         if set(effect) == {"managers"} and int(effect["managers"]) == 1:
             return [{"factory": f.number} for f in co.factories if not f.manager]
         if ("workers" in effect or "managers" in effect) and "automation" not in effect:
@@ -773,6 +776,7 @@ class ActionStep(CobsStep):
                 "first",
                 "worker_factories",
                 "manager_factories",
+                "automation_factories",
             )
             if k in action
         }
@@ -847,7 +851,10 @@ class ActionStep(CobsStep):
                 co.factories[int(n) - 1].manager = True
         if "salespeople" in effect:
             co.salespeople = min(co.max_salespeople, co.salespeople + int(effect["salespeople"]))
-        if "automation" in effect:
+        if "automation" in effect and "automation_factories" in action:
+            for n in action["automation_factories"]:
+                g.automate(co, 1, int(n))
+        elif "automation" in effect:
             g.automate(co, int(effect["automation"]), chosen if isinstance(chosen, int) else None)
         if "appeal" in effect:
             g.raise_appeal(co, int(effect["appeal"]))
