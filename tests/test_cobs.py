@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -89,7 +90,7 @@ def test_starting_a_company() -> None:
     pars = [la for la in game.legal_actions() if la.type == "par" and la.action["corporation"] == "swift"]
     # $60 would cost $180: more than Ann's $175
     assert sorted(la.action["share_price"] for la in pars) == [35, 40, 50]
-    assert pars[0].cards == ("swift_0",)
+    assert pars[0].cards == ("swift_0", "swift")  # the director's certificate or the charter tapped
     with pytest.raises(GameError, match="not 45"):
         act(game, "par", corporation="swift", share_price=45)
     preview = game.preview({"type": "par", **fields(ann), "corporation": "swift", "share_price": 50})
@@ -511,12 +512,12 @@ def test_price_protection_keeps_the_share_value_when_another_player_sells() -> N
     act(game, "buy_shares", shares=["spalding_2"])  # Bob holds a Spalding certificate
     pass_until(game, "action")
     spalding = game.company("spalding")
-    act(game, "place_partner", space="fundraising_80", corporation="spalding")  # Ann: $105 + $80
+    act(game, "place_partner", space="fundraising_40", corporation="spalding")  # Ann: $105 + $40
     act(game, "place_partner", space="capital_investment", corporation="libby", slot=40)  # Bob
     enter_draws(game, {"asset": ["price_protection"]})  # the $80 slot is refilled
     assert game.asset_slots[80] == "price_protection"
     act(game, "place_partner", space="capital_investment", corporation="spalding", slot=80)
-    assert spalding.assets == ["price_protection"] and spalding.cash == 105 + 35 + 80 - 80
+    assert spalding.assets == ["price_protection"] and spalding.cash == 105 + 35 + 40 - 80
     assert spalding.appeal == 3  # its immediate bonus: two steps of appeal (and a worker bonus)
     enter_draws(game)  # the emptied $80 slot first
     act(game, "appeal_bonus", bonus="worker", take="cash")
@@ -525,8 +526,8 @@ def test_price_protection_keeps_the_share_value_when_another_player_sells() -> N
     assert game.usable_assets(spalding, operating=True) == []
     pass_until(game, "stock")
     enter_draws(game)
-    value = spalding.share_value  # nothing sold in the operating phase: it dropped a step
-    assert value == 25
+    value = spalding.share_value  # nothing sold, withheld: price protection kept the share value
+    assert value == 35
     act(game, "pass")  # Ann
     act(game, "sell_shares", shares=["spalding_2"])  # Bob sells: protected
     assert spalding.share_value == value
@@ -635,3 +636,167 @@ def test_selling_the_directors_certificate_to_a_holder_of_the_preferred() -> Non
     assert [c.id for c in ann.certificates if c.company is spalding] == ["spalding_1"]
     assert [c.id for c in bob.certificates if c.company is spalding] == ["spalding_0"]
     assert sorted(c.id for c in game.pool.certificates) == ["spalding_2", "spalding_3", "spalding_4"]
+
+
+def spaces_offered(game: CobsGame) -> set[str]:
+    return {str(la.action["space"]) for la in game.legal_actions() if la.type == "place_partner"}
+
+
+def test_the_60_and_80_dollar_fundraising_spaces_open_in_the_third_and_fifth_decades() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35), ("libby", 35))
+    seen: dict[int, set[str]] = {}
+    for _ in range(5):
+        pass_until(game, "action")
+        seen[game.decade] = spaces_offered(game)
+        with pytest.raises(GameError) if game.decade < 3 else contextlib.nullcontext():
+            game.clone().apply(
+                {
+                    **fields(game.current_entity()),
+                    "type": "place_partner",
+                    "space": "fundraising_60",
+                    "corporation": "spalding",
+                }
+            )
+        pass_until(game, "operating")
+    assert "fundraising_40" in seen[1]
+    assert [d for d in seen if "fundraising_60" in seen[d]] == [3, 4, 5]
+    assert [d for d in seen if "fundraising_80" in seen[d]] == [5]
+
+
+def test_a_building_kept_from_an_earlier_decade_may_be_played_later() -> None:
+    game = two_player_game()
+    start(game, ("spalding", 35), ("libby", 35))
+    pass_until(game, "building")
+    first = {str(la.action["building"]) for la in game.legal_actions()}
+    assert first and all(game.data_of("buildings", b)["pips"] == 1 for b in first)
+    pass_until(game, "operating")
+    pass_until(game, "building")
+    assert game.decade == 2
+    offered = {str(la.action["building"]) for la in game.legal_actions()}
+    era_one = {b for b in offered if game.data_of("buildings", b)["pips"] == 1}
+    assert era_one and era_one < first  # the era-1 buildings not played yet
+    assert {b for b in offered if game.data_of("buildings", b)["pips"] == 2}
+    old = sorted(era_one)[0]
+    act(game, "play_building", building=old)
+    assert old in game.players[game.priority].buildings or old in game.players[1 - game.priority].buildings
+    assert old not in {
+        str(la.action["building"]) for la in game.legal_actions() if la.type == "play_building"
+    }
+
+
+def test_a_company_that_sold_no_goods_withholds_even_with_revenue_from_a_capital_asset() -> None:
+    game = two_player_game(asset=["union_stockyards"])
+    start(game, ("swift", 40), ("libby", 35))
+    pass_until(game, "action")
+    swift = game.company("swift")
+    act(game, "place_partner", space="capital_investment", corporation="swift", slot=40)  # Ann: $120 - $40
+    enter_draws(game, {"asset": ["color_catalog"]})  # the $80 slot is refilled: $60 more revenue
+    assert game.asset_slots[80] == "color_catalog"
+    act(game, "pass")  # Bob
+    act(
+        game, "place_partner", space="capital_investment", corporation="swift", slot=80, factory=1
+    )  # $80 - $80
+    enter_draws(game)
+    while game.pending_bonuses:
+        act(game, "appeal_bonus", take="cash")
+    assert "color_catalog" in swift.assets
+    pass_until(game, "operating")
+    enter_draws(game)
+    while game.current_entity() is not swift:
+        act(game, "dividend", kind="withhold")
+        enter_draws(game)
+    act(game, "use_asset", asset="color_catalog")
+    assert swift.income == 60 and swift.goods == 0
+    dividends = [la.action["kind"] for la in game.legal_actions() if la.type == "dividend"]
+    assert dividends == ["withhold"]  # nothing sold: no dividend (the summary: no goods sold, one step down)
+    with pytest.raises(GameError, match="sold no goods"):
+        act(game, "dividend", kind="payout")
+    value, cash = swift.share_value, swift.cash
+    act(game, "dividend", kind="withhold")
+    assert swift.cash == cash + 60 and swift.share_value < value
+
+
+def test_a_building_giving_two_workers_or_two_managers_puts_them_where_the_player_says() -> None:
+    game = new_game("CoBS", ["Ann", "Bob", "Cy", "Dee"])
+    assert isinstance(game, CobsGame)
+    enter_draws(game)
+    start(game, ("swift", 40), ("libby", 35), ("elgin", 35), ("henderson", 35))
+    pass_until(game, "operating")
+    pass_until(game, "building")  # the second decade: era-2 buildings
+    act(game, "play_building", building="building26")  # two workers
+    act(game, "play_building", building="building23")  # two managers
+    pass_until(game, "action")
+    enter_draws(game)
+    player = game.current_entity()
+    co = next(c for c in game.started_companies() if c.owner is player)
+    rooms = [f.room for f in co.factories]
+
+    def choices(space: str, field: str) -> list[object]:
+        """What the legal partner placements on ``space`` for ``co`` offer in ``field``."""
+        return [
+            la.action[field]
+            for la in game.legal_actions()
+            if la.type == "place_partner"
+            and la.action["space"] == space
+            and la.action["corporation"] == co.sym
+        ]
+
+    offered = choices("building26", "worker_factories")
+    expected = [
+        [a, b]
+        for a in range(1, len(rooms) + 1)
+        for b in range(a, len(rooms) + 1)
+        if (rooms[a - 1] >= 2 if a == b else rooms[a - 1] and rooms[b - 1])
+    ]
+    assert offered == expected
+    last = len(co.factories)
+    act(game, "place_partner", space="building26", corporation=co.sym, worker_factories=[last, last])
+    assert [f.workers for f in co.factories][-1] == 2 and sum(f.workers for f in co.factories) == 2
+    while game.current_entity() is not player:
+        act(game, "pass")
+    managers = choices("building23", "manager_factories")
+    assert [1, last] in managers and all(len(set(m)) == 2 for m in managers)
+    with pytest.raises(GameError):
+        act(game, "place_partner", space="building23", corporation=co.sym, manager_factories=[1, 1])
+    act(game, "place_partner", space="building23", corporation=co.sym, manager_factories=[1, last])
+    assert [f.manager for f in co.factories] == [n in (1, last) for n in range(1, last + 1)]
+
+
+def test_a_building_giving_two_automations_puts_them_where_the_player_says() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("swift", 40), ("libby", 35))
+    pass_until(game, "action")
+    swift = game.company("swift")
+    for _ in range(2):  # Ann hires two workers for Swift's first factory (Bob passes between)
+        while game.current_entity() is not ann:
+            act(game, "pass")
+        act(game, "place_partner", space="job_market_worker", corporation="swift", factory=1)
+    while game.decade < 4:
+        pass_until(game, "operating")
+        pass_until(game, "building")
+    while game.current_entity() is not ann:
+        game.apply(next(la.action for la in game.legal_actions() if la.type == "play_building"))
+    act(game, "play_building", building="building42")  # era 3: two automations ($90 from the company)
+    pass_until(game, "action")
+    enter_draws(game)
+    for space in ("fundraising_40", "fundraising_60"):
+        while game.current_entity() is not ann:
+            act(game, "pass")
+        act(game, "place_partner", space=space, corporation="swift")
+    while game.current_entity() is not ann:
+        act(game, "pass")
+    orders = [
+        la.action["automation_factories"]
+        for la in game.legal_actions()
+        if la.type == "place_partner" and la.action["space"] == "building42"
+    ]
+    assert orders == game.automation_orders(swift, 2) and orders
+    assert all(len(o) == 2 for o in orders) and [1, 1] in orders  # both in factory 1 (its two workers)
+    with pytest.raises(GameError):
+        act(game, "place_partner", space="building42", corporation="swift", automation_factories=[3, 3])
+    staff = sum(f.workers + f.automated for f in swift.factories)
+    act(game, "place_partner", space="building42", corporation="swift", automation_factories=[1, 1])
+    assert swift.factories[0].automated == 2 and swift.factories[0].workers == 0
+    assert sum(f.workers + f.automated for f in swift.factories) == staff + 2  # the freed two moved on

@@ -27,6 +27,9 @@ def field_values(game: CobsGame, name: str) -> list[object]:
         "give": list(RESOURCES),
         "take": [*RESOURCES, "bonus", "cash"],
         "factory": [1, 2, 3],
+        "worker_factories": [[1], [2], [1, 1], [1, 2], [2, 2], [2, 3]],
+        "manager_factories": [[1], [2], [1, 1], [1, 2], [2, 3]],
+        "automation_factories": [[1], [2], [1, 1], [1, 2], [2, 1], [2, 2]],
         "demand": [*game.demand_slots, "bank"],
         "slot": list(game.asset_slots),
         "place": [*game.asset_slots, "10", "20", "30", "x", *game.demand_slots, 1, 2, 3, 4, 5],
@@ -187,3 +190,42 @@ def test_undo_after_random_play_restores_the_state() -> None:
     assert game.cash_table() == before.cash_table() and game.trace_state() == before.trace_state()
     with pytest.raises(GameError):
         game.apply({"type": "dividend", "entity": "nobody", "entity_type": "corporation", "kind": "payout"})
+
+
+@pytest.mark.parametrize(("seed", "players", "rules"), [(1, 2, ()), (2, 4, ("advanced", "public_goals"))])
+def test_the_random_games_tool_plays_cobs_to_the_end_and_its_exports_replay(
+    seed: int, players: int, rules: tuple[str, ...], tmp_path: Path
+) -> None:
+    from test_g1867_random_games import load_tool  # tools/random_games.py as a module
+
+    tool = load_tool()
+    game = tool.play(seed, players, frozenset(rules), 3000, "CoBS")
+    assert isinstance(game, CobsGame) and game.finished and game.game_end_reason == "decades"
+    # the same seed plays the same game (the bag is seeded)
+    again = tool.play(seed, players, frozenset(rules), 3000, "CoBS")
+    assert [a["type"] for a in again.actions] == [a["type"] for a in game.actions]
+    # every action kept the invariants
+    fresh = new_game("CoBS", [(p.id, p.name) for p in game.players], set(rules), seed=seed)
+    assert isinstance(fresh, CobsGame)
+    for action in game.actions:
+        fresh._process(action)
+        check_invariants(fresh)
+    assert fresh.result() == game.result()
+    path = tmp_path / f"random-{seed}.json"
+    path.write_text(json.dumps(export_game(game, seed)))
+    result = replay(path)
+    assert result.ok, result.divergence
+    assert result.game is not None and result.game.result() == game.result()
+
+
+def test_a_random_player_draws_resources_as_likely_as_the_bag_holds_them() -> None:
+    game = new_game("CoBS", ["A", "B"])
+    assert isinstance(game, CobsGame)
+    while game.pending_draws[0][0] != "supply":
+        game.apply(game.legal_actions()[0].action)
+    draws = game.legal_actions()
+    assert {la.action["kind"] for la in draws} == {"supply"}
+    assert {la.action["item"]: game.draw_weight(la.action) for la in draws} == {
+        r: n for r, n in game.bag.items() if n
+    }
+    assert game.draw_weight({"kind": "demand", "item": "demand1"}) == 1

@@ -11,18 +11,11 @@ import pytest
 from ui_drive import drive
 
 BODY = """
-from companion.table.script import demo_uid, enroll_demo_tags
+from companion.table.script import demo_uid
 from companion.table.tags import find_item
 
-enroll_demo_tags(registry, "TSR")
-service = TableService.new(store, registry, "TSR", ["Ann", "Bob", "Cy"])
+service, act = title_service("TSR", ["Ann", "Bob", "Cy"])
 game = service.game
-
-def act(kind, **fields):
-    la = next(la for la in game.legal_actions()
-              if la.type == kind and all(la.action.get(k) == v for k, v in fields.items()))
-    service.propose(la.action)
-    service.press("confirm")
 
 # red to Ann for $20; blue to Bob ($12); nobody bids for green; yellow to Cy ($10)
 for sym, winner, price, link in (("red", "Ann", 20, "moscow-stpetersburg"), ("blue", "Bob", 12, "bryansk-moscow"),

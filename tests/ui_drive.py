@@ -56,6 +56,23 @@ def demo_service(count=None):
     service = TableService.new(store, registry, "1870", names, rules, int(settings.get("seed") or 0))
     store.append_many(service.game_id, actions[:count])
     return TableService.open(store, service.game_id, registry)
+
+
+def title_service(title, names):
+    # a new game of a title without a map, every card with a demo tag; and ``act(kind, **fields)``,
+    # which proposes and confirms the first legal action of that type with those fields
+    from companion.table.script import enroll_demo_tags
+
+    enroll_demo_tags(registry, title)
+    service = TableService.new(store, registry, title, names)
+
+    def act(kind, **fields):
+        la = next(la for la in service.game.legal_actions()
+                  if la.type == kind and all(la.action.get(k) == v for k, v in fields.items()))
+        service.propose(la.action)
+        service.press("confirm")
+
+    return service, act
 """
 
 EPILOGUE = """

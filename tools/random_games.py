@@ -1,11 +1,16 @@
-"""Play random legal games (1870, 1867 or 1861) with our engine and write them as 18xx.games exports.
+"""Play random legal games (1870, 1867, 1861 or a title without a map) with our engine and write
+them as 18xx.games exports.
 
 A developer tool for differential testing: the exports can be replayed by another engine (the
 18xx.games reference, run locally beside ours) and the two traces compared with
 ``companion replay --diff``.  Every action is chosen among candidates our engine accepts; the
-players are neither clever nor stupid, they just keep the game moving.
+players are neither clever nor stupid, they just keep the game moving.  A title without a map
+(City of the Big Shoulders, Trans-Siberian Railroad) lists its exact legal actions, so a move is
+picked among them; what the physical game draws at random (a resource from the bag, a tile from a
+deck) is picked from a bag seeded with the game's seed, each piece as likely as the bag holds it.
 
     python tools/random_games.py OUT_DIR --games 5 --seed 1 [--players 3] [--rules diesels] [--title 1867]
+    python tools/random_games.py OUT_DIR --title CoBS [--rules advanced public_goals]
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Game, GameError, new_game
+from companion.engine.core import TableGame
 from companion.engine.entities import Corporation, Player
+from companion.engine.rounds import LegalAction
+from companion.engine.titles import playable_titles, title_info
 from companion.interop.replay import export_game
 
 
@@ -254,9 +262,38 @@ def title_bids(game: Game, player: Player, base: dict[str, Any], rng: random.Ran
     return out
 
 
-def play(
-    seed: int, players: int, rules: frozenset[str], max_actions: int = 3000, title: str = "1870"
-) -> Game:
+def pick_legal(game: TableGame, rng: random.Random) -> dict[str, Any]:
+    """A random legal action of a title that lists them exactly: a pass one time in five when
+    something else may be done; a draw as likely as the pieces the bag or deck holds of it (the
+    title's ``draw_weight``); a price chosen within the range the engine gives."""
+    legal = game.legal_actions()
+    if not legal:
+        raise GameError(f"nothing to do in {game.round.name}")
+    active = [la for la in legal if la.type != "pass"]
+    pool = active if active and rng.random() < 0.8 else legal
+    weight = getattr(game, "draw_weight", None)
+
+    def odds(la: LegalAction) -> int:
+        return int(weight(la.action)) if weight is not None and la.type == "draw" else 1
+
+    la = rng.choices(pool, weights=[odds(x) for x in pool])[0]
+    if la.price_range is not None:
+        return la.priced(rng.randint(*la.price_range))
+    return dict(la.action)
+
+
+def play_legal(seed: int, players: int, rules: frozenset[str], max_actions: int, title: str) -> TableGame:
+    """A random game of a title without a map, played from its legal actions to its end."""
+    rng = random.Random(seed)
+    game = new_game(title, [(1000 + i, f"Player {i + 1}") for i in range(players)], rules, seed)
+    while not game.finished and len(game.actions) < max_actions:
+        game.apply(pick_legal(game, rng))
+    return game
+
+
+def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000, title: str = "1870") -> Any:
+    if not title_info(title).has_map:
+        return play_legal(seed, players, rules, max_actions, title)
     rng = random.Random(seed)
     game = new_game(title, [(1000 + i, f"Player {i + 1}") for i in range(players)], rules, seed)
     stuck = 0
@@ -293,15 +330,23 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, default=0, help="0: 2-7 at random")
+    parser.add_argument("--players", type=int, default=0, help="0: as many as the title takes, at random")
     parser.add_argument("--rules", nargs="*", default=[])
     parser.add_argument("--max-actions", type=int, default=3000)
-    parser.add_argument("--title", default="1870", choices=["1870", "1867", "1861"])
+    without_map = [t for t in playable_titles() if not title_info(t).has_map]
+    parser.add_argument("--title", default="1870", choices=["1870", "1867", "1861", *without_map])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for n in range(args.games):
         seed = args.seed + n
-        low, high = (2, 7) if args.title == "1870" else (3, 6)
+        info = title_info(args.title)
+        low, high = (
+            (2, 7)
+            if args.title == "1870"
+            else (3, 6)
+            if info.has_map
+            else (info.min_players, info.max_players)
+        )
         count = args.players or random.Random(seed).randint(low, high)
         game = play(seed, count, frozenset(args.rules), args.max_actions, args.title)
         data = export_game(game, game_id=seed)

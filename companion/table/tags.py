@@ -59,6 +59,8 @@ class ItemKind(StrEnum):
     COMPANY = "company"
     TRAIN = "train"
     PLAYER = "player"
+    TILE = "tile"
+    """A board tile that carries a tag (a title's buildings, capital assets, demand tiles)."""
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,25 @@ def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
         "links",
         "jumps",
         "bonus",
+        # the fields a title without a map names too (City of the Big Shoulders: the action space,
+        # the capital asset's slot, the factories, the resources, the demand space, what was drawn)
+        "space",
+        "slot",
+        "factory",
+        "worker_factories",
+        "manager_factories",
+        "first",
+        "resource",
+        "resources",
+        "building",
+        "demand",
+        "spot",
+        "give",
+        "take",
+        "asset",
+        "kind",
+        "place",
+        "item",
     )
 
     def tile(x: dict[str, Any]) -> str:

@@ -1416,16 +1416,18 @@ def board_view(game: TableGame) -> BoardView:
         if game.finished
         else ()
     )
+    bank_text = getattr(module, "bank_text", None)  # a title whose bank is unlimited says so
+    phase_text = getattr(module, "phase_text", None)  # a title whose round name says its phase: ""
     return BoardView(
         game.title,
-        f"Bank {money(game.bank.cash, cur)}",
+        str(bank_text(game)) if bank_text is not None else f"Bank {money(game.bank.cash, cur)}",
         game.round.name,
         headline,
         tuple(module.panels(game)),
         game.finished,
         result,
         reason,
-        str(getattr(game, "phase", "") or ""),
+        str(phase_text(game)) if phase_text is not None else str(getattr(game, "phase", "") or ""),
     )
 
 

@@ -24,6 +24,12 @@ And optionally (the table has a default for each):
 ``why_not(game, card: str) -> str | None``
     Why a tapped card means nothing now, in the game's words (default: whose turn it is and what
     they may do).
+``bank_text(game) -> str``
+    What the top bar says of the bank (default: "Bank $1,234"; a title whose bank never runs out
+    says so).
+``phase_text(game) -> str``
+    The phase the top bar shows under the round (default: ``game.phase``; "" for none, where the
+    round's name says it).
 ``PRICE_STEP: int``
     How much a second tap (or ``+``) raises a price the players set, such as a bid (default 1).
 

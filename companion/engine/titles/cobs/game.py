@@ -34,7 +34,10 @@ class CobsGame(TableGame):
     """The game: players, companies, the boards (share value, appeal, supply chain, demand, assets)."""
 
     title = "CoBS"
-    CARD_ACTION_TYPES = frozenset({"par", "buy_shares", "sell_shares"})
+    #: the certificates, charters and tiles (buildings, capital assets, demand tiles) a tap may mean
+    CARD_ACTION_TYPES = frozenset(
+        {"par", "buy_shares", "sell_shares", "draw", "play_building", "place_partner", "use_asset"}
+    )
     REQUIRED_FIELDS = {
         **TableGame.REQUIRED_FIELDS,
         "draw": ("kind", "place", "item"),
@@ -50,6 +53,12 @@ class CobsGame(TableGame):
     }
 
     players: list[CobsPlayer]  # type: ignore[assignment]
+
+    #: why a game ended, in words (``game_end_reason`` → sentence)
+    END_REASONS: dict[str, str] = {
+        "decades": "the fifth decade's operating phase is over",
+        "manually_ended": "the players ended it",
+    }
 
     def make_player(self, pid: Any, name: str) -> Player:
         n = int(self.data["partners"]["start"])
@@ -204,27 +213,42 @@ class CobsGame(TableGame):
             self.log.append(f"{co.name}'s appeal rises to {new}")
         co.appeal = new
 
-    def pay_shareholders(self, co: CobsCompany, amount: int, payer: Any) -> None:
-        """Pay ``amount`` (rounded down to $10) as a dividend, $1 in 10 per share, from ``payer`` (the
-        bank or the company): players by their certificates, the company for those in its treasury;
-        shares in the bank pool earn nothing.  Then the share value rises by the dividend's size."""
-        amount = amount // 10 * 10
-        per_share = amount // 10
+    def dividend_split(self, co: CobsCompany, amount: int) -> list[tuple[CobsPlayer | CobsCompany, int]]:
+        """Who a dividend of ``amount`` (rounded down to $10, $1 in 10 per share) pays and how much:
+        the players by their certificates, the company for those in its treasury (shares in the bank
+        pool earn nothing); nobody paid nothing is listed."""
+        per_share = amount // 10 * 10 // 10
+        out: list[tuple[CobsPlayer | CobsCompany, int]] = []
         for p in self.players:
             shares = self.shares_of(p, co)
             if shares and per_share:
-                payer.spend(per_share * shares, p)
+                out.append((p, per_share * shares))
         own = sum(c.shares for c in co.certificates)
-        if own and per_share and payer is not co:
-            payer.spend(per_share * own, co)
-        self.log.append(f"{co.name} pays ${per_share} per share")
+        if own and per_share:
+            out.append((co, per_share * own))
+        return out
+
+    def dividend_steps(self, co: CobsCompany, amount: int) -> int:
+        """How many steps a dividend of ``amount`` moves the share value up: 1 at the share value or
+        more, 2 at twice, 3 at three times (from $60)."""
+        amount = amount // 10 * 10
+        if amount <= 0:
+            return 0
         for rise in self.data["dividend_rises"]:
             if amount >= int(rise["at_least_times_share_value"]) * co.share_value and co.share_value >= int(
                 rise.get("min_share_value", 0)
             ):
-                if amount > 0:
-                    self.move_share_value(co, int(rise["steps"]))
-                break
+                return int(rise["steps"])
+        return 0
+
+    def pay_shareholders(self, co: CobsCompany, amount: int, payer: Any) -> None:
+        """Pay ``amount`` as a dividend (:meth:`dividend_split`) from ``payer`` (the bank or the
+        company; a company pays nothing to itself).  Then the share value rises by the dividend's size."""
+        for who, paid in self.dividend_split(co, amount):
+            if who is not payer:
+                payer.spend(paid, who)
+        self.log.append(f"{co.name} pays ${amount // 10 * 10 // 10} per share")
+        self.move_share_value(co, self.dividend_steps(co, amount))
 
     def take_from_haymarket(self, co: CobsCompany, resources: list[str]) -> None:
         for r in resources:
@@ -266,14 +290,42 @@ class CobsGame(TableGame):
                 if not self.add_workers(co, 1):
                     self.labour_market = min(int(self.data["labour_market_max"]), self.labour_market + 1)
 
+    def automation_orders(self, co: CobsCompany, count: int) -> list[list[int]]:
+        """The factories ``count`` automations may go to, one after another (each needs a worker and
+        an automation space in its factory; the worker it frees moves to the leftmost factory with
+        room, where a later automation may find it): one order for each different outcome, as many
+        automations as the company can take."""
+        required = [f.required for f in co.factories]
+        limit = [int(f.spec["automation"]) for f in co.factories]
+
+        def after(state: tuple[tuple[int, int], ...], i: int) -> tuple[tuple[int, int], ...] | None:
+            workers, automated = state[i]
+            if workers <= 0 or automated >= limit[i]:
+                return None
+            new = list(state)
+            new[i] = (workers - 1, automated + 1)
+            for j, (w, a) in enumerate(new):
+                if required[j] - w - a > 0:  # the freed worker's new factory
+                    new[j] = (w + 1, a)
+                    break
+            return tuple(new)
+
+        start = tuple((f.workers, f.automated) for f in co.factories)
+        level: dict[tuple[tuple[int, int], ...], list[int]] = {start: []}
+        for _ in range(count):
+            following: dict[tuple[tuple[int, int], ...], list[int]] = {}
+            for state, order in level.items():
+                for i in range(len(co.factories)):
+                    nxt = after(state, i)
+                    if nxt is not None and nxt not in following:
+                        following[nxt] = [*order, i + 1]
+            if not following:
+                break
+            level = following
+        return sorted(order for order in level.values() if order)
+
     def manager_room(self, co: CobsCompany) -> int:
         return sum(1 for f in co.factories if not f.manager)
-
-    def add_managers(self, co: CobsCompany, count: int) -> None:
-        for f in co.factories:
-            if count and not f.manager:
-                f.manager = True
-                count -= 1
 
     def usable_assets(self, co: CobsCompany, *, operating: bool) -> list[str]:
         """The capital assets ``co`` may exhaust now: ready ones it can pay for; price protection is
@@ -452,6 +504,13 @@ class CobsGame(TableGame):
         if "brilliant_marketing" in self.asset_deck:
             return ["brilliant_marketing"]
         return [str(a["id"]) for a in assets]
+
+    def draw_weight(self, action: dict[str, Any]) -> int:
+        """How many pieces the bag or deck holds of what ``action`` draws (for a random player: a
+        resource is as likely as its count in the bag; each tile of a deck's offer once)."""
+        if action.get("kind") == "supply":
+            return max(0, int(self.bag.get(str(action.get("item")), 0)))
+        return 1
 
     def prune_draws(self) -> None:
         """Drop the pending draws nothing can be drawn for (an empty deck); an empty bag is refilled."""

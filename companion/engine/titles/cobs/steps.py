@@ -5,7 +5,7 @@ sentence, before it changes anything."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.errors import GameError
@@ -87,7 +87,10 @@ class DrawStep(CobsStep):
             return []
         kind, slot = self.game.pending_draws[0]
         return [
-            LegalAction({"type": "draw", **fields(entity), "kind": kind, "place": slot, "item": item})
+            LegalAction(
+                {"type": "draw", **fields(entity), "kind": kind, "place": slot, "item": item},
+                () if kind == "supply" else (item,),  # a tile (demand, capital asset, goal) may be tagged
+            )
             for item in self.game.draw_choices(kind)
         ]
 
@@ -287,7 +290,7 @@ class StockStep(CobsStep):
                                     "corporation": co.sym,
                                     "share_price": int(v),
                                 },
-                                (co.all_certificates[0].id,),
+                                (co.all_certificates[0].id, co.sym),  # the certificate or the charter
                             )
                         )
         if "sell_shares" in kinds:
@@ -529,15 +532,18 @@ class BuildingStep(CobsStep):
         return ["play_building"] if entity is self.actor() and self.choices() else []
 
     def choices(self) -> list[str]:
+        """The buildings a player may play: any not yet played of this decade's era, or of an earlier
+        one (the building a player kept from an earlier decade's hand)."""
         g = self.game
         era = int(g.data["building_era_by_decade"][g.decade - 1])
-        return [b for b in g.building_deck if int(g.data_of("buildings", b)["pips"]) == era]
+        return [b for b in g.building_deck if int(g.data_of("buildings", b)["pips"]) <= era]
 
     def legal_actions(self, entity: Any) -> list[LegalAction]:
         if not self.actions(entity):
             return []
         return [
-            LegalAction({"type": "play_building", **fields(entity), "building": b}) for b in self.choices()
+            LegalAction({"type": "play_building", **fields(entity), "building": b}, (b,))
+            for b in self.choices()
         ]
 
     def process_play_building(self, action: ActionDict) -> None:
@@ -601,6 +607,8 @@ class ActionStep(CobsStep):
         occupied = g.occupied.get(space, 0)
         if (owner is not None or facts.get("limited")) and occupied:
             return []
+        if g.decade < int(facts.get("from_decade", 1)):
+            return []  # the $60 fundraising space opens in the third decade, the $80 one in the fifth
         effect: dict[str, Any] = dict(facts.get("effect") or {})
         cost = int(facts.get("cost", 0))
         pays = owner is not None and facts["payer"] == "company" or facts.get("payment") == "company_to_bank"
@@ -643,9 +651,41 @@ class ActionStep(CobsStep):
             return [{"factory": f.number} for f in co.factories if f.room > 0]
         if set(effect) == {"automation"} and int(effect["automation"]) == 1:
             return [{"factory": n} for n in g.factory_choices(co, "automation")]
+        if set(effect) == {"automation"}:  # two at once: where each goes, in order
+            orders = g.automation_orders(co, int(effect["automation"]))
+            return [{"automation_factories": order} for order in orders]
         if set(effect) == {"managers"} and int(effect["managers"]) == 1:
             return [{"factory": f.number} for f in co.factories if not f.manager]
+        if ("workers" in effect or "managers" in effect) and "automation" not in effect:
+            return self.placements(co, effect)
         return [{}]
+
+    @staticmethod
+    def placements(co: CobsCompany, effect: dict[str, Any]) -> list[dict[str, Any]]:
+        """Where the workers and managers of a building giving several (or a worker and a manager,
+        or a worker and a salesperson) go: ``worker_factories`` (a factory twice for two workers
+        where it has room for both) and ``manager_factories`` (different factories without one),
+        as many as the company has room for."""
+        rooms = {f.number: f.room for f in co.factories if f.room > 0}
+        free = [f.number for f in co.factories if not f.manager]
+        workers = min(int(effect.get("workers", 0)), sum(rooms.values()))
+        managers = min(int(effect.get("managers", 0)), len(free))
+        worker_sets = [
+            list(ws)
+            for ws in combinations_with_replacement(sorted(rooms), workers)
+            if all(ws.count(n) <= rooms[n] for n in set(ws))
+        ]
+        manager_sets = [list(ms) for ms in combinations(free, managers)]
+        out: list[dict[str, Any]] = []
+        for ws in worker_sets:
+            for ms in manager_sets:
+                choice: dict[str, Any] = {}
+                if "workers" in effect:
+                    choice["worker_factories"] = ws
+                if "managers" in effect:
+                    choice["manager_factories"] = ms
+                out.append(choice)
+        return out
 
     def worker_cost(self) -> int:
         costs = self.game.data["job_market_cost"]
@@ -663,6 +703,10 @@ class ActionStep(CobsStep):
                 continue
             for space in self.spaces():
                 for extra in self.options(co, space):
+                    # a tap on the building (a tile on its owner's track) or on the capital asset means it
+                    cards = (space,) if space in self.game.building_owner else ()
+                    if "slot" in extra:
+                        cards = (*cards, str(self.game.asset_slots[int(extra["slot"])]))
                     out.append(
                         LegalAction(
                             {
@@ -671,12 +715,15 @@ class ActionStep(CobsStep):
                                 "space": space,
                                 "corporation": co.sym,
                                 **extra,
-                            }
+                            },
+                            cards,
                         )
                     )
             for a in self.game.usable_assets(co, operating=False):
                 out.append(
-                    LegalAction({"type": "use_asset", **fields(entity), "corporation": co.sym, "asset": a})
+                    LegalAction(
+                        {"type": "use_asset", **fields(entity), "corporation": co.sym, "asset": a}, (a,)
+                    )
                 )
         out.append(LegalAction({"type": "pass", **fields(entity)}))
         return out
@@ -720,7 +767,18 @@ class ActionStep(CobsStep):
         space = str(action.get("space"))
         facts, owner = self.space(space)
         choice: dict[str, Any] = {
-            k: action[k] for k in ("slot", "resource", "resources", "factory", "first") if k in action
+            k: action[k]
+            for k in (
+                "slot",
+                "resource",
+                "resources",
+                "factory",
+                "first",
+                "worker_factories",
+                "manager_factories",
+                "automation_factories",
+            )
+            if k in action
         }
         if choice not in self.options(co, space):
             raise GameError(f"{co.name} cannot use {space} {self.describe(choice)}now")
@@ -784,14 +842,19 @@ class ActionStep(CobsStep):
         if "workers" in effect and isinstance(chosen, int):
             co.factories[chosen - 1].workers += 1  # one worker, into the factory the player chose
         elif "workers" in effect:
-            g.add_workers(co, int(effect["workers"]))
+            for n in action.get("worker_factories") or []:
+                co.factories[int(n) - 1].workers += 1  # into the factories the player chose
         if "managers" in effect and isinstance(chosen, int):
             co.factories[chosen - 1].manager = True
         elif "managers" in effect:
-            g.add_managers(co, int(effect["managers"]))
+            for n in action.get("manager_factories") or []:
+                co.factories[int(n) - 1].manager = True
         if "salespeople" in effect:
             co.salespeople = min(co.max_salespeople, co.salespeople + int(effect["salespeople"]))
-        if "automation" in effect:
+        if "automation" in effect and "automation_factories" in action:
+            for n in action["automation_factories"]:
+                g.automate(co, 1, int(n))
+        elif "automation" in effect:
             g.automate(co, int(effect["automation"]), chosen if isinstance(chosen, int) else None)
         if "appeal" in effect:
             g.raise_appeal(co, int(effect["appeal"]))
@@ -918,16 +981,21 @@ class OperatingStep(CobsStep):
             if self.produce_refusal(co, n) is None
         ]
         out += [LegalAction({"type": "sell_goods", **f, "demand": s}) for s in self.sell_options(co)]
-        out += [LegalAction({"type": "use_asset", **f, "asset": a}) for a in self.asset_options(co)]
+        out += [LegalAction({"type": "use_asset", **f, "asset": a}, (a,)) for a in self.asset_options(co)]
         out += [LegalAction({"type": "trade_resources", **f, **o}) for o in self.trade_options(co)]
         out += [
             LegalAction({"type": "emergency_fundraise", **f, "shares": ids}, tuple(ids))
             for ids in self.fundraise_options(co)
         ]
-        if co.income > 0:
+        if self.may_pay_out(co):
             out.append(LegalAction({"type": "dividend", **f, "kind": "payout"}))
         out.append(LegalAction({"type": "dividend", **f, "kind": "withhold"}))
         return out
+
+    def may_pay_out(self, co: CobsCompany) -> bool:
+        """A dividend needs operating revenue and a good sold this turn (a company that sold none
+        withholds, whatever a capital asset added: the summary's "no goods sold: one step down")."""
+        return co.income > 0 and self.stage == 2
 
     def company(self, action: ActionDict) -> CobsCompany:
         co = self.game.entity_of(action)
@@ -1004,7 +1072,8 @@ class OperatingStep(CobsStep):
         co.goods += int(f.spec["goods"])
         f.produced = True
         self.stage = 1
-        g.log.append(f"{co.name}'s factory {number} produces {f.spec['goods']} goods")
+        made = int(f.spec["goods"])
+        g.log.append(f"{co.name}'s factory {number} produces {made} good{'s' if made != 1 else ''}")
         if f.manager:
             bonus = f.spec["manager_bonus"]
             co.goods += int(bonus.get("good", 0))
@@ -1057,16 +1126,18 @@ class OperatingStep(CobsStep):
         g = self.game
         co = self.company(action)
         kind = action.get("kind")
-        if kind == "payout" and co.income > 0:
+        if kind == "payout" and self.may_pay_out(co):
             g.log.append(f"{co.name} pays out its operating revenue of ${co.income}")
             g.pay_shareholders(co, co.income, g.bank)
         elif kind == "withhold":
             g.bank.spend(co.income, co)
             g.log.append(f"{co.name} withholds ${co.income}")
-            if co.income > 0 and g.has_price_protection(co):
+            if g.has_price_protection(co):
                 g.log.append(f"price protection keeps {co.name}'s share value")
             else:
                 g.move_share_value(co, -1)
+        elif kind == "payout" and co.income > 0:
+            raise GameError(f"{co.name} sold no goods this turn: it withholds its ${co.income}")
         else:
             raise GameError(f"{co.name} may withhold{' or pay out' if co.income else ''}, not {kind!r}")
         co.income = 0
