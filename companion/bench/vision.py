@@ -5,15 +5,25 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 from typing import Any
 
 import cv2
 
-from vision.evaluate import run_bench, summarise
+from companion.interop.replay import load_export
+from companion.table.camera import export_board_states
+from vision.board import BoardState
+from vision.evaluate import fixture_paths, run_bench, summarise
 from vision.styles import STYLES, TUNED
 
 FRAMES = 40
 SEED = 20261129  # never used by the tests
+
+
+def bench_states(title: str, directory: Path | None = None) -> list[list[tuple[int, BoardState]]]:
+    """The board states of the title's fixture games (:func:`vision.evaluate.fixture_paths`), one list
+    per game, as the rules engine replays them (home tokens, mergers and removed tokens included)."""
+    return [export_board_states(load_export(p)) for p in fixture_paths(title, directory)]
 
 
 def _rows(summaries: dict[str, dict[str, Any]]) -> list[str]:
