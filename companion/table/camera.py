@@ -118,6 +118,8 @@ def export_board_states(export: dict[str, Any]) -> list[tuple[int, BoardState]]:
     out: list[tuple[int, BoardState]] = []
     last: tuple[dict[str, tuple[str, int]], dict[str, list[str | None]]] | None = None
     for action, game in iter_replay(export):
+        if not isinstance(game, Game):
+            raise ValueError(f"{game.title} has no map for the camera to check")
         now = _map_of(game)
         if now != last:
             last = now
