@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.board import BoardState, title_tile_shapes
+from vision.board import UPGRADE_ORDER, BoardState, title_tile_shapes
 from vision.fixture_states import FixtureError, FixtureGame, load_fixture, replay
 from vision.perturb import FRAME_SIZE, hex_visibility, random_perturbation, simulate_frame
 from vision.pipeline import Recognizer
@@ -96,15 +96,21 @@ class Change:
     actual: Placed | None
 
 
-def _yellow_for(board: BoardState, hex_id: str, rng: np.random.Generator) -> Placed | None:
-    """A plausible first tile for an empty hex: a yellow tile with the same cities/towns."""
+def _first_tile_for(board: BoardState, hex_id: str, rng: np.random.Generator) -> Placed | None:
+    """A plausible first tile for a hex without one: on a plain hex a yellow tile with the same
+    cities and towns, on a hex printed with a tile an upgrade of the next colour with the same label
+    and as many cities and towns."""
     info = board.hexes[hex_id]
     want = (len(info.shape.cities), len(info.shape.towns))
+    colour = (
+        "yellow" if info.printed_tile is None else UPGRADE_ORDER[UPGRADE_ORDER.index(info.printed_tile) + 1]
+    )
+    label = info.shape.label if info.printed_tile is not None else None
     shapes = title_tile_shapes(board.title)
     options = [
         s
         for s in shapes.values()
-        if s.color == "yellow" and (len(s.cities), len(s.towns)) == want and s.label is None
+        if s.color == colour and (len(s.cities), len(s.towns)) == want and s.label == label
     ]
     if not options:
         return None
@@ -138,13 +144,22 @@ def make_changes(board: BoardState, rng: np.random.Generator, count: int) -> tup
         elif kind == "missing_tile":
             new = None
         elif kind == "unexpected_tile":
-            new = _yellow_for(board, hex_id, rng)
+            new = _first_tile_for(board, hex_id, rng)
             if new is None:
                 continue
         else:
             assert want is not None
             colour = shapes[want[0]].color
-            others = [s for s in shapes.values() if s.color == colour and s.id != want[0] and s.label is None]
+            # another tile that may lie there (a labelled city takes only its label's tiles)
+            info = board.hexes[hex_id]
+            others = [
+                s
+                for s in shapes.values()
+                if s.color == colour
+                and s.id != want[0]
+                and info.may_carry(s)
+                and (s.label is None or s.label in info.labels)
+            ]
             same_nodes = [
                 s
                 for s in others
