@@ -97,20 +97,21 @@ class Change:
 
 
 def _first_tile_for(board: BoardState, hex_id: str, rng: np.random.Generator) -> Placed | None:
-    """A plausible first tile for a hex without one: on a plain hex a yellow tile with the same
-    cities and towns, on a hex printed with a tile an upgrade of the next colour with the same label
-    and as many cities and towns."""
+    """A plausible first tile for a hex without one: on a plain hex a yellow tile, on a hex printed
+    with a tile an upgrade of the next colour; with as many cities and towns and the hex's label."""
     info = board.hexes[hex_id]
     want = (len(info.shape.cities), len(info.shape.towns))
     colour = (
         "yellow" if info.printed_tile is None else UPGRADE_ORDER[UPGRADE_ORDER.index(info.printed_tile) + 1]
     )
-    label = info.shape.label if info.printed_tile is not None else None
     shapes = title_tile_shapes(board.title)
     options = [
         s
         for s in shapes.values()
-        if s.color == colour and (len(s.cities), len(s.towns)) == want and s.label == label
+        if s.color == colour
+        and (len(s.cities), len(s.towns)) == want
+        and info.may_carry(s)
+        and s.label == info.shape.label
     ]
     if not options:
         return None
