@@ -56,6 +56,9 @@ TRACK_WIDTH = 0.10  # board units
 CITY_RADIUS = 0.165
 TOWN_BAR = (0.23, 0.075)
 TOWN_DOT = 0.075
+#: a town where three or more tracks meet (tiles 88, 141, …) is a dot twice the track's width, as
+#: printed tiles show it, so it stands out from a plain crossing of the same tracks
+TOWN_HUB = 0.1
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 
 
@@ -392,7 +395,9 @@ def draw_tile(
                     COLORS["track"],
                 )
             else:
-                pen.circle(at, TOWN_DOT, COLORS["track"])
+                pen.circle(
+                    at, TOWN_HUB if len(shape.node_edges(node.index)) > 2 else TOWN_DOT, COLORS["track"]
+                )
         elif node.kind == "city":
             _draw_city(pen, at, node.slots, rotation, tokens, board)
     revenues = sorted({n.revenue for n in shape.nodes if n.revenue not in ("0", "")})
