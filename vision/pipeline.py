@@ -70,6 +70,8 @@ SAME_LOOK = 3.0  # mean absolute grey difference below which two rotations of a 
 COLOR_CLASSES = ("neutral", "yellow", "green", "brown")
 #: share of a hex's pixels in one tile colour above which it is never read as empty
 EMPTY_VOTES = 0.15
+#: colour votes below which a hex may still be a gray tile (its tokens cast the votes)
+GRAY_UNDER_TOKENS = 0.45
 TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
 
 
@@ -729,6 +731,8 @@ class Recognizer:
         for i in range(n):
             classes = self._classes(votes[i])
             extra = [c for c, v in zip(("brown", "yellow", "green"), votes[i], strict=True) if v >= 0.05]
+            if float(votes[i].max()) < GRAY_UNDER_TOKENS:
+                extra.append("neutral")  # a gray city tile full of coloured tokens votes for their colour
             pool = np.concatenate([self._class_index[c] for c in dict.fromkeys(classes + extra)])
             if i in self._carry:
                 pool = pool[self._carry[i][pool]]
