@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from ui_drive import companion_run
 
 from companion.store import Store
@@ -43,11 +44,13 @@ def test_run_refuses_a_bad_configuration(tmp_path: Path, display: str) -> None:
     assert not (tmp_path / "shot.png").exists()
 
 
-def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str) -> None:
+@pytest.mark.parametrize("title", ["1870", "1867"])
+def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str, title: str) -> None:
     """With a camera configured, the app looks at the board every ``camera.check_interval`` seconds
-    without anyone asking; the simulated table follows the game, so the board matches it."""
+    without anyone asking; the simulated table follows the game, so the board matches it (on 1870's
+    map and on 1867's, whose hexes are flat-topped and whose cities print labels)."""
     (tmp_path / "c.toml").write_text(
-        '[game]\ntitle = "1870"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
+        f'[game]\ntitle = "{title}"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
         '[camera]\nmode = "simulated"\ncheck_interval = 1.0\n'
         '[display]\nsize = "800x480"\n'
     )

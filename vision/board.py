@@ -18,6 +18,9 @@ from vision.tiles import TileShape, shape_from_code
 
 Placed = tuple[str, int]
 
+#: tile colours in the order tiles upgrade (a tile is replaced only by one of a later colour)
+UPGRADE_ORDER = ("yellow", "green", "brown", "gray")
+
 
 @dataclass(frozen=True)
 class HexInfo:
@@ -33,8 +36,37 @@ class HexInfo:
 
     @property
     def tileable(self) -> bool:
-        """Tiles may be laid here (white hexes; red/gray/blue hexes are fixed)."""
-        return self.color == "white"
+        """Tiles may be laid here: a plain (white) hex, or a hex printed in a tile colour, whose
+        printed tile is upgraded like a laid one (red, gray and blue hexes are fixed)."""
+        return self.color == "white" or self.printed_tile is not None
+
+    @property
+    def printed_tile(self) -> str | None:
+        """The colour of the tile printed on the hex (``"yellow"`` for a printed yellow city), or
+        ``None`` for a plain hex or a fixed one."""
+        return self.color if self.color in UPGRADE_ORDER[:-1] else None
+
+    @property
+    def labels(self) -> frozenset[str]:
+        """The labels a tile laid here may carry when the map prints one (``{"Y"}``, or ``{"Y", "O"}``
+        with a future label); empty when the hex prints no label (any tile's label may then do)."""
+        printed = self.shape.label
+        if not printed:
+            return frozenset()
+        future = [p.get("label") for p in parse_code(self.code) if p.type == "future_label"]
+        return frozenset([printed, *(f for f in future if f)])
+
+    def may_carry(self, tile: TileShape) -> bool:
+        """Whether ``tile`` can lie here, as the title data prints the map: on a printed tile only a
+        tile of a later colour (an upgrade); on a hex that prints a label only a tile with that label
+        (or its future label)."""
+        if self.labels and tile.label not in self.labels:
+            return False
+        if self.printed_tile is None:
+            return self.color == "white"
+        return tile.color in UPGRADE_ORDER and UPGRADE_ORDER.index(tile.color) > UPGRADE_ORDER.index(
+            self.printed_tile
+        )
 
 
 @dataclass(frozen=True)

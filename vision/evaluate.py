@@ -19,18 +19,19 @@ map stays as the game says, the table is photographed with
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from vision.board import BoardState, title_tile_shapes
-from vision.fixture_states import FixtureGame, load_fixture, replay
+from vision.board import UPGRADE_ORDER, BoardState, title_tile_shapes
+from vision.fixture_states import FixtureError, FixtureGame, load_fixture, replay
 from vision.perturb import FRAME_SIZE, hex_visibility, random_perturbation, simulate_frame
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
@@ -41,22 +42,50 @@ from vision.tiles import rotation_classes
 Placed = tuple[str, int]
 
 
+#: the repository's folders of game exports under ``tests/fixtures``: real games exported from
+#: 18xx.games, and random legal games for a title 18xx.games has no exports of
+FIXTURE_SETS = ("18xx.games", "random-games")
+
+
 def default_fixture_dir(title: str) -> Path:
+    """The real 18xx.games exports of a title (``$COMPANION_FIXTURES/<title>`` if set)."""
     env = os.environ.get("COMPANION_FIXTURES")
-    base = Path(env) if env else Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "18xx.games"
+    base = Path(env) if env else _FIXTURES / FIXTURE_SETS[0]
     return base / title
 
 
-def fixture_games(title: str, directory: Path | None = None) -> list[FixtureGame]:
-    folder = directory or default_fixture_dir(title)
-    paths = sorted(p for p in folder.glob("*.json") if not p.name.endswith(".trace.json"))
-    games = [load_fixture(p) for p in paths]
-    games = [g for g in games if g.title == title]
-    if not games:
+_FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+
+
+def _export_title(path: Path) -> str | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise FixtureError(f"cannot read game export {path}: {exc}") from exc
+    return str(data.get("title")) if isinstance(data, dict) else None
+
+
+def fixture_paths(title: str, directory: Path | None = None) -> list[Path]:
+    """The game exports of ``title`` to draw board states from: those in ``directory``, or else the
+    title's real 18xx.games exports (:func:`default_fixture_dir`) and its random legal games
+    (``tests/fixtures/random-games/<title>``).  ``FileNotFoundError`` when there are none."""
+    folders = [directory] if directory else [default_fixture_dir(title), _FIXTURES / FIXTURE_SETS[1] / title]
+    paths = [
+        p
+        for folder in folders
+        for p in sorted(folder.glob("*.json"))
+        if not p.name.endswith(".trace.json") and _export_title(p) == title
+    ]
+    if not paths:
+        where = " or ".join(str(f) for f in folders)
         raise FileNotFoundError(
-            f"no {title} game exports in {folder} (set COMPANION_FIXTURES to their folder)"
+            f"no {title} game exports in {where} (set COMPANION_FIXTURES to their folder)"
         )
-    return games
+    return paths
+
+
+def fixture_games(title: str, directory: Path | None = None) -> list[FixtureGame]:
+    return [load_fixture(p) for p in fixture_paths(title, directory)]
 
 
 @dataclass(frozen=True)
@@ -67,15 +96,22 @@ class Change:
     actual: Placed | None
 
 
-def _yellow_for(board: BoardState, hex_id: str, rng: np.random.Generator) -> Placed | None:
-    """A plausible first tile for an empty hex: a yellow tile with the same cities/towns."""
+def _first_tile_for(board: BoardState, hex_id: str, rng: np.random.Generator) -> Placed | None:
+    """A plausible first tile for a hex without one: on a plain hex a yellow tile, on a hex printed
+    with a tile an upgrade of the next colour; with as many cities and towns and the hex's label."""
     info = board.hexes[hex_id]
     want = (len(info.shape.cities), len(info.shape.towns))
+    colour = (
+        "yellow" if info.printed_tile is None else UPGRADE_ORDER[UPGRADE_ORDER.index(info.printed_tile) + 1]
+    )
     shapes = title_tile_shapes(board.title)
     options = [
         s
         for s in shapes.values()
-        if s.color == "yellow" and (len(s.cities), len(s.towns)) == want and s.label is None
+        if s.color == colour
+        and (len(s.cities), len(s.towns)) == want
+        and info.may_carry(s)
+        and s.label == info.shape.label
     ]
     if not options:
         return None
@@ -109,13 +145,22 @@ def make_changes(board: BoardState, rng: np.random.Generator, count: int) -> tup
         elif kind == "missing_tile":
             new = None
         elif kind == "unexpected_tile":
-            new = _yellow_for(board, hex_id, rng)
+            new = _first_tile_for(board, hex_id, rng)
             if new is None:
                 continue
         else:
             assert want is not None
             colour = shapes[want[0]].color
-            others = [s for s in shapes.values() if s.color == colour and s.id != want[0] and s.label is None]
+            # another tile that may lie there (a labelled city takes only its label's tiles)
+            info = board.hexes[hex_id]
+            others = [
+                s
+                for s in shapes.values()
+                if s.color == colour
+                and s.id != want[0]
+                and info.may_carry(s)
+                and (s.label is None or s.label in info.labels)
+            ]
             same_nodes = [
                 s
                 for s in others
@@ -174,18 +219,25 @@ def run_bench(
     fixtures: Path | None = None,
     recognizer: Recognizer | None = None,
     style: str = "ours",
+    states: Sequence[Sequence[tuple[int, BoardState]]] | None = None,
 ) -> Iterator[FrameReport]:
     """Yield one report per simulated frame (deterministic for ``seed``), the board drawn in the
-    look ``style`` (:mod:`vision.styles`)."""
+    look ``style`` (:mod:`vision.styles`).
+
+    ``states`` are the board states to photograph, one list of ``(action id, board)`` per game (the
+    caller's replay of the games, e.g. the rules engine's); without them the fixture exports of the
+    title are replayed onto the map by :func:`vision.fixture_states.replay`."""
     if frames < 1:
         raise ValueError("--frames must be at least 1")
     paint = renderer(style)
-    games = fixture_games(title, fixtures)
-    states = [_states(g) for g in games]
+    if states is None:
+        states = [_states(g) for g in fixture_games(title, fixtures)]
+    if not states:
+        raise ValueError(f"no {title} board states to photograph")
     rec = recognizer or Recognizer(states[0][-1][1] if states[0] else _empty(title))
     rng = np.random.default_rng(seed)
     for index in range(frames):
-        g = int(rng.integers(len(games)))
+        g = int(rng.integers(len(states)))
         pick = states[g][int(rng.integers(len(states[g])))] if states[g] else (0, _empty(title))
         action_id, expected = pick
         table, changes = make_changes(expected, rng, int(rng.integers(0, max_changes + 1)))

@@ -7,7 +7,8 @@ This is not a game model.  It resolves undo/redo
   the part before the last ``-`` (``57``); the whole string names the physical
   tile instance, which station tokens refer to;
 * ``place_token`` ``{"city": "57-1-0", "slot": 0, "entity": "MP"}``: tile
-  instance ``57-1``, city 0, token slot 0;
+  instance ``57-1``, city 0, token slot 0; a city printed on the map is named after its hex
+  (``"M9-0-0"``: hex M9's printed tile, city 0);
 * ``par``: the corporation's home token goes into slot 0 of its home city
   (18xx.games places home tokens without an explicit action; placing them at
   par is an approximation — the token is in the right place, maybe a little
@@ -60,6 +61,15 @@ def _tile_id(instance: str) -> str:
     return tile if sep else instance
 
 
+def _printed_hex(instance: str, board: BoardState, tiles: dict[str, tuple[str, int]]) -> str:
+    """The hex whose printed city a token names: ``"M9-0"`` (18xx.games names a hex's printed tile
+    ``<hex>-<n>``) or a bare ``"M9"``; ``""`` when no untiled hex of the map has that name."""
+    for name in (instance, _tile_id(instance)):
+        if name in board.hexes and name not in tiles:
+            return name
+    return ""
+
+
 def replay(game: FixtureGame, until: int | None = None) -> Iterator[tuple[int, BoardState]]:
     """Yield ``(action id, board)`` after every map-changing action with id ≤ ``until``."""
     board = board_from_title(game.title)
@@ -95,7 +105,7 @@ def replay(game: FixtureGame, until: int | None = None) -> Iterator[tuple[int, B
         elif kind == "place_token":
             city = str(action.get("city", ""))
             instance, _, city_index = city.rpartition("-")
-            hex_id = instances.get(instance) or (instance if instance in board.hexes else "")
+            hex_id = instances.get(instance) or _printed_hex(instance, board, tiles)
             if not hex_id:
                 raise FixtureError(f"action {action_id}: token city {city!r} is on no known tile")
             if city_index == "0":

@@ -70,6 +70,8 @@ SAME_LOOK = 3.0  # mean absolute grey difference below which two rotations of a 
 COLOR_CLASSES = ("neutral", "yellow", "green", "brown")
 #: share of a hex's pixels in one tile colour above which it is never read as empty
 EMPTY_VOTES = 0.15
+#: colour votes below which a hex may still be a gray tile (its tokens cast the votes)
+GRAY_UNDER_TOKENS = 0.45
 TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
 
 
@@ -405,11 +407,25 @@ class Recognizer:
         self._black_points = self._marker_border_points()
         self.detector = make_detector()
         self._class_index = {
-            c: np.array([i for i, k in enumerate(self.bank.classes) if k == c]) for c in COLOR_CLASSES
+            c: np.array([i for i, k in enumerate(self.bank.classes) if k == c], np.int64)
+            for c in COLOR_CLASSES
         }
         self._corp_colors = {
             sym: np.array(hex_to_bgr(c.color), np.float32) for sym, c in board.corporations.items()
         }
+        # hexes printed with a tile (a yellow city): "no tile" is that printed tile, which only a tile
+        # of a later colour covers; per hex printed with a tile or a label, which templates may lie on
+        # it; per hex, the colour votes (brown, yellow, green) its own print casts
+        infos = [board.hexes[h] for h in self.hex_ids]
+        self._printed = np.array([info.printed_tile is not None for info in infos], bool)
+        self._carry = {
+            i: np.array([info.may_carry(self.shapes[t]) for t, _ in self.bank.keys], bool)
+            for i, info in enumerate(infos)
+            if info.printed_tile is not None or info.labels
+        }
+        self._own_votes = np.array(
+            [[info.printed_tile == c for c in ("brown", "yellow", "green")] for info in infos]
+        )
 
     def _map_white(self, balanced: FloatArray, raw: FloatArray, plain: NDArray[np.bool_]) -> FloatArray:
         """Per-channel gains that bring the ``plain`` map hexes of this frame to the map's printed
@@ -619,8 +635,8 @@ class Recognizer:
                 # "no tile" is the one reading that could hide a tile: the print must not show a tile
                 # colour over much of the hex, a tile's track, or what a plain map hex does not
                 # (a faint outline with a little colour on the hex is a hand or a card's edge over it)
-                faint = float(outline[i]) < 0.3 and float(votes[i].max()) >= 0.03
-                if float(votes[i].max()) >= EMPTY_VOTES or reading.vetoes_empty or faint:
+                faint = float(outline[i]) < 0.3 and self._foreign_votes(i, votes[i]) >= 0.03
+                if self._foreign_votes(i, votes[i]) >= EMPTY_VOTES or reading.vetoes_empty or faint:
                     conf = 0.0
                 status = "empty" if conf >= self.min_confidence else "unseen"
                 observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
@@ -655,8 +671,32 @@ class Recognizer:
         return self._observe(i, reading, color, coarse, gains) if reading.status != "unseen" else None
 
     def read_print(self, i: int, fine: FloatArray, votes: FloatArray, outline: float) -> Reading:
-        """The print reader on hex ``i``'s white-balanced fine patch (see :mod:`vision.structure`)."""
-        return self.printed.read(fine, votes, outline)
+        """The print reader on hex ``i``'s white-balanced fine patch (see :mod:`vision.structure`).
+        Only a tile that may lie on the hex is a reading (:meth:`vision.board.HexInfo.may_carry`); on a
+        hex printed with a tile it says only which upgrade lies there (its "no tile" is a plain hex's,
+        and the printed tile itself would read as a tile)."""
+        reading = self.printed.read(fine, votes, outline)
+        info = self.board.hexes[self.hex_ids[i]]
+        if (
+            reading.status == "tile"
+            and reading.tile is not None
+            and not info.may_carry(self.shapes[reading.tile])
+        ):
+            # a tile that cannot lie here (its label, or not an upgrade of the printed tile): a tile
+            # is there, but not that one (on a printed tile it may be the print itself)
+            return Reading(
+                "unseen",
+                confidence=reading.confidence,
+                note="cannot lie here",
+                vetoes_empty=not bool(self._printed[i]),
+            )
+        if self._printed[i] and reading.status != "tile":
+            return Reading("unseen", confidence=reading.confidence, note="printed tile")
+        return reading
+
+    def _foreign_votes(self, i: int, votes: FloatArray) -> float:
+        """The largest share of hex ``i``'s pixels in a tile colour other than its own print's."""
+        return float(np.where(self._own_votes[i], 0.0, votes).max())
 
     def _observe(
         self, i: int, reading: Reading, color: str, coarse: FloatArray, gains: FloatArray
@@ -691,7 +731,11 @@ class Recognizer:
         for i in range(n):
             classes = self._classes(votes[i])
             extra = [c for c, v in zip(("brown", "yellow", "green"), votes[i], strict=True) if v >= 0.05]
+            if float(votes[i].max()) < GRAY_UNDER_TOKENS:
+                extra.append("neutral")  # a gray city tile full of coloured tokens votes for their colour
             pool = np.concatenate([self._class_index[c] for c in dict.fromkeys(classes + extra)])
+            if i in self._carry:
+                pool = pool[self._carry[i][pool]]
             seen: set[int] = set()
             picked: list[int] = []
             for k in pool[np.argsort(-scores[i, pool])]:
@@ -705,7 +749,7 @@ class Recognizer:
             best = np.array(picked, np.int64)
             cand[i, : len(best)] = best
             valid[i, : len(best)] = True
-            if "neutral" in classes or float(votes[i].max()) < 0.3:
+            if "neutral" in classes or float(votes[i].max()) < 0.3 or self._printed[i]:
                 cand[i, -1] = self.fine.empty_index(i)
                 valid[i, -1] = True
         return cand, valid

@@ -56,20 +56,50 @@ TRACK_WIDTH = 0.10  # board units
 CITY_RADIUS = 0.165
 TOWN_BAR = (0.23, 0.075)
 TOWN_DOT = 0.075
+#: a town where three or more tracks meet (tiles 88, 141, …) is a dot twice the track's width, as
+#: printed tiles show it, so it stands out from a plain crossing of the same tracks
+TOWN_HUB = 0.1
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 
 
+#: CSS colour names a title's data may use for a corporation (``"darkBlue"``), as ``#rrggbb``.
+CSS_COLORS: dict[str, str] = {
+    "black": "#000000",
+    "white": "#ffffff",
+    "darkblue": "#00008b",
+    "navy": "#000080",
+    "blue": "#0000ff",
+    "red": "#ff0000",
+    "darkred": "#8b0000",
+    "green": "#008000",
+    "darkgreen": "#006400",
+    "yellow": "#ffff00",
+    "orange": "#ffa500",
+    "purple": "#800080",
+    "brown": "#a52a2a",
+    "gray": "#808080",
+    "grey": "#808080",
+    "pink": "#ffc0cb",
+    "gold": "#ffd700",
+    "olive": "#808000",
+    "teal": "#008080",
+    "maroon": "#800000",
+    "lightblue": "#add8e6",
+    "darkgray": "#a9a9a9",
+}
+
+
 def hex_to_bgr(color: str) -> BGR:
-    """``"#7090c9"`` → ``(201, 144, 112)``; named colours from :data:`COLORS`."""
+    """``"#7090c9"`` → ``(201, 144, 112)``; named colours from :data:`COLORS`, then CSS names (``darkBlue``)."""
     if color in COLORS:
         return COLORS[color]
+    named = CSS_COLORS.get(color.lower())
+    if named is not None:
+        return hex_to_bgr(named)
     value = color.lstrip("#")
     if len(value) == 3:
         value = "".join(ch * 2 for ch in value)
-    if len(value) != 6:
-        named = {"black": (0, 0, 0), "white": (255, 255, 255)}
-        if color in named:
-            return named[color]
+    if len(value) != 6 or any(ch not in "0123456789abcdefABCDEF" for ch in value):
         raise ValueError(f"not a colour: {color!r}")
     r, g, b = (int(value[i : i + 2], 16) for i in (0, 2, 4))
     return b, g, r
@@ -365,7 +395,9 @@ def draw_tile(
                     COLORS["track"],
                 )
             else:
-                pen.circle(at, TOWN_DOT, COLORS["track"])
+                pen.circle(
+                    at, TOWN_HUB if len(shape.node_edges(node.index)) > 2 else TOWN_DOT, COLORS["track"]
+                )
         elif node.kind == "city":
             _draw_city(pen, at, node.slots, rotation, tokens, board)
     revenues = sorted({n.revenue for n in shape.nodes if n.revenue not in ("0", "")})

@@ -129,6 +129,9 @@ def _fmt(value: float) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from companion.bench.vision import bench_states
+    from companion.engine import GameError
+    from companion.engine.titles import title_info
     from vision.evaluate import run_bench, summarise
     from vision.styles import TUNED
 
@@ -136,6 +139,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print("error: --frames must be at least 1", file=sys.stderr)
         return 2
     try:
+        if not title_info(args.title).has_map:
+            print(f"error: {args.title} has no map for the camera to check", file=sys.stderr)
+            return 2
+        # the engine replays the games where the title's rules are written (exact tokens); the
+        # fixture reader otherwise (tiles exact, home tokens placed at par)
+        states = bench_states(args.title, args.fixtures) if title_info(args.title).playable else None
         reports = []
         for report in run_bench(
             args.title,
@@ -144,6 +153,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             strength=args.strength,
             fixtures=args.fixtures,
             style=args.style,
+            states=states,
         ):
             reports.append(report)
             if args.json:
@@ -160,7 +170,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 )
                 for line in report.wrong + report.false_differences + report.missed:
                     print(f"    {line}")
-    except (FileNotFoundError, FixtureError, KeyError, ValueError) as exc:
+    except (FileNotFoundError, FixtureError, GameError, KeyError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary = summarise(reports)

@@ -24,6 +24,7 @@ from companion.config import default_data_dir
 from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
 from companion.engine.operating import OperatingRound
+from companion.interop.replay import iter_replay
 from vision.annotate import annotate
 from vision.board import BoardState, board_from_title
 from vision.calibration import Calibration
@@ -31,7 +32,15 @@ from vision.calibration import load as load_calibration
 from vision.pipeline import FrameResult, HexObservation, Recognizer
 from vision.reconcile import Difference, Reconciliation, combine, reconcile
 
-__all__ = ["BoardWatch", "CameraCheck", "board_from_game", "check_frame", "check_frames", "lay_checker"]
+__all__ = [
+    "BoardWatch",
+    "CameraCheck",
+    "board_from_game",
+    "check_frame",
+    "check_frames",
+    "export_board_states",
+    "lay_checker",
+]
 
 Frame = NDArray[np.uint8]
 
@@ -80,8 +89,9 @@ class CameraCheck:
         ]
 
 
-def board_from_game(game: Game) -> BoardState:
-    """The engine's board as vision's plain description: laid tiles and station tokens."""
+def _map_of(game: Game) -> tuple[dict[str, tuple[str, int]], dict[str, list[str | None]]]:
+    """The engine's laid tiles ``{hex: (tile id, rotation)}`` and the station tokens of each hex's
+    first city ``{hex: [corporation or None per slot]}``."""
     tiles: dict[str, tuple[str, int]] = {}
     tokens: dict[str, list[str | None]] = {}
     for hex_id, st in game.map.state.items():
@@ -91,7 +101,30 @@ def board_from_game(game: Game) -> BoardState:
         cities = st.spec.city_indices
         if cities and cities[0] in st.tokens and any(s is not None for s in st.tokens[cities[0]]):
             tokens[hex_id] = list(st.tokens[cities[0]])
+    return tiles, tokens
+
+
+def board_from_game(game: Game) -> BoardState:
+    """The engine's board as vision's plain description: laid tiles and station tokens."""
+    tiles, tokens = _map_of(game)
     return board_from_title(game.title, tiles, tokens)
+
+
+def export_board_states(export: dict[str, Any]) -> list[tuple[int, BoardState]]:
+    """The board after every action of an 18xx.games export that changes it (a tile laid, a token
+    placed, moved or removed, by an action or by the rules: home tokens, mergers, nationalisation),
+    as ``(action id, board)``, by the engine's own replay of the game.  ``GameError`` names an
+    action the engine refuses."""
+    out: list[tuple[int, BoardState]] = []
+    last: tuple[dict[str, tuple[str, int]], dict[str, list[str | None]]] | None = None
+    for action, game in iter_replay(export):
+        if not isinstance(game, Game):
+            raise ValueError(f"{game.title} has no map for the camera to check")
+        now = _map_of(game)
+        if now != last:
+            last = now
+            out.append((int(action.get("id", 0)), board_from_title(game.title, *now)))
+    return out
 
 
 def operating_corporation(game: Game) -> Corporation | None:

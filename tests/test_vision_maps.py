@@ -1,0 +1,138 @@
+"""The camera on every map: 1867 and 1861 (flat-topped hexes, labelled cities, cities printed in
+yellow and green) and 1833NE, beside 1870.  The map description, the fixture reader, the renderer,
+and the recogniser on each map's board states as the engine replays its games."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.bench.vision import bench_states, map_titles
+from companion.cli import main
+from vision.board import BoardState, board_from_title, title_tile_shapes
+from vision.evaluate import fixture_paths
+from vision.fixture_states import board_at, load_fixture
+from vision.perturb import Perturbation, simulate_frame
+from vision.pipeline import Recognizer
+from vision.reconcile import reconcile
+from vision.render import hex_to_bgr
+from vision.tiles import rotation_classes
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+NEW_MAPS = ["1867", "1861", "1833NE"]
+
+
+def test_every_playable_title_with_a_map_is_checked_by_the_camera() -> None:
+    titles = map_titles()
+    assert titles[0] == "1870" and set(NEW_MAPS) <= set(titles)
+    assert "TSR" not in titles and "CoBS" not in titles  # no map: nothing for a camera to check
+
+
+def test_hexes_printed_with_a_tile_are_upgraded_and_labels_restrict_the_tiles() -> None:
+    board = board_from_title("1867")
+    shapes = title_tile_shapes("1867")
+    toronto, ottawa, plain = board.hexes["F16"], board.hexes["J12"], board.hexes["H12"]
+    assert toronto.printed_tile == "yellow" and toronto.tileable and toronto.labels == {"T"}
+    assert toronto.may_carry(shapes["120"])  # green T
+    assert not toronto.may_carry(shapes["201"])  # yellow Y: not an upgrade, nor its label
+    assert not toronto.may_carry(shapes["14"])  # green, but not labelled T
+    assert ottawa.printed_tile is None and ottawa.labels == {"Y", "O"}  # O: its future label in gray
+    assert (
+        ottawa.may_carry(shapes["201"])
+        and ottawa.may_carry(shapes["X8"])
+        and not ottawa.may_carry(shapes["57"])
+    )
+    assert plain.printed_tile is None and plain.labels == frozenset() and plain.may_carry(shapes["57"])
+    for hex_id, info in board.hexes.items():
+        assert info.tileable == (info.color in ("white", "yellow", "green")), hex_id  # red, gray, blue fixed
+    assert board_from_title("1861").hexes["E1"].printed_tile == "green"  # St Petersburg
+
+
+def test_the_fixture_reader_places_tokens_on_cities_printed_on_the_map() -> None:
+    # 1867: CA's token goes into the city printed on M9 ("M9-0-0"), BO's into Toronto's second city
+    game = load_fixture(FIXTURES / "18xx.games" / "1867" / "21268.json")
+    board = board_at(game, 40)
+    assert board.tokens["M9"][0] == "CA"
+    assert board_at(game).tiles == board_at(game, game.action_ids[-1]).tiles
+
+
+def test_corporation_colours_by_css_name() -> None:
+    assert hex_to_bgr("darkBlue") == (139, 0, 0)
+    assert hex_to_bgr("#7090c9") == (201, 144, 112)
+    with pytest.raises(ValueError):
+        hex_to_bgr("no-such-colour")
+
+
+def test_game_exports_of_every_map_title() -> None:
+    assert [p.parent.name for p in fixture_paths("1867")] == ["1867"] * 3
+    assert [p.parent.parent.name for p in fixture_paths("1833NE")] == ["random-games"] * 2
+    with pytest.raises(FileNotFoundError, match="no 1870 game exports"):
+        fixture_paths("1870", FIXTURES / "random-games" / "1833NE")
+
+
+@cache
+def states(title: str) -> list[list[tuple[int, BoardState]]]:
+    return bench_states(title)
+
+
+@cache
+def recognizer(title: str) -> Recognizer:
+    return Recognizer(states(title)[0][-1][1])
+
+
+def _late_board(title: str) -> BoardState:
+    """A board three quarters into one of the title's games: many tiles, tokens, and the most
+    upgrades of printed cities of any game at that point."""
+    boards = [game[len(game) * 3 // 4][1] for game in states(title)]
+    return max(boards, key=lambda b: sum(1 for h in b.tiles if b.hexes[h].printed_tile))
+
+
+@pytest.mark.parametrize("title", NEW_MAPS)
+def test_a_clear_photo_of_each_map_is_read_hex_by_hex(title: str) -> None:
+    board = _late_board(title)
+    rec = recognizer(title)
+    printed = [h for h in rec.hex_ids if board.hexes[h].printed_tile]
+    assert printed and any(h in board.tiles for h in printed)  # upgrades of printed cities are in view
+    result = rec.recognise(simulate_frame(board, Perturbation(fill=0.95)).image)
+    assert result.error is None
+    shapes = title_tile_shapes(title)
+    wrong = []
+    for hex_id, obs in result.observations.items():
+        truth = board.tiles.get(hex_id)
+        if truth is None:
+            ok = obs.status == "empty"
+        else:
+            ok = obs.tile == truth[0] and any(
+                truth[1] in g and obs.rotation in g for g in rotation_classes(shapes[truth[0]])
+            )
+        if not ok:
+            wrong.append((hex_id, truth, obs.status, obs.placed))
+    assert not wrong, wrong
+    assert not reconcile(result.observations, dict(board.tiles), title).differences
+
+
+@pytest.mark.parametrize("title", NEW_MAPS)
+def test_upgrades_and_removals_on_printed_cities_are_seen(title: str) -> None:
+    board = _late_board(title)
+    rec = recognizer(title)
+    upgraded = sorted(h for h in board.tiles if board.hexes[h].printed_tile)
+    hex_id = upgraded[0]
+    lifted = board.with_tiles({h: t for h, t in board.tiles.items() if h != hex_id})
+    result = rec.recognise(simulate_frame(lifted, Perturbation(fill=0.95, seed=2)).image)
+    assert result.observations[hex_id].status == "empty"  # the printed city again
+    diffs = reconcile(result.observations, dict(board.tiles), title).differences
+    assert [(d.kind, d.hex) for d in diffs] == [("missing_tile", hex_id)]
+
+
+def test_vision_bench_runs_on_a_new_map_and_refuses_a_title_without_one(capsys: Any) -> None:
+    assert (
+        main(["vision", "bench", "--title", "1833NE", "--frames", "2", "--seed", "5", "--strength", "0.5"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "summary:" in out and "wrong_hexes: 0" in out and "registration_failures: 0" in out
+    assert main(["vision", "bench", "--title", "TSR", "--frames", "1"]) == 2
+    assert "has no map" in capsys.readouterr().err
