@@ -837,7 +837,10 @@ class Game(TableGame):
         rotation = int(action["rotation"])
         rnd: OperatingRound = step.ornd
         self.sync_map_rules()
-        old = self.map.tile_on(hex_id)
+        try:
+            old = self.map.tile_on(hex_id)
+        except MapError as err:  # a hex that is not on the map: refused like any illegal lay
+            raise GameError(str(err)) from None
         upgrade = not old.preprinted or old.spec.color != "white"
         refusal = self.tile_lay_refusal(step, corp, hex_id, tile_name) if count_lay else None
         if refusal:
