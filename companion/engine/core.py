@@ -14,7 +14,7 @@ import contextlib
 import copy
 import json
 import weakref
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -82,6 +82,10 @@ class TableGame:
         self.game_end_reason: str | None = None
         self.game_end_trigger: tuple[str, str] | None = None
         self.turn = 1
+        self.query_epoch: int | None = None
+        """While not None, nothing changes the state: the steps may remember what they answered
+        (:meth:`open_queries`)."""
+        self._epochs = 0
         self.bank = Bank(cash=int(data["bank_cash"]))
         self.players = [self.make_player(pid, name) for pid, name in players]
         for p in self.players:
@@ -118,6 +122,31 @@ class TableGame:
         (``{id(part): its copy}``, e.g. the map)."""
         return {}
 
+    # -- query windows -------------------------------------------------------------------------------------
+    def open_queries(self) -> None:
+        """Start a window in which the state does not change (a new one unless one is open): the
+        round's steps remember their :meth:`Step.actions` answers until :meth:`close_queries`.  The
+        engine opens one around each read-only stretch (choosing the step for an action, the checks
+        after it, a public query) and closes it before anything can change the state."""
+        if self.query_epoch is None:
+            self._epochs += 1
+            self.query_epoch = self._epochs
+
+    def close_queries(self) -> None:
+        """End the query window: from now on the state may change."""
+        self.query_epoch = None
+
+    @contextlib.contextmanager
+    def queries(self) -> Iterator[None]:
+        """A query window for the block (inside one already open: that one)."""
+        opened = self.query_epoch is None
+        self.open_queries()
+        try:
+            yield
+        finally:
+            if opened:
+                self.close_queries()
+
     # -- entities --------------------------------------------------------------------------------------------
     def player(self, pid: Any) -> Player:
         for p in self.players:
@@ -134,15 +163,17 @@ class TableGame:
 
     # -- the API a table needs -----------------------------------------------------------------------------
     def current_entity(self) -> Any:
-        return self.round.current_entity()
+        with self.queries():
+            return self.round.current_entity()
 
     def legal_action_types(self, entity: Any = None) -> list[str]:
         if self.finished:
             return []
-        entity = entity if entity is not None else self.current_entity()
-        if entity is None:
-            return []
-        return self.round.actions_for(entity)
+        with self.queries():
+            entity = entity if entity is not None else self.current_entity()
+            if entity is None:
+                return []
+            return self.round.actions_for(entity)
 
     #: action types that can involve a card (a title names its own: certificates, companies, trains…)
     CARD_ACTION_TYPES: frozenset[str] = frozenset()
@@ -162,6 +193,10 @@ class TableGame:
         Every listed action is accepted by :meth:`apply` as it stands."""
         if self.finished:
             return []
+        with self.queries():
+            return self._legal_actions(entity, types)
+
+    def _legal_actions(self, entity: Any, types: Collection[str] | None) -> list[LegalAction]:
         if entity is not None:
             return self.round.legal_actions(entity, types)
         current = self.current_entity()
@@ -218,6 +253,7 @@ class TableGame:
         memo[id(self._checkpoints)] = ()
         out: Self = copy.deepcopy(self, memo)
         out.checkpointing = False
+        out.query_epoch = None
         return out
 
     def undo(self) -> ActionDict:
@@ -308,6 +344,12 @@ class TableGame:
         return {}
 
     def _process(self, action: ActionDict, *, auto: bool = True) -> list[str]:
+        try:
+            return self._process_one(action, auto)
+        finally:
+            self.close_queries()
+
+    def _process_one(self, action: ActionDict, auto: bool) -> list[str]:
         start = len(self.log)
         if self.finished and action.get("type") != "message":
             raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
@@ -319,6 +361,7 @@ class TableGame:
         elif auto:
             generated: list[ActionDict] = []
             for _ in range(50):
+                self.open_queries()  # after_action's window, if still open: nothing changed since
                 subs = self.round.auto_actions() if not self.finished else []
                 if not subs:
                     break
@@ -335,6 +378,14 @@ class TableGame:
         return self.log[start:]
 
     def process_single(self, action: ActionDict) -> None:
+        self.close_queries()
+        try:
+            self._process_single(action)
+        except BaseException:
+            self.close_queries()
+            raise
+
+    def _process_single(self, action: ActionDict) -> None:
         self.version += 1
         kind = action.get("type")
         if not isinstance(kind, str):
@@ -356,7 +407,11 @@ class TableGame:
     def after_action(self) -> None:
         """After each action: move on to the next round while the current one is over."""
         guard = 0
-        while not self.finished and self.round.finished():
+        while True:
+            self.open_queries()
+            if self.finished or not self.round.finished():
+                break  # the window stays open: the automatic actions are asked next
+            self.close_queries()
             guard += 1
             if guard > 20:
                 raise GameError("internal error: rounds do not advance")

@@ -268,7 +268,11 @@ class Game(TableGame):
         if trigger and timing == "immediate":
             self.end_game(trigger[0])
         guard = 0
-        while not self.finished and self.round.finished():
+        while True:
+            self.open_queries()
+            if self.finished or not self.round.finished():
+                break  # the window stays open: the automatic actions are asked next
+            self.close_queries()
             guard += 1
             if guard > 20:
                 raise GameError("internal error: rounds do not advance")
