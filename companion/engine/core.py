@@ -16,12 +16,13 @@ import json
 import weakref
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from companion.engine.checks import REQUIRED_FIELDS, check_fields
 from companion.engine.entities import Bank, Player
 from companion.engine.errors import GameError, GameOver
 from companion.engine.rounds import ActionDict, LegalAction, Round
+from companion.engine.snapshot import Snapshot
 
 __all__ = ["MoneyMove", "Preview", "TableGame"]
 
@@ -51,7 +52,13 @@ class TableGame:
     """A game of any title: players, bank, rounds of steps, the action log and its undo."""
 
     title = "base"
+    #: a snapshot restores these lists as they were without looking into them: log lines and
+    #: applied actions are never changed once made (companion.engine.snapshot)
+    SNAPSHOT_SHALLOW: ClassVar[frozenset[str]] = frozenset({"log", "actions"})
     CHECKPOINT_EVERY = 25
+    #: how many of the latest actions an undo takes back by restoring the snapshot taken before
+    #: each (beyond them: from a checkpoint)
+    UNDO_SNAPSHOTS = 25
     #: the fields each action type needs (companion.engine.checks; a title adds its own types)
     REQUIRED_FIELDS: dict[str, tuple[str, ...]] = REQUIRED_FIELDS
 
@@ -73,6 +80,9 @@ class TableGame:
         self.log: list[str] = []
         self.actions: list[ActionDict] = []
         self._checkpoints: tuple[tuple[int, Any], ...] = ()
+        self._undo_snapshots: list[tuple[int, int, Snapshot]] = []
+        """(actions, version) after each of the latest actions applied at the table, with the
+        snapshot taken before it: :meth:`undo` restores it while the game is still in that state."""
         self.checkpointing = False
         """Keep a copy of the state every ``CHECKPOINT_EVERY`` actions, so an undo replays only the
         actions since the last copy (:meth:`keep_checkpoints`; the table does, replays do not)."""
@@ -223,12 +233,27 @@ class TableGame:
 
         Returns the log lines the action produced.
         """
-        # Try it on a copy first, so a refused action leaves this game untouched; then apply it
-        # here, so references the caller holds (players, corporations) stay valid.  A preview of
-        # this very action on this game in its current state has already tried it.
-        if not self.previewed(action, preview):
-            self.clone()._process(action)
-        return self._process(action)
+        # Tried on this game itself: a refused action puts back the snapshot taken before it, in
+        # place, so references the caller holds (players, corporations) stay valid either way.
+        # At the table (checkpointing) the snapshot is also what an undo of this action restores;
+        # elsewhere a preview of this very action on this game as it is now has tried it already.
+        if self.previewed(action, preview) and not self.checkpointing:
+            return self._process(action)
+        before = self.snapshot()
+        try:
+            lines = self._process(action)
+        except BaseException:
+            before.restore()
+            raise
+        if self.checkpointing:
+            kept = self._undo_snapshots[-(self.UNDO_SNAPSHOTS - 1) :] if self.UNDO_SNAPSHOTS > 1 else []
+            self._undo_snapshots[:] = [*kept, (len(self.actions), self.version, before)]
+        return lines
+
+    def snapshot(self) -> Snapshot:
+        """What :meth:`Snapshot.restore` needs to put this game back as it is now, in place."""
+        shared: list[Any] = [self.data, *self.static_state()]
+        return Snapshot(self, shared, opaque=[self._undo_snapshots, self._checkpoints])
 
     def previewed(self, action: ActionDict, preview: Preview | None) -> bool:
         """Whether ``preview`` was computed from ``action`` on this game as it is now."""
@@ -251,6 +276,7 @@ class TableGame:
         for action in self.actions:  # applied actions are never changed: share them
             memo[id(action)] = action
         memo[id(self._checkpoints)] = ()
+        memo[id(self._undo_snapshots)] = []
         out: Self = copy.deepcopy(self, memo)
         out.checkpointing = False
         out.query_epoch = None
@@ -263,6 +289,14 @@ class TableGame:
             raise GameError("there is nothing to undo")
         last = self.actions[-1]
         version, checkpointing = self.version, self.checkpointing
+        records = self._undo_snapshots
+        if records and records[-1][:2] == (len(self.actions), version):
+            # the game is as the last action left it: put back the state from just before it
+            records.pop()[2].restore()
+            self._undo_snapshots = records
+            self.checkpointing = checkpointing
+            self.version = version + 1
+            return last
         keep = tuple(cp for cp in self._checkpoints if cp[0] < len(self.actions))
         self._adopt(self.before_last())
         self._checkpoints, self.checkpointing = keep, checkpointing
@@ -309,19 +343,23 @@ class TableGame:
         return game
 
     def preview(self, action: ActionDict) -> Preview:
-        """What ``action`` would do (money moves, share price moves) without doing it."""
-        trial = self.clone()
-        lines = trial._process(action)
+        """What ``action`` would do (money moves, share price moves) without doing it: it is tried
+        on this game, which is then put back exactly as it was (:meth:`snapshot`)."""
+        before, prices = self.cash_table(), self.price_table()
+        snapshot = self.snapshot()
+        try:
+            self.checkpointing = False  # a trial keeps no checkpoint
+            lines = self._process(action)
+            after, later = self.cash_table(), self.price_table()
+        finally:
+            snapshot.restore()
         out = Preview(log=lines)
         # an action that is not plain data is simply tried again when applied
         with contextlib.suppress(TypeError, ValueError):
             out.basis = (weakref.ref(self), self.version, json.dumps(action, sort_keys=True, default=str))
-        before = self.cash_table()
-        after = trial.cash_table()
         for key, cash in after.items():
             if before.get(key) != cash:
                 out.money.append(MoneyMove(key, before.get(key, 0), cash))
-        prices, later = self.price_table(), trial.price_table()
         for sym, price in prices.items():
             if later.get(sym, price) != price:
                 out.share_prices[sym] = (price, later[sym])

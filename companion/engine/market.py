@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from companion.engine.entities import Corporation
@@ -70,6 +71,28 @@ class StockMarket:
             [parse_cell(code, r, c) for c, code in enumerate(row)] for r, row in enumerate(rows)
         ]
         self.max_reached = False
+
+    def snapshot_state(self) -> tuple[Callable[[], None], list[Any], list[Any]]:
+        """This market's part of a game snapshot (companion.engine.snapshot): its attributes and
+        who sits in each cell (the cells are otherwise fixed once built); the cells it covers; the
+        corporations in them and its other attributes to look into."""
+        attrs = self.__dict__.copy()
+        held = [(c, c.corporations[:]) for row in self.grid for c in row if c is not None]
+
+        def restore() -> None:
+            self.__dict__.clear()
+            self.__dict__.update(attrs)
+            for cell, corporations in held:
+                cell.corporations[:] = corporations
+
+        covered: list[Any] = [
+            self.grid,
+            *self.grid,
+            *(c for c, _ in held),
+            *(c.corporations for c, _ in held),
+        ]
+        refs = [v for k, v in attrs.items() if k != "grid"] + [x for _, corps in held for x in corps]
+        return restore, covered, refs
 
     def cell(self, row: int, col: int) -> Cell | None:
         if row < 0 or row >= len(self.grid) or col < 0 or col >= len(self.grid[row]):
