@@ -223,3 +223,25 @@ def test_a_snapshot_puts_back_objects_in_place_and_refuses_what_it_cannot_restor
     with pytest.raises(TypeError, match="memoryview"):
         Snapshot(Holder())
     Snapshot(Opaque())  # nothing in it to restore
+
+
+def test_undo_beyond_the_latest_snapshots_rebuilds_from_a_checkpoint() -> None:
+    from tests.engine_support import actions as fixture_actions
+    from tests.engine_support import game_at
+    from tests.engine_support import snapshot as value_snapshot
+
+    name = "1870_game_end_bank"
+    recorded = fixture_actions(name)
+    game = game_at(name, 100)
+    game.keep_checkpoints()
+    player = game.players[0]
+    count = TableGame.UNDO_SNAPSHOTS + 5
+    for action in recorded[100 : 100 + count]:
+        game.apply(action)
+    for n in range(1, count + 1):
+        game.undo()
+        expected = game_at(name, 100 + count - n)
+        assert value_snapshot(game) == value_snapshot(expected), n
+        assert game.log == expected.log
+        # the latest actions are taken back in place; further back the state is rebuilt
+        assert (game.players[0] is player) == (n <= TableGame.UNDO_SNAPSHOTS), n

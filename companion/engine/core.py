@@ -296,6 +296,9 @@ class TableGame:
             self._undo_snapshots = records
             self.checkpointing = checkpointing
             self.version = version + 1
+            if records and records[-1][0] == len(self.actions):
+                # the game is again as the action before left it: its record applies
+                records[-1] = (len(self.actions), self.version, records[-1][2])
             return last
         keep = tuple(cp for cp in self._checkpoints if cp[0] < len(self.actions))
         self._adopt(self.before_last())
