@@ -105,10 +105,16 @@ class Snapshot:
         seen: set[int] = {id(o) for o in shared}
         seen.update(id(o) for o in opaque)
         kinds: dict[type, int] = dict.fromkeys(_VALUES, _SKIP)
-        saved: list[tuple[int, Any, Any]] = []
+        # the commonest kinds in parallel lists (object, its contents); the rest as (kind, object, contents)
+        objects: list[Any] = []
+        attrs: list[dict[str, Any]] = []
+        lists: list[list[Any]] = []
+        list_items: list[list[Any]] = []
+        dicts: list[dict[Any, Any]] = []
+        dict_items: list[dict[Any, Any]] = []
+        others: list[tuple[int, Any, Any]] = []
         stack: list[Any] = [root]
-        pop, extend, note = stack.pop, stack.extend, saved.append
-        atoms = _ATOMS
+        pop, extend, note = stack.pop, stack.extend, others.append
         while stack:
             obj = pop()
             cls = type(obj)
@@ -123,47 +129,53 @@ class Snapshot:
             seen.add(key)
             if kind == _PLAIN:
                 contents = obj.__dict__.copy()
-                note((_ATTRS, obj, contents))
-                extend([v for v in contents.values() if type(v) not in atoms])
+                objects.append(obj)
+                attrs.append(contents)
+                extend(contents.values())
+            elif kind == _LIST:
+                items = obj[:]
+                lists.append(obj)
+                list_items.append(items)
+                extend(items)
+            elif kind == _DICT:
+                table = obj.copy() if cls is dict else dict(obj)
+                dicts.append(obj)
+                dict_items.append(table)
+                extend(table.values())
+                extend(table)
+            elif kind == _ITEMS:
+                extend(obj)
             elif kind == _ATTRS:
-                attrs = getattr(obj, "__dict__", None)
-                if attrs is not None:
-                    contents = attrs.copy()
-                    note((_ATTRS, obj, contents))
+                own = getattr(obj, "__dict__", None)
+                if own is not None:
+                    contents = own.copy()
+                    objects.append(obj)
+                    attrs.append(contents)
                     shallow = getattr(cls, "SNAPSHOT_SHALLOW", ())
                     for name in shallow:
                         value = contents.get(name)
                         # plain data (a cache, a log): the container is restored, never looked into
                         if type(value) is dict:
                             seen.add(id(value))
-                            note((_DICT, value, value.copy()))
+                            dicts.append(value)
+                            dict_items.append(value.copy())
                         elif type(value) is list:
                             seen.add(id(value))
-                            note((_LIST, value, value[:]))
-                    extend([v for k, v in contents.items() if k not in shallow and type(v) not in atoms])
+                            lists.append(value)
+                            list_items.append(value[:])
+                    extend([v for k, v in contents.items() if k not in shallow])
                 slots = _slot_values(obj, cls)
                 if slots:
                     note((_SLOTS, obj, slots))
                     extend(v for v in slots.values() if v is not _UNSET)
-            elif kind == _LIST:
-                contents = obj[:]
-                note((_LIST, obj, contents))
-                extend([v for v in contents if type(v) not in atoms])
-            elif kind == _DICT:
-                contents = obj.copy() if cls is dict else dict(obj)
-                note((_DICT, obj, contents))
-                extend([v for v in contents.values() if type(v) not in atoms])
-                extend([k for k in contents if type(k) not in atoms])
-            elif kind == _ITEMS:
-                extend([v for v in obj if type(v) not in atoms])
             elif kind == _SET:
-                contents = set(obj)
-                note((_SET, obj, contents))
-                extend([v for v in contents if type(v) not in atoms])
+                members = set(obj)
+                note((_SET, obj, members))
+                extend(members)
             elif kind == _DEQUE:
-                contents = list(obj)
-                note((_DEQUE, obj, contents))
-                extend(contents)
+                queued = list(obj)
+                note((_DEQUE, obj, queued))
+                extend(queued)
             elif kind == _OWN:
                 restore, covered, refs = obj.snapshot_state()
                 note((_OWN, obj, restore))
@@ -171,21 +183,27 @@ class Snapshot:
                 extend(refs)
             else:  # _RANDOM
                 note((_RANDOM, obj, obj.getstate()))
-        self._saved = saved
+        self._attrs = (objects, attrs)
+        self._lists = (lists, list_items)
+        self._dicts = (dicts, dict_items)
+        self._others = others
 
     def __len__(self) -> int:
-        return len(self._saved)
+        return len(self._attrs[0]) + len(self._lists[0]) + len(self._dicts[0]) + len(self._others)
 
     def restore(self) -> None:
         """Write every noted content back into its object (the state as it was when taken)."""
-        for kind, obj, contents in self._saved:
-            if kind == _ATTRS:
-                attrs = obj.__dict__
-                attrs.clear()
-                attrs.update(contents)
-            elif kind == _LIST:
-                obj[:] = contents
-            elif kind in (_DICT, _SET):
+        for obj, contents in zip(*self._attrs, strict=True):
+            own = obj.__dict__
+            own.clear()
+            own.update(contents)
+        for items, saved in zip(*self._lists, strict=True):
+            items[:] = saved
+        for table, saved_table in zip(*self._dicts, strict=True):
+            table.clear()
+            table.update(saved_table)
+        for kind, obj, contents in self._others:
+            if kind == _SET:
                 obj.clear()
                 obj.update(contents)
             elif kind == _DEQUE:
