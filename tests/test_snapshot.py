@@ -123,6 +123,12 @@ def check_position(game: TableGame, action: dict[str, Any]) -> tuple[int, int]:
     assert_same_state(
         unversioned, state_graph(game, skip=frozenset({"version"})), f"an undo of {action['type']}"
     )
+    # applied with its preview: the preview's snapshot is what the undo restores (a second time)
+    game.apply(action, game.preview(action))
+    game.undo()
+    assert_same_state(
+        unversioned, state_graph(game, skip=frozenset({"version"})), f"an undo of {action['type']}"
+    )
     game.apply(action)
     after = state_graph(game)
     try:  # the same action once more: mostly refused far into its processing

@@ -46,6 +46,9 @@ class Preview:
     basis: tuple[Any, int, str] | None = field(default=None, repr=False, compare=False)
     """The game, its state version and the action (as JSON) this preview was computed from: an
     :meth:`Game.apply` of the same action to the same, unchanged game need not try it again."""
+    snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
+    """The game as it was (and is again) before the trial: what an apply of the same action to the
+    same, unchanged game keeps for an undo instead of taking another."""
 
 
 class TableGame:
@@ -237,9 +240,12 @@ class TableGame:
         # place, so references the caller holds (players, corporations) stay valid either way.
         # At the table (checkpointing) the snapshot is also what an undo of this action restores;
         # elsewhere a preview of this very action on this game as it is now has tried it already.
-        if self.previewed(action, preview) and not self.checkpointing:
+        previewed = self.previewed(action, preview)
+        if previewed and not self.checkpointing:
             return self._process(action)
-        before = self.snapshot()
+        before = preview.snapshot if previewed and preview is not None else None
+        if before is None:
+            before = self.snapshot()
         try:
             lines = self._process(action)
         except BaseException:
@@ -360,6 +366,7 @@ class TableGame:
         # an action that is not plain data is simply tried again when applied
         with contextlib.suppress(TypeError, ValueError):
             out.basis = (weakref.ref(self), self.version, json.dumps(action, sort_keys=True, default=str))
+            out.snapshot = snapshot
         for key, cash in after.items():
             if before.get(key) != cash:
                 out.money.append(MoneyMove(key, before.get(key, 0), cash))

@@ -248,16 +248,28 @@ def _put_back(live: Any, old: Any) -> None:
             if type(current) is type(value) and isinstance(value, (dict, list, set)):
                 _put_back(current, value)  # the container that was there, holding what it held
             else:
-                live[key] = value
+                live[key] = _fresh(value)
         if list(live) != list(old):  # the same entries, in their old order
             entries = [(key, live[key]) for key in old]
             live.clear()
             live.update(entries)
     elif isinstance(live, list) and isinstance(old, list):
-        live[:] = old
+        live[:] = [_fresh(v) for v in old]
     elif isinstance(live, set) and isinstance(old, set):
         live.clear()
         live.update(old)
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of plain nested containers (so a snapshot's copy never becomes the live state and
+    can be put back again); anything else as it is."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    return value
 
 
 _MISSING = object()
