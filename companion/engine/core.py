@@ -2,7 +2,8 @@
 
 :class:`TableGame` knows nothing of maps, trains or stock markets: it holds the players and the
 bank, applies actions through the current round's steps (each refused action leaves the state as
-it was), previews them on a copy, undoes them from checkpoints, and answers the one question every
+it was: a snapshot is put back), previews them on the game itself and puts it back, undoes them
+from snapshots and checkpoints, and answers the one question every
 input asks, :meth:`TableGame.legal_actions`.  18xx titles build on :class:`companion.engine.game.Game`
 (a subclass with the shared 18xx mechanics); a title without a map or trains subclasses this class
 directly and supplies its rounds, steps and entities (docs/ENGINE.md, "Titles").
@@ -38,7 +39,7 @@ class MoneyMove:
 
 @dataclass
 class Preview:
-    """What an action would do, computed on a copy of the game."""
+    """What an action would do, computed by trying it on the game and putting the game back."""
 
     money: list[MoneyMove] = field(default_factory=list)
     share_prices: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -289,8 +290,11 @@ class TableGame:
         return out
 
     def undo(self) -> ActionDict:
-        """Take back the last action (the state before it is rebuilt from the latest checkpoint);
-        return it.  Raises if there is none."""
+        """Take back the last action; return it.  Raises if there is none.
+
+        At the table (:meth:`keep_checkpoints`) the snapshot taken before each of the latest
+        ``UNDO_SNAPSHOTS`` actions is put back in place while the game is as that action left it;
+        otherwise the state before it is rebuilt from the latest checkpoint (new objects)."""
         if not self.actions:
             raise GameError("there is nothing to undo")
         last = self.actions[-1]
