@@ -280,8 +280,11 @@ class TableGame:
         for static in self.static_state():
             memo[id(static)] = static
         memo.update(self.cheap_copies())
-        for action in self.actions:  # applied actions are never changed: share them
+        # applied actions and log lines are never changed: the copy shares them (its lists are its own)
+        for action in self.actions:
             memo[id(action)] = action
+        memo[id(self.actions)] = list(self.actions)
+        memo[id(self.log)] = list(self.log)
         memo[id(self._checkpoints)] = ()
         memo[id(self._undo_snapshots)] = []
         out: Self = copy.deepcopy(self, memo)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,6 +53,13 @@ class Cell:
 
     def __repr__(self) -> str:
         return f"<Cell {self.price} @{self.row},{self.col}>"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Cell:
+        """A copy for a copy of the game: who sits here is copied, the rest (fixed) is shared."""
+        other = copy.copy(self)
+        memo[id(self)] = other
+        other.corporations = copy.deepcopy(self.corporations, memo)
+        return other
 
 
 def parse_cell(code: str, row: int, col: int) -> Cell | None:
