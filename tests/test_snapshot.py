@@ -24,8 +24,8 @@ from tests import g1833ne_random, tsr_support
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
 ATOMS = (str, int, float, bool, type(None), bytes)
-#: the game's own bookkeeping of undo records and checkpoints (copies of other states)
-NOT_STATE = {"_undo_snapshots", "_checkpoints"}
+#: the game's own bookkeeping: undo records, checkpoints (copies of other states), how classes are noted
+NOT_STATE = {"_undo_snapshots", "_checkpoints", "_snapshot_kinds"}
 HEX_TABLES = {"tokens", "reservations", "extra_tokens"}
 
 

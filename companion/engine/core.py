@@ -84,6 +84,7 @@ class TableGame:
         self.log: list[str] = []
         self.actions: list[ActionDict] = []
         self._checkpoints: tuple[tuple[int, Any], ...] = ()
+        self._snapshot_kinds: dict[type, int] = {}  # how a snapshot notes each class (Snapshot)
         self._undo_snapshots: list[tuple[int, int, Snapshot]] = []
         """(actions, version) after each of the latest actions applied at the table, with the
         snapshot taken before it: :meth:`undo` restores it while the game is still in that state."""
@@ -260,7 +261,8 @@ class TableGame:
     def snapshot(self) -> Snapshot:
         """What :meth:`Snapshot.restore` needs to put this game back as it is now, in place."""
         shared: list[Any] = [self.data, *self.static_state()]
-        return Snapshot(self, shared, opaque=[self._undo_snapshots, self._checkpoints])
+        kinds = self._snapshot_kinds
+        return Snapshot(self, shared, opaque=[self._undo_snapshots, self._checkpoints, kinds], kinds=kinds)
 
     def previewed(self, action: ActionDict, preview: Preview | None) -> bool:
         """Whether ``preview`` was computed from ``action`` on this game as it is now."""
@@ -287,6 +289,7 @@ class TableGame:
         memo[id(self.log)] = list(self.log)
         memo[id(self._checkpoints)] = ()
         memo[id(self._undo_snapshots)] = []
+        memo[id(self._snapshot_kinds)] = self._snapshot_kinds  # classes only: shared
         out: Self = copy.deepcopy(self, memo)
         out.checkpointing = False
         out.query_epoch = None

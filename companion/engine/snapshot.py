@@ -99,12 +99,22 @@ class Snapshot:
     """The contents of every mutable object reachable from ``root``, to be written back in place.
 
     ``shared``: objects that never change (not looked into); ``opaque``: objects neither noted nor
-    looked into (e.g. the undo records themselves)."""
+    looked into (e.g. the undo records themselves); ``kinds``: how each class is noted, a dict the
+    caller may keep for its next snapshots (filled as classes are met)."""
 
-    def __init__(self, root: Any, shared: Iterable[Any] = (), opaque: Iterable[Any] = ()) -> None:
+    def __init__(
+        self,
+        root: Any,
+        shared: Iterable[Any] = (),
+        opaque: Iterable[Any] = (),
+        kinds: dict[type, int] | None = None,
+    ) -> None:
         seen: set[int] = {id(o) for o in shared}
         seen.update(id(o) for o in opaque)
-        kinds: dict[type, int] = dict.fromkeys(_VALUES, _SKIP)
+        if kinds is None:  # how each class is noted: kept by the caller from one snapshot to the next
+            kinds = {}
+        if not kinds:
+            kinds.update(dict.fromkeys(_VALUES, _SKIP))
         # the commonest kinds in parallel lists (object, its contents); the rest as (kind, object, contents)
         objects: list[Any] = []
         attrs: list[dict[str, Any]] = []
