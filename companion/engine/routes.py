@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.graph import Chain, ChainsByHex
+from companion.engine.graph import Chain, ChainsByHex, board_graph
 
 if TYPE_CHECKING:
     from companion.engine.map import GameMap, Phase
@@ -183,6 +183,12 @@ def _rebuild(
     nodes_hint: Sequence[str] | None,
     chains: ChainsByHex | None = None,
 ) -> tuple[list[Node], list[Chain]]:
+    """The stops and chains of one route from its connections.  ``chains``: where to find them,
+    one instance for all the routes of a run (their track is numbered alike, so ``used`` means
+    the same); without it, the board graph (built if it is not)."""
+    if chains is None:
+        # no shared numbering of the track given: the board graph's, as every caller's (``used``)
+        board_graph(game_map)
     source = chains if chains is not None else ChainsByHex(game_map)
     candidates = [_candidate_chains(source, c) for c in connections]
     for i, cands in enumerate(candidates):
