@@ -77,3 +77,39 @@ def test_a_tokens_chain_is_found_as_the_board_graph_finds_it(states: list[GameMa
         assert answers == [bool(chains.get(node)) for node in nodes]
         found += sum(answers)
     assert found > 0
+
+
+def test_a_runs_chains_from_one_hex_are_the_board_graphs(states: list[GameMap]) -> None:
+    """``ChainsByHex`` (checking a run before the board graph is built) finds the same chains as the
+    board graph, in its order, with its track pieces numbered another way but shared alike."""
+    compared = 0
+    for game_map in states[::4]:
+        game_map._graph_cache.clear()
+        walked = graph.ChainsByHex(game_map)
+        assert walked.graph is None
+        hexes = sorted(game_map.state)
+        mine = {h: walked.starting_in(h) for h in hexes}
+        whole = graph.board_graph(game_map)
+        assert graph.ChainsByHex(game_map).graph is whole  # read from the graph once it is built
+        for h in hexes:
+            theirs = [c for node in whole.nodes if node[0] == h for c in whole.chains.get(node, [])]
+            assert [(c.a, c.b, c.hexes, c.terminal_a, c.terminal_b) for c in mine[h]] == [
+                (c.a, c.b, c.hexes, c.terminal_a, c.terminal_b) for c in theirs
+            ], h
+            assert [len(c.resources) for c in mine[h]] == [len(c.resources) for c in theirs], h
+            compared += len(theirs)
+        # a piece of track two chains share in one numbering they share in the other
+        theirs_all = [
+            c for h in hexes for node in whole.nodes if node[0] == h for c in whole.chains.get(node, [])
+        ]
+        assert _shared_pairs([c for h in hexes for c in mine[h]]) == _shared_pairs(theirs_all)
+    assert compared > 100
+
+
+def _shared_pairs(chains: list[graph.Chain]) -> set[tuple[int, int]]:
+    """Which chains (by position) share a piece of track."""
+    holders: dict[int, list[int]] = {}
+    for i, c in enumerate(chains):
+        for r in c.resources:
+            holders.setdefault(r, []).append(i)
+    return {(i, j) for ids in holders.values() for i in ids for j in ids if i < j}

@@ -57,8 +57,8 @@ def p95(values: list[float]) -> float:
 
 
 def action_costs(export: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, list[float]]:
-    """CPU seconds of ``preview``, ``apply`` (without a preview: it tries the action on a copy first)
-    and ``undo`` (then the action is applied again, not timed) for ``SAMPLE`` actions from the middle
+    """CPU seconds of ``preview``, ``apply`` (without a preview: a snapshot, then the action) and
+    ``undo`` (then the action is applied again, not timed) for ``SAMPLE`` actions from the middle
     of a game kept with checkpoints, as the table service keeps it."""
     half = len(actions) // 2
     game = game_for_export(export)
@@ -114,10 +114,10 @@ def bench() -> str:
     costs = action_costs(export, effective_actions(export["actions"]))
     lines += [
         f"One action at a time on the largest 1870 game ({largest[1].stem}), {SAMPLE} actions from its "
-        "middle, CPU milliseconds: `preview` (tries the action on a copy of the game), `apply` without "
-        "a preview (tries it on a copy, then applies it), `undo` (copies the latest checkpoint, kept "
-        "every 25 actions, and replays the actions since). Goals (issue 17): apply and preview p95 "
-        "≤ 2 ms, undo p95 ≤ 5 ms.",
+        "middle, CPU milliseconds, the game kept with checkpoints as at the table: `preview` (tries the "
+        "action on the game and puts back the snapshot taken before), `apply` without a preview (a "
+        "snapshot, then the action; the snapshot is kept for an undo), `undo` (puts back that "
+        "snapshot). Goals (issue 17): apply and preview p95 ≤ 2 ms, undo p95 ≤ 5 ms.",
         "",
         "| operation | median ms | p95 ms |",
         "|---|---|---|",

@@ -210,11 +210,11 @@ def bench() -> str:
         "pressed at once → `store.append` (committed, fsync) → `game.apply`. "
         f"{taps} taps in one run (Player 3 buying SLSF_1 from the IPO, undone between taps, not timed).\n\n"
         "| stage | median | p95 |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
-        f"The p95 {verdict} the 50 ms goal. The engine's `preview` copies the game state (`Game.clone`) "
-        "and tries the action on the copy, most of the first stage; `apply` skips its own trial copy when "
-        "the proposal's preview was computed from the same action on the same, unchanged state. The "
-        "slowest taps are those during which Python's cyclic garbage collector runs a full collection "
-        "(the discarded game copies). A person's time to press confirm is not included.\n"
+        f"The p95 {verdict} the 50 ms goal. The engine's `preview` tries the action on the game itself "
+        'and puts back a snapshot of it (docs/ENGINE.md, "Applying, previewing and undoing"); `apply` '
+        "takes one snapshot too (kept for an undo at the table). The slowest taps are those during which "
+        "Python's cyclic garbage collector runs a full collection. A person's time to press confirm is "
+        "not included.\n"
     )
 
 

@@ -2,7 +2,8 @@
 
 :class:`TableGame` knows nothing of maps, trains or stock markets: it holds the players and the
 bank, applies actions through the current round's steps (each refused action leaves the state as
-it was), previews them on a copy, undoes them from checkpoints, and answers the one question every
+it was: a snapshot is put back), previews them on the game itself and puts it back, undoes them
+from snapshots and checkpoints, and answers the one question every
 input asks, :meth:`TableGame.legal_actions`.  18xx titles build on :class:`companion.engine.game.Game`
 (a subclass with the shared 18xx mechanics); a title without a map or trains subclasses this class
 directly and supplies its rounds, steps and entities (docs/ENGINE.md, "Titles").
@@ -14,14 +15,15 @@ import contextlib
 import copy
 import json
 import weakref
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from companion.engine.checks import REQUIRED_FIELDS, check_fields
 from companion.engine.entities import Bank, Player
 from companion.engine.errors import GameError, GameOver
 from companion.engine.rounds import ActionDict, LegalAction, Round
+from companion.engine.snapshot import Snapshot
 
 __all__ = ["MoneyMove", "Preview", "TableGame"]
 
@@ -37,7 +39,7 @@ class MoneyMove:
 
 @dataclass
 class Preview:
-    """What an action would do, computed on a copy of the game."""
+    """What an action would do, computed by trying it on the game and putting the game back."""
 
     money: list[MoneyMove] = field(default_factory=list)
     share_prices: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -45,13 +47,22 @@ class Preview:
     basis: tuple[Any, int, str] | None = field(default=None, repr=False, compare=False)
     """The game, its state version and the action (as JSON) this preview was computed from: an
     :meth:`Game.apply` of the same action to the same, unchanged game need not try it again."""
+    snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
+    """The game as it was (and is again) before the trial: what an apply of the same action to the
+    same, unchanged game keeps for an undo instead of taking another."""
 
 
 class TableGame:
     """A game of any title: players, bank, rounds of steps, the action log and its undo."""
 
     title = "base"
+    #: a snapshot restores these lists as they were without looking into them: log lines and
+    #: applied actions are never changed once made (companion.engine.snapshot)
+    SNAPSHOT_SHALLOW: ClassVar[frozenset[str]] = frozenset({"log", "actions"})
     CHECKPOINT_EVERY = 25
+    #: how many of the latest actions an undo takes back by restoring the snapshot taken before
+    #: each (beyond them: from a checkpoint)
+    UNDO_SNAPSHOTS = 25
     #: the fields each action type needs (companion.engine.checks; a title adds its own types)
     REQUIRED_FIELDS: dict[str, tuple[str, ...]] = REQUIRED_FIELDS
 
@@ -73,6 +84,10 @@ class TableGame:
         self.log: list[str] = []
         self.actions: list[ActionDict] = []
         self._checkpoints: tuple[tuple[int, Any], ...] = ()
+        self._snapshot_kinds: dict[type, int] = {}  # how a snapshot notes each class (Snapshot)
+        self._undo_snapshots: list[tuple[int, int, Snapshot]] = []
+        """(actions, version) after each of the latest actions applied at the table, with the
+        snapshot taken before it: :meth:`undo` restores it while the game is still in that state."""
         self.checkpointing = False
         """Keep a copy of the state every ``CHECKPOINT_EVERY`` actions, so an undo replays only the
         actions since the last copy (:meth:`keep_checkpoints`; the table does, replays do not)."""
@@ -82,6 +97,10 @@ class TableGame:
         self.game_end_reason: str | None = None
         self.game_end_trigger: tuple[str, str] | None = None
         self.turn = 1
+        self.query_epoch: int | None = None
+        """While not None, nothing changes the state: the steps may remember what they answered
+        (:meth:`open_queries`)."""
+        self._epochs = 0
         self.bank = Bank(cash=int(data["bank_cash"]))
         self.players = [self.make_player(pid, name) for pid, name in players]
         for p in self.players:
@@ -118,6 +137,31 @@ class TableGame:
         (``{id(part): its copy}``, e.g. the map)."""
         return {}
 
+    # -- query windows -------------------------------------------------------------------------------------
+    def open_queries(self) -> None:
+        """Start a window in which the state does not change (a new one unless one is open): the
+        round's steps remember their :meth:`Step.actions` answers until :meth:`close_queries`.  The
+        engine opens one around each read-only stretch (choosing the step for an action, the checks
+        after it, a public query) and closes it before anything can change the state."""
+        if self.query_epoch is None:
+            self._epochs += 1
+            self.query_epoch = self._epochs
+
+    def close_queries(self) -> None:
+        """End the query window: from now on the state may change."""
+        self.query_epoch = None
+
+    @contextlib.contextmanager
+    def queries(self) -> Iterator[None]:
+        """A query window for the block (inside one already open: that one)."""
+        opened = self.query_epoch is None
+        self.open_queries()
+        try:
+            yield
+        finally:
+            if opened:
+                self.close_queries()
+
     # -- entities --------------------------------------------------------------------------------------------
     def player(self, pid: Any) -> Player:
         for p in self.players:
@@ -134,15 +178,17 @@ class TableGame:
 
     # -- the API a table needs -----------------------------------------------------------------------------
     def current_entity(self) -> Any:
-        return self.round.current_entity()
+        with self.queries():
+            return self.round.current_entity()
 
     def legal_action_types(self, entity: Any = None) -> list[str]:
         if self.finished:
             return []
-        entity = entity if entity is not None else self.current_entity()
-        if entity is None:
-            return []
-        return self.round.actions_for(entity)
+        with self.queries():
+            entity = entity if entity is not None else self.current_entity()
+            if entity is None:
+                return []
+            return self.round.actions_for(entity)
 
     #: action types that can involve a card (a title names its own: certificates, companies, trains…)
     CARD_ACTION_TYPES: frozenset[str] = frozenset()
@@ -162,6 +208,10 @@ class TableGame:
         Every listed action is accepted by :meth:`apply` as it stands."""
         if self.finished:
             return []
+        with self.queries():
+            return self._legal_actions(entity, types)
+
+    def _legal_actions(self, entity: Any, types: Collection[str] | None) -> list[LegalAction]:
         if entity is not None:
             return self.round.legal_actions(entity, types)
         current = self.current_entity()
@@ -188,12 +238,31 @@ class TableGame:
 
         Returns the log lines the action produced.
         """
-        # Try it on a copy first, so a refused action leaves this game untouched; then apply it
-        # here, so references the caller holds (players, corporations) stay valid.  A preview of
-        # this very action on this game in its current state has already tried it.
-        if not self.previewed(action, preview):
-            self.clone()._process(action)
-        return self._process(action)
+        # Tried on this game itself: a refused action puts back the snapshot taken before it, in
+        # place, so references the caller holds (players, corporations) stay valid either way.
+        # At the table (checkpointing) the snapshot is also what an undo of this action restores;
+        # elsewhere a preview of this very action on this game as it is now has tried it already.
+        previewed = self.previewed(action, preview)
+        if previewed and not self.checkpointing:
+            return self._process(action)
+        before = preview.snapshot if previewed and preview is not None else None
+        if before is None:
+            before = self.snapshot()
+        try:
+            lines = self._process(action)
+        except BaseException:
+            before.restore()
+            raise
+        if self.checkpointing:
+            kept = self._undo_snapshots[-(self.UNDO_SNAPSHOTS - 1) :] if self.UNDO_SNAPSHOTS > 1 else []
+            self._undo_snapshots[:] = [*kept, (len(self.actions), self.version, before)]
+        return lines
+
+    def snapshot(self) -> Snapshot:
+        """What :meth:`Snapshot.restore` needs to put this game back as it is now, in place."""
+        shared: list[Any] = [self.data, *self.static_state()]
+        kinds = self._snapshot_kinds
+        return Snapshot(self, shared, opaque=[self._undo_snapshots, self._checkpoints, kinds], kinds=kinds)
 
     def previewed(self, action: ActionDict, preview: Preview | None) -> bool:
         """Whether ``preview`` was computed from ``action`` on this game as it is now."""
@@ -213,20 +282,40 @@ class TableGame:
         for static in self.static_state():
             memo[id(static)] = static
         memo.update(self.cheap_copies())
-        for action in self.actions:  # applied actions are never changed: share them
+        # applied actions and log lines are never changed: the copy shares them (its lists are its own)
+        for action in self.actions:
             memo[id(action)] = action
+        memo[id(self.actions)] = list(self.actions)
+        memo[id(self.log)] = list(self.log)
         memo[id(self._checkpoints)] = ()
+        memo[id(self._undo_snapshots)] = []
+        memo[id(self._snapshot_kinds)] = self._snapshot_kinds  # classes only: shared
         out: Self = copy.deepcopy(self, memo)
         out.checkpointing = False
+        out.query_epoch = None
         return out
 
     def undo(self) -> ActionDict:
-        """Take back the last action (the state before it is rebuilt from the latest checkpoint);
-        return it.  Raises if there is none."""
+        """Take back the last action; return it.  Raises if there is none.
+
+        At the table (:meth:`keep_checkpoints`) the snapshot taken before each of the latest
+        ``UNDO_SNAPSHOTS`` actions is put back in place while the game is as that action left it;
+        otherwise the state before it is rebuilt from the latest checkpoint (new objects)."""
         if not self.actions:
             raise GameError("there is nothing to undo")
         last = self.actions[-1]
         version, checkpointing = self.version, self.checkpointing
+        records = self._undo_snapshots
+        if records and records[-1][:2] == (len(self.actions), version):
+            # the game is as the last action left it: put back the state from just before it
+            records.pop()[2].restore()
+            self._undo_snapshots = records
+            self.checkpointing = checkpointing
+            self.version = version + 1
+            if records and records[-1][0] == len(self.actions):
+                # the game is again as the action before left it: its record applies
+                records[-1] = (len(self.actions), self.version, records[-1][2])
+            return last
         keep = tuple(cp for cp in self._checkpoints if cp[0] < len(self.actions))
         self._adopt(self.before_last())
         self._checkpoints, self.checkpointing = keep, checkpointing
@@ -273,19 +362,24 @@ class TableGame:
         return game
 
     def preview(self, action: ActionDict) -> Preview:
-        """What ``action`` would do (money moves, share price moves) without doing it."""
-        trial = self.clone()
-        lines = trial._process(action)
+        """What ``action`` would do (money moves, share price moves) without doing it: it is tried
+        on this game, which is then put back exactly as it was (:meth:`snapshot`)."""
+        before, prices = self.cash_table(), self.price_table()
+        snapshot = self.snapshot()
+        try:
+            self.checkpointing = False  # a trial keeps no checkpoint
+            lines = self._process(action)
+            after, later = self.cash_table(), self.price_table()
+        finally:
+            snapshot.restore()
         out = Preview(log=lines)
         # an action that is not plain data is simply tried again when applied
         with contextlib.suppress(TypeError, ValueError):
             out.basis = (weakref.ref(self), self.version, json.dumps(action, sort_keys=True, default=str))
-        before = self.cash_table()
-        after = trial.cash_table()
+            out.snapshot = snapshot
         for key, cash in after.items():
             if before.get(key) != cash:
                 out.money.append(MoneyMove(key, before.get(key, 0), cash))
-        prices, later = self.price_table(), trial.price_table()
         for sym, price in prices.items():
             if later.get(sym, price) != price:
                 out.share_prices[sym] = (price, later[sym])
@@ -308,6 +402,12 @@ class TableGame:
         return {}
 
     def _process(self, action: ActionDict, *, auto: bool = True) -> list[str]:
+        try:
+            return self._process_one(action, auto)
+        finally:
+            self.close_queries()
+
+    def _process_one(self, action: ActionDict, auto: bool) -> list[str]:
         start = len(self.log)
         if self.finished and action.get("type") != "message":
             raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
@@ -319,6 +419,7 @@ class TableGame:
         elif auto:
             generated: list[ActionDict] = []
             for _ in range(50):
+                self.open_queries()  # after_action's window, if still open: nothing changed since
                 subs = self.round.auto_actions() if not self.finished else []
                 if not subs:
                     break
@@ -335,6 +436,14 @@ class TableGame:
         return self.log[start:]
 
     def process_single(self, action: ActionDict) -> None:
+        self.close_queries()
+        try:
+            self._process_single(action)
+        except BaseException:
+            self.close_queries()
+            raise
+
+    def _process_single(self, action: ActionDict) -> None:
         self.version += 1
         kind = action.get("type")
         if not isinstance(kind, str):
@@ -356,7 +465,11 @@ class TableGame:
     def after_action(self) -> None:
         """After each action: move on to the next round while the current one is over."""
         guard = 0
-        while not self.finished and self.round.finished():
+        while True:
+            self.open_queries()
+            if self.finished or not self.round.finished():
+                break  # the window stays open: the automatic actions are asked next
+            self.close_queries()
             guard += 1
             if guard > 20:
                 raise GameError("internal error: rounds do not advance")

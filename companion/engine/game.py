@@ -268,7 +268,11 @@ class Game(TableGame):
         if trigger and timing == "immediate":
             self.end_game(trigger[0])
         guard = 0
-        while not self.finished and self.round.finished():
+        while True:
+            self.open_queries()
+            if self.finished or not self.round.finished():
+                break  # the window stays open: the automatic actions are asked next
+            self.close_queries()
             guard += 1
             if guard > 20:
                 raise GameError("internal error: rounds do not advance")
@@ -837,7 +841,10 @@ class Game(TableGame):
         rotation = int(action["rotation"])
         rnd: OperatingRound = step.ornd
         self.sync_map_rules()
-        old = self.map.tile_on(hex_id)
+        try:
+            old = self.map.tile_on(hex_id)
+        except MapError as err:  # a hex that is not on the map: refused like any illegal lay
+            raise GameError(str(err)) from None
         upgrade = not old.preprinted or old.spec.color != "white"
         refusal = self.tile_lay_refusal(step, corp, hex_id, tile_name) if count_lay else None
         if refusal:

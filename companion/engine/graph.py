@@ -385,6 +385,39 @@ class _LazyPaths(dict[str, tuple[PathSpec, ...]]):
         return paths
 
 
+class ChainsByHex:
+    """The chains of :func:`board_graph` that start at the stops of one hex, for checking a run:
+    read from the board graph when it is built already, else walked from those stops only (a run
+    is checked after most tile lays, and the whole graph costs a walk from every stop).  Walked
+    chains number their track pieces (``Chain.resources``) consistently within one instance, not
+    as the board graph numbers them: compare the chains of one instance only."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.map = game_map
+        cached = game_map._graph_cache.get("board")
+        self.graph = cached if isinstance(cached, BoardGraph) else None
+        self._paths = _LazyPaths(game_map)
+        self._intra: dict[tuple[str, int], int] = {}  # intra-hex paths: negative ids
+        self._edge_id = _EdgeIds()
+        self._found: dict[str, list[Chain]] = {}
+
+    def starting_in(self, hex_id: str) -> list[Chain]:
+        """The chains from the stops of ``hex_id``, in the board graph's order."""
+        if self.graph is not None:
+            return [
+                c for node in self.graph.nodes if node[0] == hex_id for c in self.graph.chains.get(node, [])
+            ]
+        found = self._found.get(hex_id)
+        if found is None:
+            found = []
+            st = self.map.state.get(hex_id)
+            for n, spec in enumerate(st.spec.nodes if st is not None else ()):
+                if spec.is_stop:
+                    found += _chains_from(self.map, self._paths, (hex_id, n), self._intra, self._edge_id)
+            self._found[hex_id] = found
+        return found
+
+
 def has_chain(game_map: GameMap, node: Node) -> bool:
     """Does a chain of :func:`board_graph` start at ``node``?  Walks from that node only; the answer
     is remembered until the map changes (the whole graph is built only when routes need it)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from companion.engine.tiles import (
     COLORS,
@@ -229,11 +229,60 @@ class HexState:
         return out
 
 
+_HEX_TABLES = ("tokens", "reservations", "extra_tokens")
+
+
+def _put_back(live: Any, old: Any) -> None:
+    """Make the container ``live`` hold what its copy ``old`` holds, in place: a dict's entries
+    are ``old``'s values, except that a dict, list or set still in ``live`` under the same key is
+    kept and given ``old``'s contents."""
+    if live is old:
+        return
+    if isinstance(live, dict) and isinstance(old, dict):
+        for key in [k for k in live if k not in old]:
+            del live[key]
+        for key, value in old.items():
+            current = live.get(key, _MISSING)
+            if current is value:
+                continue
+            if type(current) is type(value) and isinstance(value, (dict, list, set)):
+                _put_back(current, value)  # the container that was there, holding what it held
+            else:
+                live[key] = _fresh(value)
+        if list(live) != list(old):  # the same entries, in their old order
+            entries = [(key, live[key]) for key in old]
+            live.clear()
+            live.update(entries)
+    elif isinstance(live, list) and isinstance(old, list):
+        live[:] = [_fresh(v) for v in old]
+    elif isinstance(live, set) and isinstance(old, set):
+        live.clear()
+        live.update(old)
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of plain nested containers (so a snapshot's copy never becomes the live state and
+    can be put back again); anything else as it is."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    return value
+
+
+_MISSING = object()
+
 _TILE_NAME_RE = re.compile(r"^(?P<id>[0-9A-Za-z]+?)-(?P<n>\d+)$")
 
 
 class GameMap:
     """The board of one game.  Build it with :meth:`for_title`."""
+
+    #: restored by a game snapshot without being looked into: cached graphs are plain data derived
+    #: from the state and never changed once built (companion.engine.snapshot)
+    SNAPSHOT_SHALLOW: ClassVar[frozenset[str]] = frozenset({"_graph_cache"})
 
     def __init__(
         self,
@@ -404,6 +453,33 @@ class GameMap:
         # starts with the same ones and drops them at its own first change
         other._graph_cache = dict(self._graph_cache)
         return other
+
+    def snapshot_state(self) -> tuple[Callable[[], None], list[Any], list[Any]]:
+        """This map's part of a game snapshot (companion.engine.snapshot): what it and each hex
+        state refer to, and a copy of their contents (:meth:`copy`), put back in place when
+        restored (the same objects; a table that changed gets its entries back); the hex states
+        it covers; nothing else to look into (a map holds only plain data)."""
+        attrs = self.__dict__.copy()
+        hexes = [(hex_id, st, st.__dict__.copy()) for hex_id, st in self.state.items()]
+        before = self.copy()
+
+        def restore() -> None:
+            self.__dict__.clear()
+            self.__dict__.update(attrs)
+            for name, value in before.__dict__.items():
+                if name != "state":
+                    _put_back(attrs[name], value)
+            self.state.clear()
+            for hex_id, st, fields in hexes:
+                self.state[hex_id] = st
+                old = before.state[hex_id]
+                if st.__dict__ != fields or any(getattr(st, t) != getattr(old, t) for t in _HEX_TABLES):
+                    st.__dict__.clear()
+                    st.__dict__.update(fields)
+                    for table in _HEX_TABLES:
+                        _put_back(fields[table], getattr(old, table))
+
+        return restore, [self.state, *self.state.values()], []
 
     def set_rules(self, rules: MapRules) -> None:
         if rules == self.rules:

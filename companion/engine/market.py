@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from companion.engine.entities import Corporation
@@ -52,6 +54,13 @@ class Cell:
     def __repr__(self) -> str:
         return f"<Cell {self.price} @{self.row},{self.col}>"
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Cell:
+        """A copy for a copy of the game: who sits here is copied, the rest (fixed) is shared."""
+        other = copy.copy(self)
+        memo[id(self)] = other
+        other.corporations = copy.deepcopy(self.corporations, memo)
+        return other
+
 
 def parse_cell(code: str, row: int, col: int) -> Cell | None:
     if not code:
@@ -70,6 +79,28 @@ class StockMarket:
             [parse_cell(code, r, c) for c, code in enumerate(row)] for r, row in enumerate(rows)
         ]
         self.max_reached = False
+
+    def snapshot_state(self) -> tuple[Callable[[], None], list[Any], list[Any]]:
+        """This market's part of a game snapshot (companion.engine.snapshot): its attributes and
+        who sits in each cell (the cells are otherwise fixed once built); the cells it covers; the
+        corporations in them and its other attributes to look into."""
+        attrs = self.__dict__.copy()
+        held = [(c, c.corporations[:]) for row in self.grid for c in row if c is not None]
+
+        def restore() -> None:
+            self.__dict__.clear()
+            self.__dict__.update(attrs)
+            for cell, corporations in held:
+                cell.corporations[:] = corporations
+
+        covered: list[Any] = [
+            self.grid,
+            *self.grid,
+            *(c for c, _ in held),
+            *(c.corporations for c, _ in held),
+        ]
+        refs = [v for k, v in attrs.items() if k != "grid"] + [x for _, corps in held for x in corps]
+        return restore, covered, refs
 
     def cell(self, row: int, col: int) -> Cell | None:
         if row < 0 or row >= len(self.grid) or col < 0 or col >= len(self.grid[row]):

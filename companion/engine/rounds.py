@@ -74,6 +74,25 @@ class Step:
         self.passed = False
         self.acted = False
         self._blocks = self.blocks_default if blocks is None else blocks
+        self._actions_epoch = 0
+        self._actions_seen: list[tuple[Entity, list[str]]] = []
+
+    def cached_actions(self, entity: Entity) -> list[str]:
+        """:meth:`actions`, remembered while the game's state cannot change (one query window of
+        :meth:`TableGame.open_queries`): a round asks each step the same question many times
+        between two changes of state.  Outside a window this is :meth:`actions` itself."""
+        epoch = self.game.query_epoch
+        if epoch is None:
+            return self.actions(entity)
+        if self._actions_epoch != epoch:
+            self._actions_epoch = epoch
+            self._actions_seen = []
+        for who, kinds in self._actions_seen:
+            if who is entity:
+                return list(kinds)
+        kinds = self.actions(entity)
+        self._actions_seen.append((entity, list(kinds)))
+        return kinds
 
     # -- what the step accepts -------------------------------------------------------------------------
     def actions(self, entity: Entity) -> list[str]:
@@ -99,7 +118,7 @@ class Step:
         entity = self.current_entity()
         if entity is None or getattr(entity, "closed", False):
             return []
-        return self.actions(entity)
+        return self.cached_actions(entity)
 
     def blocking(self) -> bool:
         return self.blocks() and bool(self.current_actions())
@@ -178,7 +197,7 @@ class Round:
         if entity is not None:
             for step in self.steps:
                 is_company = getattr(entity, "is_company", False)
-                if step.active() and (is_company or step.blocking()) and step.actions(entity):
+                if step.active() and (is_company or step.blocking()) and step.cached_actions(entity):
                     return step
             return None
         return next((s for s in self.steps if s.active() and s.blocking()), None)
@@ -199,7 +218,7 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            for a in step.actions(entity):
+            for a in step.cached_actions(entity):
                 if a not in out:
                     out.append(a)
             if step.blocking():
@@ -214,7 +233,7 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            kinds = step.actions(entity)
+            kinds = step.cached_actions(entity)
             wanted = [k for k in kinds if k not in claimed and (types is None or k in types)]
             if wanted == ["pass"]:
                 # only its pass is wanted: the step's own listing (tile lays...) can be slow
@@ -230,7 +249,7 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            if action_type in step.actions(entity):
+            if action_type in step.cached_actions(entity):
                 return step
             if step.blocking():
                 break
@@ -240,10 +259,11 @@ class Round:
     def process(self, action: ActionDict, entity: Entity) -> None:
         kind = action["type"]
         chosen: Step | None = None
+        self.game.open_queries()  # choosing the step changes nothing
         for step in self.steps:
             if not step.active():
                 continue
-            accepts = kind in step.actions(entity)
+            accepts = kind in step.cached_actions(entity)
             blocking = step.blocking()
             if blocking and not accepts:
                 reason = step.explain(entity, action)
@@ -262,19 +282,26 @@ class Round:
                     if reason:
                         raise GameError(reason)
             raise GameError(f"{entity_name(entity)} cannot {kind.replace('_', ' ')} now")
+        self.game.close_queries()
         chosen.acted = True
         chosen.process(action)
         self.skip_steps()
         self.after_process(action, entity)
 
     def skip_steps(self) -> None:
-        for step in self.steps:
-            current = self.entities[self.entity_index] if self.entities else None
-            if not step.active() or not step.blocks() or getattr(current, "closed", False):
-                continue
-            if step.blocking():
-                break
-            step.skip()
+        game = self.game
+        try:
+            for step in self.steps:
+                game.open_queries()
+                current = self.entities[self.entity_index] if self.entities else None
+                if not step.active() or not step.blocks() or getattr(current, "closed", False):
+                    continue
+                if step.blocking():
+                    break
+                game.close_queries()
+                step.skip()
+        finally:
+            game.close_queries()
 
     def after_process(self, action: ActionDict, entity: Entity) -> None:
         pass

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.graph import Chain, board_graph
+from companion.engine.graph import Chain, ChainsByHex, board_graph
 
 if TYPE_CHECKING:
     from companion.engine.map import GameMap, Phase
@@ -166,17 +166,9 @@ def _paid_stops(
 
 
 # ---------------------------------------------------------------------- checking a run
-def _candidate_chains(game_map: GameMap, hexes: Sequence[str]) -> list[Chain]:
-    graph = board_graph(game_map)
+def _candidate_chains(source: ChainsByHex, hexes: Sequence[str]) -> list[Chain]:
     want = tuple(hexes)
-    out = []
-    for node in graph.nodes:
-        if node[0] != want[0]:
-            continue
-        for chain in graph.chains.get(node, []):
-            if chain.hexes == want:
-                out.append(chain)
-    return out
+    return [chain for chain in source.starting_in(want[0]) if chain.hexes == want] if want else []
 
 
 def _signature(node: Node) -> str:
@@ -189,8 +181,16 @@ def _rebuild(
     connections: Sequence[Sequence[str]],
     used: frozenset[int],
     nodes_hint: Sequence[str] | None,
+    chains: ChainsByHex | None = None,
 ) -> tuple[list[Node], list[Chain]]:
-    candidates = [_candidate_chains(game_map, c) for c in connections]
+    """The stops and chains of one route from its connections.  ``chains``: where to find them,
+    one instance for all the routes of a run (their track is numbered alike, so ``used`` means
+    the same); without it, the board graph (built if it is not)."""
+    if chains is None:
+        # no shared numbering of the track given: the board graph's, as every caller's (``used``)
+        board_graph(game_map)
+    source = chains if chains is not None else ChainsByHex(game_map)
+    candidates = [_candidate_chains(source, c) for c in connections]
     for i, cands in enumerate(candidates):
         if not cands:
             raise ValueError(f"there is no track {'-'.join(connections[i])} on the map")
@@ -287,6 +287,7 @@ def check_run(
     used: frozenset[int] = frozenset()
     out: list[Route] = []
     seen_trains: set[str] = set()
+    chains = ChainsByHex(game_map)  # one numbering of the track for all the run's routes
     for r in routes:
         name = r.get("train")
         if name not in by_name:
@@ -295,8 +296,8 @@ def check_run(
             raise MapError(f"train {name} runs twice")
         seen_trains.add(name)
         try:
-            nodes, chains = _rebuild(game_map, corp, r.get("connections") or [], used, r.get("nodes"))
-            route = check_route(game_map, corp, by_name[name], nodes, chains, phase)
+            nodes, joined = _rebuild(game_map, corp, r.get("connections") or [], used, r.get("nodes"), chains)
+            route = check_route(game_map, corp, by_name[name], nodes, joined, phase)
         except ValueError as exc:
             raise MapError(f"train {name}: {exc}") from exc
         used |= route.resources

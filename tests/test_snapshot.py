@@ -1,0 +1,253 @@
+"""Apply, preview and undo without copying the game, for every title: a preview and a refused
+action leave the game exactly as it was (the very same objects holding the very same contents),
+and an undo of the last action puts back the state from just before it (companion.engine.snapshot).
+
+The comparison walks every object reachable from the game (the title data and the static state
+aside) and notes each one's identity, type and contents: stricter than the replay trace (it sees
+caches, counters and who holds which object), and written independently of the snapshot code."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import GameError, new_game
+from companion.engine.core import TableGame
+from companion.engine.snapshot import Snapshot
+from companion.interop.actions import effective_actions
+from companion.interop.replay import game_for_export, load_export
+from tests import g1833ne_random, tsr_support
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+ATOMS = (str, int, float, bool, type(None), bytes)
+#: the game's own bookkeeping: undo records, checkpoints (copies of other states), how classes are noted
+NOT_STATE = {"_undo_snapshots", "_checkpoints", "_snapshot_kinds"}
+HEX_TABLES = {"tokens", "reservations", "extra_tokens"}
+
+
+def state_graph(game: TableGame, *, skip: frozenset[str] = frozenset()) -> dict[int, Any]:
+    """Every object reachable from ``game`` → (type, contents), references given as identities."""
+    static = {id(game.data), *(id(s) for s in game.static_state())}
+    nodes: dict[int, Any] = {}
+    stack: list[Any] = [game]
+
+    def ref(value: Any) -> Any:
+        if isinstance(value, ATOMS):
+            return value
+        params = getattr(type(value), "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            return ("value", id(value))  # a value (its derived caches may fill): the same one
+        if id(value) not in static:
+            stack.append(value)
+        return ("@", id(value))
+
+    while stack:
+        obj = stack.pop()
+        if id(obj) in nodes or id(obj) in static:
+            continue
+        if isinstance(obj, (list, tuple, frozenset)) and not isinstance(obj, ATOMS):
+            items = list(obj) if not isinstance(obj, frozenset) else sorted(obj, key=repr)
+            contents: Any = [ref(v) for v in items]
+        elif isinstance(obj, set):
+            contents = sorted((ref(v) for v in obj), key=repr)
+        elif isinstance(obj, dict):
+            contents = [(ref(k), ref(v)) for k, v in obj.items()]
+        elif callable(obj) and not hasattr(obj, "__dict__"):
+            contents = repr(obj)
+        elif type(obj).__name__ == "HexState":
+            # a hex that changed takes back equal token tables, not the same ones (GameMap.snapshot_state)
+            contents = [(k, v if k in HEX_TABLES else ref(v)) for k, v in vars(obj).items()]
+        elif hasattr(obj, "__dict__"):
+            names = [k for k in vars(obj) if not (obj is game and k in NOT_STATE | skip)]
+            contents = [(k, ref(vars(obj)[k])) for k in names]
+        else:
+            slots = [s for c in type(obj).__mro__ for s in c.__dict__.get("__slots__", ())]
+            contents = [(s, ref(getattr(obj, s, None))) for s in slots] if slots else repr(obj)
+        nodes[id(obj)] = (type(obj).__name__, contents)
+    return nodes
+
+
+def assert_same_state(before: dict[int, Any], after: dict[int, Any], what: str) -> None:
+    if before == after:
+        return
+    gone = [before[k][0] for k in before.keys() - after.keys()][:5]
+    new = [after[k][0] for k in after.keys() - before.keys()][:5]
+    changed = [
+        (before[k][0], before[k][1], after[k][1])
+        for k in before.keys() & after.keys()
+        if before[k] != after[k]
+    ]
+    raise AssertionError(f"{what} changed the state: objects gone {gone}, new {new}, changed {changed[:3]}")
+
+
+def refused_variants(game: TableGame, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """Actions near ``action`` that the engine will most likely refuse (each is checked)."""
+    out = []
+    for key, value in action.items():
+        if isinstance(value, int) and not isinstance(value, bool) and key not in ("id", "created_at"):
+            out.append({**action, key: value + 100_000})
+    if action.get("entity_type") == "player":
+        others = [p.id for p in game.players if str(p.id) != str(action.get("entity"))]
+        out += [{**action, "entity": pid} for pid in others[:2]]
+    return out
+
+
+def check_position(game: TableGame, action: dict[str, Any]) -> tuple[int, int]:
+    """At one position with ``action`` legal next: preview, refusals, apply then undo; the game ends
+    with ``action`` applied.  Returns (refused actions checked, undos checked)."""
+    game.keep_checkpoints()
+    before = state_graph(game)
+    game.preview(action)
+    assert_same_state(before, state_graph(game), f"a preview of {action['type']}")
+    refused = 0
+    for wrong in refused_variants(game, action):
+        unversioned = state_graph(game, skip=frozenset({"version"}))
+        try:
+            game.apply(wrong)
+        except GameError:
+            refused += 1
+            assert_same_state(before, state_graph(game), f"a refused {wrong['type']}")
+        else:  # accepted after all: taken back
+            game.undo()
+            assert_same_state(unversioned, state_graph(game, skip=frozenset({"version"})), "an undo")
+            before = state_graph(game)
+    unversioned = state_graph(game, skip=frozenset({"version"}))
+    version = game.version
+    game.apply(action)
+    game.undo()
+    assert game.version > version  # an undo is a change of state (previews made before are stale)
+    assert_same_state(
+        unversioned, state_graph(game, skip=frozenset({"version"})), f"an undo of {action['type']}"
+    )
+    # applied with its preview: the preview's snapshot is what the undo restores (a second time)
+    game.apply(action, game.preview(action))
+    game.undo()
+    assert_same_state(
+        unversioned, state_graph(game, skip=frozenset({"version"})), f"an undo of {action['type']}"
+    )
+    game.apply(action)
+    after = state_graph(game)
+    try:  # the same action once more: mostly refused far into its processing
+        game.apply(action)
+    except GameError:
+        refused += 1
+        assert_same_state(after, state_graph(game), f"a repeated {action['type']}")
+    else:
+        game.undo()
+    return refused, 1
+
+
+# -- the 18xx titles with real games: positions along each title's largest fixture -------------------------
+def largest_fixture(title: str) -> Path:
+    return max((FIXTURES / title).glob("*.json"), key=lambda p: len(load_export(p)["actions"]))
+
+
+@pytest.mark.parametrize("title", ["1870", "1867", "1861"])
+def test_real_games_previews_refusals_and_undos_leave_the_state_exact(title: str) -> None:
+    export = load_export(largest_fixture(title))
+    actions = effective_actions(export["actions"])
+    game = game_for_export(export)
+    positions = set(range(3, len(actions), len(actions) // 12))
+    refused = undone = 0
+    for i, action in enumerate(actions):
+        if i in positions and (action["type"].startswith("program_") or action["type"] == "message"):
+            positions.add(i + 1)  # the next action the players chose
+        elif i in positions:
+            r, u = check_position(game, action)
+            refused, undone = refused + r, undone + u
+        else:
+            game._process(action)
+    assert undone >= 10 and refused >= 10, (undone, refused)
+
+
+# -- the titles played at random through legal_actions() --------------------------------------------------
+def cobs_action(game: TableGame, rng: random.Random) -> dict[str, Any]:
+    la = rng.choice(game.legal_actions())
+    if la.price_range:
+        lo, hi = la.price_range
+        return la.priced(rng.randint(lo, min(hi, lo + 12)))
+    return la.action
+
+
+RANDOM_TITLES: dict[str, tuple[Callable[[], TableGame], Callable[[Any, random.Random], dict[str, Any]]]] = {
+    "1833NE": (lambda: new_game("1833NE", ["A", "B", "C", "D"]), g1833ne_random.random_action),
+    "TSR": (lambda: tsr_support.tsr(3), tsr_support.random_action),
+    "CoBS": (lambda: new_game("CoBS", ["A", "B", "C"], seed=3), cobs_action),
+}
+
+
+@pytest.mark.parametrize("title", sorted(RANDOM_TITLES))
+def test_random_games_previews_refusals_and_undos_leave_the_state_exact(title: str) -> None:
+    make, choose = RANDOM_TITLES[title]
+    rng = random.Random(17)
+    game = make()
+    refused = undone = 0
+    for n in range(400):
+        if game.finished:
+            break
+        action = choose(game, rng)
+        if n % 5 == 2 and undone < 12:
+            r, u = check_position(game, action)
+            refused, undone = refused + r, undone + u
+        else:
+            game.apply(action)
+    assert undone >= 10 and refused >= 5, (undone, refused)
+
+
+# -- the snapshot itself ---------------------------------------------------------------------------------------
+def test_a_snapshot_puts_back_objects_in_place_and_refuses_what_it_cannot_restore() -> None:
+    class Thing:
+        def __init__(self) -> None:
+            self.items = [1, 2]
+            self.table = {"a": {3}}
+            self.rng = random.Random(5)
+
+    thing = Thing()
+    items, table = thing.items, thing.table
+    snap = Snapshot(thing)
+    first = thing.rng.random()
+    thing.items.append(3)
+    thing.table["a"].add(4)
+    thing.table["b"] = set()
+    thing.items = []
+    snap.restore()
+    assert thing.items is items and items == [1, 2]
+    assert thing.table is table and table == {"a": {3}}
+    assert thing.rng.random() == first
+
+    class Opaque:
+        __slots__ = ()
+
+    class Holder:
+        def __init__(self) -> None:
+            self.what = memoryview(b"x")
+
+    with pytest.raises(TypeError, match="memoryview"):
+        Snapshot(Holder())
+    Snapshot(Opaque())  # nothing in it to restore
+
+
+def test_undo_beyond_the_latest_snapshots_rebuilds_from_a_checkpoint() -> None:
+    from tests.engine_support import actions as fixture_actions
+    from tests.engine_support import game_at
+    from tests.engine_support import snapshot as value_snapshot
+
+    name = "1870_game_end_bank"
+    recorded = fixture_actions(name)
+    game = game_at(name, 100)
+    game.keep_checkpoints()
+    player = game.players[0]
+    count = TableGame.UNDO_SNAPSHOTS + 5
+    for action in recorded[100 : 100 + count]:
+        game.apply(action)
+    for n in range(1, count + 1):
+        game.undo()
+        expected = game_at(name, 100 + count - n)
+        assert value_snapshot(game) == value_snapshot(expected), n
+        assert game.log == expected.log
+        # the latest actions are taken back in place; further back the state is rebuilt
+        assert (game.players[0] is player) == (n <= TableGame.UNDO_SNAPSHOTS), n
