@@ -181,6 +181,20 @@ def _exit_after(app: Any, args: argparse.Namespace, events: Any) -> None:
     Clock.schedule_once(start, 0)
 
 
+def title_refusal(title: str) -> str | None:
+    """Why the touchscreen cannot serve ``title`` (None when it can).  It serves an 18xx (a map,
+    trains, corporations) with its own screens, and a title without a map through the title's
+    table module (companion/table/titles)."""
+    from companion.engine import playable_titles, title_info
+    from companion.table.titles import table_module
+
+    at_table = [t for t in playable_titles() if title_info(t).has_map or table_module(t) is not None]
+    if title in at_table:
+        return None
+    why = "is not playable yet" if title not in playable_titles() else "has no touchscreen yet"
+    return f"game.title {title} {why} (at the table: {', '.join(at_table)})"
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
@@ -203,22 +217,12 @@ def _run(args: argparse.Namespace) -> int:
 
     db = database_path(None, config)  # $COMPANION_DB first, as every command does (docs/STORE.md)
     start_log(db.parent)
-    from companion.engine import playable_titles, title_info
-    from companion.table.titles import table_module
+    from companion.engine import title_info
 
     title = config.game.title
-    # the touchscreen serves an 18xx (a map, trains, corporations) with its own screens, and a
-    # title without a map through the title's table module (companion/table/titles)
-    at_table = [t for t in playable_titles() if title_info(t).has_map or table_module(t) is not None]
-    if title not in at_table:
-        why = "is not playable yet" if title not in playable_titles() else "has no touchscreen yet"
-        return _fail(
-            f"{args.config or 'the configuration'}: game.title {title} {why} "
-            f"(at the table: {', '.join(at_table)})",
-            args,
-            size,
-            fullscreen,
-        )
+    refusal = title_refusal(title)
+    if refusal is not None:
+        return _fail(f"{args.config or 'the configuration'}: {refusal}", args, size, fullscreen)
     from companion.ui.kivyconf import configure_kivy
 
     configure_kivy(size, fullscreen=fullscreen)
