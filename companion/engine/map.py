@@ -176,6 +176,9 @@ class HexInfo:
     neighbors: dict[int, str]
     impassable: frozenset[int]
     location_name: str | None = None
+    #: the printed tile's id, ``<hex>-<n>``: 18xx.games numbers the hexes sharing a tile code
+    #: (of one colour) in the order the map lists them, and city references use that number
+    preprinted_id: str = ""
 
     def invert(self, edge: int) -> int:
         return (edge + 3) % 6
@@ -307,10 +310,14 @@ class GameMap:
         #: corporation → markers on its charter (e.g. "SCC", "GSC", "GSCᶜ")
         self.corp_assignments: dict[str, set[str]] = {}
         self.rules = MapRules()
+        #: (hex, edge) of the costed borders (rivers) already paid for: track crosses them
+        self.paid_borders: set[tuple[str, int]] = set()
         self._graph_cache: dict[str, Any] = {}
         for hex_id, info in hexes.items():
             spec = info.preprinted
-            st = HexState(f"{hex_id}-0", spec, 0, future_label=spec.future_label, preprinted=True)
+            st = HexState(
+                info.preprinted_id or f"{hex_id}-0", spec, 0, future_label=spec.future_label, preprinted=True
+            )
             for i, node_spec in enumerate(spec.nodes):
                 if node_spec.is_city:
                     st.tokens[i] = [None] * node_spec.slots
@@ -342,10 +349,13 @@ class GameMap:
         names: dict[str, str] = m.get("location_names", {})
         specs: dict[str, TileSpec] = {}
         colors: dict[str, str] = {}
+        numbers: dict[str, int] = {}
         for color, hexes in m["hexes"].items():
+            sharing: dict[str, int] = {}
             for hex_id, code in hexes.items():
                 specs[hex_id] = tile_spec(f"{hex_id}-0", color, code)
                 colors[hex_id] = color
+                numbers[hex_id] = sharing[code] = sharing.get(code, -1) + 1
         infos: dict[str, HexInfo] = {}
         for hex_id, spec in specs.items():
             impassable = {b.edge for b in spec.borders if b.type == "impassable"}
@@ -359,7 +369,13 @@ class GameMap:
                     continue
                 neighbors[edge] = other
             infos[hex_id] = HexInfo(
-                hex_id, colors[hex_id], spec, neighbors, frozenset(impassable), names.get(hex_id)
+                hex_id,
+                colors[hex_id],
+                spec,
+                neighbors,
+                frozenset(impassable),
+                names.get(hex_id),
+                f"{hex_id}-{numbers[hex_id]}",
             )
         corporations: dict[str, CorporationInfo] = {}
         for corp in title_data.get("corporations", []):
@@ -447,6 +463,7 @@ class GameMap:
         other.laid = dict(self.laid)
         other.hex_assignments = {k: dict(v) for k, v in self.hex_assignments.items()}
         other.corp_assignments = {k: set(v) for k, v in self.corp_assignments.items()}
+        other.paid_borders = set(self.paid_borders)
         other.rules = self.rules
         self._copy_title_state(other)
         # cached graphs are plain data derived from the state, never changed once built: the copy
@@ -597,7 +614,7 @@ class GameMap:
             self._check_new_track(corp, hex_id, tile_name, rotation)
         if special is not None and special.free:
             return 0
-        cost = old.spec.upgrade_cost  # a tile may carry an upgrade cost (e.g. 1861's Kiev green tile)
+        cost = self.lay_cost(hex_id, tile_name, rotation)
         if special is not None:
             cost = max(0, cost - special.discount)
         return cost
@@ -763,10 +780,11 @@ class GameMap:
             _, _spec = self._parse_tile_name(tile_name)
             if tile_name in self.laid:
                 raise MapError(f"tile {tile_name} is already on the map at {self.laid[tile_name]}")
-            old_state = self.state[hex_id]
-            cost = old_state.spec.upgrade_cost
+            cost = self.lay_cost(hex_id, tile_name, rotation)
         _, new = self._parse_tile_name(tile_name)
         old = self.state[hex_id]
+        for edge, _cost in self._borders_crossed(hex_id, new, rotation):  # paid once, even by a free lay
+            self.paid_borders |= {(hex_id, edge), (self.hexes[hex_id].neighbors[edge], (edge + 3) % 6)}
         st = HexState(tile_name, new, rotation)
         for i, node in enumerate(new.nodes):
             if node.is_city:
@@ -785,6 +803,29 @@ class GameMap:
         self.state[hex_id] = st
         self._changed()
         return cost
+
+    def lay_cost(self, hex_id: str, tile_name: str, rotation: int) -> int:
+        """What a lay costs before abilities: the upgrade cost the hex's tile carries (terrain, or
+        e.g. 1861's green Kiev) and the costed borders (rivers) it completes."""
+        _, new = self._parse_tile_name(tile_name)
+        crossed = self._borders_crossed(hex_id, new, rotation)
+        return self.state[hex_id].spec.upgrade_cost + sum(cost for _, cost in crossed)
+
+    def _borders_crossed(self, hex_id: str, new: TileSpec, rotation: int) -> list[tuple[int, int]]:
+        """(edge, cost) of the hex's costed borders the lay would complete: a border written on a
+        hex is paid once, by the lay that leaves track on both sides of it (18xx.games' rule)."""
+        info = self.hexes[hex_id]
+        out: list[tuple[int, int]] = []
+        for border in info.preprinted.borders:
+            other = info.neighbors.get(border.edge)
+            if not border.cost or other is None or (hex_id, border.edge) in self.paid_borders:
+                continue
+            there = self.state[other]
+            if border.edge in new.exits_at(rotation) and (border.edge + 3) % 6 in there.spec.exits_at(
+                there.rotation
+            ):
+                out.append((border.edge, border.cost))
+        return out
 
     def _carry_tokens(self, old: HexState, new: HexState, rotation: int) -> None:
         old_cities = old.spec.city_indices

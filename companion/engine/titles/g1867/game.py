@@ -550,8 +550,10 @@ class Game1867(Game):
                 raise GameError(f"{hex_id} cannot be built on before phase 3")
         lay = step.tile_lay()
         cost = int(lay.get("cost", 0)) if lay else 0
-        old = self.map.tile_on(hex_id)
-        terrain = old.spec.upgrade_cost
+        try:  # the terrain and the rivers crossed: loans are taken for what the lay costs
+            terrain = self.map.lay_cost(hex_id, text(action, "tile"), number(action, "rotation", 0))
+        except MapError:
+            terrain = 0  # the lay itself refuses it, with the map's reason
         if cost + terrain:
             self.take_loans_for(corp, cost + terrain)
         self.lay_tile_for(step, corp, corp, action, extra_cost=cost)
@@ -760,6 +762,16 @@ class Game1867(Game):
             if t == corp.sym:
                 slots[i] = None
         self.map._changed()
+
+    def release_trains_and_companies(self, corp: Corporation) -> None:
+        """A corporation closing (a minor) or starting again (a nationalised major): its trains
+        leave the game, they do not go back to the bank's pool as in 1870; its companies close."""
+        for train in list(corp.trains):
+            corp.trains.remove(train)
+            train.owner = None
+            train.rusted = True
+        for company in list(corp.companies):
+            self.close_company(company)
 
     def close_corporation(self, corp: Corporation) -> None:
         for _ in range(getattr(corp, "loans", 0)):
