@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -43,8 +44,18 @@ def game_for_export(export: dict[str, Any]) -> TableGame:
         str(export["title"]),
         players,
         frozenset(settings.get("optional_rules") or []),
-        int(settings.get("seed") or 0),
+        export_seed(export),
     )
+
+
+def export_seed(export: dict[str, Any]) -> int:
+    """The game's seed: the export's ``settings.seed``, else (as 18xx.games does for games created
+    without one) the first number in the game's id."""
+    seed = (export.get("settings") or {}).get("seed")
+    if seed is None or seed == "":
+        digits = re.search(r"\d+", str(export.get("id", "")))
+        return int(digits.group()) if digits else 0
+    return int(seed)
 
 
 def trace_entry(game: TableGame, action: dict[str, Any]) -> dict[str, Any]:

@@ -55,6 +55,21 @@ def hex_distance(a: str, b: str) -> int:
     return dx + max(0, (dy - dx) // 2)
 
 
+#: 18xx.games' game random numbers: a linear congruential generator x' = (A x + C) mod M started
+#: at the game's seed mod M (the constants of the C standard's example ``rand``)
+LCG_A, LCG_C, LCG_M = 1_103_515_245, 12_345, 2**31
+
+
+def seeded_draws(seed: int, count: int) -> list[int]:
+    """The first ``count`` numbers 18xx.games' generator gives for a game with ``seed``."""
+    out: list[int] = []
+    x = seed % LCG_M
+    for _ in range(count):
+        x = (LCG_A * x + LCG_C) % LCG_M
+        out.append(x)
+    return out
+
+
 class Game1867(Game):
     title = "1867"
     #: the merger round's convert and merge involve a card too (the company's own, the partner's)
@@ -172,9 +187,9 @@ class Game1867(Game):
     def setup_for_two_players(self) -> None:
         """Two players: majors may be held up to 70 %, fewer trains of each kind (the last ones of
         ``TRAINS_REMOVE_2_PLAYER``), and two private companies (never the hidden one) are taken
-        out at random.  The random choice is this engine's (from the game's seed), not 18xx.games'."""
-        import random
-
+        out at random, drawn as 18xx.games draws them from the game's seed (:func:`seeded_draws`):
+        each company gets the next number of the sequence, in the title's order, and the two
+        with the lowest numbers go."""
         for corp in [*self.corporations, *self.future]:
             if corp.max_ownership == 60:  # type: ignore[attr-defined]
                 corp.max_ownership = 70  # type: ignore[attr-defined]
@@ -184,7 +199,8 @@ class Game1867(Game):
                 self.depot.remove(train)
                 self.all_trains.remove(train)
         choices = [c for c in self.companies if c is not self.hidden_company]
-        removed = random.Random(self.seed).sample(choices, k=min(2, len(choices)))
+        draws = seeded_draws(self.seed, len(choices))
+        removed = [c for _, c in sorted(zip(draws, choices, strict=True), key=lambda dc: dc[0])[:2]]
         self.log.append(f"Companies removed for two players: {', '.join(c.name for c in removed)}")
         self.companies = [c for c in self.companies if c not in removed]
 

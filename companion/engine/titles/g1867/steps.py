@@ -898,8 +898,9 @@ class Merge(Step):
         return self.round  # type: ignore[return-value]
 
     def active_entities(self) -> list[Entity]:
-        ents = self.round.entities
-        return [ents[self.round.entity_index]] if ents else []
+        ents, index = self.round.entities, self.round.entity_index
+        # while a merger removes the merged minors from the order the index may briefly point past it
+        return [ents[index]] if index < len(ents) else []
 
     def actions(self, entity: Entity) -> list[str]:
         if not isinstance(entity, Corporation) or entity is not self.current_entity() or self.mrnd.converted:
@@ -1130,7 +1131,8 @@ class PostMergerShares(Step):
     def can_buy(self, player: Player, share: Share) -> bool:
         corp = share.corporation
         return (
-            share.percent == 10
+            corp is self.mrnd.converted  # only the new major's shares, not another major's
+            and share.percent == 10
             and share.owner is corp
             and player.cash >= share.price
             and player.percent_of(corp) + 10 <= self.g.max_ownership(corp)
@@ -1189,10 +1191,11 @@ class PostMergerShares(Step):
 
     def process_pass(self, action: ActionDict) -> None:
         player = self.game.entity_of(action)
-        first = self.active_entities()[:1]
         player.passed = True
         self.check_merge()
-        if first == [player] and player in self.mrnd.share_dealing_players:
+        # the pass opened the buying to everyone and the passer would be first again: he has had
+        # his turn (a passer who is not first stays in the order, to be unpassed by that opening)
+        if self.active_entities()[:1] == [player] and player in self.mrnd.share_dealing_players:
             self.mrnd.share_dealing_players.remove(player)
 
     def skip(self) -> None:
