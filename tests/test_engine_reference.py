@@ -12,7 +12,8 @@ from companion.interop.actions import effective_actions
 from companion.interop.replay import diff_traces, game_for_export, load_trace, trace_entry
 
 REFERENCE = Path(__file__).parent / "fixtures" / "reference"
-GAMES = sorted(p.stem for p in REFERENCE.glob("*.json"))
+#: 1870 games at the top, 1867 and 1861 games in their own folders ("1867/random-101")
+GAMES = sorted(p.relative_to(REFERENCE).with_suffix("").as_posix() for p in REFERENCE.rglob("*.json"))
 
 
 def test_there_are_reference_games() -> None:
@@ -38,6 +39,8 @@ def test_same_states_and_same_refusal_as_the_reference_engine(name: str) -> None
     if "reference_result" in export:
         assert game.finished
         assert {str(k): v for k, v in game.result().items()} == export["reference_result"]
+        if "reference_game_end_reason" in export:
+            assert game.game_end_reason == export["reference_game_end_reason"]
     if refusal is None:
         assert refused is None
     else:

@@ -58,6 +58,77 @@ def test_two_players_have_fewer_trains_and_privates_and_hold_up_to_70_percent() 
     assert two.max_ownership(cnr) == 70 and three.max_ownership(three.corporation("CNR")) == 60
 
 
+# what 18xx.games' engine (run locally) leaves after removing two private companies for two
+# players, for a few seeds: {(title, seed): the companies left}
+TWO_PLAYER_COMPANIES = {
+    ("1867", 1): "3,C&SL,QB,SCT",
+    ("1867", 5): "3,C&SL,MB,QB",
+    ("1867", 42): "3,C&SL,NFB,QB",
+    ("1867", 987654): "3,NFB,QB,SCT",
+    ("1867", 2**31 + 7): "3,C&SL,QB,SCT",
+    ("1867", 31337): "3,C&SL,MB,NFB",
+    ("1861", 1): "3,MRR,TSR,WVR",
+    ("1861", 5): "3,MRR,MYR,TSR",
+    ("1861", 42): "3,BSS,MRR,TSR",
+    ("1861", 987654): "3,BSS,MRR,WVR",
+    ("1861", 31337): "3,BSS,MYR,TSR",
+}
+
+
+@pytest.mark.parametrize(("title", "seed"), sorted(TWO_PLAYER_COMPANIES))
+def test_two_players_lose_the_private_companies_18xx_games_removes(title: str, seed: int) -> None:
+    game = new_game(title, ["Ann", "Bob"], seed=seed)
+    assert ",".join(sorted(c.sym for c in game.companies)) == TWO_PLAYER_COMPANIES[(title, seed)]
+
+
+def test_an_export_without_a_seed_takes_the_number_in_its_id() -> None:
+    from companion.interop.replay import export_seed
+
+    assert export_seed({"id": 29683, "settings": {"seed": 17}}) == 17
+    assert export_seed({"id": 29683, "settings": {}}) == 29683
+    assert export_seed({"id": "hs_ahjzadkh_19792", "settings": {"seed": ""}}) == 19792
+    assert export_seed({"id": "hotseat"}) == 0
+
+
+def test_city_references_number_the_printed_tiles_as_18xx_games_does() -> None:
+    """18xx.games numbers the hexes sharing a printed tile in the order the map lists them:
+    Guelph (E15) is the fourth of the plain cities, so its city is "E15-3-0"; exports use that."""
+    game = new_game(TITLE, ["Ann", "Bob", "Cy"])
+    board = game.map
+    assert board.city_ref("E15", board.state["E15"].spec.city_indices[0]) == "E15-3-0"
+    assert board.city_ref("D8", board.state["D8"].spec.city_indices[0]) == "D8-0-0"
+    assert board.city("E15-3-0") == board.city("E15-0-0")  # older references still read
+    seventy = new_game("1870", ["Ann", "Bob", "Cy"]).map
+    assert seventy.city_ref("D5", seventy.state["D5"].spec.city_indices[0]) == "D5-2-0"
+
+
+def test_a_river_border_is_paid_once_by_the_lay_that_puts_track_on_both_sides() -> None:
+    """Trois-Rivieres (M9) and M11 share a water border ($80, written on both hexes): the lay
+    towards it from one side costs nothing, the lay that completes the crossing pays $80, and
+    nothing is paid for it again."""
+    game = new_game(TITLE, ["Ann", "Bob", "Cy"])
+    board, phase = game.map, game.map_phase()
+    corp = game.corporations[0].sym
+    assert board.lay_cost("M11", "9-0", 0) == 0  # no track across on the other side yet
+    assert board.lay_tile(corp, "M9", "57-0", 0, phase, check=False) == 0  # exits 0 (to M11) and 3
+    assert board.lay_cost("M11", "9-0", 1) == 0  # a straight that does not reach the border
+    assert board.lay_cost("M11", "9-0", 0) == 80
+    assert board.lay_tile(corp, "M11", "9-0", 0, phase, check=False) == 80
+    assert ("M11", 3) in board.paid_borders and ("M9", 0) in board.paid_borders
+    assert board.lay_cost("M9", "57-1", 0) == 0  # paid: an upgrade on either side is not charged
+    assert board.copy().paid_borders == board.paid_borders
+
+
+def test_a_nationalised_minor_takes_its_trains_out_of_the_game() -> None:
+    """As on 18xx.games, a closing corporation's trains are removed, not put back in the depot."""
+    game, _ = game_before(TITLE, GAME, 439)
+    corp = next(c for c in game.corporations if c.type == "minor" and c.trains)
+    trains = list(corp.trains)
+    game.nationalize(corp)
+    assert corp.closed and not corp.trains
+    assert all(t.owner is None and t not in game.depot for t in trains)
+
+
 def test_loan_interest_is_paid_after_the_run() -> None:
     """Brockville and Ottawa has two loans: $10 interest is paid, and no loan can be repaid from $46."""
     game, action = game_before(TITLE, GAME, 230)
