@@ -829,6 +829,7 @@ class RedeemShares(OperatorStep):
         price = sum(sh.price for sh in shares)
         self.game.log.append(f"{corp.name} redeems {len(shares)} share(s) for ${price}")
         self.game.transfer_shares(shares, corp, spender=corp, receiver=self.game.bank, price=price)
+        self.pass_()  # one redemption a turn, as on 18xx.games
 
 
 # ------------------------------------------------------------------------------------------ merger round
