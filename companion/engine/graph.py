@@ -170,7 +170,9 @@ class _TokenWalk:
                     st = index.state
                     for n in reversed(nodes):
                         node = (hex_id, n)
-                        if node == origin or (st.spec.nodes[n].is_city and st.blocks(n, corp)):
+                        spec = st.spec.nodes[n]
+                        # track never runs on through an offboard, nor a city full of others' tokens
+                        if node == origin or spec.kind == "offboard" or (spec.is_city and st.blocks(n, corp)):
                             continue
                         push((_NODE, node, conv))
             elif kind == _NODE:
