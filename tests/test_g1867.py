@@ -119,6 +119,24 @@ def test_a_river_border_is_paid_once_by_the_lay_that_puts_track_on_both_sides() 
     assert board.copy().paid_borders == board.paid_borders
 
 
+def test_track_does_not_run_on_through_an_offboard() -> None:
+    """Quebec (O7) with track to the Maritime Provinces (P8): the offboard ends the track, so
+    O9 on its other side is not reached (18xx.games: an offboard blocks) and a lay there is not
+    connected."""
+    from companion.engine.graph import connectivity
+    from companion.engine.map import MapError
+
+    game = new_game(TITLE, ["Ann", "Bob", "Cy"])
+    board, phase = game.map, game.map_phase()
+    board.lay_tile("BO", "O7", "201-0", 4, phase, check=False)  # a Y city with an exit to P8
+    board.place_token("BO", board.city_ref("O7", 0), 0, home=True)
+    conn = connectivity(board, "BO")
+    assert {"O7", "P8"} <= conn.reachable_hexes and 2 in conn.hex_edges["P8"]  # P8's edge towards O7
+    assert 4 not in conn.hex_edges.get("O9", set())  # O9's edge towards P8
+    with pytest.raises(MapError, match="not connected"):
+        board.validate_lay("BO", "O9", "9-0", 1, phase)  # a straight from P8's side
+
+
 def test_a_nationalised_minor_takes_its_trains_out_of_the_game() -> None:
     """As on 18xx.games, a closing corporation's trains are removed, not put back in the depot."""
     game, _ = game_before(TITLE, GAME, 439)
