@@ -978,6 +978,8 @@ class Game(TableGame):
         for t in names:
             if t.owner is not corp:
                 raise GameError(f"{corp.name} does not own train {t.id}")
+            if t not in trains:
+                raise GameError(f"train {t.id} has already run this operating round")
         if len({r["train"] for r in routes}) != len(routes):
             raise GameError("a train may run only one route")
         self.sync_map_rules()
@@ -1100,10 +1102,14 @@ class Game(TableGame):
         time_limit: float | None = None,
     ) -> RouteResult:
         """The best routes for ``corp``'s trains on the current board (proven optimal unless stopped early)."""
+        from companion.engine.operating import OperatingRound
         from companion.engine.route_optimizer import best_routes
 
         self.sync_map_rules()
-        trains = self.route_trains(corp.trains)
+        own = corp.trains
+        if isinstance(self.round, OperatingRound) and self.round.current_entity() is corp:
+            own = [t for t in own if not t.operated]  # a train that has run this round waits
+        trains = self.route_trains(own)
         return best_routes(
             self.map,
             corp.sym,

@@ -367,6 +367,11 @@ class GameMap:
                 # an impassable border may be written on either side
                 if any(b.edge == (edge + 3) % 6 and b.type == "impassable" for b in specs[other].borders):
                     continue
+                # a gray, red or blue hex is entered only where its own track leads (18xx.games)
+                if colors[other] in ("gray", "red", "blue") and (edge + 3) % 6 not in specs[other].exits_at(
+                    0
+                ):
+                    continue
                 neighbors[edge] = other
             infos[hex_id] = HexInfo(
                 hex_id,
@@ -695,9 +700,16 @@ class GameMap:
                     f"tile {tile_id} at rotation {rotation} does not keep the existing track on {hex_id}"
                     f" (edges {', '.join(map(str, path.edges))})"
                 )
+        old_ct = old.spec.node_edges_at(old.rotation)
+        new_ct = new.node_edges_at(rotation)
+        # a city or town of the new tile whose track shares no edge with the old ones' is an added
+        # one: no more of those than the tile adds (Montreal's X3 may not join two cities' track)
+        old_sets = [e for e in old_ct.values() if e]
+        new_sets = [e for e in new_ct.values() if e]
+        apart = sum(1 for n in new_sets if all(not n & o for o in old_sets))
+        if apart > max(0, len(new_sets) - len(old_sets)):
+            raise MapError(f"tile {tile_id} at rotation {rotation} does not keep the cities of {hex_id}")
         if old.spec.city_count > 1 and new.city_count > 1:
-            old_ct = old.spec.node_edges_at(old.rotation)
-            new_ct = new.node_edges_at(rotation)
             for edges in old_ct.values():
                 if edges and sum(1 for n in new_ct.values() if edges <= n) != 1:
                     raise MapError(

@@ -267,7 +267,9 @@ class Route(OperatorStep):
         return ["run_routes"]
 
     def runnable_trains(self, corp: Corporation) -> list[Train]:
-        return list(corp.trains)
+        """The trains that have not run this operating round (one bought from a corporation that
+        has run, or taken over from a nationalised one, waits for the next)."""
+        return [t for t in corp.trains if not t.operated]
 
     def process_run_routes(self, action: ActionDict) -> None:
         corp = self.game.entity_of(action)
@@ -276,8 +278,8 @@ class Route(OperatorStep):
         self.ornd.routes = routes
         self.ornd.revenue = revenue
         self.ornd.extra_revenue = int(action.get("extra_revenue") or 0)
-        for r in routes:
-            self.game.train(r["train"]).operated = True
+        for train in corp.trains:  # as 18xx.games: all its trains have operated, run or not
+            train.operated = True
         self.game.log.append(f"{corp.name} runs for ${revenue}")
         self.pass_()
 

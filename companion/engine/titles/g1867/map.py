@@ -6,10 +6,11 @@ the rest is the title's rule (see :mod:`companion.engine.titles.g1867.routes`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Self
 
-from companion.engine.map import GameMap, Phase
+from companion.data import parse_code
+from companion.engine.map import GameMap, MapError, Phase, SpecialLay
 from companion.engine.titles.g1867.routes import counted_stops
 
 Node = tuple[str, int]
@@ -24,6 +25,39 @@ class Map1867(GameMap):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.hex_bonuses: dict[str, dict[str, int]] = {}
+        #: hex → the edges of the stubs printed on it (Peterborough, St. Jerome, Cornwall)
+        self.stubs: dict[str, frozenset[int]] = {}
+
+    @classmethod
+    def for_title(cls, title_data: dict[str, Any], optional_rules: Iterable[str] = ()) -> Self:
+        board = super().for_title(title_data, optional_rules)
+        for hexes in title_data["map"]["hexes"].values():
+            for hex_id, code in hexes.items():
+                edges = frozenset(p.int("edge") for p in parse_code(code) if p.type == "stub")
+                if edges:
+                    board.stubs[hex_id] = edges
+        return board
+
+    def validate_lay(
+        self,
+        corp: str,
+        hex_id: str,
+        tile_name: str,
+        rotation: int,
+        phase: Phase,
+        *,
+        special: SpecialLay | None = None,
+    ) -> int:
+        """A printed stub must be continued: the first tile on the hex has track on its edge."""
+        stubs = self.stubs.get(hex_id)
+        if stubs and self.state[hex_id].preprinted:
+            _, new = self._parse_tile_name(tile_name)
+            if isinstance(rotation, int) and not stubs <= new.exits_at(rotation % 6):
+                edges = ", ".join(map(str, sorted(stubs)))
+                raise MapError(
+                    f"tile {tile_name} at rotation {rotation} does not continue the stub of {hex_id} (edge {edges})"
+                )
+        return super().validate_lay(corp, hex_id, tile_name, rotation, phase, special=special)
 
     def set_hex_bonuses(self, bonuses: dict[str, dict[str, int]]) -> None:
         """``{corporation: {hex: extra revenue}}`` from the companies each corporation owns."""
@@ -69,3 +103,4 @@ class Map1867(GameMap):
         assert isinstance(other, Map1867)
         other.hex_bonuses = {k: dict(v) for k, v in self.hex_bonuses.items()}
         other.capitals, other.bonus_hex = self.capitals, self.bonus_hex
+        other.stubs = self.stubs
