@@ -137,6 +137,46 @@ def test_track_does_not_run_on_through_an_offboard() -> None:
         board.validate_lay("BO", "O9", "9-0", 1, phase)  # a straight from P8's side
 
 
+def test_montreal_green_may_not_join_the_track_of_two_cities() -> None:
+    """The X3 on Montreal: each old city's track must stay in a city of its own, and no more cities
+    may be new than the tile adds (18xx.games allows rotations 0, 1, 2 and 5 here)."""
+    from companion.engine.map import MapError, SimplePhase
+
+    game = new_game(TITLE, ["Ann", "Bob", "Cy"])
+    board = game.map
+    board.place_token("BO", board.city_ref("L12", board.state["L12"].spec.city_indices[0]), 0, home=True)
+    green = SimplePhase("3", ("yellow", "green"))
+    legal = []
+    for rotation in range(6):
+        try:
+            board.validate_lay("BO", "L12", "X3-0", rotation, green)
+        except MapError as err:
+            assert "does not keep the cities" in str(err)
+        else:
+            legal.append(rotation)
+    assert legal == [0, 1, 2, 5]
+
+
+def test_a_printed_stub_must_be_continued_by_the_first_tile() -> None:
+    from companion.engine.map import MapError
+
+    game = new_game(TITLE, ["Ann", "Bob", "Cy"])
+    board, phase = game.map, game.map_phase()
+    assert board.stubs == {"G15": frozenset({1}), "L10": frozenset({0}), "K13": frozenset({4})}  # type: ignore[attr-defined]
+    with pytest.raises(MapError, match="stub of G15"):
+        board.validate_lay("OP", "G15", "57-0", 5, phase)  # exits 5 and 2
+    with pytest.raises(MapError) as err:
+        board.validate_lay("OP", "G15", "57-0", 1, phase)  # exits 1 and 4: the stub is kept
+    assert "stub" not in str(err.value)  # (refused only for want of a connection)
+
+
+def test_a_gray_hex_is_a_neighbour_only_where_its_track_leads() -> None:
+    """Goderich (C15) lies next to the gray B16, whose track runs to its edges 0 and 5 only: no
+    tile on C15 may point at it."""
+    board = new_game(TITLE, ["Ann", "Bob", "Cy"]).map
+    assert 1 not in board.hexes["C15"].neighbors and board.hexes["C17"].neighbors[2] == "B16"
+
+
 def test_a_nationalised_minor_takes_its_trains_out_of_the_game() -> None:
     """As on 18xx.games, a closing corporation's trains are removed, not put back in the depot."""
     game, _ = game_before(TITLE, GAME, 439)
