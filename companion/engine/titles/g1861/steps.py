@@ -101,7 +101,8 @@ class BuyTrain1861(s.BuyTrain1867):
             if not upcoming or corp.cash < self.game.train_price(upcoming[0]):
                 break
             self.national_buys(corp, upcoming[0])
-        self.passed = True
+        # not passed: as on 18xx.games the national buys again whenever the round looks for the next
+        # step during its turn (after a nationalisation its train buy started has brought it cash)
 
     def national_buys(self, corp: Corporation, train: Any) -> None:
         price = self.game.train_price(train)

@@ -797,6 +797,11 @@ class Game1867(Game):
         if corp in self.corporations:
             self.corporations.remove(corp)
 
+    def after_operating_turn(self, corp: Corporation | None) -> None:
+        # a major nationalised during its own turn starts again from nothing: it has not operated
+        if corp is not None and (corp.ipoed or corp.closed):
+            super().after_operating_turn(corp)
+
     def reset_corporation(self, corp: Corporation) -> None:
         """A nationalised major starts again from nothing (it may be parred again)."""
         self.remove_corporation_from_map(corp)

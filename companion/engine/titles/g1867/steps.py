@@ -340,14 +340,17 @@ class BuySellParShares1867(BuySellParShares):
         )
 
     def can_par_any(self, player: Player) -> bool:
+        """Whether starting a major is among the player's choices, as 18xx.games offers it: from
+        phase 4, before buying, with the cash for a president's certificate at the market's lowest
+        par price (a minor's, so the player may still find he can afford none) and room under the
+        certificate limit.  Which pars are possible is :meth:`legal_pars`."""
         if self.bought() or int(self.game.phase.name) < self.MAJOR_PHASE:
             return False
-        cheapest = min((c.price for c in self.g.par_cells("major")), default=None)
+        cheapest = min((c.price for c in [*self.g.par_cells("minor"), *self.g.par_cells("major")]), default=None)
         if cheapest is None or player.cash < 2 * cheapest:
             return False
         return self.game.num_certs(player) < self.game.cert_limit() and any(
-            kind(c) == "major" and not c.ipoed and not c.closed and self.g.home_token_locations(c)
-            for c in self.game.corporations
+            kind(c) == "major" and not c.ipoed and not c.closed for c in self.game.corporations
         )
 
     def holding_ok(self, corp: Corporation, player: Player, extra: int = 0) -> bool:
