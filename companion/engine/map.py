@@ -287,6 +287,10 @@ class GameMap:
     #: from the state and never changed once built (companion.engine.snapshot)
     SNAPSHOT_SHALLOW: ClassVar[frozenset[str]] = frozenset({"_graph_cache"})
 
+    #: title hook: costed borders (rivers, mountains: ``border=...,cost:N``) are charged on the lay
+    #: that crosses them (1867); a title whose rules for them are not written leaves them free
+    COSTED_BORDERS = False
+
     def __init__(
         self,
         title: str,
@@ -825,9 +829,12 @@ class GameMap:
 
     def _borders_crossed(self, hex_id: str, new: TileSpec, rotation: int) -> list[tuple[int, int]]:
         """(edge, cost) of the hex's costed borders the lay would complete: a border written on a
-        hex is paid once, by the lay that leaves track on both sides of it (18xx.games' rule)."""
+        hex is paid once, by the lay that leaves track on both sides of it (18xx.games' rule), in a
+        title whose map charges them (:attr:`COSTED_BORDERS`)."""
         info = self.hexes[hex_id]
         out: list[tuple[int, int]] = []
+        if not self.COSTED_BORDERS:
+            return out
         for border in info.preprinted.borders:
             other = info.neighbors.get(border.edge)
             if not border.cost or other is None or (hex_id, border.edge) in self.paid_borders:

@@ -21,6 +21,7 @@ class Map1867(GameMap):
     capitals: frozenset[str] = frozenset()
     bonus_hex: str = ""
     CAPITAL_BONUS = 40
+    COSTED_BORDERS = True  # the rivers' $80
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
