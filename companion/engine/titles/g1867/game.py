@@ -434,11 +434,31 @@ class Game1867(Game):
         return all(t is None for tokens in st.tokens.values() for t in tokens)
 
     def connected_hex(self, hex_id: str) -> bool:
-        """Track leads from one of the hex's cities to another stop."""
-        from companion.engine.graph import board_graph
-
-        chains = board_graph(self.map).chains
-        return any(chains.get((hex_id, n)) for n in self.map.state[hex_id].spec.city_indices)
+        """Track leads from one of the hex's cities to a stop: as 18xx.games walks it, out along
+        each of the city's paths, any path with a stop counts, the city itself reached again by
+        another of its paths included (a loop of track back to it)."""
+        board = self.map
+        st = board.state[hex_id]
+        paths = st.spec.paths_at(st.rotation)
+        for n in st.spec.city_indices:
+            for start in (i for i, path in enumerate(paths) if n in path.nodes):
+                seen = {(hex_id, start)}
+                todo = [(hex_id, paths[start])]
+                while todo:
+                    here, path = todo.pop()
+                    for edge in path.edges:
+                        there = board.hexes[here].neighbors.get(edge)
+                        if there is None:
+                            continue
+                        other = board.state[there]
+                        for j, q in enumerate(other.spec.paths_at(other.rotation)):
+                            if (edge + 3) % 6 not in q.edges or (there, j) in seen:
+                                continue
+                            if q.nodes:
+                                return True
+                            seen.add((there, j))
+                            todo.append((there, q))
+        return False
 
     def home_token_locations(self, corp: Corporation) -> list[str]:
         """Hexes ``corp`` may start in: any open city for a minor; for a major an open city in a hex

@@ -346,7 +346,9 @@ class BuySellParShares1867(BuySellParShares):
         certificate limit.  Which pars are possible is :meth:`legal_pars`."""
         if self.bought() or int(self.game.phase.name) < self.MAJOR_PHASE:
             return False
-        cheapest = min((c.price for c in [*self.g.par_cells("minor"), *self.g.par_cells("major")]), default=None)
+        cheapest = min(
+            (c.price for c in [*self.g.par_cells("minor"), *self.g.par_cells("major")]), default=None
+        )
         if cheapest is None or player.cash < 2 * cheapest:
             return False
         return self.game.num_certs(player) < self.game.cert_limit() and any(
