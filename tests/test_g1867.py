@@ -98,8 +98,6 @@ def test_city_references_number_the_printed_tiles_as_18xx_games_does() -> None:
     assert board.city_ref("E15", board.state["E15"].spec.city_indices[0]) == "E15-3-0"
     assert board.city_ref("D8", board.state["D8"].spec.city_indices[0]) == "D8-0-0"
     assert board.city("E15-3-0") == board.city("E15-0-0")  # older references still read
-    seventy = new_game("1870", ["Ann", "Bob", "Cy"]).map
-    assert seventy.city_ref("D5", seventy.state["D5"].spec.city_indices[0]) == "D5-2-0"
 
 
 def test_a_river_border_is_paid_once_by_the_lay_that_puts_track_on_both_sides() -> None:

@@ -51,6 +51,10 @@ class Game(TableGame):
     """Shared 18xx mechanics.  A title subclasses it and supplies rounds and overrides."""
 
     BANKRUPTCY_ENDS_GAME = True
+    #: title hook: a train that has run this operating round (run or not, once its corporation ran)
+    #: does not run again there, e.g. one bought from a corporation that has run (18xx.games' rule,
+    #: proven against it for 1867/1861; off, only the trains that ran are marked, as before)
+    TRAINS_RUN_ONCE = False
     MUST_SELL_IN_BLOCKS = False
     MARKET_SHARE_LIMIT = 50
     SELL_AFTER_FIRST_SR = True
@@ -978,7 +982,7 @@ class Game(TableGame):
         for t in names:
             if t.owner is not corp:
                 raise GameError(f"{corp.name} does not own train {t.id}")
-            if t not in trains:
+            if self.TRAINS_RUN_ONCE and t not in trains:
                 raise GameError(f"train {t.id} has already run this operating round")
         if len({r["train"] for r in routes}) != len(routes):
             raise GameError("a train may run only one route")
@@ -1107,7 +1111,11 @@ class Game(TableGame):
 
         self.sync_map_rules()
         own = corp.trains
-        if isinstance(self.round, OperatingRound) and self.round.current_entity() is corp:
+        if (
+            self.TRAINS_RUN_ONCE
+            and isinstance(self.round, OperatingRound)
+            and self.round.current_entity() is corp
+        ):
             own = [t for t in own if not t.operated]  # a train that has run this round waits
         trains = self.route_trains(own)
         return best_routes(

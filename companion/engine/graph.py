@@ -117,6 +117,7 @@ class _TokenWalk:
         visited_nodes, visited_paths, used = self.visited_nodes, self.visited_paths, self.used
         conn, corp, target, watch, tile = self.conn, self.corp, self.target, self.watch, self.tile
         hex_edges = conn.hex_edges
+        stop_at_offboards = self.map.REFERENCE_TRACK_RULES
         while stack:
             step = pop()
             kind = step[0]
@@ -172,7 +173,11 @@ class _TokenWalk:
                         node = (hex_id, n)
                         spec = st.spec.nodes[n]
                         # track never runs on through an offboard, nor a city full of others' tokens
-                        if node == origin or spec.kind == "offboard" or (spec.is_city and st.blocks(n, corp)):
+                        if (
+                            node == origin
+                            or (spec.kind == "offboard" and stop_at_offboards)
+                            or (spec.is_city and st.blocks(n, corp))
+                        ):
                             continue
                         push((_NODE, node, conv))
             elif kind == _NODE:

@@ -269,6 +269,8 @@ class Route(OperatorStep):
     def runnable_trains(self, corp: Corporation) -> list[Train]:
         """The trains that have not run this operating round (one bought from a corporation that
         has run, or taken over from a nationalised one, waits for the next)."""
+        if not getattr(self.game, "TRAINS_RUN_ONCE", False):
+            return list(corp.trains)
         return [t for t in corp.trains if not t.operated]
 
     def process_run_routes(self, action: ActionDict) -> None:
@@ -278,7 +280,12 @@ class Route(OperatorStep):
         self.ornd.routes = routes
         self.ornd.revenue = revenue
         self.ornd.extra_revenue = int(action.get("extra_revenue") or 0)
-        for train in corp.trains:  # as 18xx.games: all its trains have operated, run or not
+        ran = (
+            corp.trains
+            if getattr(self.game, "TRAINS_RUN_ONCE", False)
+            else [self.game.train(r["train"]) for r in routes]
+        )
+        for train in ran:  # as 18xx.games: all its trains have operated, run or not
             train.operated = True
         self.game.log.append(f"{corp.name} runs for ${revenue}")
         self.pass_()

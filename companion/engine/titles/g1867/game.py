@@ -80,6 +80,7 @@ class Game1867(Game):
     INTEREST_RATE = 5
     NUM_LOANS = 72
     MINIMUM_MINOR_PRICE = 50
+    TRAINS_RUN_ONCE = True
     LIMIT_TOKENS_AFTER_MERGER = 2
     GREEN_CORPORATIONS: tuple[str, ...] = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
     NATIONAL = "CN"

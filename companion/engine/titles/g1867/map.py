@@ -22,6 +22,7 @@ class Map1867(GameMap):
     bonus_hex: str = ""
     CAPITAL_BONUS = 40
     COSTED_BORDERS = True  # the rivers' $80
+    REFERENCE_TRACK_RULES = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
