@@ -45,7 +45,9 @@ Point = tuple[float, float]
 #: colour classes of the coarse stage's votes, in vote order
 VOTE_CLASSES = ("brown", "yellow", "green")
 #: rows (distance from the centre) and lateral offsets (board units) where an exit is looked for
-EXIT_ROWS = (0.33, 0.37, 0.41)
+EXIT_ROWS = (0.33, 0.37, 0.40, 0.43)
+#: inner exit rows that may be left out where a city's white or a token lies over them
+SKIPPABLE = 2
 EXIT_SPAN = 0.09
 #: an edge carries track when every row has ink at least this strong; it carries none below NO_EXIT
 EXIT = 0.5
@@ -311,17 +313,28 @@ class PrintReader:
             vivid.astype(np.float32),
         )
 
-    def exits(self, ink: FloatArray) -> tuple[FloatArray, float]:
-        """Per edge (6,): the weakest of the three rows' strongest ink across the edge; and the track's
-        width (board units) where it crosses them, the median over the edges it leaves by."""
+    def exits(self, ink: FloatArray, blocked: FloatArray | None = None) -> tuple[FloatArray, float]:
+        """Per edge (6,): the second weakest of the exit rows' strongest ink across the edge; and the track's
+        width (board units) where it crosses them, the median over the edges it leaves by.
+
+        ``blocked`` (0/1 per pixel: white or a token) marks what may lie over the inner rows without
+        hiding an exit: a big city's white oval or a station token reaching out towards an edge.  A
+        row whose middle is mostly blocked is left out; the outermost row never is, and at least two
+        rows must remain."""
         soft = cv2.GaussianBlur(ink, (0, 0), 0.8)
-        vals = soft[
-            self.exit_px[..., 1].clip(0, FINE_PATCH - 1), self.exit_px[..., 0].clip(0, FINE_PATCH - 1)
-        ]
-        out: FloatArray = vals.max(axis=2).min(axis=1).astype(np.float32)
-        raw = ink[self.exit_px[..., 1].clip(0, FINE_PATCH - 1), self.exit_px[..., 0].clip(0, FINE_PATCH - 1)]
+        ys, xs = self.exit_px[..., 1].clip(0, FINE_PATCH - 1), self.exit_px[..., 0].clip(0, FINE_PATCH - 1)
+        per_row = soft[ys, xs].max(axis=2)  # (edges, rows)
+        keep = np.ones(per_row.shape, bool)
+        if blocked is not None:
+            covered = blocked[ys[:, :, 3:8], xs[:, :, 3:8]].mean(axis=2) >= 0.5
+            keep[:, :SKIPPABLE] = ~covered[:, :SKIPPABLE]
+        # one row may miss the track where a light edge band or the tile's own edge crosses it (the
+        # second weakest row counts), unless only the two outer rows are left
+        ranked = np.sort(np.where(keep, per_row, np.inf), axis=1)
+        out: FloatArray = np.where(keep.sum(axis=1) >= 3, ranked[:, 1], ranked[:, 0]).astype(np.float32)
+        raw = ink[ys, xs]
         step = 2 * EXIT_SPAN / (raw.shape[2] - 1)
-        widths = (raw >= 0.5).sum(axis=2)[out >= EXIT] * step  # (edges, rows)
+        widths = ((raw >= 0.5).sum(axis=2) * step)[(out >= EXIT)[:, None] & keep]
         width = float(np.median(widths)) if widths.size else 0.06
         return out, width
 
@@ -331,12 +344,17 @@ class PrintReader:
         exits, width = self.exits(ink)
         return width if bool((exits >= EXIT).any()) else None
 
-    def edge_colour(self, tiled: FloatArray) -> FloatArray:
+    def edge_colour(self, tiled: FloatArray, blocked: FloatArray | None = None) -> FloatArray:
         """Per edge (6,): the share of the middle of the exit rows in the tile's colour (where track
-        would cross; something lying there, or a white revenue circle, is not the tile)."""
+        would cross; something lying there, or a white revenue circle, is not the tile); inner rows
+        ``blocked`` as for :meth:`exits` are left out."""
         px = self.exit_px[:, :, 3:8]
-        vals = tiled[px[..., 1].clip(0, FINE_PATCH - 1), px[..., 0].clip(0, FINE_PATCH - 1)] >= 0.5
-        out: FloatArray = vals.reshape(6, -1).mean(axis=1).astype(np.float32)
+        ys, xs = px[..., 1].clip(0, FINE_PATCH - 1), px[..., 0].clip(0, FINE_PATCH - 1)
+        vals = (tiled[ys, xs] >= 0.5).mean(axis=2)  # (edges, rows)
+        keep = np.ones(vals.shape, bool)
+        if blocked is not None:
+            keep[:, :SKIPPABLE] = blocked[ys[:, :SKIPPABLE], xs[:, :SKIPPABLE]].mean(axis=2) < 0.5
+        out: FloatArray = ((vals * keep).sum(axis=1) / keep.sum(axis=1)).astype(np.float32)
         return out
 
     # -------------------------------------------------------------- decisions
@@ -349,7 +367,8 @@ class PrintReader:
         # gray tiles and the plain map have no tile colour (a gray tile's tokens may vote a little)
         color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
         ink, light, tiled, vivid = self.measure(patch, color)
-        exits, width = self.exits(ink)
+        blocked = np.maximum(light, vivid)
+        exits, width = self.exits(ink, blocked)
         # how far ink may lie from a centreline and still be that track: half the track's width seen
         # at the edges, plus a little for blur and a tile lying slightly turned
         on_line = max(0.06, width / 2 + 0.025)
@@ -361,7 +380,7 @@ class PrintReader:
             return self._empty(patch, ink, outline)
         if bool(((exits > NO_EXIT) & (exits < EXIT)).any()):
             return Reading("unseen", note=f"doubtful exits {np.round(exits, 2).tolist()}")
-        bare = self.edge_colour(tiled)
+        bare = self.edge_colour(tiled, blocked)
         hidden = [e for e in range(6) if exits[e] < NO_EXIT and bare[e] < 0.6]
         if hidden:
             return Reading("unseen", note=f"edges {hidden} neither track nor tile colour")
