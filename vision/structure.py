@@ -84,6 +84,10 @@ RING_RAYS = 32
 #: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
 #: printed map's contrast there)
 OUTLINE = 0.5
+#: lateral reach (board units) of the rows where the track's position across each exit is measured,
+#: and the largest offset (pixels) a tile is moved back by from it
+OFFSET_SPAN = 0.17
+MAX_OFFSET = 3
 #: pixel shifts tried for a tile lying a little off its hex (1 px = 1/48 hex width)
 SHIFTS = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
@@ -115,6 +119,16 @@ class _Candidate:
     dist: NDArray[np.float32]  # distance of every pixel from the nearest centreline (board units)
     clear: NDArray[np.bool_]  # pixels left out of the track measures (the city and its slots)
     look: tuple[object, ...]  # candidates with equal looks print the same track and stops
+
+
+def _normal(layout: str, edge: int) -> Point:
+    a = edge_angle(layout, edge)
+    return math.cos(a), math.sin(a)
+
+
+def _tangent(layout: str, edge: int) -> Point:
+    nx, ny = _normal(layout, edge)
+    return -ny, nx
 
 
 def _edge_point(layout: str, edge: int, dist: float = APOTHEM) -> Point:
@@ -225,6 +239,7 @@ class PrintReader:
         radius = np.hypot(off[..., 0], off[..., 1])
         self.inner = radius <= 0.14
         self.core = radius <= 0.08
+        self.around = (radius >= 0.17) & (radius <= 0.3)  # the tile around a city's place
         # where a city's printed outline runs: rays from the centre, sampled from 0.11 to 0.22
         angles = np.linspace(0, 2 * math.pi, RING_RAYS, endpoint=False)
         radii = np.linspace(0.11, 0.22, 7)
@@ -273,13 +288,41 @@ class PrintReader:
             lateral = np.linspace(-EXIT_SPAN, EXIT_SPAN, 11)
             pts.append([[(r * n + s * t) * FINE_SCALE + c for s in lateral] for r in EXIT_ROWS])
         self.exit_px = np.round(np.array(pts)).astype(int)  # (6, rows, lateral, 2)
+        # where the track's lateral position is measured (to find a tile lying off its hex): the two
+        # outer rows, wider than the exit span
+        wide = np.linspace(-OFFSET_SPAN, OFFSET_SPAN, 17)
+        self.offset_lateral = wide.astype(np.float32)
+        self.offset_px = (
+            np.round(
+                np.array(
+                    [
+                        [
+                            [
+                                (r * np.array(_normal(layout, e)) + s * np.array(_tangent(layout, e)))
+                                * FINE_SCALE
+                                + c
+                                for s in wide
+                            ]
+                            for r in EXIT_ROWS[-2:]
+                        ]
+                        for e in range(6)
+                    ]
+                )
+            )
+            .astype(int)
+            .clip(0, FINE_PATCH - 1)
+        )  # (6, 2, 17, 2)
+        self.tangents = np.array([_tangent(layout, e) for e in range(6)], np.float64)
 
     # -------------------------------------------------------------- measurements
 
-    def measure(self, patch: FloatArray, color: str) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-        """(ink 0..1, light 0/1, tile colour) maps of one balanced BGR patch whose tile colour class is
-        ``color`` ("neutral" for gray tiles and the plain map); tile colour is 1 for the tile's hue, 2
-        where its brightness is the tile's too."""
+    def measure(
+        self, patch: FloatArray, color: str
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+        """(ink 0..1, light 0/1, tile colour, token 0/1, dull tile colour 0/1) maps of one balanced BGR
+        patch whose tile colour class is ``color`` ("neutral" for gray tiles and the plain map); tile
+        colour is 1 for the tile's hue, 2 where its brightness is the tile's too; the dull tile colour
+        is the tile's hue at any saturation a shadow leaves."""
         bgr = np.clip(patch, 0, 255).astype(np.uint8)
         hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
         hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
@@ -292,9 +335,12 @@ class PrintReader:
         if color == "neutral":
             level = float(np.percentile(luma[self.mask], 70))
             tiled = (np.abs(luma - level) < 0.2 * level) & (sat < 90)
+            loose = tiled
         else:
             hue_ok = hue_mask(hue, self.hue_ranges[color])
             tiled = hue_ok & (sat >= 80)
+            # in a shadow the tile's print is duller: its hue, less saturated
+            loose = hue_ok & (sat >= 40) & (ink < 0.5)
             # the tile's print is evenly saturated; skin or a card of a near hue is paler
             if tiled[self.mask].any():
                 tiled &= sat >= 0.75 * float(np.mean(sat[self.mask & tiled]))
@@ -311,6 +357,7 @@ class PrintReader:
             light.astype(np.float32),
             tiled.astype(np.float32) + toned.astype(np.float32),
             vivid.astype(np.float32),
+            loose.astype(np.float32),
         )
 
     def exits(self, ink: FloatArray, blocked: FloatArray | None = None) -> tuple[FloatArray, float]:
@@ -337,6 +384,26 @@ class PrintReader:
         widths = ((raw >= 0.5).sum(axis=2) * step)[(out >= EXIT)[:, None] & keep]
         width = float(np.median(widths)) if widths.size else 0.06
         return out, width
+
+    def offset(self, ink: FloatArray, exits: FloatArray) -> tuple[int, int]:
+        """How far (pixels, (dy, dx)) the tile lies off its hex, from where its track crosses the edges
+        it leaves by: across each exit the ink's lateral centre is the offset's component along that
+        edge (least squares over the exits; along a straight track it is not measured, and need not
+        be)."""
+        rows: list[NDArray[np.float64]] = []
+        lateral: list[float] = []
+        for e in np.flatnonzero(exits >= EXIT):
+            vals = ink[self.offset_px[e, ..., 1], self.offset_px[e, ..., 0]]  # (2, 17)
+            weight = float(vals.sum())
+            if weight < 2.0:
+                continue
+            rows.append(self.tangents[e])
+            lateral.append(float((vals * self.offset_lateral[None, :]).sum()) / weight)
+        if not rows:
+            return 0, 0
+        d, *_ = np.linalg.lstsq(np.array(rows), np.array(lateral), rcond=None)
+        dx, dy = (int(np.clip(round(float(v) * FINE_SCALE), -MAX_OFFSET, MAX_OFFSET)) for v in d)
+        return dy, dx
 
     def measure_track_width(self, patch: FloatArray, color: str) -> float | None:
         """The track's width (board units) where it leaves a tile of colour ``color``, if it does."""
@@ -366,7 +433,7 @@ class PrintReader:
         top = int(np.argmax(votes))
         # gray tiles and the plain map have no tile colour (a gray tile's tokens may vote a little)
         color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
-        ink, light, tiled, vivid = self.measure(patch, color)
+        ink, light, tiled, vivid, dull = self.measure(patch, color)
         blocked = np.maximum(light, vivid)
         exits, width = self.exits(ink, blocked)
         # how far ink may lie from a centreline and still be that track: half the track's width seen
@@ -381,6 +448,13 @@ class PrintReader:
         if bool(((exits > NO_EXIT) & (exits < EXIT)).any()):
             return Reading("unseen", note=f"doubtful exits {np.round(exits, 2).tolist()}")
         bare = self.edge_colour(tiled, blocked)
+        # a tile lying off its hex: every measure from here on is moved back by its offset
+        back = self.offset(ink, exits)
+        back = (-back[0], -back[1])
+        luma = (patch[..., 0] * 0.114 + patch[..., 1] * 0.587 + patch[..., 2] * 0.299).astype(np.float32)
+        ink, light, tiled, vivid, dull, luma = (
+            np.roll(a, back, (0, 1)) for a in (ink, light, tiled, vivid, dull, luma)
+        )
         hidden = [e for e in range(6) if exits[e] < NO_EXIT and bare[e] < 0.6]
         if hidden:
             return Reading("unseen", note=f"edges {hidden} neither track nor tile colour")
@@ -413,25 +487,6 @@ class PrintReader:
         for cand in pool:
             if (cand.city and not city_seen) or (not cand.city and not no_city):
                 continue
-            if not cand.city:
-                # without a city the tile's own colour (hue and brightness) shows around the track at
-                # the centre, and the very centre is not one dark disc: a token there, of any colour,
-                # is no town bar or crossing (measured where the hex lies, not searched over shifts)
-                probe = self.inner & (cand.dist > on_line)
-                covered = float((tiled[probe] < 1.5).mean()) if probe.any() else 0.0
-                # nor does a printed city outline ring the centre where no track runs
-                clear_rays = (
-                    cand.dist[self.ring_px[..., 1], self.ring_px[..., 0]].min(axis=1) > on_line + 0.02
-                )
-                ringed = float(ring_hit[clear_rays].mean()) if int(clear_rays.sum()) >= 8 else 0.0
-                # where a city tile leaves by the same edges, the centre must be seen to be the tile's
-                # (thick track can leave no pixel to look at: then a token cannot be ruled out)
-                unmeasured = city_rival and int(probe.sum()) < 6
-                if covered > 0.35 or solid >= 0.97 or ringed >= 0.6 or unmeasured:
-                    why = (
-                        f"{cand.tile}/{cand.rotation}: covered centre {covered:.2f}/{solid:.2f}/{ringed:.2f}"
-                    )
-                    continue
             region = m & ~cand.clear
             area = float(region.sum())
             best: tuple[float, str, tuple[int, int]] | None = None
@@ -470,6 +525,35 @@ class PrintReader:
             if fault:
                 why = f"{cand.tile}/{cand.rotation}: {fault}"
                 continue
+            if not cand.city:
+                # without a city the tile's own colour (hue and brightness) shows around the track at
+                # the centre, and the very centre is not one dark disc: a token there, of any colour,
+                # is no town bar or crossing (measured where the track fit lays the tile, not searched for)
+                probe = self.inner & (cand.dist > on_line)
+                # (a light casing along the track is neither: it covers nothing; a shadow leaves the tile's
+                # hue, duller, and the brightness of the tile just around the centre; ink or a token's
+                # colour is always cover)
+                t_s, l_s, d_s, i_s, v_s, y_s = (
+                    np.roll(a, shift, (0, 1)) for a in (tiled, light, dull, ink, vivid, luma)
+                )
+                around = self.around & (cand.dist > near) & (d_s > 0.5)
+                level = float(np.median(y_s[around])) if int(around.sum()) >= 8 else -1.0
+                shaded = (d_s > 0.5) & (np.abs(y_s - level) < 0.2 * level)
+                hidden = ((t_s < 1.5) & ~shaded & (l_s < 0.5)) | (i_s >= 0.5) | ((v_s > 0.5) & (d_s < 0.5))
+                covered = float(hidden[probe].mean()) if probe.any() else 0.0
+                # nor does a printed city outline ring the centre where no track runs
+                clear_rays = (
+                    cand.dist[self.ring_px[..., 1], self.ring_px[..., 0]].min(axis=1) > on_line + 0.02
+                )
+                ringed = float(ring_hit[clear_rays].mean()) if int(clear_rays.sum()) >= 8 else 0.0
+                # where a city tile leaves by the same edges, the centre must be seen to be the tile's
+                # (thick track can leave no pixel to look at: then a token cannot be ruled out)
+                unmeasured = city_rival and int(probe.sum()) < 6
+                if covered > 0.35 or solid >= 0.97 or ringed >= 0.6 or unmeasured:
+                    why = (
+                        f"{cand.tile}/{cand.rotation}: covered centre {covered:.2f}/{solid:.2f}/{ringed:.2f}"
+                    )
+                    continue
             scored.append((score, cand, shift))
         if not scored:
             return Reading("unseen", note=f"no tile of {len(pool)} fits the track ({why})")
