@@ -116,6 +116,7 @@ class _Candidate:
     long_bars: tuple[NDArray[np.bool_], ...]  # the same for thick track (bars are longer than track is wide)
     long_dist: NDArray[np.float32]  # distance from the track and the long bars
     track_dist: NDArray[np.float32]  # distance from the nearest track centreline (bars left out)
+    bar_dist: NDArray[np.float32]  # distance from the nearest town bar (far everywhere without one)
     dist: NDArray[np.float32]  # distance of every pixel from the nearest centreline (board units)
     clear: NDArray[np.bool_]  # pixels left out of the track measures (the city and its slots)
     look: tuple[object, ...]  # candidates with equal looks print the same track and stops
@@ -274,6 +275,7 @@ class PrintReader:
                         tuple((_distance_map([b]) <= 0.03) & self.mask for b in long_bars),
                         _distance_map(lines + long_bars),
                         track_dist,
+                        _distance_map(long_bars) if long_bars else np.full_like(dist, 9.0),
                         dist,
                         clear,
                         (shape.edges(rot), city, np.round(dist, 2).tobytes()),
@@ -473,8 +475,24 @@ class PrintReader:
         plain_rival = any(not c.city for c in pool)
         city_rival = any(c.city for c in pool)
         centre_token = float(vivid[self.centre].mean())
+        # a dark token (not vivid) on a city whose tile has a plain rival: where the track is one line
+        # (two exits; nothing merges at the centre) the disc around it is covered all round, wider than
+        # the track and than a town's dot or bar covers it
+        # (away from every rival's track and town bar: a bar across the track covers only its own width)
+        disc = (
+            (self.radius <= on_line + 0.06)
+            & (np.min([c.track_dist for c in pool], axis=0) > on_line + 0.01)
+            & (np.min([c.bar_dist for c in pool], axis=0) > max(0.06, width / 2))
+        )
+        dark_token = False
+        if len(seen) <= 2 and int(disc.sum()) >= 10:
+            cover = self._covering(tiled, light, dull, ink, vivid, luma, pool[0].track_dist > near)
+            dark_token = float(cover[disc].mean()) >= 0.9
         city_seen = (
-            centre_light >= 0.45 or centre_token >= TOKEN or (centre_tiled < CITY_COVER and not plain_rival)
+            centre_light >= 0.45
+            or centre_token >= TOKEN
+            or dark_token
+            or (centre_tiled < CITY_COVER and not plain_rival)
         )
         no_city = centre_light < 0.3
         strong = ink >= 0.5
@@ -482,7 +500,9 @@ class PrintReader:
         foreign = (tiled < 0.5) & (ink < 0.3) & (light < 0.5)
         scored: list[tuple[float, _Candidate, tuple[int, int]]] = []
         why = f"city {centre_tiled:.2f}/{centre_light:.2f}"
-        solid = float((ink[self.core] >= 0.5).mean())
+        # the very centre, wider than the track: one dark disc there is a token or a dot, not track
+        core = self.radius <= max(0.08, width / 2 + 0.035)
+        solid = float((ink[core] >= 0.5).mean())
         ring_hit = ink[self.ring_px[..., 1], self.ring_px[..., 0]].max(axis=1) >= 0.5  # (rays,)
         for cand in pool:
             if (cand.city and not city_seen) or (not cand.city and not no_city):
@@ -530,16 +550,8 @@ class PrintReader:
                 # the centre, and the very centre is not one dark disc: a token there, of any colour,
                 # is no town bar or crossing (measured where the track fit lays the tile, not searched for)
                 probe = self.inner & (cand.dist > on_line)
-                # (a light casing along the track is neither: it covers nothing; a shadow leaves the tile's
-                # hue, duller, and the brightness of the tile just around the centre; ink or a token's
-                # colour is always cover)
-                t_s, l_s, d_s, i_s, v_s, y_s = (
-                    np.roll(a, shift, (0, 1)) for a in (tiled, light, dull, ink, vivid, luma)
-                )
-                around = self.around & (cand.dist > near) & (d_s > 0.5)
-                level = float(np.median(y_s[around])) if int(around.sum()) >= 8 else -1.0
-                shaded = (d_s > 0.5) & (np.abs(y_s - level) < 0.2 * level)
-                hidden = ((t_s < 1.5) & ~shaded & (l_s < 0.5)) | (i_s >= 0.5) | ((v_s > 0.5) & (d_s < 0.5))
+                maps = [np.roll(a, shift, (0, 1)) for a in (tiled, light, dull, ink, vivid, luma)]
+                hidden = self._covering(*maps, cand.dist > near)
                 covered = float(hidden[probe].mean()) if probe.any() else 0.0
                 # nor does a printed city outline ring the centre where no track runs
                 clear_rays = (
@@ -589,6 +601,27 @@ class PrintReader:
             if int(mine.sum()) >= 6 and float(seen_ink[mine].mean()) < 0.6:
                 return Reading("unseen", note=f"{name}: its own track not seen")
         return Reading("tile", winner.tile, winner.rotation, min(1.0, best_score / 2), "print")
+
+    def _covering(
+        self,
+        tiled: FloatArray,
+        light: FloatArray,
+        dull: FloatArray,
+        ink: FloatArray,
+        vivid: FloatArray,
+        luma: FloatArray,
+        away: NDArray[np.bool_],
+    ) -> NDArray[np.bool_]:
+        """Where something covers the tile (ink, a token, anything not the tile's colour): a light casing
+        along the track covers nothing, and a shadow leaves the tile's hue, duller, at the brightness of
+        the tile around the centre (``away`` from the track); a token's colour is always cover."""
+        around = self.around & away & (dull > 0.5)
+        level = float(np.median(luma[around])) if int(around.sum()) >= 8 else -1.0
+        shaded = (dull > 0.5) & (np.abs(luma - level) < 0.2 * level)
+        out: NDArray[np.bool_] = (
+            ((tiled < 1.5) & ~shaded & (light < 0.5)) | (ink >= 0.5) | ((vivid > 0.5) & (dull < 0.5))
+        )
+        return out
 
     def _empty(self, patch: FloatArray, ink: FloatArray, outline: float) -> Reading:
         if outline < OUTLINE:
