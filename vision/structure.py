@@ -624,12 +624,18 @@ class PrintReader:
         return out
 
     def _empty(self, patch: FloatArray, ink: FloatArray, outline: float) -> Reading:
-        if outline < OUTLINE:
-            return Reading("unseen", note=f"hex outline hidden ({outline:.2f})", vetoes_empty=outline < 0.12)
         # the white balance brings the plain map to MAP_WHITE; a hand or card is another colour
         mean = patch[self.mask].mean(axis=0)
         chroma = mean / max(float(mean.sum()), 1.0)
         off = float(np.abs(chroma - MAP_CHROMA).max())
+        if outline < OUTLINE:
+            # a faint outline over a hex a little off the map's colour: a hand or card lies over it (a clear
+            # empty hex with a faint outline is within a third of MAP_OFF of it)
+            return Reading(
+                "unseen",
+                note=f"hex outline hidden ({outline:.2f}; colour {off:.3f})",
+                vetoes_empty=outline < 0.12 or off > MAP_OFF / 2,
+            )
         if off > MAP_OFF:
             return Reading("unseen", note=f"not the map's colour ({off:.3f})", vetoes_empty=off > 2 * MAP_OFF)
         share = float((ink[self.mask] >= 0.5).mean())
