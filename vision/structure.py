@@ -550,9 +550,11 @@ class PrintReader:
                 # the centre, and the very centre is not one dark disc: a token there, of any colour,
                 # is no town bar or crossing (measured where the track fit lays the tile, not searched for)
                 probe = self.inner & (cand.dist > on_line)
-                maps = [np.roll(a, shift, (0, 1)) for a in (tiled, light, dull, ink, vivid, luma)]
-                hidden = self._covering(*maps, cand.dist > near)
-                covered = float(hidden[probe].mean()) if probe.any() else 0.0
+                t_s, l_s, d_s, i_s, v_s, y_s = (
+                    np.roll(a, shift, (0, 1)) for a in (tiled, light, dull, ink, vivid, luma)
+                )
+                cover = self._covering(t_s, l_s, d_s, i_s, v_s, y_s, cand.dist > near)
+                covered = float(cover[probe].mean()) if probe.any() else 0.0
                 # nor does a printed city outline ring the centre where no track runs
                 clear_rays = (
                     cand.dist[self.ring_px[..., 1], self.ring_px[..., 0]].min(axis=1) > on_line + 0.02

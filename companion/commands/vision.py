@@ -290,10 +290,8 @@ def _check_game(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from vision.board import title_tile_shapes
-    from vision.calibration import learn, save
-    from vision.markers import RegistrationError
-    from vision.pipeline import Recognizer
+    from companion.table.calibrate import learn_from_photos, tile_colours
+    from vision.calibration import save
 
     try:
         images = _read_images(list(args.image))
@@ -303,24 +301,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         else:
             board = board_from_title(args.title)
             tiles = _parse_tiles(args.tiles)
-        shapes = title_tile_shapes(board.title)
-        unknown = sorted(t for t in tiles.values() if t not in shapes)
-        if unknown:
-            raise ValueError(f"not in the {board.title} tile set: {', '.join(unknown)}")
-        colours = {
-            h: shapes[t].color for h, t in tiles.items() if shapes[t].color in ("yellow", "green", "brown")
-        }
-        rec = Recognizer(board)
-        samples, names, widths = [], [], []
-        for path, image in zip(args.image, images, strict=True):
-            try:
-                patches, cols, ws = rec.calibration_samples(image, colours)
-            except RegistrationError as exc:
-                raise CalibrationError(f"{path}: {exc}") from None
-            samples.append(patches)
-            names += cols
-            widths += ws
-        calibration = learn(np.concatenate(samples), names, widths, len(images))
+        colours = tile_colours(board, tiles)
+        calibration = learn_from_photos(board, colours, images, [str(p) for p in args.image])
         out = args.out or default_calibration_path()
         save(calibration, out)
     except (FileNotFoundError, FixtureError, KeyError, ValueError, OSError) as exc:

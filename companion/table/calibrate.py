@@ -1,0 +1,153 @@
+"""Calibrating the camera to the owner's own printing, step by step (the Setup screen's walk-through
+and ``companion vision calibrate`` both use it).
+
+The owner lays at least one tile of each colour (yellow, green, brown) on the board with the markers
+in place, photographs it from the camera's position one to three times, sees what was learned (the
+hue of each colour and the track's width, next to the recogniser's defaults) and keeps it (stored
+where the camera finds it) or discards it (nothing stored).  What lies where is either the open
+game's board (its laid tiles) or a layout the walk-through suggests: one tile of each colour on
+plain hexes of the title's map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import BoardState, board_from_title, title_tile_shapes
+from vision.calibration import COLOURS, DEFAULT_HUES, Calibration, CalibrationError, learn, save
+from vision.markers import RegistrationError
+from vision.pipeline import Recognizer
+
+Frame = NDArray[np.uint8]
+#: photos the walk-through takes at most (more add little: the hues are medians)
+MAX_PHOTOS = 3
+
+
+def tile_colours(board: BoardState, tiles: Mapping[str, str]) -> dict[str, str]:
+    """Hex → tile colour of the laid ``tiles`` (hex → tile id) that calibrate a colour; a tile not in
+    the title's set is a :class:`ValueError`."""
+    shapes = title_tile_shapes(board.title)
+    unknown = sorted(t for t in tiles.values() if t not in shapes)
+    if unknown:
+        raise ValueError(f"not in the {board.title} tile set: {', '.join(unknown)}")
+    return {h: shapes[t].color for h, t in tiles.items() if shapes[t].color in COLOURS}
+
+
+def learn_from_photos(
+    board: BoardState,
+    colours: Mapping[str, str],
+    photos: Sequence[Frame],
+    names: Sequence[str] | None = None,
+) -> Calibration:
+    """What the photos teach about the printing, given the colour of the tile on each hex named in
+    ``colours``.  A photo with fewer than three markers (named by ``names``, else by its number), or
+    a colour without a tile, is a :class:`CalibrationError`."""
+    rec = Recognizer(board)
+    samples, seen, widths = [], [], []
+    for k, photo in enumerate(photos, start=1):
+        try:
+            patches, cols, ws = rec.calibration_samples(photo, colours)
+        except RegistrationError as exc:
+            name = names[k - 1] if names is not None else f"photo {k}"
+            raise CalibrationError(f"{name}: {exc}") from None
+        samples.append(patches)
+        seen += cols
+        widths += ws
+    if not samples:
+        raise CalibrationError("no photo to learn from")
+    return learn(np.concatenate(samples), seen, widths, len(photos))
+
+
+def suggested_layout(title: str) -> dict[str, str]:
+    """Colour → hex: plain tileable hexes of the title's map (no city, town or terrain printed), one
+    per tile colour, spread over the board, where the owner lays any tile of that colour."""
+    board = board_from_title(title)
+    plain = sorted(
+        (h for h, info in board.hexes.items() if info.tileable and not info.shape.nodes and not info.terrain),
+        key=lambda h: board.geometry.center(h),
+    )
+    if len(plain) < len(COLOURS):
+        raise ValueError(f"the {title} map has too few plain hexes to lay the calibration tiles on")
+    step = len(plain) // (len(COLOURS) + 1)
+    return {colour: plain[step * (k + 1)] for k, colour in enumerate(("yellow", "green", "brown"))}
+
+
+@dataclass
+class CalibrationWalk:
+    """One calibration walk-through: what lies where, the photos taken, what was learned."""
+
+    board: BoardState
+    colours: dict[str, str]
+    """Hex → the colour of the tile lying there."""
+    photos: list[Frame] = field(default_factory=list)
+    learned: Calibration | None = None
+
+    @classmethod
+    def for_layout(cls, title: str) -> CalibrationWalk:
+        """The owner lays one tile of each colour on the suggested hexes."""
+        layout = suggested_layout(title)
+        return cls(board_from_title(title), {h: c for c, h in layout.items()})
+
+    @classmethod
+    def for_board(cls, board: BoardState) -> CalibrationWalk:
+        """The tiles already laid on the table (the open game's board); every colour must be there."""
+        colours = tile_colours(board, {h: t for h, (t, _) in board.tiles.items()})
+        missing = [c for c in ("yellow", "green", "brown") if c not in colours.values()]
+        if missing:
+            raise CalibrationError(
+                f"the board has no {' or '.join(missing)} tile yet: lay one tile of each colour to calibrate"
+            )
+        return cls(board, colours)
+
+    def steps(self) -> list[str]:
+        """What to lay, in words (one line per colour, or the game's board)."""
+        by_colour: dict[str, list[str]] = {}
+        for hex_id, colour in sorted(self.colours.items()):
+            by_colour.setdefault(colour, []).append(hex_id)
+        return [
+            f"{colour.capitalize()} tile on {', '.join(hexes)}"
+            for colour in ("yellow", "green", "brown")
+            if (hexes := by_colour.get(colour))
+        ]
+
+    def add_photo(self, photo: Frame) -> str:
+        """Take one photo: it must show the markers and every colour's tiles (checked by learning
+        from it alone); what was learned so far is dropped until :meth:`learn`.  Returns a line for
+        the owner; a photo that cannot calibrate is a :class:`CalibrationError` and is not kept."""
+        if len(self.photos) >= MAX_PHOTOS:
+            raise CalibrationError(f"at most {MAX_PHOTOS} photos: learn from these, or start again")
+        learn_from_photos(self.board, self.colours, [photo])
+        self.photos.append(photo)
+        self.learned = None
+        return f"photo {len(self.photos)} taken: markers found, every colour measured"
+
+    def learn(self) -> Calibration:
+        """Learn from every photo taken."""
+        self.learned = learn_from_photos(self.board, self.colours, self.photos)
+        return self.learned
+
+    def summary(self) -> list[str]:
+        """What was learned, next to the defaults, in words."""
+        cal = self.learned
+        if cal is None:
+            return []
+        lines = [
+            f"{colour.capitalize()}: hue {cal.hues[colour]:.0f} (default {DEFAULT_HUES[colour]:.0f}), "
+            f"{cal.hexes.get(colour, 0)} tile(s) measured"
+            for colour in ("yellow", "green", "brown")
+        ]
+        width = f"{100 * cal.track_width:.1f} % of a hex" if cal.track_width else "not measured"
+        lines.append(f"Track width: {width}; from {cal.photos} photo(s)")
+        return lines
+
+    def keep(self, path: Path) -> Path:
+        """Store what was learned at ``path`` (where the camera finds it)."""
+        if self.learned is None:
+            raise CalibrationError("nothing learned yet: take a photo and learn first")
+        save(self.learned, path)
+        return path
