@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 
 from vision.board import board_from_title
 from vision.evaluate import run_bench
+from vision.geometry import edge_angle
 from vision.markers import detect_markers
 from vision.styles import STYLES, TUNED, renderer
 
@@ -67,3 +69,29 @@ def test_bench_command_reports_the_look_and_whether_it_was_tuned(capsys: pytest.
     assert summary["frames"] == 1 and summary["p95_cpu_seconds"] > 0
     assert main(["vision", "bench", "--frames", "1", "--style", "glossy"]) == 2
     assert "unknown style" in capsys.readouterr().err
+
+
+def test_print2_is_drawn_by_distance_fields_with_a_tile_border_and_a_token_ring() -> None:
+    """The print2 painter (its own method): a yellow tile with a dark border line inside its edge, its
+    track dark, a station token's colour with a white ring, and untuned (only ever measured)."""
+    board = board_from_title("1870", {"H13": ("57", 1), "G12": ("9", 0)}, {"H13": ["SSW"]})
+    scale = 80.0
+    img = renderer("print2")(board, scale, 3)
+    cx, cy = (v * scale for v in board.geometry.center("H13"))
+    centre = img[int(cy) - 2 : int(cy) + 3, int(cx) - 2 : int(cx) + 3].reshape(-1, 3).mean(axis=0)
+    assert centre[0] > centre[2] + 40  # SSW's dark blue token (BGR: more blue than red)
+    gx, gy = (v * scale for v in board.geometry.center("G12"))
+    # from the centre towards an edge the track does not leave by: yellow, then the dark border
+    free = min(set(range(6)) - board.tile_shape("9").edges(0))
+    a = edge_angle(board.layout, free)
+    profile = np.array(
+        [
+            img[int(round(gy + r * scale * math.sin(a))), int(round(gx + r * scale * math.cos(a)))]
+            for r in np.linspace(0.2, 0.49, 30)
+        ],
+        int,
+    )
+    yellow = profile[:5].mean(axis=0)
+    assert yellow[2] > 180 and yellow[0] < 140, yellow  # the tile's yellow
+    assert profile.sum(axis=1)[20:].min() < 0.6 * yellow.sum()  # the dark printed border near the edge
+    assert "print2" not in TUNED

@@ -6,7 +6,10 @@
 * ``cardboard``: :mod:`vision.styles.cardboard`, a printed paper map with jittered cardboard tiles,
   token discs, paper texture and warm uneven light;
 * ``classic``: :mod:`vision.styles.classic`, an older printing in other colours and measures, added
-  after development and never looked at while tuning.
+  after development and never looked at while tuning;
+* ``print2``: :mod:`vision.styles.print2`, a third printing drawn by another method (distance fields,
+  not OpenCV strokes) in other colours, widths, outline style and font, added after the second round
+  of development and never looked at while tuning either.
 
 :data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
 print reader's rules were found on ``ours`` and ``flat``; ``cardboard``'s wrong readings were looked
@@ -19,7 +22,7 @@ from collections.abc import Callable
 
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, classic, flat
+from vision.styles import cardboard, classic, flat, print2
 
 Renderer = Callable[[BoardState, float, int], Image]
 
@@ -34,6 +37,7 @@ STYLES: dict[str, Renderer] = {
     "flat": flat.render,
     "cardboard": cardboard.render,
     "classic": classic.render,
+    "print2": print2.render,
 }
 #: looks whose photos were used while developing and tuning the recogniser
 TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard"})
