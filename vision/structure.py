@@ -60,6 +60,7 @@ UNEXPLAINED = 0.045
 MARGIN = 0.08
 CITY_DISC = 0.1  # radius looked at for a city at the centre
 CITY_COVER = 0.1  # share of that disc in the tile's colour above which no city is there
+CITY_WIDE = 0.2  # radius within which a city of several slots covers most of the tile
 #: radius around a city left out of the track measures, by its token slots (a slot is 0.14–0.19)
 CITY_CLEAR = (0.0, 0.21, 0.36, 0.38)
 #: share of the hex that may be neither the tile's colour, ink nor white away from the track (a hand,
@@ -488,10 +489,22 @@ class PrintReader:
         if len(seen) <= 2 and int(disc.sum()) >= 10:
             cover = self._covering(tiled, light, dull, ink, vivid, luma, pool[0].track_dist > near)
             dark_token = float(cover[disc].mean()) >= 0.9
+        # a city of two or three slots, its tokens and the white between them cover most of the disc
+        # around the centre beyond every rival's track, where a plain tile shows its own colour
+        wide = (
+            (self.radius <= CITY_WIDE)
+            & (np.min([c.track_dist for c in pool], axis=0) > on_line + 0.01)
+            & (np.min([c.bar_dist for c in pool], axis=0) > max(0.06, width / 2))
+        )
+        slots_seen = False
+        if city_rival and int(wide.sum()) >= 20:
+            tile = self._tile_colour(tiled, dull, luma, pool[0].track_dist > near)
+            slots_seen = float((~tile[wide]).mean()) >= 0.7
         city_seen = (
             centre_light >= 0.45
             or centre_token >= TOKEN
             or dark_token
+            or slots_seen
             or (centre_tiled < CITY_COVER and not plain_rival)
         )
         no_city = centre_light < 0.3
@@ -617,12 +630,19 @@ class PrintReader:
         """Where something covers the tile (ink, a token, anything not the tile's colour): a light casing
         along the track covers nothing, and a shadow leaves the tile's hue, duller, at the brightness of
         the tile around the centre (``away`` from the track); a token's colour is always cover."""
+        tile = self._tile_colour(tiled, dull, luma, away)
+        out: NDArray[np.bool_] = (~tile & (light < 0.5)) | (ink >= 0.5) | ((vivid > 0.5) & (dull < 0.5))
+        return out
+
+    def _tile_colour(
+        self, tiled: FloatArray, dull: FloatArray, luma: FloatArray, away: NDArray[np.bool_]
+    ) -> NDArray[np.bool_]:
+        """The tile's own colour: its hue and brightness, or in a shadow its hue, duller, at the
+        brightness of the tile around the centre (``away`` from the track)."""
         around = self.around & away & (dull > 0.5)
         level = float(np.median(luma[around])) if int(around.sum()) >= 8 else -1.0
         shaded = (dull > 0.5) & (np.abs(luma - level) < 0.2 * level)
-        out: NDArray[np.bool_] = (
-            ((tiled < 1.5) & ~shaded & (light < 0.5)) | (ink >= 0.5) | ((vivid > 0.5) & (dull < 0.5))
-        )
+        out: NDArray[np.bool_] = (tiled >= 1.5) | shaded
         return out
 
     def _empty(self, patch: FloatArray, ink: FloatArray, outline: float) -> Reading:
