@@ -590,13 +590,16 @@ class PrintReader:
         if twins:
             # the same track and stops (e.g. 171K and 172L): told apart only by label and slots
             return Reading("unseen", note=f"{winner.tile} or {twins[0].tile}: same track")
-        if len(scored) > 1 and best_score - scored[1][0] < MARGIN:
-            other = scored[1][1]
-            return Reading(
-                "unseen",
-                note=f"{winner.tile}/{winner.rotation} ({best_score:.2f}) or {other.tile}/{other.rotation} "
-                f"({scored[1][0]:.2f})",
-            )
+        # rivals that fit almost as well (thick track can explain both): only where their drawings
+        # differ can they be told apart, and there the evidence must be decisive
+        close = {id(c) for sc, c, _ in scored[1:] if best_score - sc < MARGIN}
+        for sc, other, _ in scored[1:]:
+            if id(other) in close and (other.city != winner.city or other.look == winner.look):
+                return Reading(
+                    "unseen",
+                    note=f"{winner.tile}/{winner.rotation} ({best_score:.2f}) or {other.tile}/{other.rotation} "
+                    f"({sc:.2f})",
+                )
         # where another tile leaving by the same edges would run its track and this one would not,
         # there must be no ink: thick track merging into one blob tells nothing
         seen_ink = np.roll(soft, shift, (0, 1))
@@ -609,12 +612,18 @@ class PrintReader:
             mine = regions & (w_dist <= 0.03) & (r_dist > apart)
             theirs = regions & (r_dist <= 0.03) & (w_dist > apart)
             name = f"{winner.tile}/{winner.rotation} or {rival.tile}/{rival.rotation}"
-            if int(theirs.sum()) >= 6 and float(seen_ink[theirs].mean()) >= 0.5:
+            n_mine, n_theirs = int(mine.sum()), int(theirs.sum())
+            ink_mine = float(seen_ink[mine].mean()) if n_mine else 0.0
+            ink_theirs = float(seen_ink[theirs].mean()) if n_theirs else 1.0
+            if n_theirs >= 6 and ink_theirs >= 0.5:
                 return Reading("unseen", note=f"{name}: ink where either runs")
-            if int(mine.sum()) < 6 and int(theirs.sum()) < 6:
+            if n_mine < 6 and n_theirs < 6:
                 return Reading("unseen", note=f"{name}: alike at this track width")
-            if int(mine.sum()) >= 6 and float(seen_ink[mine].mean()) < 0.6:
+            if n_mine >= 6 and ink_mine < 0.6:
                 return Reading("unseen", note=f"{name}: its own track not seen")
+            decisive = (n_mine >= 6 and ink_mine >= 0.85) or (n_theirs >= 6 and ink_theirs <= 0.15)
+            if id(rival) in close and not decisive:
+                return Reading("unseen", note=f"{name}: close, and where they differ undecided")
         return Reading("tile", winner.tile, winner.rotation, min(1.0, best_score / 2), "print")
 
     def _covering(
