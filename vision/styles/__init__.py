@@ -12,8 +12,9 @@
   of development and never looked at while tuning either.
 
 :data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
-print reader's rules were found on ``ours`` and ``flat``; ``cardboard``'s wrong readings were looked
-at to make the reader safe); figures on the others are figures on boards it was never tuned on.
+print reader's rules were found on ``ours`` and ``flat``, and in a second round on ``flat`` and
+``cardboard``, whose misses were looked at hex by hex); figures on the others (``classic``,
+``print2``) are figures on boards it was never tuned on.
 """
 
 from __future__ import annotations
