@@ -1087,7 +1087,11 @@ class SetupScreen(BaseScreen):
         screen = self.app.screens["calibrate"]
         assert isinstance(screen, CalibrationScreen)
         title = str(self.app.session.game.title) if self.app.has_game else self.chosen_title()
-        screen.start(title)
+        try:
+            screen.start(title)
+        except (KeyError, ValueError) as err:  # a title without a map has nothing to lay tiles on
+            self.status.text = f"Cannot calibrate the camera for {title}: {err}"
+            return
         self.app.show("calibrate")
 
     def choose_title(self, index: int) -> None:
@@ -1169,13 +1173,12 @@ class CalibrationScreen(BaseScreen):
     def use_game_board(self) -> None:
         """Calibrate on the tiles already laid in the open game."""
         from companion.table.calibrate import CalibrationWalk
-        from companion.table.camera import board_from_game
         from vision.calibration import CalibrationError
 
         try:
-            self.walk = CalibrationWalk.for_board(board_from_game(self.app.session.game))
+            self.walk = CalibrationWalk.for_board(vm.board_state(self.app.session.g18))
             self.message = "Using the tiles laid in the open game"
-        except (CalibrationError, ValueError) as err:
+        except (CalibrationError, GameError, ValueError) as err:
             self.message = str(err)
         self.refresh()
 
