@@ -78,6 +78,8 @@ THICK = 0.1
 MAP_WHITE = (200.0, 224.0, 234.0)
 MAP_CHROMA = np.array(MAP_WHITE, np.float32) / sum(MAP_WHITE)
 MAP_OFF = 0.045
+#: an outline this faint over a hex half MAP_OFF from the map's colour withdraws a template "no tile"
+FAINT = 0.25
 #: share of the centre a coloured station token covers (a dark grey one reads as ink: can't see)
 TOKEN = 0.8
 #: rays looked along for a city's printed outline around the centre
@@ -665,7 +667,7 @@ class PrintReader:
             return Reading(
                 "unseen",
                 note=f"hex outline hidden ({outline:.2f}; colour {off:.3f})",
-                vetoes_empty=outline < 0.12 or off > MAP_OFF / 2,
+                vetoes_empty=outline < 0.12 or (outline < FAINT and off > MAP_OFF / 2),
             )
         if off > MAP_OFF:
             return Reading("unseen", note=f"not the map's colour ({off:.3f})", vetoes_empty=off > 2 * MAP_OFF)
