@@ -800,3 +800,22 @@ def test_a_building_giving_two_automations_puts_them_where_the_player_says() -> 
     act(game, "place_partner", space="building42", corporation="swift", automation_factories=[1, 1])
     assert swift.factories[0].automated == 2 and swift.factories[0].workers == 0
     assert sum(f.workers + f.automated for f in swift.factories) == staff + 2  # the freed two moved on
+
+
+def test_a_managers_resource_bonus_takes_what_the_player_picks_from_haymarket_square() -> None:
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    fairbank.factories[0].manager = True  # factory 1: two coal; its manager gives 1 resource and 1 appeal
+    for _ in range(2):
+        act(game, "buy_resource", spot=10, resource="coal")
+    livestock = game.haymarket["livestock"]
+    runs = [la.action.get("bonus_resources") for la in game.legal_actions() if la.type == "produce"]
+    assert runs == [[], ["livestock"], ["steel"], ["coal"], ["wood"]]  # any kind there, or none
+    with pytest.raises(GameError, match="bonus_resources"):
+        act(game, "produce", factory=1)  # the manager's pick must be named
+    with pytest.raises(GameError, match="bonus_resources"):
+        act(game, "produce", factory=1, bonus_resources=["wood", "wood"])  # one at most
+    act(game, "produce", factory=1, bonus_resources=["livestock"])
+    assert fairbank.resources["livestock"] == 1 and fairbank.resources["coal"] == 0
+    assert game.haymarket["livestock"] == livestock - 1
+    assert fairbank.goods == 2 and fairbank.appeal == 4  # the goods and the manager's appeal

@@ -359,3 +359,21 @@ def test_extra_dividends_say_who_is_paid_and_the_share_value_move_as_the_engine_
     preview = game.preview(extra.action)
     assert preview.share_prices == {"swift": (40, 60)}
     assert {(m.who, m.before, m.after) for m in preview.money} == {(1, 55, 85), ("swift", 120, 90)}
+
+
+def test_a_managers_resource_bonus_is_worded_and_labelled_with_the_pick() -> None:
+    from test_cobs import operating_fairbank
+
+    game = operating_fairbank()
+    game.company("fairbank").factories[0].manager = True
+    for _ in range(2):
+        act(game, "buy_resource", spot=10, resource="coal")
+    runs = [la for la in game.legal_actions() if la.type == "produce"]
+    pick = next(la.action for la in runs if la.action["bonus_resources"] == ["steel"])
+    assert table.describe_action(game, pick) == (
+        "Fairbank runs factory 1: 2 coal to Haymarket Square, 2 goods, "
+        "the manager's bonus (1 appeal, 1 steel from Haymarket Square)"
+    )
+    labels = [table.choice(game, la).label for la in runs]
+    assert "Factory 1: 2 goods, take steel" in labels and "Factory 1: 2 goods, take none" in labels
+    assert len(set(labels)) == len(labels)

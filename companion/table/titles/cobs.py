@@ -524,9 +524,13 @@ def _describe(game: CobsGame, action: ActionDict, kind: str) -> str:
         goods = int(f.spec["goods"])
         text = f"runs factory {f.number}: {resources_text(f.recipe)} to Haymarket Square, {goods_text(goods)}"
         if f.manager:
-            bonus = f.spec["manager_bonus"]
-            extra = ", ".join(f"{v} {k}" for k, v in bonus.items())
-            text += f", the manager's bonus ({extra})"
+            manager: dict[str, Any] = dict(f.spec["manager_bonus"])
+            manager.pop("resource", None)
+            extra = [f"{v} {k}" for k, v in manager.items()]
+            if "bonus_resources" in action:
+                taken = [str(r) for r in action["bonus_resources"]]
+                extra.append(f"{resources_text(taken)} from Haymarket Square" if taken else "no resources")
+            text += f", the manager's bonus ({', '.join(extra)})"
         return text
     if kind == "sell_goods":
         co = game.company(action["entity"])
@@ -635,7 +639,11 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
     if kind == "produce":
         co = game.company(a["entity"])
         f = co.factories[int(a["factory"]) - 1]
-        return Choice("Run a factory", f"Factory {f.number}: {goods_text(int(f.spec['goods']))}")
+        label = f"Factory {f.number}: {goods_text(int(f.spec['goods']))}"
+        if "bonus_resources" in a:  # the manager's bonus: resources the player picks from Haymarket Square
+            taken = [str(r) for r in a["bonus_resources"]]
+            label += f", take {' + '.join(taken)}" if taken else ", take none"
+        return Choice("Run a factory", label)
     if kind == "sell_goods":
         co = game.company(a["entity"])
         where = str(a["demand"])

@@ -956,6 +956,24 @@ class OperatingStep(CobsStep):
             return f"{co.name}'s factory {number} lacks {', '.join(short)}"
         return None
 
+    def manager_resource_options(self, co: CobsCompany, number: int) -> list[dict[str, Any]]:
+        """What a run of factory ``number`` may name: with a manager whose bonus is resources, the
+        ``bonus_resources`` taken from Haymarket Square (any kinds there once the run's own resources
+        are back in it, up to the bonus's number, fewer if the player likes); else nothing."""
+        f = co.factories[number - 1]
+        count = int(f.spec["manager_bonus"].get("resource", 0)) if f.manager else 0
+        if not count:
+            return [{}]
+        there = dict(self.game.haymarket)
+        for r in f.recipe:
+            there[r] = there.get(r, 0) + 1
+        out: list[dict[str, Any]] = []
+        for size in range(count + 1):
+            for pick in combinations_with_replacement(RESOURCES, size):
+                if all(pick.count(r) <= there.get(r, 0) for r in set(pick)):
+                    out.append({"bonus_resources": list(pick)})
+        return out
+
     def sell_options(self, co: CobsCompany) -> list[str]:
         if co.goods <= 0:
             return []
@@ -976,9 +994,10 @@ class OperatingStep(CobsStep):
         f = fields(co)
         out = [LegalAction({"type": "buy_resource", **f, **o}) for o in self.buy_options(co)]
         out += [
-            LegalAction({"type": "produce", **f, "factory": n})
+            LegalAction({"type": "produce", **f, "factory": n, **extra})
             for n in range(1, len(co.factories) + 1)
             if self.produce_refusal(co, n) is None
+            for extra in self.manager_resource_options(co, n)
         ]
         out += [LegalAction({"type": "sell_goods", **f, "demand": s}) for s in self.sell_options(co)]
         out += [LegalAction({"type": "use_asset", **f, "asset": a}, (a,)) for a in self.asset_options(co)]
@@ -1065,6 +1084,15 @@ class OperatingStep(CobsStep):
         if reason:
             raise GameError(reason)
         assert isinstance(number, int)
+        extra = {"bonus_resources": action["bonus_resources"]} if "bonus_resources" in action else {}
+        if extra not in self.manager_resource_options(co, number):
+            picks = self.manager_resource_options(co, number)
+            raise GameError(
+                f"{co.name}'s factory {number} takes no bonus resources"
+                if picks == [{}]
+                else f"{co.name}'s factory {number}: name its manager's bonus_resources from Haymarket "
+                f"Square (at most {len(picks[-1]['bonus_resources'])}), not {action.get('bonus_resources')!r}"
+            )
         f = co.factories[number - 1]
         for r in f.recipe:
             co.resources[r] -= 1
@@ -1077,8 +1105,8 @@ class OperatingStep(CobsStep):
         if f.manager:
             bonus = f.spec["manager_bonus"]
             co.goods += int(bonus.get("good", 0))
-            if bonus.get("resource"):
-                g.take_from_haymarket(co, (f.recipe * 4)[: int(bonus["resource"])])
+            if extra.get("bonus_resources"):
+                g.take_from_haymarket(co, [str(r) for r in extra["bonus_resources"]])
             if bonus.get("appeal"):
                 g.raise_appeal(co, int(bonus["appeal"]))
         owner = co.owner
