@@ -564,8 +564,9 @@ def test_automating_a_worker_frees_it_for_another_factory() -> None:
     act(game, "pass")  # Bob
     cash = ann.cash
     spaces = [la.action for la in game.legal_actions() if la.action.get("space") == "building6"]
-    assert [a["factory"] for a in spaces] == [1]  # the one factory with a worker to automate
-    act(game, "place_partner", space="building6", corporation="fairbank", factory=1)
+    # the one factory with a worker to automate; the freed worker goes to the one with room
+    assert [(a["factory"], a["relocate"]) for a in spaces] == [(1, 2)]
+    act(game, "place_partner", space="building6", corporation="fairbank", factory=1, relocate=2)
     assert ann.cash == cash + 40 and fairbank.cash == 120 - 80  # the company pays the building's owner
     f1, f2 = fairbank.factories
     assert (f1.workers, f1.automated, f2.workers) == (0, 1, 1)  # the freed worker went to factory 2
@@ -787,17 +788,28 @@ def test_a_building_giving_two_automations_puts_them_where_the_player_says() -> 
         act(game, "place_partner", space=space, corporation="swift")
     while game.current_entity() is not ann:
         act(game, "pass")
-    orders = [
-        la.action["automation_factories"]
+    choices = [
+        {k: la.action[k] for k in ("automation_factories", "relocate_factories")}
         for la in game.legal_actions()
         if la.type == "place_partner" and la.action["space"] == "building42"
     ]
-    assert orders == game.automation_orders(swift, 2) and orders
-    assert all(len(o) == 2 for o in orders) and [1, 1] in orders  # both in factory 1 (its two workers)
+    assert choices == game.automation_orders(swift, 2) and choices
+    assert all(len(c["automation_factories"]) == 2 for c in choices)
+    # both in factory 1 (its two workers), each freed worker into factory 2 (the only room)
+    assert {"automation_factories": [1, 1], "relocate_factories": [2, 2]} in choices
     with pytest.raises(GameError):
         act(game, "place_partner", space="building42", corporation="swift", automation_factories=[3, 3])
+    with pytest.raises(GameError):  # the freed workers must go where there is room
+        act(game, "place_partner", space="building42", corporation="swift", automation_factories=[1, 1])
     staff = sum(f.workers + f.automated for f in swift.factories)
-    act(game, "place_partner", space="building42", corporation="swift", automation_factories=[1, 1])
+    act(
+        game,
+        "place_partner",
+        space="building42",
+        corporation="swift",
+        automation_factories=[1, 1],
+        relocate_factories=[2, 2],
+    )
     assert swift.factories[0].automated == 2 and swift.factories[0].workers == 0
     assert sum(f.workers + f.automated for f in swift.factories) == staff + 2  # the freed two moved on
 
@@ -819,3 +831,38 @@ def test_a_managers_resource_bonus_takes_what_the_player_picks_from_haymarket_sq
     assert fairbank.resources["livestock"] == 1 and fairbank.resources["coal"] == 0
     assert game.haymarket["livestock"] == livestock - 1
     assert fairbank.goods == 2 and fairbank.appeal == 4  # the goods and the manager's appeal
+
+
+def test_the_worker_an_automation_frees_goes_to_the_factory_the_player_names() -> None:
+    game = two_player_game()
+    ann, bob = game.players
+    start(game, ("swift", 40), ("libby", 35))  # Swift: factory 1 needs 2 workers, factory 2 needs 3
+    pass_until(game, "building")
+    act(game, "play_building", building="building6")  # Ann's: automate a worker
+    act(game, "play_building", building="building2")
+    swift = game.company("swift")
+    act(game, "place_partner", space="job_market_worker", corporation="swift", factory=1)
+    act(game, "pass")  # Bob
+    spaces = [la.action for la in game.legal_actions() if la.action.get("space") == "building6"]
+    # factory 1's worker is automated; the worker it frees may stay in factory 1 or go to factory 2
+    assert [(a["factory"], a["relocate"]) for a in spaces] == [(1, 1), (1, 2)]
+    with pytest.raises(GameError):  # where the worker goes must be named
+        act(game, "place_partner", space="building6", corporation="swift", factory=1)
+    market = game.labour_market
+    act(game, "place_partner", space="building6", corporation="swift", factory=1, relocate=2)
+    f1, f2 = swift.factories
+    assert (f1.workers, f1.automated, f2.workers, f2.automated) == (0, 1, 1, 0)
+    assert game.labour_market == market  # the worker stayed with the company
+
+
+def test_without_room_the_freed_worker_goes_back_to_the_labour_market() -> None:
+    game = two_player_game()
+    fairbank = game.company("fairbank")
+    start(game, ("fairbank", 40), ("libby", 35))
+    for f in fairbank.factories:  # both one-worker factories staffed: no room anywhere
+        f.workers = 1
+    assert game.automation_choices(fairbank) == [{"factory": 1}, {"factory": 2}]
+    market = game.labour_market
+    game.automate(fairbank, 2)
+    assert (fairbank.factories[1].workers, fairbank.factories[1].automated) == (0, 1)
+    assert game.labour_market == market + 1

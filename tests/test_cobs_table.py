@@ -377,3 +377,30 @@ def test_a_managers_resource_bonus_is_worded_and_labelled_with_the_pick() -> Non
     labels = [table.choice(game, la).label for la in runs]
     assert "Factory 1: 2 goods, take steel" in labels and "Factory 1: 2 goods, take none" in labels
     assert len(set(labels)) == len(labels)
+
+
+def test_where_an_automations_freed_worker_goes_is_worded_and_labelled() -> None:
+    game = two_player_game()
+    start(game, ("swift", 40), ("libby", 35))
+    pass_until(game, "building")
+    act(game, "play_building", building="building6")  # Ann's: automate a worker
+    act(game, "play_building", building="building2")
+    act(game, "place_partner", space="job_market_worker", corporation="swift", factory=1)
+    act(game, "pass")  # Bob
+    legal = [la for la in game.legal_actions() if la.action.get("space") == "building6"]
+    said = [table.describe_action(game, la.action) for la in legal]
+    assert said == [
+        "Ann places a partner on Ann's building 6 for Swift: $40 from Swift to Ann, automate 1, "
+        "in factory 1, the freed worker stays in factory 1",
+        "Ann places a partner on Ann's building 6 for Swift: $40 from Swift to Ann, automate 1, "
+        "in factory 1, the freed worker to factory 2",
+    ]
+    labels = [table.choice(game, la).label for la in legal]
+    assert labels == [
+        "Ann's building 6: Swift, factory 1, worker to 1",
+        "Ann's building 6: Swift, factory 1, worker to 2",
+    ]
+    # an automation with no room left in the company: its worker goes back to the labour market
+    assert table.freed_text(
+        game, {"type": "appeal_bonus", "take": "bonus", "bonus": "automation", "factory": 1}
+    ) == ("a freed worker back to the labour market")

@@ -385,6 +385,45 @@ def treasury_dividend(game: CobsGame, co: CobsCompany, amount: int) -> str:
     )
 
 
+def automates(game: CobsGame, action: ActionDict) -> int:
+    """How many automations ``action`` (a partner placed or an appeal bonus taken) puts in."""
+    if action.get("type") == "appeal_bonus":
+        return int(action.get("take") == "bonus" and action.get("bonus") == "automation")
+    if "automation_factories" in action:
+        return len(action["automation_factories"])
+    space = str(action.get("space"))
+    if "slot" in action:
+        asset = game.asset_slots.get(int(action["slot"]))
+        bonus = str(game.data_of("capital_assets", asset)["bonus"]) if asset else ""
+        return int("automation" in bonus.split("+") and "factory" in action)
+    if space in game.building_owner:
+        return int(game.data_of("buildings", space)["effect"].get("automation", 0))
+    return 0
+
+
+def freed_text(game: CobsGame, action: ActionDict) -> str:
+    """Where the workers an automation frees go: the factories the player chose, else (no room in
+    the company) back to the labour market."""
+    count = automates(game, action)
+    if not count:
+        return ""
+    moves = (
+        [int(action["relocate"])] if "relocate" in action else list(action.get("relocate_factories") or [])
+    )
+    parts = []
+    if count == 1 and moves and moves[0] == action.get("factory"):
+        return f"the freed worker stays in factory {moves[0]}"
+    if moves:
+        places = " and ".join(str(n) for n in moves)
+        parts.append(f"the freed {'worker' if len(moves) == 1 else 'workers'} to factory {places}")
+    if count > len(moves):
+        rest = count - len(moves)
+        parts.append(
+            f"{'a freed worker' if rest == 1 else f'{rest} freed workers'} back to the labour market"
+        )
+    return ", ".join(parts)
+
+
 def partner_text(game: CobsGame, action: ActionDict) -> str:
     co = game.company(action.get("corporation"))
     space = str(action.get("space"))
@@ -435,6 +474,7 @@ def partner_text(game: CobsGame, action: ActionDict) -> str:
         parts.append(effect_text(effect))
     if "factory" in action:
         parts.append(f"in factory {action['factory']}")
+    parts.append(freed_text(game, action))
     if action.get("first") is True:
         parts.append("first in the next sequence")
     text = ", ".join(p for p in parts if p)
@@ -514,7 +554,8 @@ def _describe(game: CobsGame, action: ActionDict, kind: str) -> str:
                 f"takes {money(cash)} from the bank instead of the appeal bonus ({BONUSES.get(bonus, bonus)})"
             )
         where = f" in factory {action['factory']}" if "factory" in action else ""
-        return f"takes the appeal bonus: {BONUSES.get(bonus, bonus)}{where}"
+        freed = freed_text(game, action)
+        return f"takes the appeal bonus: {BONUSES.get(bonus, bonus)}{where}" + (f", {freed}" if freed else "")
     if kind == "buy_resource":
         spot = int(action["spot"])
         return f"buys {action['resource']} from the supply chain's ${spot} space for {money(spot)}, paid to the bank"
@@ -621,6 +662,10 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
             parts.append("managers " + "+".join(str(n) for n in a["manager_factories"]))
         if "automation_factories" in a:
             parts.append("automate " + "+".join(str(n) for n in a["automation_factories"]))
+        if "relocate" in a:
+            parts.append(f"worker to {a['relocate']}")
+        if a.get("relocate_factories"):
+            parts.append("workers to " + "+".join(str(n) for n in a["relocate_factories"]))
         if a.get("first") is True:
             parts.append("first next")
         # the space leads the label too, so that every button's label is unique (``touch LABEL``)
@@ -633,6 +678,7 @@ def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
             return Choice("Appeal bonus", f"{money(int(game.data['appeal_track']['cash_instead']))} instead")
         bonus = BONUSES.get(str(a.get("bonus")), str(a.get("bonus")))
         where = f" in factory {a['factory']}" if "factory" in a else ""
+        where += f", worker to {a['relocate']}" if "relocate" in a else ""
         return Choice("Appeal bonus", f"Take {bonus}{where}")
     if kind == "buy_resource":
         return Choice("Buy resources", f"{a['resource']} ${a['spot']}")

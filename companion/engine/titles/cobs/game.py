@@ -256,15 +256,6 @@ class CobsGame(TableGame):
                 self.haymarket[r] -= 1
                 co.resources[r] += 1
 
-    def add_workers(self, co: CobsCompany, count: int) -> int:
-        """Workers into the leftmost factories with room; returns how many found room."""
-        placed = 0
-        for f in co.factories:
-            while placed < count and f.room > 0:
-                f.workers += 1
-                placed += 1
-        return placed
-
     def worker_room(self, co: CobsCompany) -> int:
         return sum(f.room for f in co.factories)
 
@@ -277,52 +268,75 @@ class CobsGame(TableGame):
             return [f.number for f in co.factories if f.room > 0]
         return [f.number for f in co.factories if f.workers > 0 and f.automation_left > 0]
 
-    def automate(self, co: CobsCompany, count: int, factory: int | None = None) -> None:
-        """Automate workers (in ``factory``, else the leftmost factories); a freed worker moves to the
-        leftmost factory with room, or back to the labour market when the company has none."""
-        done = 0
-        chosen = [co.factories[factory - 1]] if factory else co.factories
-        for f in chosen:
-            while done < count and f.workers > 0 and f.automation_left > 0:
-                f.workers -= 1
-                f.automated += 1
-                done += 1
-                if not self.add_workers(co, 1):
-                    self.labour_market = min(int(self.data["labour_market_max"]), self.labour_market + 1)
+    def automate(self, co: CobsCompany, factory: int, relocate: int | None = None) -> None:
+        """Automate a worker in ``factory``; the worker it frees moves to the factory ``relocate``
+        (the player's choice among those with room), or back to the labour market when the company
+        has no room (``relocate`` None)."""
+        f = co.factories[factory - 1]
+        f.workers -= 1
+        f.automated += 1
+        if relocate is not None:
+            co.factories[relocate - 1].workers += 1
+        else:
+            self.labour_market = min(int(self.data["labour_market_max"]), self.labour_market + 1)
 
-    def automation_orders(self, co: CobsCompany, count: int) -> list[list[int]]:
-        """The factories ``count`` automations may go to, one after another (each needs a worker and
-        an automation space in its factory; the worker it frees moves to the leftmost factory with
-        room, where a later automation may find it): one order for each different outcome, as many
-        automations as the company can take."""
+    def automation_choices(self, co: CobsCompany) -> list[dict[str, int]]:
+        """Where a single automation may go (``factory``: a worker and an automation space there) and
+        where the worker it frees goes (``relocate``: any factory with room, the player's choice;
+        without room it goes back to the labour market and there is no ``relocate``)."""
+        rooms = [f.number for f in co.factories if f.room > 0]  # automating leaves the rooms as they are
+        return [
+            {"factory": n, "relocate": r} if rooms else {"factory": n}
+            for n in self.factory_choices(co, "automation")
+            for r in rooms or [0]
+        ]
+
+    def automation_orders(self, co: CobsCompany, count: int) -> list[dict[str, list[int]]]:
+        """Where ``count`` automations may go, one after another (``automation_factories``: each
+        needs a worker and an automation space in its factory) and where the workers they free go
+        (``relocate_factories``, in order: a factory with room, the player's choice, where a later
+        automation may find it; once there is no room the rest go back to the labour market): one
+        choice for each different outcome, as many automations as the company can take."""
         required = [f.required for f in co.factories]
         limit = [int(f.spec["automation"]) for f in co.factories]
+        State = tuple[tuple[int, int], ...]
 
-        def after(state: tuple[tuple[int, int], ...], i: int) -> tuple[tuple[int, int], ...] | None:
+        def after(state: State, i: int) -> list[tuple[State, int | None]]:
             workers, automated = state[i]
             if workers <= 0 or automated >= limit[i]:
-                return None
+                return []
             new = list(state)
             new[i] = (workers - 1, automated + 1)
-            for j, (w, a) in enumerate(new):
-                if required[j] - w - a > 0:  # the freed worker's new factory
-                    new[j] = (w + 1, a)
-                    break
-            return tuple(new)
+            rooms = [j for j, (w, a) in enumerate(new) if required[j] - w - a > 0]
+            if not rooms:
+                return [(tuple(new), None)]
+            out: list[tuple[State, int | None]] = []
+            for j in rooms:
+                moved = list(new)
+                moved[j] = (moved[j][0] + 1, moved[j][1])
+                out.append((tuple(moved), j + 1))
+            return out
 
-        start = tuple((f.workers, f.automated) for f in co.factories)
-        level: dict[tuple[tuple[int, int], ...], list[int]] = {start: []}
+        start: State = tuple((f.workers, f.automated) for f in co.factories)
+        level: dict[State, tuple[list[int], list[int]]] = {start: ([], [])}
         for _ in range(count):
-            following: dict[tuple[tuple[int, int], ...], list[int]] = {}
-            for state, order in level.items():
+            following: dict[State, tuple[list[int], list[int]]] = {}
+            for state, (order, moves) in level.items():
                 for i in range(len(co.factories)):
-                    nxt = after(state, i)
-                    if nxt is not None and nxt not in following:
-                        following[nxt] = [*order, i + 1]
+                    for nxt, to in after(state, i):
+                        if nxt not in following:
+                            following[nxt] = ([*order, i + 1], [*moves] + ([] if to is None else [to]))
             if not following:
                 break
             level = following
-        return sorted(order for order in level.values() if order)
+        return sorted(
+            (
+                {"automation_factories": order, "relocate_factories": moves}
+                for order, moves in level.values()
+                if order
+            ),
+            key=lambda c: (c["automation_factories"], c["relocate_factories"]),
+        )
 
     def manager_room(self, co: CobsCompany) -> int:
         return sum(1 for f in co.factories if not f.manager)

@@ -145,9 +145,12 @@ class AppealBonusStep(CobsStep):
         bonus = self.game.pending_bonuses[0][1]
         base = {"type": "appeal_bonus", **fields(entity), "bonus": bonus}
         out = [LegalAction({**base, "take": "cash"})]
-        if bonus in ("worker", "automation"):
+        if bonus == "worker":
             for n in self.game.factory_choices(entity, bonus):
                 out.append(LegalAction({**base, "take": "bonus", "factory": n}))
+        elif bonus == "automation":
+            for where in self.game.automation_choices(entity):
+                out.append(LegalAction({**base, "take": "bonus", **where}))
         elif self.bonus_possible(entity, bonus):
             out.append(LegalAction({**base, "take": "bonus"}))
         return out
@@ -158,7 +161,7 @@ class AppealBonusStep(CobsStep):
         self.turn_check(co)
         bonus = g.pending_bonuses[0][1]
         take = action.get("take")
-        if take == "cash" and "factory" in action:
+        if take == "cash" and ("factory" in action or "relocate" in action):
             raise GameError(f"{co.name} takes $25 instead of the bonus: no factory to name")
         if take == "cash":
             amount = int(g.data["appeal_track"]["cash_instead"])
@@ -168,9 +171,17 @@ class AppealBonusStep(CobsStep):
             if not self.bonus_possible(co, bonus):
                 raise GameError(f"{co.name} cannot use the appeal bonus ({bonus}) now; take $25 instead")
             factory = action.get("factory")
-            if bonus not in ("worker", "automation") and factory is not None:
+            if bonus not in ("worker", "automation") and (factory is not None or "relocate" in action):
                 raise GameError(f"the appeal bonus ({bonus}) goes to no factory")
-            if bonus in ("worker", "automation") and factory not in g.factory_choices(co, bonus):
+            where = {k: action[k] for k in ("factory", "relocate") if k in action}
+            if bonus == "automation" and where not in g.automation_choices(co):
+                choices = "; ".join(
+                    f"factory {c['factory']}"
+                    + (f", its worker to factory {c['relocate']}" if "relocate" in c else "")
+                    for c in g.automation_choices(co)
+                )
+                raise GameError(f"name the factory for the automation and where its worker goes: {choices}")
+            if bonus == "worker" and ("relocate" in action or factory not in g.factory_choices(co, bonus)):
                 choices = ", ".join(str(n) for n in g.factory_choices(co, bonus))
                 raise GameError(f"name the factory for the {bonus}: one of {choices}, not {factory!r}")
             if bonus == "worker":
@@ -178,7 +189,8 @@ class AppealBonusStep(CobsStep):
             elif bonus == "salesperson":
                 co.salespeople += 1
             elif bonus == "automation":
-                g.automate(co, 1, int(str(factory)))
+                relocate = action.get("relocate")
+                g.automate(co, int(str(factory)), relocate if isinstance(relocate, int) else None)
             elif bonus == "good":
                 g.bonus_goods_left -= 1
                 co.goods += 1
@@ -637,9 +649,12 @@ class ActionStep(CobsStep):
                 if a is None or co.cash < need + max(0, s - discount):
                     continue
                 bonus = str(g.data_of("capital_assets", a)["bonus"])
-                kind = "worker" if "worker" in bonus else "automation" if "automation" in bonus else ""
-                factories = g.factory_choices(co, kind) if kind else []
-                out += [{"slot": s, "factory": n} for n in factories] if factories else [{"slot": s}]
+                where: list[dict[str, Any]] = []
+                if "worker" in bonus:
+                    where = [{"factory": n} for n in g.factory_choices(co, "worker")]
+                elif "automation" in bonus:
+                    where = list(g.automation_choices(co))
+                out += [{"slot": s, **w} for w in where] if where else [{"slot": s}]
             return out
         if space == "advertising":
             return [{"first": True}, {"first": False}]
@@ -650,10 +665,9 @@ class ActionStep(CobsStep):
         if set(effect) == {"workers"} and int(effect["workers"]) == 1:
             return [{"factory": f.number} for f in co.factories if f.room > 0]
         if set(effect) == {"automation"} and int(effect["automation"]) == 1:
-            return [{"factory": n} for n in g.factory_choices(co, "automation")]
+            return list(g.automation_choices(co))
         if set(effect) == {"automation"}:  # two at once: where each goes, in order
-            orders = g.automation_orders(co, int(effect["automation"]))
-            return [{"automation_factories": order} for order in orders]
+            return list(g.automation_orders(co, int(effect["automation"])))
         if set(effect) == {"managers"} and int(effect["managers"]) == 1:
             return [{"factory": f.number} for f in co.factories if not f.manager]
         if ("workers" in effect or "managers" in effect) and "automation" not in effect:
@@ -777,6 +791,8 @@ class ActionStep(CobsStep):
                 "worker_factories",
                 "manager_factories",
                 "automation_factories",
+                "relocate",
+                "relocate_factories",
             )
             if k in action
         }
@@ -801,7 +817,7 @@ class ActionStep(CobsStep):
             g.pay_shareholders(co, cost, co)
         if space == "capital_investment" or "asset_discount" in effect:
             discount = int(effect.get("asset_discount", 0))
-            self.buy_asset(co, int(action["slot"]), discount, action.get("factory"))
+            self.buy_asset(co, int(action["slot"]), discount, action.get("factory"), action.get("relocate"))
         else:
             self.apply_effect(co, effect, action)
         if action.get("first") is True:  # first in the next sequence
@@ -818,8 +834,11 @@ class ActionStep(CobsStep):
     def describe(choice: dict[str, Any]) -> str:
         return "".join(f"({k} {v}) " for k, v in choice.items())
 
-    def buy_asset(self, co: CobsCompany, slot: int, discount: int, factory: Any = None) -> None:
-        """Buy the asset on ``slot``; its immediate bonus worker or automation goes to ``factory``."""
+    def buy_asset(
+        self, co: CobsCompany, slot: int, discount: int, factory: Any = None, relocate: Any = None
+    ) -> None:
+        """Buy the asset on ``slot``; its immediate bonus worker or automation goes to ``factory``
+        (the worker an automation frees to ``relocate``)."""
         g = self.game
         asset = g.asset_slots[slot]
         assert asset is not None
@@ -831,7 +850,7 @@ class ActionStep(CobsStep):
         if "worker" in bonus and isinstance(factory, int):
             co.factories[factory - 1].workers += 1
         if "automation" in bonus and isinstance(factory, int):
-            g.automate(co, 1, factory)
+            g.automate(co, factory, relocate if isinstance(relocate, int) else None)
         if "appeal" in bonus:
             g.raise_appeal(co, 2)
         g.shift_assets()
@@ -852,10 +871,12 @@ class ActionStep(CobsStep):
         if "salespeople" in effect:
             co.salespeople = min(co.max_salespeople, co.salespeople + int(effect["salespeople"]))
         if "automation" in effect and "automation_factories" in action:
-            for n in action["automation_factories"]:
-                g.automate(co, 1, int(n))
-        elif "automation" in effect:
-            g.automate(co, int(effect["automation"]), chosen if isinstance(chosen, int) else None)
+            moves = [int(n) for n in action.get("relocate_factories") or []]
+            for i, n in enumerate(action["automation_factories"]):
+                g.automate(co, int(n), moves[i] if i < len(moves) else None)
+        elif "automation" in effect and isinstance(chosen, int):
+            relocate = action.get("relocate")
+            g.automate(co, chosen, relocate if isinstance(relocate, int) else None)
         if "appeal" in effect:
             g.raise_appeal(co, int(effect["appeal"]))
         if "goods" in effect:
