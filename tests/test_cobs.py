@@ -866,3 +866,28 @@ def test_without_room_the_freed_worker_goes_back_to_the_labour_market() -> None:
     game.automate(fairbank, 2)
     assert (fairbank.factories[1].workers, fairbank.factories[1].automated) == (0, 1)
     assert game.labour_market == market + 1
+
+
+def test_an_appeal_bonus_good_is_a_token_making_a_good_every_operating_turn() -> None:
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    fairbank.appeal = 10  # two steps on: past the 11 bonus space, a good
+    left = game.bonus_goods_left
+    game.raise_appeal(fairbank, 1)
+    bonus = [la.action for la in game.legal_actions() if la.type == "appeal_bonus"]
+    assert {a["take"] for a in bonus} == {"bonus", "cash"} and bonus[0]["bonus"] == "good"
+    game.apply(next(a for a in bonus if a["take"] == "bonus"))
+    assert (fairbank.bonus_goods, fairbank.goods, game.bonus_goods_left) == (1, 0, left - 1)
+    # it has no goods of its own, but the token's good may be sold this turn (made when selling starts)
+    assert "bank" in {la.action.get("demand") for la in game.legal_actions() if la.type == "sell_goods"}
+    act(game, "sell_goods", demand="bank")
+    assert fairbank.goods == 0 and fairbank.income == fairbank.goods_value // 2
+    assert not [la for la in game.legal_actions() if la.type == "sell_goods"]  # one good a turn, no more
+    act(game, "dividend", kind="withhold")
+    # the next operating turn: the token makes one more; unsold, it stays with the company
+    while not (game.phase == "operating" and game.current_entity() is fairbank) and not game.finished:
+        pass_until(game, "cleanup")
+        pass_until(game, "operating")
+    assert game.current_entity() is fairbank and fairbank.goods == 0
+    act(game, "dividend", kind="withhold")
+    assert fairbank.goods == 1 and fairbank.bonus_goods == 1

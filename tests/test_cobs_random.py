@@ -113,6 +113,8 @@ def check_invariants(game: CobsGame) -> None:
             kinds = {c.kind for c in p.certificates if c.company is co}
             assert not {"director", "preferred"} <= kinds
     assert 0 <= game.bonus_goods_left <= 10 and 0 <= game.labour_market <= 12
+    tokens = sum(co.bonus_goods for co in game.companies)  # the ten appeal bonus goods tokens
+    assert game.bonus_goods_left + tokens == int(game.data["appeal_track"]["bonus_goods"])
     assert all(p.partners <= 5 and 0 <= p.free_partners <= p.partners for p in game.players)
     assert all(v >= 0 for v in game.haymarket.values()) and all(v >= 0 for v in game.bag.values())
     counts = {r: game.haymarket[r] + game.bag[r] for r in game.bag}

@@ -16,7 +16,7 @@ from companion.engine.rounds import ActionDict, LegalAction
 from companion.engine.titles.cobs import TITLE, load_data
 from companion.engine.titles.cobs.entities import RESOURCES, Certificate, CobsCompany, CobsPlayer
 from companion.engine.titles.cobs.game import CobsGame
-from companion.engine.titles.cobs.steps import StockStep
+from companion.engine.titles.cobs.steps import OperatingStep, StockStep
 from companion.table.tags import Item, ItemKind
 from companion.table.titles import Choice, Panel
 
@@ -75,7 +75,7 @@ BONUSES = {
     "salesperson": "a salesperson",
     "automation": "an automation",
     "partner": "a partner",
-    "good": "a good",
+    "good": "a goods token (a good each operating turn)",
     "bump": "a share-value step",
 }
 #: a capital asset's immediate bonus
@@ -856,7 +856,7 @@ def companies_panel(game: CobsGame) -> Panel:
                 money(co.share_value),
                 str(co.appeal),
                 f"{co.salespeople} ({money(co.goods_value)})",
-                str(co.goods),
+                f"{co.goods}+{co.bonus_goods}" if co.bonus_goods else str(co.goods),
                 money(co.income),
             )
         )
@@ -866,7 +866,7 @@ def companies_panel(game: CobsGame) -> Panel:
         ("Company", "Director", "Treasury", "Share value", "Appeal", "Salespeople", "Goods", "Revenue"),
         tuple(rows),
         highlight,
-        note="operating order: highest appeal first; revenue: this operating turn",
+        note="operating order: highest appeal first; +N: appeal bonus goods tokens; revenue: this turn",
     )
 
 
@@ -982,6 +982,15 @@ def buildings_panel(game: CobsGame) -> Panel:
     )
 
 
+def goods_to_sell_text(game: CobsGame, co: Any) -> str:
+    """The operating company's goods to sell now, its appeal bonus goods tokens' goods counted
+    until it starts selling (as the engine counts them)."""
+    step = game.round.active_step()
+    count = step.goods_to_sell(co) if isinstance(step, OperatingStep) else co.goods
+    made = count - co.goods
+    return f"{count} ({made} from appeal bonus goods tokens)" if made else str(count)
+
+
 def pending_panel(game: CobsGame) -> Panel | None:
     """What the decision now pays: the acting company's goods and dividend, or a player's sales."""
     player, co = acting(game)
@@ -991,7 +1000,7 @@ def pending_panel(game: CobsGame) -> Panel | None:
                 "A good sells for",
                 f"{money(co.goods_value)} on a demand tile, {money(co.goods_value // 2)} to the bank",
             ),
-            ("Goods to sell", str(co.goods)),
+            ("Goods to sell", goods_to_sell_text(game, co)),
             ("Revenue so far", money(co.income)),
         ]
         dividends = game.legal_actions(co, types=["dividend"])

@@ -94,6 +94,8 @@ class CobsCompany(Holder):
     factories: list[Factory] = field(default_factory=list)
     salespeople: int = 0
     goods: int = 0
+    bonus_goods: int = 0
+    """Appeal bonus goods tokens: one more good each operating turn, once its factories have run."""
     resources: dict[str, int] = field(default_factory=dict)
     assets: list[str] = field(default_factory=list)
     exhausted: set[str] = field(default_factory=set)

@@ -191,9 +191,11 @@ class AppealBonusStep(CobsStep):
             elif bonus == "automation":
                 relocate = action.get("relocate")
                 g.automate(co, int(str(factory)), relocate if isinstance(relocate, int) else None)
-            elif bonus == "good":
+            elif (
+                bonus == "good"
+            ):  # a token: a good each operating turn (:meth:`OperatingStep.make_bonus_goods`)
                 g.bonus_goods_left -= 1
-                co.goods += 1
+                co.bonus_goods += 1
             elif bonus == "bump":
                 g.move_share_value(co, 1)
             elif bonus == "partner" and co.owner is not None:
@@ -995,8 +997,23 @@ class OperatingStep(CobsStep):
                     out.append({"bonus_resources": list(pick)})
         return out
 
+    def goods_to_sell(self, co: CobsCompany) -> int:
+        """The goods ``co`` may sell now: those it has and, until it starts selling, its appeal bonus
+        goods tokens' goods (made when production ends: at the first sale or at the dividend)."""
+        return co.goods + (co.bonus_goods if self.stage < 2 else 0)
+
+    def make_bonus_goods(self, co: CobsCompany) -> None:
+        """Production ends: each appeal bonus goods token makes a good (a token gained after this
+        comes to the next operating turn)."""
+        if self.stage < 2 and co.bonus_goods:
+            co.goods += co.bonus_goods
+            made = co.bonus_goods
+            self.game.log.append(
+                f"{co.name}'s appeal bonus goods tokens make {made} good{'s' if made != 1 else ''}"
+            )
+
     def sell_options(self, co: CobsCompany) -> list[str]:
-        if co.goods <= 0:
+        if self.goods_to_sell(co) <= 0:
             return []
         g = self.game
         out = []
@@ -1147,6 +1164,7 @@ class OperatingStep(CobsStep):
         where = action.get("demand")
         if where not in self.sell_options(co):
             raise GameError(f"{co.name} cannot sell a good to {where!r} now")
+        self.make_bonus_goods(co)
         co.goods -= 1
         self.stage = 2
         if where == "bank":
@@ -1189,6 +1207,7 @@ class OperatingStep(CobsStep):
             raise GameError(f"{co.name} sold no goods this turn: it withholds its ${co.income}")
         else:
             raise GameError(f"{co.name} may withhold{' or pay out' if co.income else ''}, not {kind!r}")
+        self.make_bonus_goods(co)  # a company that sold nothing keeps its tokens' goods
         co.income = 0
         self.done.add(co.sym)
         self.stage = 0
