@@ -404,3 +404,24 @@ def test_where_an_automations_freed_worker_goes_is_worded_and_labelled() -> None
     assert table.freed_text(
         game, {"type": "appeal_bonus", "take": "bonus", "bonus": "automation", "factory": 1}
     ) == ("a freed worker back to the labour market")
+
+
+def test_an_appeal_bonus_goods_token_is_worded_and_its_good_shown_to_sell() -> None:
+    from test_cobs import operating_fairbank
+
+    game = operating_fairbank()
+    fairbank = game.company("fairbank")
+    fairbank.appeal = 10
+    game.raise_appeal(fairbank, 1)  # onto the 11 bonus space: a good
+    take = next(
+        la for la in game.legal_actions() if la.type == "appeal_bonus" and la.action["take"] == "bonus"
+    )
+    assert table.describe_action(game, take.action) == (
+        "Fairbank takes the appeal bonus: a goods token (a good each operating turn)"
+    )
+    assert table.choice(game, take).label == "Take a goods token (a good each operating turn)"
+    game.apply(take.action)
+    assert (
+        row_of(panel(game, "Fairbank operates"), "Goods to sell")[1] == "1 (1 from appeal bonus goods tokens)"
+    )
+    assert row_of(panel(game, "Companies"), "Fairbank")[6] == "0+1"
