@@ -40,7 +40,7 @@ from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.interop.actions import ExportError, effective_actions
 from companion.store import Store, StoreError
 from companion.table.tags import Item, ItemKind, TagError, TagRegistry
-from companion.table.titles import table_module
+from companion.table.titles import Network, table_module
 
 log = logging.getLogger("companion.table")
 
@@ -778,6 +778,74 @@ class TableService:
                 return self._propose(self._title_proposal(module, found, ()))
             except GameError as exc:
                 return self._refuse(str(exc))
+
+    def network(self) -> Network | None:
+        """The title's drawn network map now (``network(game)`` of its table module), or None."""
+        module = self._module
+        hook = getattr(module, "network", None) if module is not None else None
+        return hook(self.game) if hook is not None else None
+
+    def line_start(self, place: str) -> Result | None:
+        """A first place touched on the drawn map: None when some legal build starts there (the map
+        waits for the other end); otherwise refused, saying so (nothing changes)."""
+        with self._lock:
+            net = self.network()
+            if net is None:
+                return self._refuse(f"{self.game.title} has no drawn map")
+            try:
+                name = net.place(place).name
+            except StopIteration:
+                return self._refuse(f"there is no place {place!r} on the map")
+            lit = net.lit()
+            if any(place in ln.places for ln in lit):
+                return None
+            starts = sorted({net.place(p).name for ln in lit for p in ln.places})
+            where = (
+                f"the highlighted links touch {', '.join(starts[:8])}{' …' if len(starts) > 8 else ''}"
+                if starts
+                else "no link can be built now"
+            )
+            return self._refuse(f"no link from {name} can be built now: {where}")
+
+    def propose_line(self, first: str, second: str) -> Outcome:
+        """Two places touched on the drawn map: the legal builds of the line joining them, proposed
+        (several, such as two railroads or two ways of jumping: options); refused with the reason
+        when no legal build joins them."""
+        with self._lock:
+            net = self.network()
+            module = self._module
+            if net is None or module is None:
+                return self._refuse(f"{self.game.title} has no drawn map")
+            try:
+                a, b = net.place(first), net.place(second)
+            except StopIteration:
+                return self._refuse(f"there is no place {first!r} or {second!r} on the map")
+            lines = net.joining(a.id, b.id)
+            actions = [x for ln in lines for x in ln.actions]
+            if not actions:
+                ends = sorted(
+                    {net.place(p).name for ln in net.lit() if a.id in ln.places for p in ln.places} - {a.name}
+                )
+                why = (
+                    f"no link joins {a.name} and {b.name}"
+                    if not lines
+                    else f"{lines[0].name} cannot be built now"
+                )
+                more = (
+                    f"; from {a.name} {self._who_acts()} may build to {', '.join(ends)}"
+                    if ends
+                    else f"; nothing can be built from {a.name} now"
+                )
+                return self._refuse(why + more)
+            legal = [la for la in self.game.legal_actions() if la.action in actions]
+            self._set_proposal(None)
+            try:
+                return self._propose(self._title_proposal(module, legal, ()))
+            except GameError as exc:
+                return self._refuse(str(exc))
+
+    def _who_acts(self) -> str:
+        return str(getattr(self.game.current_entity(), "name", "nobody"))
 
     def _nothing_to_do(self, item: Item) -> str:
         current = self.game.current_entity()

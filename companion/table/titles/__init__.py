@@ -30,6 +30,11 @@ And optionally (the table has a default for each):
 ``phase_text(game) -> str``
     The phase the top bar shows under the round (default: ``game.phase``; "" for none, where the
     round's name says it).
+``network(game) -> Network | None``
+    A drawn map of the board's network (default: none): the places as dots, the links between
+    them as lines coloured by who built them, each line carrying the legal actions that build it.
+    The Board screen draws it (``companion/ui/netmap.py``); touching one place then another
+    proposes the actions of the line joining them (``TableService.propose_line``).
 ``PRICE_STEP: int``
     How much a second tap (or ``+``) raises a price the players set, such as a bid (default 1).
 
@@ -49,10 +54,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from companion.engine.titles import PACKAGES
 
-__all__ = ["Choice", "Panel", "table_module"]
+__all__ = ["Choice", "Network", "NetworkLine", "NetworkPlace", "Panel", "table_module"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,55 @@ class Choice:
 
     group: str
     label: str
+
+
+@dataclass(frozen=True)
+class NetworkPlace:
+    """A place on a title's drawn network map (a city, a border location)."""
+
+    id: str
+    name: str
+    x: float
+    """Across the board, growing to the right (any unit: the map is scaled to the screen)."""
+    y: float
+    """Down the board, growing downwards."""
+    border: bool = False
+
+
+@dataclass(frozen=True)
+class NetworkLine:
+    """A link of a title's network: the places it joins (two, or more for a branching one)."""
+
+    id: str
+    name: str
+    places: tuple[str, ...]
+    color: str = ""
+    """The colour of who built it ("" while nobody has)."""
+    actions: tuple[dict[str, Any], ...] = ()
+    """The legal actions (``game.legal_actions()`` entries' dicts) that build it now: a line with
+    any is highlighted, and touching two of its places proposes them."""
+    label: str = ""
+    """What the map writes on the line (its value, "$3")."""
+
+
+@dataclass(frozen=True)
+class Network:
+    """A title's drawn network map: its places and lines, and what the map says under it."""
+
+    places: tuple[NetworkPlace, ...]
+    lines: tuple[NetworkLine, ...]
+    note: str = ""
+
+    def place(self, pid: str) -> NetworkPlace:
+        return next(p for p in self.places if p.id == pid)
+
+    def lit(self) -> tuple[NetworkLine, ...]:
+        """The lines the player to act may build now."""
+        return tuple(ln for ln in self.lines if ln.actions)
+
+    def joining(self, a: str, b: str) -> tuple[NetworkLine, ...]:
+        """The lines that join places ``a`` and ``b``."""
+        return tuple(ln for ln in self.lines if a != b and a in ln.places and b in ln.places)
 
 
 def table_module(title: str) -> ModuleType | None:

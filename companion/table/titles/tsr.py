@@ -15,9 +15,9 @@ from companion.engine.rounds import ActionDict, LegalAction
 from companion.engine.titles.tsr import load_data
 from companion.engine.titles.tsr.game import AuctionRound, GameTSR, Railroad
 from companion.table.tags import Item, ItemKind
-from companion.table.titles import Choice, Panel
+from companion.table.titles import Choice, Network, NetworkLine, NetworkPlace, Panel
 
-__all__ = ["choice", "describe_action", "panels", "tag_items", "why_not"]
+__all__ = ["choice", "describe_action", "network", "panels", "tag_items", "why_not"]
 
 TITLE = "TSR"
 
@@ -313,6 +313,45 @@ def panels(game: Any) -> tuple[Panel, ...]:
     if links:
         out.append(Panel("Links built", ("Railroad", "Links"), tuple(links)))
     return tuple(out)
+
+
+def network(game: Any) -> Network:
+    """The drawn map of the board: every location where it is printed, every link coloured by the
+    railroad that built it, and on each link the legal actions that build it alone now (a build
+    for each railroad the player may build for and each shortest way of jumping, or the auction
+    winner's free first link).  Two-link builds stay on the buttons."""
+    tsr = _tsr(game)
+    places = tuple(
+        NetworkPlace(
+            str(loc["id"]), str(loc["name"]), float(loc["x"]), float(loc["y"]), bool(loc["external"])
+        )
+        for loc in tsr.data["locations"]
+    )
+    built = {lid: r.sym for r in tsr.railroads for lid in r.links}
+    builds: dict[str, list[ActionDict]] = {}
+    for la in tsr.legal_actions():
+        if la.type == "build_links" and len(la.action.get("links") or []) == 1:
+            builds.setdefault(str(la.action["links"][0]), []).append(la.action)
+        elif la.type == "claim_link":
+            builds.setdefault(str(la.action["link"]), []).append(la.action)
+    lines = tuple(
+        NetworkLine(
+            link.id,
+            tsr.link_name(link),
+            link.locations,
+            COLORS[built[link.id]][0] if link.id in built else "",
+            tuple(builds.get(link.id, ())),
+            f"${link.value}",
+        )
+        for link in tsr.links.values()
+    )
+    roads = sorted({_road_name(tsr, a.get("corporation")) for acts in builds.values() for a in acts})
+    note = (
+        f"touch a city, then the other end of a highlighted link to build it ({', '.join(roads)})"
+        if roads
+        else "no link can be built now"
+    )
+    return Network(places, lines, note)
 
 
 def why_not(game: Any, card: str) -> str | None:
