@@ -40,7 +40,7 @@ from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.interop.actions import ExportError, effective_actions
 from companion.store import Store, StoreError
 from companion.table.tags import Item, ItemKind, TagError, TagRegistry
-from companion.table.titles import Network, table_module
+from companion.table.titles import Network, network_of, table_module
 
 log = logging.getLogger("companion.table")
 
@@ -781,9 +781,7 @@ class TableService:
 
     def network(self) -> Network | None:
         """The title's drawn network map now (``network(game)`` of its table module), or None."""
-        module = self._module
-        hook = getattr(module, "network", None) if module is not None else None
-        return hook(self.game) if hook is not None else None
+        return network_of(self.game)
 
     def line_start(self, place: str) -> Result | None:
         """A first place touched on the drawn map: None when some legal build starts there (the map

@@ -38,6 +38,7 @@ from kivy.uix.widget import Widget
 
 from companion.engine import GameError
 from companion.store import StoreError
+from companion.table.titles import Network
 from companion.ui import viewmodels as vm
 from companion.ui.mapimage import ROUTE_COLORS, hex_at_touch, map_with_routes, touch_at_hex
 from companion.ui.session import UISession
@@ -287,10 +288,45 @@ class BoardScreen(ListScreen):
 
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
         super().__init__(app, "board", **kw)
+        from companion.ui.netmap import NetworkMap
+
+        self.netmap = NetworkMap(self.touch_place, u=self.u)
+        self.selected: str | None = None
+        """The first place touched on the drawn map, waiting for the other end."""
+        self.map_note = Text("", size=12 * self.u, wrap=True, id_name="map-note")
+
+    def touch_place(self, place: str) -> None:
+        """A place touched on the drawn map: the first end of a link (the service says so when
+        nothing can be built from it), then the other end (the service proposes the build)."""
+        session = self.app.session
+        first, self.selected = self.selected, None
+        if first is None:
+            if session.line_start(place):
+                self.selected = place
+        elif first != place:
+            session.propose_line(first, place)
+        self.show_map(vm.network_view(session.game))
+
+    def show_map(self, net: Network | None) -> None:
+        if net is None:
+            return
+        if self.selected is not None:
+            name = net.place(self.selected).name
+            ends = sorted(
+                {net.place(p).name for ln in net.lit() if self.selected in ln.places for p in ln.places}
+                - {name}
+            )
+            self.map_note.text = (
+                f"{name}: now touch the other end ({', '.join(ends)}); {name} again to drop it"
+            )
+        else:
+            self.map_note.text = net.note
+        self.netmap.show(net, self.selected)
 
     def refresh(self) -> None:
         u = self.u
-        bv = vm.board_view(self.app.session.game)
+        game = self.app.session.game
+        bv = vm.board_view(game)
         g = self.grid
         g.clear_widgets()
         if bv.finished and bv.result:
@@ -298,6 +334,13 @@ class BoardScreen(ListScreen):
             g.add_widget(Text(f"{name} wins with ${best:,}", size=22 * u, bold=True, id_name="winner"))
             final = ", ".join(f"{n} ${v:,}" for n, v in bv.result)
             g.add_widget(Text(f"Final: {final} · {bv.end_reason}", size=15 * u, wrap=True, id_name="final"))
+        net = vm.network_view(game)
+        if net is not None:
+            if self.selected is not None and not any(self.selected in ln.places for ln in net.lit()):
+                self.selected = None  # the game moved on: that end has nothing to build any more
+            g.add_widget(self.netmap)
+            g.add_widget(self.map_note)
+            self.show_map(net)
         for n, panel in enumerate(bv.panels):
             g.add_widget(Text(panel.heading, size=15 * u, bold=True, id_name=f"panel:{panel.heading}"))
             table = GridLayout(cols=len(panel.columns), size_hint_y=None, spacing=1)

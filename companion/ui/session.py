@@ -145,6 +145,16 @@ class UISession:
     def propose(self, action: Action) -> None:
         self.service.propose(action)
 
+    def line_start(self, place: str) -> bool:
+        """A first place touched on a drawn network map: True when a legal build starts there (the
+        map waits for the other end); otherwise the service refuses, saying why (the toast)."""
+        return self.service.line_start(place) is None
+
+    def propose_line(self, first: str, second: str) -> None:
+        """Two places touched on the drawn map: the service proposes the build joining them (or
+        says why nothing joins them)."""
+        self.service.propose_line(first, second)
+
     def tap(self, uid: str) -> None:
         self.events.append(f"[tap] {uid}")
         self.service.tap(uid)

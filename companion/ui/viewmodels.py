@@ -30,7 +30,7 @@ from companion.engine.entities import Company, Corporation, Player
 from companion.engine.rounds import LegalAction
 from companion.engine.route_optimizer import RouteResult, TrainRoute
 from companion.engine.titles import currency_of, format_money
-from companion.table.titles import Panel, table_module
+from companion.table.titles import Network, Panel, network_of, table_module
 
 __all__ = [
     "ActionChoice",
@@ -1429,6 +1429,12 @@ def board_view(game: TableGame) -> BoardView:
         reason,
         str(phase_text(game)) if phase_text is not None else str(getattr(game, "phase", "") or ""),
     )
+
+
+def network_view(game: TableGame) -> Network | None:
+    """The drawn network map of a title with a table module that offers one (``network(game)``:
+    Trans-Siberian Railroad's cities and links), else None."""
+    return network_of(game)
 
 
 def title_choices(game: TableGame) -> list[ActionChoice]:

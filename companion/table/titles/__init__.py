@@ -58,7 +58,7 @@ from typing import Any
 
 from companion.engine.titles import PACKAGES
 
-__all__ = ["Choice", "Network", "NetworkLine", "NetworkPlace", "Panel", "table_module"]
+__all__ = ["Choice", "Network", "NetworkLine", "NetworkPlace", "Panel", "network_of", "table_module"]
 
 
 @dataclass(frozen=True)
@@ -143,3 +143,15 @@ def table_module(title: str) -> ModuleType | None:
         if exc.name == f"{__name__}.{pkg}":
             return None
         raise
+
+
+def network_of(game: Any) -> Network | None:
+    """``game``'s drawn network map, from its title's table module's ``network`` hook (None: the
+    title has no table module or offers no map)."""
+    module = table_module(game.title)
+    hook = getattr(module, "network", None) if module is not None else None
+    if hook is None:
+        return None
+    net = hook(game)
+    assert net is None or isinstance(net, Network)
+    return net

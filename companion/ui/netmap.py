@@ -1,0 +1,167 @@
+"""A drawn map of a title's network (a title without hexes: Trans-Siberian Railroad's cities and
+links), for the Board screen (import only after Kivy is configured).
+
+The map draws what the title's ``network(game)`` gives (``companion/table/titles``): each place a
+dot with its name, each link a line in the colour of who built it (grey while nobody has), the
+links the player to act may build now highlighted.  A finger on a place calls ``on_place`` with its
+id; what a touch means (the first end, the second, a refusal) is the screen's and the table
+service's, not the map's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.graphics import Color, Ellipse, Line
+from kivy.uix.widget import Widget
+
+from companion.table.titles import Network, NetworkPlace
+from companion.ui.widgets import ACCENT, INK, Text, rgba
+
+__all__ = ["NetworkMap"]
+
+UNBUILT = "#9e9e9e"
+LIT = "#ef6c00"
+"""The highlighted (buildable now) links: orange, apart from every railroad's colour."""
+
+
+class NetworkMap(Widget):  # type: ignore[misc]
+    """The drawn network: ``show(network, selected)`` draws it; touching a place calls
+    ``on_place(place id)``.  The board's proportions are kept: the map is as tall as its width
+    needs (``height_for(width)``)."""
+
+    def __init__(self, on_place: Callable[[str], None], *, u: float = 1.0, **kw: Any) -> None:
+        kw.setdefault("size_hint_y", None)
+        super().__init__(**kw)
+        self.on_place = on_place
+        self.u = u
+        self.network: Network | None = None
+        self.selected: str | None = None
+        self.labels: dict[str, Text] = {}
+        self.id_name = "network-map"
+        self.bind(pos=self._redraw, size=self._redraw, width=self._fit)
+
+    # -- geometry ---------------------------------------------------------------------------------------
+    def _bounds(self) -> tuple[float, float, float, float]:
+        assert self.network is not None
+        xs = [p.x for p in self.network.places]
+        ys = [p.y for p in self.network.places]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def height_for(self, width: float) -> float:
+        """How tall the map is at ``width`` (the board's proportions, with a margin for the names)."""
+        if self.network is None or not self.network.places:
+            return 0.0
+        x0, y0, x1, y1 = self._bounds()
+        margin = self.margin()
+        return (width - 2 * margin - 20 * self.u) * (y1 - y0) / max(1.0, x1 - x0) + 2 * margin
+
+    def margin(self) -> float:
+        return 12 * self.u
+
+    def where(self, place: NetworkPlace) -> tuple[float, float]:
+        """The window position (in this widget's parent's coordinates) of ``place``'s dot."""
+        x0, y0, x1, y1 = self._bounds()
+        m = self.margin()
+        # a little room at the right for the names (they turn left at the edge)
+        w, h = max(1.0, self.width - 2 * m - 20 * self.u), max(1.0, self.height - 2 * m)
+        scale = min(w / max(1.0, x1 - x0), h / max(1.0, y1 - y0))
+        return (
+            self.x + m + (place.x - x0) * scale,
+            self.top - m - (place.y - y0) * scale,  # the board's y grows down, the screen's up
+        )
+
+    # -- drawing ----------------------------------------------------------------------------------------
+    def show(self, network: Network | None, selected: str | None = None) -> None:
+        self.network = network
+        self.selected = selected
+        self.height = self.height_for(self.width) if network is not None else 0
+        self._redraw()
+
+    def _fit(self, *_: Any) -> None:
+        self.height = self.height_for(self.width)
+
+    def _redraw(self, *_: Any) -> None:
+        for label in self.labels.values():
+            self.remove_widget(label)
+        self.labels = {}
+        self.canvas.before.clear()
+        net = self.network
+        if net is None or not net.places or self.width <= 1:
+            return
+        u = self.u
+        spots = {p.id: self.where(p) for p in net.places}
+        with self.canvas.before:
+            for ln in sorted(net.lines, key=lambda ln: (bool(ln.actions), bool(ln.color))):
+                ends = [spots[p] for p in ln.places if p in spots]
+                if len(ends) < 2:
+                    continue
+                if len(ends) == 2:
+                    segments = [ends]
+                else:  # a branching link: from its middle to each of its places
+                    mx = sum(x for x, _ in ends) / len(ends)
+                    my = sum(y for _, y in ends) / len(ends)
+                    segments = [[(mx, my), e] for e in ends]
+                for seg in segments:
+                    points = [c for xy in seg for c in xy]
+                    if ln.actions:
+                        Color(rgba=rgba(LIT))
+                        Line(points=points, width=2.6 * u)
+                    elif ln.color:
+                        Color(rgba=rgba(INK))
+                        Line(points=points, width=2.8 * u)  # an outline (a white railroad on paper)
+                        Color(rgba=rgba(ln.color))
+                        Line(points=points, width=1.8 * u)
+                    else:
+                        Color(rgba=rgba(UNBUILT))
+                        Line(points=points, width=1.0 * u)
+            for p in net.places:
+                x, y = spots[p.id]
+                r = (2.5 if p.border else 4.0) * u
+                if p.id == self.selected:
+                    Color(rgba=rgba(ACCENT))
+                    Ellipse(pos=(x - 3 * r, y - 3 * r), size=(6 * r, 6 * r))
+                Color(rgba=rgba(UNBUILT if p.border else INK))
+                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+        for p in net.places:
+            if p.border:
+                continue  # a border location is a stub at the edge, unnamed on the board too
+            x, y = spots[p.id]
+            label = Text(
+                p.name,
+                size=10 * u,
+                bold=p.id == self.selected,
+                id_name=f"place:{p.id}",
+                size_hint=(None, None),
+            )
+            label.texture_update()
+            label.size = (label.texture_size[0] + 2, 12 * u)
+            label.text_size = label.size
+            # right of the dot, or left of it where the name would leave the map
+            right = x + 5 * u + label.width <= self.right
+            label.pos = (x + 5 * u if right else x - 5 * u - label.width, y - 6 * u)
+            self.labels[p.id] = label
+            self.add_widget(label)
+
+    # -- touch ------------------------------------------------------------------------------------------
+    def place_at(self, x: float, y: float) -> str | None:
+        """The place whose dot is nearest (x, y) (parent coordinates), within a fingertip."""
+        if self.network is None:
+            return None
+        reach = 16 * self.u
+        best: tuple[float, str] | None = None
+        for p in self.network.places:
+            px, py = self.where(p)
+            d = (px - x) ** 2 + (py - y) ** 2
+            if d <= reach**2 and (best is None or d < best[0]):
+                best = (d, p.id)
+        return best[1] if best is not None else None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        place = self.place_at(*touch.pos)
+        if place is None:
+            return False
+        self.on_place(place)
+        return True

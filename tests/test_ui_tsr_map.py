@@ -1,0 +1,129 @@
+"""Trans-Siberian Railroad's drawn map on the touchscreen under Xvfb at 800×480 (issue 15, item 3):
+the cities as named dots, the links in their builders' colours, the legal ones highlighted;
+touching one city then another proposes the engine's build (jump payments in the toast before
+confirming); a city with nothing legal from it says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ui_drive import drive
+
+BODY = """
+service, act = title_service("TSR", ["Ann", "Bob", "Cy"])
+game = service.game
+
+# red to Ann ($20, Moscow-St Petersburg); blue to Bob ($12, Bryansk-Moscow); nobody bids for green;
+# yellow to Cy ($10, Moscow-Yaroslavl); Cy buys red_2: red is public and Ann is to act
+for sym, winner, price, link in (("red", "Ann", 20, "moscow-stpetersburg"), ("blue", "Bob", 12, "bryansk-moscow"),
+                                 (None, None, 0, None), ("yellow", "Cy", 10, "moscow-yaroslavl")):
+    if sym is None:
+        for _ in range(3):
+            act("pass")
+        continue
+    while game.current_entity().name != winner:
+        act("pass")
+    bid = next(la for la in game.legal_actions() if la.type == "bid")
+    service.propose(bid.priced(price))
+    service.press("confirm")
+    while game.current_entity().name != winner:
+        act("pass")
+    act("claim_link", link=link)
+    act("set_stock_value", price=8)
+act("buy_shares", shares=["red_2"])
+
+def make_app():
+    return CompanionApp(UISession(service), store=store, registry=registry)
+
+class Finger:
+    def __init__(self, pos):
+        self.pos = pos
+
+def touch(app, place):
+    board = app.screens["board"]
+    spot = board.netmap.where(board.netmap.network.place(place))
+    assert board.netmap.on_touch_down(Finger(spot)), place
+
+def save(name, value):
+    (OUT / f"{name}.data.json").write_text(json.dumps(value))
+
+def steps(app):
+    app.refresh()
+    yield "map"
+    save("map", {"lit": sorted(ln.id for ln in vm.network_view(game).lit()),
+                 "built": {ln.id: ln.color for ln in vm.network_view(game).lines if ln.color}})
+    touch(app, "moscow")
+    yield "first-end"
+    touch(app, "nizhnynovgorod")
+    yield "build-toast"
+    save("build-toast", {"proposed": service.proposal.action,
+                         "legal": [la.action for la in game.legal_actions()]})
+    app.cancel()
+    touch(app, "oryol")
+    touch(app, "bryansk")
+    yield "jump-toast"
+    app.confirm()
+    yield "jumped"
+    save("jumped", {"red": game.railroad("red").links, "blue_cash": game.railroad("blue").cash})
+    touch(app, "omsk")  # Bob's turn: nothing can be built from Omsk
+    yield "nothing"
+    save("nothing", {"actions": len(game.actions), "proposal": service.proposal is not None})
+"""
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory, display: str) -> dict[str, Any]:
+    import json
+
+    out = tmp_path_factory.mktemp("uitsrmap")
+    result = drive(BODY, out, display)
+    result["out"] = out
+    result["data"] = {p.name.split(".")[0]: json.loads(p.read_text()) for p in out.glob("*.data.json")}
+    return result
+
+
+def test_the_map_draws_every_city_named_and_readable_at_800x480(shots: dict[str, Any]) -> None:
+    labelled = shots["map"]["labelled"]
+    places = {k: v for k, v in labelled.items() if k.startswith("place:")}
+    assert len(places) == 56  # every city named (the 13 border locations are unnamed stubs)
+    assert places["place:moscow"]["text"] == "Moscow"
+    assert all(v["box"][0] >= 0 and v["box"][0] + v["box"][2] <= 801 for v in places.values())
+    assert all(v["box"][3] >= 11 for v in places.values())  # 10-point names, no smaller
+    box = labelled["network-map"]["box"]
+    assert box[2] <= 800 and box[3] >= 300  # the board's proportions over the screen's width
+    assert "touch a city, then the other end of a highlighted link to build it (Red)" in labelled["map-note"]["text"]
+    # the highlighted links are red's legal builds from its network; the built ones keep their colours
+    data = shots["data"]["map"]
+    assert "moscow-nizhnynovgorod" in data["lit"] and "bryansk-oryol" in data["lit"]
+    assert "moscow-stpetersburg" not in data["lit"] and "omsk-novosibirsk" not in data["lit"]
+    assert data["built"] == {"moscow-stpetersburg": "#c62828", "bryansk-moscow": "#1565c0", "moscow-yaroslavl": "#f9a825"}
+    assert (shots["out"] / "map.png").stat().st_size > 10_000
+
+
+def test_the_first_city_waits_for_the_other_end(shots: dict[str, Any]) -> None:
+    note = shots["first-end"]["labelled"]["map-note"]["text"]
+    assert note.startswith("Moscow: now touch the other end (") and "Nizhny Novgorod" in note
+    assert shots["first-end"]["labelled"]["place:moscow"]["text"] == "Moscow"
+
+
+def test_touching_two_cities_proposes_the_engines_build(shots: dict[str, Any]) -> None:
+    data = shots["data"]["build-toast"]
+    assert data["proposed"] in data["legal"] and data["proposed"]["links"] == ["moscow-nizhnynovgorod"]
+    toast = shots["build-toast"]["labelled"]["toast"]["text"]
+    assert toast == "Ann builds Moscow–Nizhny Novgorod for $4 (+$3 income) for Red"
+
+
+def test_a_jump_shows_its_payment_before_confirming(shots: dict[str, Any]) -> None:
+    texts = " ".join(shots["jump-toast"]["texts"])
+    assert "Ann builds Bryansk–Oryol for $6 (+$2 income), jumping Bryansk–Moscow for Red" in texts
+    assert "Blue" in texts and "$14" in texts  # the toast's money lines: blue's treasury $12 → $14
+    jumped = shots["data"]["jumped"]
+    assert "bryansk-oryol" in jumped["red"] and jumped["blue_cash"] == 14
+
+
+def test_a_city_with_nothing_legal_says_so(shots: dict[str, Any]) -> None:
+    toast = " ".join(shots["nothing"]["texts"])
+    assert "Not possible: no link from Omsk can be built now" in toast
+    assert shots["data"]["nothing"]["proposal"] is False
