@@ -5,7 +5,6 @@ confirming); a city with nothing legal from it says so."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -93,12 +92,19 @@ def test_the_map_draws_every_city_named_and_readable_at_800x480(shots: dict[str,
     assert all(v["box"][3] >= 11 for v in places.values())  # 10-point names, no smaller
     box = labelled["network-map"]["box"]
     assert box[2] <= 800 and box[3] >= 300  # the board's proportions over the screen's width
-    assert "touch a city, then the other end of a highlighted link to build it (Red)" in labelled["map-note"]["text"]
+    assert (
+        "touch a city, then the other end of a highlighted link to build it (Red)"
+        in labelled["map-note"]["text"]
+    )
     # the highlighted links are red's legal builds from its network; the built ones keep their colours
     data = shots["data"]["map"]
     assert "moscow-nizhnynovgorod" in data["lit"] and "bryansk-oryol" in data["lit"]
     assert "moscow-stpetersburg" not in data["lit"] and "omsk-novosibirsk" not in data["lit"]
-    assert data["built"] == {"moscow-stpetersburg": "#c62828", "bryansk-moscow": "#1565c0", "moscow-yaroslavl": "#f9a825"}
+    assert data["built"] == {
+        "moscow-stpetersburg": "#c62828",
+        "bryansk-moscow": "#1565c0",
+        "moscow-yaroslavl": "#f9a825",
+    }
     assert (shots["out"] / "map.png").stat().st_size > 10_000
 
 
