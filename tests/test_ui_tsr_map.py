@@ -36,14 +36,8 @@ act("buy_shares", shares=["red_2"])
 def make_app():
     return CompanionApp(UISession(service), store=store, registry=registry)
 
-class Finger:
-    def __init__(self, pos):
-        self.pos = pos
-
 def touch(app, place):
-    board = app.screens["board"]
-    spot = board.netmap.where(board.netmap.network.place(place))
-    assert board.netmap.on_touch_down(Finger(spot)), place
+    assert app.touch_map(place), place
 
 def save(name, value):
     (OUT / f"{name}.data.json").write_text(json.dumps(value))

@@ -9,6 +9,7 @@ One command per line, ``#`` starts a comment::
     choose $90               pick an option of the pending proposal (a par price) by label or number
     price 55                 set the price of the pending bid / train / private company purchase
     touch Build Red          a touch button by (the start of) its label (a title without a map)
+    map moscow kazan         two places touched on a title's drawn map (TSR: build the link joining them)
     + | -                    raise / lower that price by its step (also ``press +``, ``+ 3``: three steps)
     help                     what every command does (``HELP``)
 
@@ -79,11 +80,19 @@ class Touch:
 
 
 @dataclass(frozen=True)
+class TouchMap:
+    """Two places touched one after the other on a title's drawn map, by id: ``map moscow kazan``."""
+
+    first: str
+    second: str
+
+
+@dataclass(frozen=True)
 class Help:
     """Print :data:`HELP`."""
 
 
-Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice | Nudge | Touch | Help
+Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice | Nudge | Touch | TouchMap | Help
 
 #: what ``help`` prints: every command, in the words the table's prompts use
 HELP = """\
@@ -100,6 +109,8 @@ commands (one per line; # starts a comment):
   + / -           raise / lower that price by its step ($5 for bids); + 3 raises by three steps
   touch LABEL     a touch button by (the start of) its label, in a title without a map: touch Pass,
                   touch Moscow–Kazan (build that link), touch Stock value $8
+  map A B         touch place A then place B on the drawn map (by id): map moscow kazan builds
+                  the link joining them (Trans-Siberian Railroad)
   help            this list
 after every action the table says whose turn it is and what they may do"""
 
@@ -173,6 +184,10 @@ def parse_table_line(
         if len(words) < 2:
             raise ScriptError(lineno, text, "touch takes a button's label, e.g. touch Pass")
         return [Touch(" ".join(words[1:]))]
+    if cmd == "map":
+        if len(words) != 3:
+            raise ScriptError(lineno, text, "map takes two places, e.g. map moscow kazan")
+        return [TouchMap(words[1].lower(), words[2].lower())]
     if cmd == "price":
         if len(words) != 2 or not words[1].lstrip("$").isdigit():
             raise ScriptError(lineno, text, "price takes a whole number of dollars, e.g. price 55")
@@ -187,7 +202,8 @@ def parse_table_line(
             raise ScriptError(
                 lineno,
                 text,
-                "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, touch, help)",
+                "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, touch, map,"
+                " help)",
             ) from None
         raise
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from companion.hardware.events import TagEvent, TagRemoved, TagSource
 from companion.hardware.panel import ButtonPress, Panel
 from companion.hardware.reader import SimulatedReader, Wait
-from companion.table.script import Choose, Help, Nudge, Press, SetPrice, Step, Touch
+from companion.table.script import Choose, Help, Nudge, Press, SetPrice, Step, Touch, TouchMap
 from companion.table.service import Outcome, TableService
 
 __all__ = ["TableSession"]
@@ -93,6 +93,10 @@ class TableSession:
                 continue
             if isinstance(step, Touch):
                 outcomes.append(service.touch(step.label))
+                continue
+            if isinstance(step, TouchMap):
+                start = service.line_start(step.first)
+                outcomes.append(start if start is not None else service.propose_line(step.first, step.second))
                 continue
             if isinstance(step, Help):
                 continue  # the command prints the help

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,13 @@ class Work:
 
 
 # --------------------------------------------------------------------------------------------- screens
+
+
+@dataclass(frozen=True)
+class _Finger:
+    """A touch at one point (what ``CompanionApp.touch_map`` presses with)."""
+
+    pos: tuple[float, float]
 
 
 class BaseScreen(Screen):  # type: ignore[misc]
@@ -1633,6 +1641,21 @@ class CompanionApp(App):  # type: ignore[misc]
             b.dispatch("on_press")
             return len(choices) == 1 or self.touch_in_popup(action)
         return False
+
+    def touch_map(self, place: str) -> bool:
+        """Touch ``place``'s dot on the Board screen's drawn map (a title that offers one), as a
+        finger would; False if there is no such place on the map."""
+        board = self.screens.get("board")
+        netmap = getattr(board, "netmap", None)
+        if netmap is None or netmap.network is None:
+            return False
+        try:
+            spot = netmap.where(netmap.network.place(place))
+        except StopIteration:
+            return False
+        if self.sm.current != "board":
+            self.show("board")
+        return bool(netmap.on_touch_down(_Finger(spot)))
 
     def touch_in_popup(self, action: dict[str, Any]) -> bool:
         """Press the open list's entry for ``action`` (and in a hex's list, its tile)."""

@@ -684,7 +684,7 @@ class BoardDemoScript(DemoScript):
     def do(self, step: Any) -> Iterator[float]:
         """One script step, as the players would do it at the table."""
         from companion.hardware.events import TagEvent, TagRemoved
-        from companion.table.script import Choose, Nudge, Press, SetPrice, Touch
+        from companion.table.script import Choose, Nudge, Press, SetPrice, Touch, TouchMap
 
         service = self.session.service
         app = self.app
@@ -725,6 +725,12 @@ class BoardDemoScript(DemoScript):
             if pick is None or not app.touch(pick.action):
                 raise RuntimeError(f"demo: no button {step.label!r} on the screen")
             self.say(f"  touch {pick.label}")
+            yield from self.wait_toast()
+        elif isinstance(step, TouchMap):
+            for place in (step.first, step.second):
+                if not app.touch_map(place):
+                    raise RuntimeError(f"demo: no place {place!r} on the drawn map")
+            self.say(f"  touch {step.first} then {step.second} on the map")
             yield from self.wait_toast()
 
     def scenes(self) -> Iterator[float]:

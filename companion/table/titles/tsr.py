@@ -410,7 +410,8 @@ DEMO_SCENES: tuple[tuple[str, str, str], ...] = (
         "tsr-two-shares",
         "board",
     ),
-    ("confirm\ntouch Moscow–Nizhny Novgorod for", "tsr-build-toast", "board"),
+    # Ann builds for red on the drawn map: Moscow, then Nizhny Novgorod
+    ("confirm\nmap moscow nizhnynovgorod", "tsr-build-toast", "board"),
     (
         # Ann's build, then four passes: the timing token reaches the end, dividends are paid
         "confirm\ntap 0 @player-2\nconfirm\ntap 0 @player-3\nconfirm\ntap 0 @player-1\nconfirm\n"
