@@ -121,7 +121,7 @@ def test_a_place_with_nothing_legal_says_so_and_changes_nothing(service: TableSe
     before, stored = game.trace_state(), len(service.store.actions(service.game_id))
     out = service.line_start("omsk")
     assert isinstance(out, Result) and not out.ok
-    assert out.text.startswith("no link from Omsk can be built now: the highlighted links touch")
+    assert out.text.startswith("no link from Omsk can be built now: Ann may build Moscow–")
     out = service.propose_line("moscow", "omsk")
     assert isinstance(out, Result) and not out.ok
     assert out.text.startswith("no link joins Moscow and Omsk; from Moscow Ann may build to ")
@@ -129,3 +129,50 @@ def test_a_place_with_nothing_legal_says_so_and_changes_nothing(service: TableSe
     assert isinstance(out, Result) and out.text.startswith("Moscow–St. Petersburg cannot be built now")
     assert game.trace_state() == before and len(service.store.actions(service.game_id)) == stored
     assert service.proposal is None
+
+
+def test_companion_table_plays_map_touches_from_a_script(tmp_path: Path) -> None:
+    """``map A B`` in a ``companion table --simulate`` script: the auction winner's free first link
+    claimed by touching its two cities; a city with nothing legal refused, nothing stored."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "night.txt"
+    script.write_text(
+        "tap 0 @red_1\nprice 20\nconfirm\ntap 0 @player-2\nconfirm\ntap 0 @player-3\nconfirm\n"
+        "map omsk novosibirsk\n"  # nothing from Omsk: refused
+        "map stpetersburg moscow\nconfirm\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", "--demo-tags"]
+        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(script), "--speed", "100"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "COMPANION_CONFIG": ""},
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert (
+        "refused: no link from Omsk can be built now: Player 1 may build Moscow–St. Petersburg,"
+        " Moscow–Smolensk, Bryansk–Moscow, Moscow–Oryol and 6 more" in out
+    )
+    assert "ok: Red starts with Moscow–St. Petersburg (income $3) [action 4]" in out
+    store = Store.open(tmp_path / "t.sqlite3")
+    try:
+        (game,) = store.games()
+        assert len(store.effective_actions(game.id)) == 4
+    finally:
+        store.close()
+
+
+def test_the_map_command_is_parsed_and_explained() -> None:
+    from companion.hardware.reader import ScriptError
+    from companion.table.script import HELP, TouchMap, parse_table_line
+
+    assert parse_table_line("map Moscow Kazan", title="TSR") == [TouchMap("moscow", "kazan")]
+    with pytest.raises(ScriptError, match="map takes two places"):
+        parse_table_line("map moscow", title="TSR")
+    assert "map A B" in HELP

@@ -797,10 +797,11 @@ class TableService:
             lit = net.lit()
             if any(place in ln.places for ln in lit):
                 return None
-            starts = sorted({net.place(p).name for ln in lit for p in ln.places})
+            names = [ln.name for ln in lit]
+            more = f" and {len(names) - 4} more" if len(names) > 4 else ""
             where = (
-                f"the highlighted links touch {', '.join(starts[:8])}{' …' if len(starts) > 8 else ''}"
-                if starts
+                f"{self._who_acts()} may build {', '.join(names[:4])}{more}"
+                if names
                 else "no link can be built now"
             )
             return self._refuse(f"no link from {name} can be built now: {where}")
