@@ -346,8 +346,8 @@ class BoardScreen(ListScreen):
         if net is not None:
             if self.selected is not None and not any(self.selected in ln.places for ln in net.lit()):
                 self.selected = None  # the game moved on: that end has nothing to build any more
+            g.add_widget(self.map_note)  # above the map: what a touch does now, always in sight
             g.add_widget(self.netmap)
-            g.add_widget(self.map_note)
             self.show_map(net)
         for n, panel in enumerate(bv.panels):
             g.add_widget(Text(panel.heading, size=15 * u, bold=True, id_name=f"panel:{panel.heading}"))

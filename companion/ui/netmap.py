@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.uix.widget import Widget
 
 from companion.table.titles import Network, NetworkPlace
-from companion.ui.widgets import ACCENT, INK, Text, rgba
+from companion.ui.widgets import ACCENT, INK, PAPER, Text, rgba
 
 __all__ = ["NetworkMap"]
 
@@ -140,6 +140,9 @@ class NetworkMap(Widget):  # type: ignore[misc]
             # right of the dot, or left of it where the name would leave the map
             right = x + 5 * u + label.width <= self.right
             label.pos = (x + 5 * u if right else x - 5 * u - label.width, y - 6 * u)
+            with label.canvas.before:  # a veil of paper behind the name, the lines still showing through
+                Color(rgba=rgba(PAPER, 0.7))
+                Rectangle(pos=label.pos, size=label.size)
             self.labels[p.id] = label
             self.add_widget(label)
 
