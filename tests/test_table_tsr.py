@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tsr_support import companion_table
 
 from companion.engine import new_game
 from companion.engine.titles.tsr.game import GameTSR
@@ -294,20 +295,11 @@ def test_a_killed_table_reopens_with_every_confirmed_action(tmp_path: Path) -> N
 
 
 def test_companion_table_title_tsr_plays_a_script_of_taps_and_touches(tmp_path: Path) -> None:
-    script = tmp_path / "night.txt"
-    script.write_text(
+    done = companion_table(
+        tmp_path,
         "tap 0 @red_1\nprice 20\nconfirm\ntap 0 @player-2\nconfirm\ntap 0 @player-3\nconfirm\n"
         "tap 0 @red_1\nchoose Moscow–St. Petersburg\nconfirm\ntouch Stock value $8\nconfirm\n"
-        "touch Build\n"  # no such button in an auction: refused, nothing changes
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", "--demo-tags"]
-        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(script), "--speed", "100"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, "COMPANION_CONFIG": ""},
+        "touch Build\n",  # no such button in an auction: refused, nothing changes
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tsr_support import act, random_action, tsr, win_auction
+from tsr_support import act, companion_table, random_action, tsr, win_auction
 
 from companion.engine.titles.tsr import load_data
 from companion.engine.titles.tsr.game import GameTSR
@@ -134,24 +134,11 @@ def test_a_place_with_nothing_legal_says_so_and_changes_nothing(service: TableSe
 def test_companion_table_plays_map_touches_from_a_script(tmp_path: Path) -> None:
     """``map A B`` in a ``companion table --simulate`` script: the auction winner's free first link
     claimed by touching its two cities; a city with nothing legal refused, nothing stored."""
-    import os
-    import subprocess
-    import sys
-
-    script = tmp_path / "night.txt"
-    script.write_text(
+    done = companion_table(
+        tmp_path,
         "tap 0 @red_1\nprice 20\nconfirm\ntap 0 @player-2\nconfirm\ntap 0 @player-3\nconfirm\n"
         "map omsk novosibirsk\n"  # nothing from Omsk: refused
-        "map stpetersburg moscow\nconfirm\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", "--demo-tags"]
-        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(script), "--speed", "100"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, "COMPANION_CONFIG": ""},
+        "map stpetersburg moscow\nconfirm\n",
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout

@@ -8,32 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tsr_support import UI_OPENING
 from ui_drive import drive
 
-BODY = """
+BODY = (
+    UI_OPENING
+    + """
 from companion.table.script import demo_uid
 from companion.table.tags import find_item
-
-service, act = title_service("TSR", ["Ann", "Bob", "Cy"])
-game = service.game
-
-# red to Ann for $20; blue to Bob ($12); nobody bids for green; yellow to Cy ($10)
-for sym, winner, price, link in (("red", "Ann", 20, "moscow-stpetersburg"), ("blue", "Bob", 12, "bryansk-moscow"),
-                                 (None, None, 0, None), ("yellow", "Cy", 10, "moscow-yaroslavl")):
-    if sym is None:
-        for _ in range(3):
-            act("pass")
-        continue
-    while game.current_entity().name != winner:
-        act("pass")
-    bid = next(la for la in game.legal_actions() if la.type == "bid")
-    service.propose(bid.priced(price))
-    service.press("confirm")
-    while game.current_entity().name != winner:
-        act("pass")
-    act("claim_link", link=link)
-    act("set_stock_value", price=8)
-act("buy_shares", shares=["red_2"])  # Cy: red is public
 
 def make_app():
     return CompanionApp(UISession(service), store=store, registry=registry)
@@ -58,6 +40,7 @@ def steps(app):
     app.show("log")
     yield "log"
 """
+)
 
 
 @pytest.fixture(scope="module")

@@ -8,30 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tsr_support import UI_OPENING
 from ui_drive import drive
 
-BODY = """
-service, act = title_service("TSR", ["Ann", "Bob", "Cy"])
-game = service.game
-
-# red to Ann ($20, Moscow-St Petersburg); blue to Bob ($12, Bryansk-Moscow); nobody bids for green;
-# yellow to Cy ($10, Moscow-Yaroslavl); Cy buys red_2: red is public and Ann is to act
-for sym, winner, price, link in (("red", "Ann", 20, "moscow-stpetersburg"), ("blue", "Bob", 12, "bryansk-moscow"),
-                                 (None, None, 0, None), ("yellow", "Cy", 10, "moscow-yaroslavl")):
-    if sym is None:
-        for _ in range(3):
-            act("pass")
-        continue
-    while game.current_entity().name != winner:
-        act("pass")
-    bid = next(la for la in game.legal_actions() if la.type == "bid")
-    service.propose(bid.priced(price))
-    service.press("confirm")
-    while game.current_entity().name != winner:
-        act("pass")
-    act("claim_link", link=link)
-    act("set_stock_value", price=8)
-act("buy_shares", shares=["red_2"])
+BODY = (
+    UI_OPENING
+    + """
 
 def make_app():
     return CompanionApp(UISession(service), store=store, registry=registry)
@@ -64,6 +46,7 @@ def steps(app):
     yield "nothing"
     save("nothing", {"actions": len(game.actions), "proposal": service.proposal is not None})
 """
+)
 
 
 @pytest.fixture(scope="module")

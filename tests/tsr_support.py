@@ -3,7 +3,11 @@ seeded random player that plays through ``legal_actions()``."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from companion.engine import new_game
@@ -66,3 +70,46 @@ def random_action(game: GameTSR, rng: random.Random) -> ActionDict:
 
 def money(game: GameTSR) -> int:
     return sum(game.cash_table().values())
+
+
+#: the start of a screen test's body (``ui_drive.drive``): a 3-player table service, red to Ann for
+#: $20 (Moscow–St. Petersburg), blue to Bob for $12 (Bryansk–Moscow), nobody bids for green, yellow
+#: to Cy for $10 (Moscow–Yaroslavl), every stock value $8; Cy buys red_2: red is public, Ann to act
+UI_OPENING = """
+service, act = title_service("TSR", ["Ann", "Bob", "Cy"])
+game = service.game
+
+# red to Ann for $20; blue to Bob ($12); nobody bids for green; yellow to Cy ($10)
+for sym, winner, price, link in (("red", "Ann", 20, "moscow-stpetersburg"), ("blue", "Bob", 12, "bryansk-moscow"),
+                                 (None, None, 0, None), ("yellow", "Cy", 10, "moscow-yaroslavl")):
+    if sym is None:
+        for _ in range(3):
+            act("pass")
+        continue
+    while game.current_entity().name != winner:
+        act("pass")
+    bid = next(la for la in game.legal_actions() if la.type == "bid")
+    service.propose(bid.priced(price))
+    service.press("confirm")
+    while game.current_entity().name != winner:
+        act("pass")
+    act("claim_link", link=link)
+    act("set_stock_value", price=8)
+act("buy_shares", shares=["red_2"])  # Cy: red is public
+"""
+
+
+def companion_table(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """``companion table --title TSR`` (3 players, demo tags, ``tmp_path/t.sqlite3``) playing
+    ``script`` on the simulated reader."""
+    path = tmp_path / "night.txt"
+    path.write_text(script)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", "--demo-tags"]
+        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(path), "--speed", "100"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "COMPANION_CONFIG": ""},
+    )
