@@ -163,3 +163,18 @@ def test_the_map_command_is_parsed_and_explained() -> None:
     with pytest.raises(ScriptError, match="map takes two places"):
         parse_table_line("map moscow", title="TSR")
     assert "map A B" in HELP
+
+
+def test_a_third_place_after_a_proposed_link_proposes_the_two_link_build(service: TableService) -> None:
+    game = service.game
+    assert service.extend_line("kazan") is None  # nothing proposed yet: a touch starts afresh
+    first = service.propose_line("moscow", "nizhnynovgorod")
+    assert isinstance(first, Proposal)
+    two = service.extend_line("kirov")  # on from Nizhny Novgorod
+    assert isinstance(two, Proposal)
+    assert two.action in [la.action for la in game.legal_actions()]
+    assert two.action["links"] == ["moscow-nizhnynovgorod", "kirov-nizhnynovgorod"]
+    assert two.text.startswith("Ann builds Moscow–Nizhny Novgorod and Kirov–Nizhny Novgorod for $8 (+$")
+    assert service.extend_line("omsk") is None and service.proposal is not None  # no such build: kept
+    assert service.press("confirm").ok  # type: ignore[union-attr]
+    assert game.railroad("red").links[-2:] == ["moscow-nizhnynovgorod", "kirov-nizhnynovgorod"]

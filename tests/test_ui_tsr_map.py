@@ -35,6 +35,8 @@ def steps(app):
     yield "build-toast"
     save("build-toast", {"proposed": service.proposal.action,
                          "legal": [la.action for la in game.legal_actions()]})
+    touch(app, "kirov")  # a third city: on from Nizhny Novgorod, a two-link build
+    yield "two-link-toast"
     app.cancel()
     touch(app, "oryol")
     touch(app, "bryansk")
@@ -96,6 +98,11 @@ def test_touching_two_cities_proposes_the_engines_build(shots: dict[str, Any]) -
     assert data["proposed"] in data["legal"] and data["proposed"]["links"] == ["moscow-nizhnynovgorod"]
     toast = shots["build-toast"]["labelled"]["toast"]["text"]
     assert toast == "Ann builds Moscow–Nizhny Novgorod for $4 (+$3 income) for Red"
+
+
+def test_a_third_city_proposes_the_two_link_build(shots: dict[str, Any]) -> None:
+    toast = shots["two-link-toast"]["labelled"]["toast"]["text"]
+    assert toast.startswith("Ann builds Moscow–Nizhny Novgorod and Kirov–Nizhny Novgorod for $8")
 
 
 def test_a_jump_shows_its_payment_before_confirming(shots: dict[str, Any]) -> None:

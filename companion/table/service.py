@@ -806,6 +806,38 @@ class TableService:
             )
             return self._refuse(f"no link from {name} can be built now: {where}")
 
+    def extend_line(self, place: str) -> Outcome | None:
+        """A place touched on the drawn map while one link's build is proposed: the legal two-link
+        builds (the second link from where the first ended) of that railroad whose second link
+        reaches ``place``, proposed; None when there is no such build (the touch starts afresh)."""
+        with self._lock:
+            p = self._proposal
+            module = self._module
+            if p is None or module is None or p.action.get("type") != "build_links":
+                return None
+            first = list(p.action.get("links") or [])
+            if len(first) != 1:
+                return None
+            net = self.network()
+            places = {ln.id: ln.places for ln in net.lines} if net is not None else {}
+            legal = [
+                la
+                for la in self.game.legal_actions()
+                if la.type == "build_links"
+                and la.action.get("corporation") == p.action.get("corporation")
+                and list(la.action["links"])[:1] == first
+                and len(la.action["links"]) == 2
+                and place in places.get(str(la.action["links"][1]), ())
+                and place not in places.get(first[0], ())
+            ]
+            if not legal:
+                return None
+            self._set_proposal(None)
+            try:
+                return self._propose(self._title_proposal(module, legal, ()))
+            except GameError as exc:
+                return self._refuse(str(exc))
+
     def propose_line(self, first: str, second: str) -> Outcome:
         """Two places touched on the drawn map: the legal builds of the line joining them, proposed
         (several, such as two railroads or two ways of jumping: options); refused with the reason

@@ -309,7 +309,9 @@ class BoardScreen(ListScreen):
         session = self.app.session
         first, self.selected = self.selected, None
         if first is None:
-            if session.line_start(place):
+            if session.extend_line(place):
+                pass  # a second link after the proposed one: the two-link build is proposed
+            elif session.line_start(place):
                 self.selected = place
         elif first != place:
             session.propose_line(first, place)

@@ -150,6 +150,11 @@ class UISession:
         map waits for the other end); otherwise the service refuses, saying why (the toast)."""
         return self.service.line_start(place) is None
 
+    def extend_line(self, place: str) -> bool:
+        """A place touched while one link's build is proposed: True when it proposed the two-link
+        build going on to ``place``."""
+        return self.service.extend_line(place) is not None
+
     def propose_line(self, first: str, second: str) -> None:
         """Two places touched on the drawn map: the service proposes the build joining them (or
         says why nothing joins them)."""
