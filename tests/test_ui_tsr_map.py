@@ -38,7 +38,18 @@ def steps(app):
     touch(app, "kirov")  # a third city: on from Nizhny Novgorod, a two-link build
     yield "two-link-toast"
     app.cancel()
-    touch(app, "oryol")
+    yield ""  # the toast gone, the screen laid out again
+    # a real finger through the window (and the Board screen's scrolling): Oryol's dot
+    from kivy.tests.common import UnitTestTouch
+
+    board = app.screens["board"]
+    wx, wy = board.netmap.to_window(*board.netmap.where(board.netmap.network.place("oryol")))
+    finger = UnitTestTouch(wx, wy)
+    finger.touch_down()
+    yield ""  # a quick tap: the scrolling Board screen hands a still finger on to the map
+    finger.touch_up()
+    yield "finger-oryol"
+    assert board.selected == "oryol", board.selected
     touch(app, "bryansk")
     yield "jump-toast"
     app.confirm()
@@ -103,6 +114,11 @@ def test_touching_two_cities_proposes_the_engines_build(shots: dict[str, Any]) -
 def test_a_third_city_proposes_the_two_link_build(shots: dict[str, Any]) -> None:
     toast = shots["two-link-toast"]["labelled"]["toast"]["text"]
     assert toast.startswith("Ann builds Moscow–Nizhny Novgorod and Kirov–Nizhny Novgorod for $8")
+
+
+def test_a_finger_on_the_window_touches_the_city(shots: dict[str, Any]) -> None:
+    note = shots["finger-oryol"]["labelled"]["map-note"]["text"]
+    assert note.startswith("Oryol: now touch the other end (") and "Bryansk" in note
 
 
 def test_a_jump_shows_its_payment_before_confirming(shots: dict[str, Any]) -> None:

@@ -151,9 +151,11 @@ class Work:
 
 @dataclass(frozen=True)
 class _Finger:
-    """A touch at one point (what ``CompanionApp.touch_map`` presses with)."""
+    """A touch at one point of the window, as a fraction of its width and height (what
+    ``CompanionApp.touch_map`` presses with)."""
 
-    pos: tuple[float, float]
+    sx: float
+    sy: float
 
 
 class BaseScreen(Screen):  # type: ignore[misc]
@@ -1651,13 +1653,13 @@ class CompanionApp(App):  # type: ignore[misc]
         netmap = getattr(board, "netmap", None)
         if netmap is None or netmap.network is None:
             return False
-        try:
-            spot = netmap.where(netmap.network.place(place))
-        except StopIteration:
-            return False
         if self.sm.current != "board":
             self.show("board")
-        return bool(netmap.on_touch_down(_Finger(spot)))
+        try:
+            x, y = netmap.to_window(*netmap.where(netmap.network.place(place)))
+        except StopIteration:
+            return False
+        return bool(netmap.on_touch_down(_Finger(x / Window.width, y / Window.height)))
 
     def touch_in_popup(self, action: dict[str, Any]) -> bool:
         """Press the open list's entry for ``action`` (and in a hex's list, its tile)."""

@@ -148,22 +148,28 @@ class NetworkMap(Widget):  # type: ignore[misc]
 
     # -- touch ------------------------------------------------------------------------------------------
     def place_at(self, x: float, y: float) -> str | None:
-        """The place whose dot is nearest (x, y) (parent coordinates), within a fingertip."""
+        """The place whose dot is nearest the window point (x, y), within a fingertip."""
         if self.network is None:
             return None
         reach = 16 * self.u
         best: tuple[float, str] | None = None
         for p in self.network.places:
-            px, py = self.where(p)
+            px, py = self.to_window(*self.where(p))
             d = (px - x) ** 2 + (py - y) ** 2
             if d <= reach**2 and (best is None or d < best[0]):
                 best = (d, p.id)
         return best[1] if best is not None else None
 
     def on_touch_down(self, touch: Any) -> bool:
-        if not self.collide_point(*touch.pos):
+        # where the finger is on the window, from the touch's own screen position: the Board
+        # screen's scrolling hands a held touch on in coordinates of its own
+        from kivy.core.window import Window
+
+        x, y = touch.sx * Window.width, touch.sy * Window.height
+        left, bottom = self.to_window(self.x, self.y)
+        if not (left <= x <= left + self.width and bottom <= y <= bottom + self.height):
             return False
-        place = self.place_at(*touch.pos)
+        place = self.place_at(x, y)
         if place is None:
             return False
         self.on_place(place)
