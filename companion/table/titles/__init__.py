@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -131,9 +132,11 @@ class Network:
         return tuple(ln for ln in self.lines if a != b and a in ln.places and b in ln.places)
 
 
+@cache
 def table_module(title: str) -> ModuleType | None:
     """The table module of ``title`` (see the module docstring), or None when the title has none
-    (the 18xx titles, served by the shared 18xx table code)."""
+    (the 18xx titles, served by the shared 18xx table code).  Asked on every tap and screen refresh,
+    so the answer (the modules are fixed) is looked up once per title."""
     pkg = PACKAGES.get(title)
     if pkg is None:
         return None
