@@ -174,7 +174,7 @@ def _exit_after(app: Any, args: argparse.Namespace, events: Any) -> None:
 
     def start(_dt: float) -> None:
         Clock.schedule_once(finish, args.exit_after)
-        if getattr(args, "exit_when", None):
+        if args.exit_when:
             look(0.0)
 
     # count from the first frame (the window is up and the labels are drawn), not from now
