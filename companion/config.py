@@ -402,14 +402,26 @@ class _Validator:
             known = tuple(r.sym for r in info.optional_rules) if info else ()
             got = self._strings("game.rules", table["rules"], pattern=None, max_items=99, what="rule names")
             if got is not None:
-                unknown = [r for r in got if r not in known]
+                # a title's settings (``dividends_track=12``) are checked as its engine checks them
+                valued = [r for r in got if "=" in r and info is not None]
+                unknown = [r for r in got if r not in known and r not in valued]
+                bad_setting = False
+                if valued and info is not None:
+                    from companion.engine.errors import GameError
+                    from companion.engine.titles import chosen_settings
+
+                    try:
+                        chosen_settings(title, info.settings, valued)
+                    except GameError as exc:
+                        self.problem(f"game.rules: {exc}")
+                        bad_setting = True
                 for r in unknown:
                     allowed = ", ".join(known) if known else "none"
                     self.problem(
                         f"game.rules: {r!r} is not an optional rule of {title}{_hint(r, known)} "
                         f"(allowed: {allowed})"
                     )
-                if not unknown:
+                if not unknown and not bad_setting:
                     rules = got
         if players and info is not None:
             lo, hi = info.min_players, info.max_players

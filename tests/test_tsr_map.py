@@ -178,3 +178,48 @@ def test_a_third_place_after_a_proposed_link_proposes_the_two_link_build(service
     assert service.extend_line("omsk") is None and service.proposal is not None  # no such build: kept
     assert service.press("confirm").ok  # type: ignore[union-attr]
     assert game.railroad("red").links[-2:] == ["moscow-nizhnynovgorod", "kirov-nizhnynovgorod"]
+
+
+def test_the_second_links_are_highlighted_while_a_link_is_on_the_toast(service: TableService) -> None:
+    game = service.game
+    before = service.drawn_network()
+    assert before is not None and not before.proposed
+    assert {ln.id for ln in before.highlighted()} == buildable(game)  # nothing proposed: the single builds
+    assert service.propose_line("moscow", "nizhnynovgorod") is not None
+    net = service.drawn_network()
+    assert net is not None and net.proposed == ("moscow-nizhnynovgorod",)
+    # exactly the second links of the engine's two-link builds going on from that link
+    seconds = {
+        la.action["links"][1]
+        for la in game.legal_actions()
+        if la.type == "build_links"
+        and la.action["corporation"] == "red"
+        and la.action["links"][:1] == ["moscow-nizhnynovgorod"]
+        and len(la.action["links"]) == 2
+    }
+    assert {ln.id for ln in net.highlighted()} == seconds == set(net.following)
+    assert "kirov-nizhnynovgorod" in seconds and "moscow-kazan" not in seconds
+    # each starts where the first ended: at Nizhny Novgorod (Moscow was red's already)
+    assert all("nizhnynovgorod" in game.link(x).locations for x in seconds)
+    # a far end of a highlighted second link proposes that two-link build
+    two = service.extend_line("kirov")
+    assert isinstance(two, Proposal) and two.action["links"][1] == "kirov-nizhnynovgorod"
+    # a two-link build on the toast has no second link to follow; cancelled, the single builds again
+    after_two = service.drawn_network()
+    assert after_two is not None and not after_two.proposed
+    service.press("cancel")
+    again = service.drawn_network()
+    assert again is not None and {ln.id for ln in again.highlighted()} == buildable(game)
+
+
+def test_the_counters_beside_the_map_are_the_engines() -> None:
+    game = red_public()
+    counters = dict(tsr_table.counters(game))
+    assert counters == {
+        "Turn": "Ann",
+        "Timing": f"{game.timing} of 5 · dividends in {5 - game.timing}",
+        "Nationalisation value": f"${game.nationalisation_value}",
+        "Dividends paid": "0 of 10",
+        "Phase": "1",
+    }
+    assert dict(tsr_table.counters(tsr()))["Turn"] == "Ann (auction of Red)"

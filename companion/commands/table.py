@@ -59,6 +59,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--rules", action="append", default=[], metavar="RULE", help="optional rule of a new game"
     )
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help="a number chosen for a new game (TSR: dividends_track=N, the dividend phases on your "
+        "board's dividends track)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of a new game")
     parser.add_argument("--game", type=int, default=None, metavar="ID", help="resume this saved game")
     parser.add_argument(
@@ -225,7 +233,7 @@ def _run(args: argparse.Namespace) -> int:
                 names = [f"Player {i}" for i in range(1, args.players + 1)]
             else:
                 names = list(config.game.players) or [f"Player {i}" for i in range(1, 5)]
-            rules = args.rules or list(config.game.rules)
+            rules = (args.rules or list(config.game.rules)) + list(args.setting)
             service = TableService.new(store, registry, title, names, rules, args.seed, **listeners)
         service_of.append(service)
         print(_status(service), flush=True)

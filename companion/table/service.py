@@ -783,6 +783,45 @@ class TableService:
         """The title's drawn network map now (``network(game)`` of its table module), or None."""
         return network_of(self.game)
 
+    def drawn_network(self) -> Network | None:
+        """The drawn map as the screen shows it: :meth:`network`, and while one link's build is
+        proposed, that link marked (``proposed``) and the second links of the legal two-link builds
+        going on from where it ended (``following``: touching a far end proposes that build)."""
+        with self._lock:
+            net = self.network()
+            p = self._proposal
+            if net is None or p is None or p.action.get("type") != "build_links":
+                return net
+            first = [str(x) for x in p.action.get("links") or []]
+            if len(first) != 1:
+                return net
+            following = tuple(dict.fromkeys(str(la.action["links"][1]) for la in self._second_links(net)))
+            return replace(net, proposed=tuple(first), following=following)
+
+    def _second_links(self, net: Network, place: str | None = None) -> list[LegalAction]:
+        """The legal two-link builds extending the proposed one-link build (same railroad, same
+        first link and jumps), whose second link reaches ``place`` beyond the first (any: None)."""
+        p = self._proposal
+        assert p is not None
+        first = list(p.action.get("links") or [])
+        places = {ln.id: ln.places for ln in net.lines}
+        return [
+            la
+            for la in self.game.legal_actions()
+            if la.type == "build_links"
+            and la.action.get("corporation") == p.action.get("corporation")
+            and len(la.action["links"]) == 2
+            and list(la.action["links"])[:1] == first
+            and list(la.action.get("jumps") or []) == list(p.action.get("jumps") or [])
+            and (
+                place is None
+                or (
+                    place in places.get(str(la.action["links"][1]), ())
+                    and place not in places.get(first[0], ())
+                )
+            )
+        ]
+
     def line_start(self, place: str) -> Result | None:
         """A first place touched on the drawn map: None when some legal build starts there (the map
         waits for the other end); otherwise refused, saying so (nothing changes)."""
@@ -816,20 +855,10 @@ class TableService:
             if p is None or module is None or p.action.get("type") != "build_links":
                 return None
             first = list(p.action.get("links") or [])
-            if len(first) != 1:
-                return None
             net = self.network()
-            places = {ln.id: ln.places for ln in net.lines} if net is not None else {}
-            legal = [
-                la
-                for la in self.game.legal_actions()
-                if la.type == "build_links"
-                and la.action.get("corporation") == p.action.get("corporation")
-                and list(la.action["links"])[:1] == first
-                and len(la.action["links"]) == 2
-                and place in places.get(str(la.action["links"][1]), ())
-                and place not in places.get(first[0], ())
-            ]
+            if len(first) != 1 or net is None:
+                return None
+            legal = self._second_links(net, place)
             if not legal:
                 return None
             self._set_proposal(None)

@@ -39,7 +39,7 @@ from kivy.uix.widget import Widget
 
 from companion.engine import GameError
 from companion.store import StoreError
-from companion.table.titles import Network
+from companion.table.titles import Network, counters_of
 from companion.ui import viewmodels as vm
 from companion.ui.mapimage import ROUTE_COLORS, hex_at_touch, map_with_routes, touch_at_hex
 from companion.ui.session import UISession
@@ -300,10 +300,33 @@ class BoardScreen(ListScreen):
         super().__init__(app, "board", **kw)
         from companion.ui.netmap import NetworkMap
 
-        self.netmap = NetworkMap(self.touch_place, u=self.u)
+        u = self.u
+        self.netmap = NetworkMap(self.touch_place, u=u, size_hint_x=None)
         self.selected: str | None = None
         """The first place touched on the drawn map, waiting for the other end."""
-        self.map_note = Text("", size=12 * self.u, wrap=True, id_name="map-note")
+        self.map_note = Text("", size=12 * u, wrap=True, id_name="map-note")
+        # beside the map, so they are in sight with it without scrolling: the title's key
+        # counters (whose turn, the timing track, …) and what a touch on the map does now
+        self.counters = BoxLayout(orientation="vertical", spacing=2 * u, padding=(4 * u, 0))
+        self.map_row = BoxLayout(orientation="horizontal", size_hint_y=None, spacing=4 * u)
+        self.map_row.add_widget(self.netmap)
+        self.map_row.add_widget(self.counters)
+        self.bind(size=self._size_map)
+        self.map_row.bind(width=self._size_map)
+        self.counters.bind(minimum_height=self._size_map)
+
+    def _size_map(self, *_: Any) -> None:
+        """The map as large as the screen's height allows (the board's proportions), the counters
+        in the width left over (at least a column of them)."""
+        u = self.u
+        side = 200 * u
+        tall = self.height - 8 * u
+        toast = self.app.toast
+        if toast is not None and toast.parent is not None:  # the toast stands in for the buttons a while
+            tall += toast.height - self.app.actions_bar.height
+        width = max(1.0, min(self.map_row.width - side, self.netmap.width_for(tall)))
+        self.netmap.width = width
+        self.map_row.height = max(self.netmap.height_for(width), self.counters.minimum_height)
 
     def touch_place(self, place: str) -> None:
         """A place touched on the drawn map: the first end of a link (the service says so when
@@ -317,12 +340,34 @@ class BoardScreen(ListScreen):
                 self.selected = place
         elif first != place:
             session.propose_line(first, place)
-        self.show_map(vm.network_view(session.game))
+        self.show_map(session.network())
 
     def show_map(self, net: Network | None) -> None:
         if net is None:
             return
-        if self.selected is not None:
+        u = self.u
+        self.counters.clear_widgets()
+        for label, value in counters_of(self.app.session.game):
+            self.counters.add_widget(Text(label, size=12 * u, id_name=f"counter-label:{label}"))
+            self.counters.add_widget(
+                Text(value, size=17 * u, bold=True, wrap=True, id_name=f"counter:{label}")
+            )
+        self.counters.add_widget(self.map_note)
+        self.counters.add_widget(Widget())  # the rest of the column stays empty below them
+        if net.proposed:
+            names = {ln.id: ln.name for ln in net.lines}
+            first = {p for ln in net.lines if ln.id in net.proposed for p in ln.places}
+            ends = sorted(
+                {net.place(p).name for ln in net.highlighted() for p in ln.places}
+                - {net.place(p).name for p in first}
+            )
+            self.map_note.text = (
+                f"{', '.join(names[x] for x in net.proposed)} is on the toast: confirm it, or touch "
+                f"the far end of a highlighted link to build it too ({', '.join(ends)})"
+                if ends
+                else f"{', '.join(names[x] for x in net.proposed)} is on the toast: no second link can follow it"
+            )
+        elif self.selected is not None:
             name = net.place(self.selected).name
             ends = sorted(
                 {net.place(p).name for ln in net.lit() if self.selected in ln.places for p in ln.places}
@@ -346,13 +391,15 @@ class BoardScreen(ListScreen):
             g.add_widget(Text(f"{name} wins with ${best:,}", size=22 * u, bold=True, id_name="winner"))
             final = ", ".join(f"{n} ${v:,}" for n, v in bv.result)
             g.add_widget(Text(f"Final: {final} · {bv.end_reason}", size=15 * u, wrap=True, id_name="final"))
-        net = vm.network_view(game)
+        net = self.app.session.network()
         if net is not None:
             if self.selected is not None and not any(self.selected in ln.places for ln in net.lit()):
                 self.selected = None  # the game moved on: that end has nothing to build any more
-            g.add_widget(self.map_note)  # above the map: what a touch does now, always in sight
-            g.add_widget(self.netmap)
+            if self.map_row.parent is not None:
+                self.map_row.parent.remove_widget(self.map_row)
+            g.add_widget(self.map_row)
             self.show_map(net)
+            self._size_map()
         for n, panel in enumerate(bv.panels):
             g.add_widget(Text(panel.heading, size=15 * u, bold=True, id_name=f"panel:{panel.heading}"))
             table = GridLayout(cols=len(panel.columns), size_hint_y=None, spacing=1)
@@ -1022,6 +1069,8 @@ class SetupScreen(BaseScreen):
         self.add_widget(scroll_of(self.grid))
         self.names: list[TextInput] = []
         self.rules: dict[str, CheckBox] = {}
+        self.settings: dict[str, TextInput] = {}
+        """The chosen title's settings (a number each, e.g. TSR's dividends track), by sym."""
         self.view = vm.setup_view(self.app.saved_games())
         self.title_spinner: Spinner | None = None
         self.selected = 0
@@ -1095,6 +1144,20 @@ class SetupScreen(BaseScreen):
             rules.add_widget(row(cb, words, height=44 * u))
         g.add_widget(Text("Optional rules", size=15 * u, bold=True))
         g.add_widget(rules)
+        self.settings = {}
+        for setting in t.settings:  # a number the players read off their printed board
+            field = TextInput(
+                text=str(setting.default),
+                multiline=False,
+                input_filter="int",
+                font_size=15 * u,
+                size_hint=(0.25, None),
+                height=40 * u,
+            )
+            field.id_name = f"setting:{setting.sym}"
+            self.settings[setting.sym] = field
+            g.add_widget(row(Text(setting.label, size=14 * u, wrap=True, fill=True), field, height=44 * u))
+            g.add_widget(Text(f"{setting.low}–{setting.high}: {setting.note}", size=12 * u, wrap=True))
         g.add_widget(
             button("Start the new game", self.start, size=17 * u, color=GOOD, size_hint_y=None, height=44 * u)
         )
@@ -1186,6 +1249,7 @@ class SetupScreen(BaseScreen):
         title = self.chosen_title()
         names = [w.text.strip() for w in self.names]
         rules = [sym for sym, cb in self.rules.items() if cb.active]
+        rules += [f"{sym}={field.text.strip()}" for sym, field in self.settings.items()]
         try:
             self.app.start_new_game(title, names, rules)
         except (GameError, StoreError, ValueError) as err:
@@ -1825,6 +1889,9 @@ class CompanionApp(App):  # type: ignore[misc]
             self.hide_toast()
         else:
             self.show_toast(prop)
+        board = self.screens.get("board") if hasattr(self, "screens") else None
+        if isinstance(board, BoardScreen) and self.has_game:  # a build on the toast marks the map
+            board.show_map(self.session.network())
 
     def show_toast(self, prop: vm.Proposal) -> None:
         """The proposal with Confirm / Cancel (and its options), or its error with OK, over the bottom."""

@@ -3,8 +3,9 @@ links), for the Board screen (import only after Kivy is configured).
 
 The map draws what the title's ``network(game)`` gives (``companion/table/titles``): each place a
 dot with its name, each link a line in the colour of who built it (grey while nobody has), the
-links the player to act may build now highlighted.  A finger on a place calls ``on_place`` with its
-id; what a touch means (the first end, the second, a refusal) is the screen's and the table
+links the player to act may build now highlighted (while a one-link build is on the toast: that
+link marked, and the second links that may follow it highlighted instead).  A finger on a place
+calls ``on_place`` with its id; what a touch means (the first end, the second, a refusal) is the screen's and the table
 service's, not the map's."""
 
 from __future__ import annotations
@@ -56,6 +57,14 @@ class NetworkMap(Widget):  # type: ignore[misc]
         margin = self.margin()
         return (width - 2 * margin - 20 * self.u) * (y1 - y0) / max(1.0, x1 - x0) + 2 * margin
 
+    def width_for(self, height: float) -> float:
+        """How wide the map is when it is ``height`` tall (the inverse of :meth:`height_for`)."""
+        if self.network is None or not self.network.places:
+            return 0.0
+        x0, y0, x1, y1 = self._bounds()
+        margin = self.margin()
+        return (height - 2 * margin) * max(1.0, x1 - x0) / max(1.0, y1 - y0) + 2 * margin + 20 * self.u
+
     def margin(self) -> float:
         return 12 * self.u
 
@@ -91,8 +100,9 @@ class NetworkMap(Widget):  # type: ignore[misc]
             return
         u = self.u
         spots = {p.id: self.where(p) for p in net.places}
+        lit = {ln.id for ln in net.highlighted()}
         with self.canvas.before:
-            for ln in sorted(net.lines, key=lambda ln: (bool(ln.actions), bool(ln.color))):
+            for ln in sorted(net.lines, key=lambda ln: (ln.id in net.proposed, ln.id in lit, bool(ln.color))):
                 ends = [spots[p] for p in ln.places if p in spots]
                 if len(ends) < 2:
                     continue
@@ -104,7 +114,10 @@ class NetworkMap(Widget):  # type: ignore[misc]
                     segments = [[(mx, my), e] for e in ends]
                 for seg in segments:
                     points = [c for xy in seg for c in xy]
-                    if ln.actions:
+                    if ln.id in net.proposed:  # the build on the toast
+                        Color(rgba=rgba(ACCENT))
+                        Line(points=points, width=3.4 * u)
+                    elif ln.id in lit:
                         Color(rgba=rgba(LIT))
                         Line(points=points, width=2.6 * u)
                     elif ln.color:
@@ -123,6 +136,10 @@ class NetworkMap(Widget):  # type: ignore[misc]
                     Ellipse(pos=(x - 3 * r, y - 3 * r), size=(6 * r, 6 * r))
                 Color(rgba=rgba(UNBUILT if p.border else INK))
                 Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+        # each name where it covers no other name and no dot, if it can (the cities are dense in
+        # the west): right of its dot, left, above, below, then the corners
+        dots = [(sx - 4 * u, sy - 4 * u, 8 * u, 8 * u) for sx, sy in spots.values()]
+        taken: list[tuple[float, float, float, float]] = []
         for p in net.places:
             if p.border:
                 continue  # a border location is a stub at the edge, unnamed on the board too
@@ -137,14 +154,56 @@ class NetworkMap(Widget):  # type: ignore[misc]
             label.texture_update()
             label.size = (label.texture_size[0] + 2, 12 * u)
             label.text_size = label.size
-            # right of the dot, or left of it where the name would leave the map
-            right = x + 5 * u + label.width <= self.right
-            label.pos = (x + 5 * u if right else x - 5 * u - label.width, y - 6 * u)
+            label.pos = self._label_spot(x, y, label.size, taken, dots)
+            taken.append((*label.pos, *label.size))
             with label.canvas.before:  # a veil of paper behind the name, the lines still showing through
                 Color(rgba=rgba(PAPER, 0.7))
                 Rectangle(pos=label.pos, size=label.size)
             self.labels[p.id] = label
             self.add_widget(label)
+
+    def _label_spot(
+        self,
+        x: float,
+        y: float,
+        size: tuple[float, float],
+        taken: list[tuple[float, float, float, float]],
+        dots: list[tuple[float, float, float, float]],
+    ) -> tuple[float, float]:
+        """Where a name of ``size`` goes beside the dot at (x, y): the first spot inside the map
+        that overlaps no name already placed (``taken``) and no other dot, else the one that
+        overlaps least."""
+        u, (w, h) = self.u, size
+        spots = [
+            (x + 5 * u, y - h / 2),  # right
+            (x - 5 * u - w, y - h / 2),  # left
+            (x - w / 2, y + 4 * u),  # above
+            (x - w / 2, y - 4 * u - h),  # below
+            (x + 3 * u, y + 2 * u),  # above right
+            (x + 3 * u, y - 2 * u - h),  # below right
+            (x - 3 * u - w, y + 2 * u),  # above left
+            (x - 3 * u - w, y - 2 * u - h),  # below left
+        ]
+
+        def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+            dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+            dy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+            return dx * dy if dx > 0 and dy > 0 else 0.0
+
+        best: tuple[float, tuple[float, float]] | None = None
+        for sx, sy in spots:
+            if sx < self.x or sx + w > self.right or sy < self.y or sy + h > self.top:
+                continue
+            box = (sx, sy, w, h)
+            own = (x - 4 * u, y - 4 * u, 8 * u, 8 * u)
+            cost = sum(overlap(box, t) for t in taken) + sum(overlap(box, d) for d in dots if d != own)
+            if cost == 0:
+                return sx, sy
+            if best is None or cost < best[0]:
+                best = (cost, (sx, sy))
+        if best is not None:
+            return best[1]
+        return (x + 5 * u if x + 5 * u + w <= self.right else x - 5 * u - w), y - h / 2
 
     # -- touch ------------------------------------------------------------------------------------------
     def place_at(self, x: float, y: float) -> str | None:

@@ -26,6 +26,7 @@ from companion.ui.viewmodels import Proposal, own_table
 
 if TYPE_CHECKING:
     from companion.table.camera import CameraCheck
+    from companion.table.titles import Network
 
 __all__ = ["UISession", "to_view"]
 
@@ -144,6 +145,11 @@ class UISession:
     # -- what the screen asks (UI thread) -----------------------------------------------------------------
     def propose(self, action: Action) -> None:
         self.service.propose(action)
+
+    def network(self) -> Network | None:
+        """The drawn network map as the Board screen shows it (``TableService.drawn_network``:
+        with the second links that may follow a proposed one-link build), or None."""
+        return self.service.drawn_network()
 
     def line_start(self, place: str) -> bool:
         """A first place touched on a drawn network map: True when a legal build starts there (the

@@ -29,7 +29,7 @@ from companion.engine.core import TableGame
 from companion.engine.entities import Company, Corporation, Player
 from companion.engine.rounds import LegalAction
 from companion.engine.route_optimizer import RouteResult, TrainRoute
-from companion.engine.titles import currency_of, format_money
+from companion.engine.titles import GameSetting, currency_of, format_money
 from companion.table.titles import Network, Panel, network_of, table_module
 
 __all__ = [
@@ -1049,6 +1049,8 @@ class TitleChoice:
     max_players: int
     optional_rules: tuple[tuple[str, str, str], ...]
     """(sym, short name, description)."""
+    settings: tuple[GameSetting, ...] = ()
+    """Numbers chosen for a new game (TSR's dividends track), each with its default."""
 
 
 @dataclass(frozen=True)
@@ -1098,6 +1100,7 @@ def setup_view(saved: Iterable[Any] = ()) -> SetupView:
             t.min_players,
             t.max_players,
             tuple((r.sym, r.short_name, r.description) for r in t.optional_rules),
+            t.settings,
         )
         for t in all_titles()
     ]

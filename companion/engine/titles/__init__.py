@@ -14,8 +14,11 @@ Adding a title: see docs/ENGINE.md ("Adding a title").
 from __future__ import annotations
 
 import importlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from companion.engine.errors import GameError
 
 if TYPE_CHECKING:
     from companion.engine.core import TableGame
@@ -39,6 +42,55 @@ class OptionalRule:
 
 
 @dataclass(frozen=True)
+class GameSetting:
+    """A whole number the players choose when a game is created (say, what their printed board
+    shows where no source gives it).  A chosen value travels with the game's optional rules as
+    ``sym=value`` (:meth:`rule`): the store, the export's settings and every replay keep it."""
+
+    sym: str
+    label: str
+    """What the New game screen asks ("Dividend phases on your board's dividends track")."""
+    default: int
+    low: int
+    high: int
+    note: str = ""
+    """Why the players are asked (where the number comes from)."""
+
+    def rule(self, value: int) -> str:
+        """The optional-rule entry that chooses ``value`` (``dividends_track=12``)."""
+        return f"{self.sym}={value}"
+
+
+def chosen_settings(title: str, settings: tuple[GameSetting, ...], rules: Collection[str]) -> dict[str, int]:
+    """Each setting's value among a game's optional ``rules`` (its default where none is chosen);
+    ``GameError`` naming the setting and its range for a value that is not a whole number in range,
+    a setting chosen twice, or a ``sym=value`` entry that is no setting of ``title``."""
+    known = {s.sym: s for s in settings}
+    out = {s.sym: s.default for s in settings}
+    seen: set[str] = set()
+    for rule in sorted(rules):
+        sym, eq, text = rule.partition("=")
+        if not eq:
+            continue
+        setting = known.get(sym)
+        if setting is None:
+            names = ", ".join(f"{s.sym}=N" for s in settings) or "none"
+            raise GameError(f"{title} has no setting {sym!r} (its settings: {names})")
+        if sym in seen:
+            raise GameError(f"{setting.label}: chosen twice")
+        seen.add(sym)
+        span = f"a whole number from {setting.low} to {setting.high}"
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise GameError(f"{setting.label} must be {span}, not {text!r}") from None
+        if not setting.low <= value <= setting.high:
+            raise GameError(f"{setting.label} must be {span}, not {value}")
+        out[sym] = value
+    return out
+
+
+@dataclass(frozen=True)
 class TitleInfo:
     """What a menu, a tag sheet or a table needs to know about a title before a game exists."""
 
@@ -56,6 +108,8 @@ class TitleInfo:
     """How money is written (``"${}"``, ``"₽{}"``)."""
     has_map: bool = True
     """The title has hexes and tiles (the camera and the map screens apply)."""
+    settings: tuple[GameSetting, ...] = ()
+    """Numbers chosen when a game is created (:class:`GameSetting`)."""
 
     def money(self, amount: int) -> str:
         return self.currency.format(f"{amount:,}")

@@ -34,7 +34,12 @@ And optionally (the table has a default for each):
     A drawn map of the board's network (default: none): the places as dots, the links between
     them as lines coloured by who built them, each line carrying the legal actions that build it.
     The Board screen draws it (``companion/ui/netmap.py``); touching one place then another
-    proposes the actions of the line joining them (``TableService.propose_line``).
+    proposes the actions of the line joining them (``TableService.propose_line``); while a
+    one-link build is proposed the map highlights the second links that may follow it
+    (``TableService.drawn_network``).
+``counters(game) -> tuple[tuple[str, str], ...]``
+    The few counters the players watch most, as (label, value) pairs ("Timing", "2 of 5"):
+    beside the drawn map, so they are in sight with it at 800×480 without scrolling.
 ``PRICE_STEP: int``
     How much a second tap (or ``+``) raises a price the players set, such as a bid (default 1).
 
@@ -59,7 +64,16 @@ from typing import Any
 
 from companion.engine.titles import PACKAGES
 
-__all__ = ["Choice", "Network", "NetworkLine", "NetworkPlace", "Panel", "network_of", "table_module"]
+__all__ = [
+    "Choice",
+    "Network",
+    "NetworkLine",
+    "NetworkPlace",
+    "Panel",
+    "counters_of",
+    "network_of",
+    "table_module",
+]
 
 
 @dataclass(frozen=True)
@@ -119,6 +133,11 @@ class Network:
     places: tuple[NetworkPlace, ...]
     lines: tuple[NetworkLine, ...]
     note: str = ""
+    proposed: tuple[str, ...] = ()
+    """The lines of the build on the toast (set by the table service, not the title)."""
+    following: tuple[str, ...] = ()
+    """While a one-link build is on the toast: the lines that may be built with it as the second
+    link (from where the first ended).  The map highlights these instead of :meth:`lit`."""
 
     def place(self, pid: str) -> NetworkPlace:
         return next(p for p in self.places if p.id == pid)
@@ -126,6 +145,13 @@ class Network:
     def lit(self) -> tuple[NetworkLine, ...]:
         """The lines the player to act may build now."""
         return tuple(ln for ln in self.lines if ln.actions)
+
+    def highlighted(self) -> tuple[NetworkLine, ...]:
+        """The lines the map highlights: the second links that may follow the build on the toast,
+        or (no such build) the lines the player to act may build now."""
+        if self.proposed:
+            return tuple(ln for ln in self.lines if ln.id in self.following)
+        return self.lit()
 
     def joining(self, a: str, b: str) -> tuple[NetworkLine, ...]:
         """The lines that join places ``a`` and ``b``."""
@@ -158,3 +184,13 @@ def network_of(game: Any) -> Network | None:
     net = hook(game)
     assert net is None or isinstance(net, Network)
     return net
+
+
+def counters_of(game: Any) -> tuple[tuple[str, str], ...]:
+    """``game``'s key counters as (label, value) pairs, from its title's table module's
+    ``counters`` hook (none: the title has no such hook)."""
+    module = table_module(game.title)
+    hook = getattr(module, "counters", None) if module is not None else None
+    if hook is None:
+        return ()
+    return tuple((str(a), str(b)) for a, b in hook(game))

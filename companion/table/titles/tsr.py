@@ -17,7 +17,7 @@ from companion.engine.titles.tsr.game import AuctionRound, GameTSR, Railroad
 from companion.table.tags import Item, ItemKind
 from companion.table.titles import Choice, Network, NetworkLine, NetworkPlace, Panel
 
-__all__ = ["choice", "describe_action", "network", "panels", "tag_items", "why_not"]
+__all__ = ["choice", "counters", "describe_action", "network", "panels", "tag_items", "why_not"]
 
 TITLE = "TSR"
 
@@ -210,7 +210,32 @@ def _next_dividends(game: GameTSR) -> str:
     moves = "move" if left == 1 else "moves"
     return (
         f"dividends in {left} timing {moves} (a two-share buy, a two-link or external build, a pass)"
-        f" · dividends paid {game.dividends_paid} of {game.dividends_to_end}"
+        f" · dividends paid: {game.dividends_paid} of {game.dividends_to_end}"
+        " (the dividend phases on your board's dividends track, set when the game was created;"
+        " the game ends at the last one)"
+    )
+
+
+def counters(game: Any) -> tuple[tuple[str, str], ...]:
+    """What the players watch most, beside the drawn map: whose turn, the timing track, the
+    nationalisation value, the dividends paid of the board's track, the phase."""
+    tsr = _tsr(game)
+    if tsr.finished:
+        turn = "game over"
+    else:
+        who = tsr.current_entity()
+        rnd = tsr.round
+        doing = ""
+        if isinstance(rnd, AuctionRound) and rnd.railroad is not None:
+            doing = f" (auction of {rnd.railroad.name})"
+        turn = f"{getattr(who, 'name', 'nobody')}{doing}"
+    left = tsr.timing_length - tsr.timing
+    return (
+        ("Turn", turn),
+        ("Timing", f"{tsr.timing} of {tsr.timing_length} · dividends in {left}"),
+        ("Nationalisation value", f"${tsr.nationalisation_value}"),
+        ("Dividends paid", f"{tsr.dividends_paid} of {tsr.dividends_to_end}"),
+        ("Phase", str(tsr.phase)),
     )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.titles import TitleInfo
-from companion.engine.titles.tsr.game import GameTSR
+from companion.engine.titles.tsr.game import GameTSR, settings_of
 
 __all__ = ["GAME_CLASS", "TITLE", "GameTSR", "load_data"]
 
@@ -34,4 +34,5 @@ TITLE = TitleInfo(
     playable=True,
     complete=False,
     has_map=False,
+    settings=settings_of(load_data()),
 )

@@ -20,8 +20,37 @@ from companion.engine.core import TableGame
 from companion.engine.entities import Holder, Player, Share
 from companion.engine.errors import GameError
 from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, Step, entity_fields
+from companion.engine.titles import GameSetting, chosen_settings
 
-__all__ = ["AuctionRound", "Certificate", "GameTSR", "Link", "Railroad", "TurnRound"]
+__all__ = [
+    "DIVIDENDS_TRACK",
+    "AuctionRound",
+    "Certificate",
+    "GameTSR",
+    "Link",
+    "Railroad",
+    "TurnRound",
+    "settings_of",
+]
+
+DIVIDENDS_TRACK = "dividends_track"
+"""The setting: how many dividend phases the printed dividends track has (the game ends at its end)."""
+
+
+def settings_of(data: dict[str, Any]) -> tuple[GameSetting, ...]:
+    """The numbers the players choose when a TSR game is created: the dividends track's length,
+    which no source we hold gives (``dividends_to_end`` in ``data.json`` is only the default)."""
+    return (
+        GameSetting(
+            DIVIDENDS_TRACK,
+            "Dividend phases on your board's dividends track",
+            int(data["dividends_to_end"]),
+            1,
+            40,
+            "count the spaces of the dividends track printed on your board: the game ends when its "
+            "marker reaches the last one (no source we hold gives the number; the default is a placeholder)",
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -466,13 +495,24 @@ class GameTSR(TableGame):
         self.timing_length = int(d["timing_track_length"])
         self.phase = 1
         self.dividends_paid = 0
-        self.dividends_to_end = int(d["dividends_to_end"])
+        self.dividends_to_end = self.chosen_settings()[DIVIDENDS_TRACK]
+        """The setting ``dividends_track`` (chosen at creation; the data's placeholder by default)."""
         self.pending_phase_2 = False
         """Phase 2 has begun: its auctions follow the turn that ended phase 1."""
         self.last_turn_player: Player = self.players[0]
 
     def static_state(self) -> list[Any]:
         return [self.locations, self.links, self.income_track]
+
+    def chosen_settings(self) -> dict[str, int]:
+        """The game's settings (``dividends_track=N`` among its optional rules; TSR has no other
+        optional rule): ``GameError`` for anything else, or a value out of range."""
+        settings = settings_of(self.data)
+        others = sorted(r for r in self.optional_rules if "=" not in r)
+        if others:
+            names = ", ".join(f"{s.sym}=N" for s in settings)
+            raise GameError(f"TSR has no optional rule {others[0]!r} (its settings: {names})")
+        return chosen_settings("TSR", settings, self.optional_rules)
 
     def initial_round(self) -> Round:
         first = [r for r in self.railroads if r.phase == 1]
