@@ -24,21 +24,35 @@ def touch(app, place):
 def save(name, value):
     (OUT / f"{name}.data.json").write_text(json.dumps(value))
 
+def drawn(app):
+    # what the Board screen's map draws now: the highlighted lines, the build on the toast
+    net = app.screens["board"].netmap.network
+    return {"lit": sorted(ln.id for ln in net.highlighted()), "proposed": list(net.proposed)}
+
 def steps(app):
     app.refresh()
     yield "map"
+    board = app.screens["board"]
     save("map", {"lit": sorted(ln.id for ln in vm.network_view(game).lit()),
-                 "built": {ln.id: ln.color for ln in vm.network_view(game).lines if ln.color}})
+                 "built": {ln.id: ln.color for ln in vm.network_view(game).lines if ln.color},
+                 "drawn": drawn(app),
+                 "screen": [*board.to_window(*board.pos), *board.size]})
     touch(app, "moscow")
     yield "first-end"
     touch(app, "nizhnynovgorod")
     yield "build-toast"
+    seconds = sorted({la.action["links"][1] for la in game.legal_actions()
+                      if la.type == "build_links" and la.action["links"][:1] == ["moscow-nizhnynovgorod"]
+                      and len(la.action["links"]) == 2})
     save("build-toast", {"proposed": service.proposal.action,
-                         "legal": [la.action for la in game.legal_actions()]})
+                         "legal": [la.action for la in game.legal_actions()],
+                         "drawn": drawn(app), "seconds": seconds,
+                         "screen": [*board.to_window(*board.pos), *board.size]})
     touch(app, "kirov")  # a third city: on from Nizhny Novgorod, a two-link build
     yield "two-link-toast"
     app.cancel()
     yield ""  # the toast gone, the screen laid out again
+    save("cancelled", {"drawn": drawn(app)})
     # a real finger through the window (and the Board screen's scrolling): Oryol's dot
     from kivy.tests.common import UnitTestTouch
 
@@ -96,6 +110,63 @@ def test_the_map_draws_every_city_named_and_readable_at_800x480(shots: dict[str,
         "moscow-yaroslavl": "#f9a825",
     }
     assert (shots["out"] / "map.png").stat().st_size > 10_000
+
+
+def test_the_map_and_the_key_counters_are_in_sight_together_at_800x480(shots: dict[str, Any]) -> None:
+    labelled = shots["map"]["labelled"]
+    x, y, w, h = shots["data"]["map"]["screen"]  # the Board screen's part of the window
+    assert w == 800 and 250 <= h < 480
+
+    def in_sight(name: str) -> None:
+        bx, by, bw, bh = labelled[name]["box"]
+        assert x - 1 <= bx and bx + bw <= x + w + 1 and y - 1 <= by and by + bh <= y + h + 1, (
+            name,
+            labelled[name],
+        )
+
+    in_sight("network-map")  # the whole map, no scrolling
+    assert labelled["network-map"]["box"][2] >= 500  # as wide as the screen's height allows
+    for counter in ("Turn", "Timing", "Nationalisation value", "Dividends paid", "Phase"):
+        in_sight(f"counter:{counter}")
+        assert labelled[f"counter:{counter}"]["box"][3] >= 17 * 1.6 - 1  # 17-point figures
+    assert labelled["counter:Turn"]["text"] == "Ann"
+    assert labelled["counter:Timing"]["text"] == "0 of 5 · dividends in 5"
+    assert labelled["counter:Nationalisation value"]["text"] == "$36"
+    assert labelled["counter:Dividends paid"]["text"] == "0 of 10"
+    in_sight("map-note")
+    # the names cover each other rarely: of the 1,540 pairs of the 56 names at most 6 touch (the
+    # crowded south-west; placing each name right of its dot, as before, left 33 touching at this size)
+    named = {k: v["box"] for k, v in labelled.items() if k.startswith("place:")}
+    boxes = list(named.values())
+
+    def overlap(a: list[float], b: list[float]) -> bool:
+        return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+    pairs = sum(overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    assert pairs <= 6, [pairs] + [
+        (a, b) for a in named for b in named if a < b and overlap(named[a], named[b])
+    ]
+
+
+def test_the_second_links_light_up_while_the_first_is_on_the_toast(shots: dict[str, Any]) -> None:
+    before = shots["data"]["map"]["drawn"]
+    assert before["proposed"] == [] and before["lit"] == shots["data"]["map"]["lit"]
+    data = shots["data"]["build-toast"]
+    assert data["drawn"]["proposed"] == ["moscow-nizhnynovgorod"]
+    assert data["drawn"]["lit"] == data["seconds"] and "kirov-nizhnynovgorod" in data["seconds"]
+    assert "moscow-kazan" not in data["drawn"]["lit"]  # a single build from Moscow is not a second link
+    # the map stays the same size while the toast stands in for the buttons
+    assert (
+        shots["build-toast"]["labelled"]["network-map"]["box"][2:]
+        == shots["map"]["labelled"]["network-map"]["box"][2:]
+    )
+    note = shots["build-toast"]["labelled"]["map-note"]["text"]
+    assert (
+        note.startswith("Moscow–Nizhny Novgorod is on the toast: confirm it, or touch the far end")
+        and "Kirov" in note
+    )
+    # cancelled: the single builds are highlighted again
+    assert shots["data"]["cancelled"]["drawn"] == before
 
 
 def test_the_first_city_waits_for_the_other_end(shots: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
-from companion.engine.titles import currency_of, format_money, known_titles
+from companion.engine.titles import chosen_settings, currency_of, format_money, known_titles, title_info
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.interop.actions import ExportError
@@ -237,6 +237,10 @@ def _run(args: argparse.Namespace) -> int:
             service = TableService.new(store, registry, title, names, rules, args.seed, **listeners)
         service_of.append(service)
         print(_status(service), flush=True)
+        info = title_info(service.game.title)
+        chosen = chosen_settings(info.name, info.settings, service.game.optional_rules)
+        for setting in info.settings:  # the numbers chosen at the game's creation (TSR's dividends track)
+            print(f"{setting.label}: {chosen[setting.sym]}", flush=True)
         print(_turn(service), flush=True)
         if args.simulate is not None:
             return _simulate(args, service, steps, errors)

@@ -137,13 +137,16 @@ class NetworkMap(Widget):  # type: ignore[misc]
                 Color(rgba=rgba(UNBUILT if p.border else INK))
                 Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
         # each name where it covers no other name and no dot, if it can (the cities are dense in
-        # the west): right of its dot, left, above, below, then the corners
+        # the west): right of its dot, left, above, below, then the corners; the most crowded
+        # first, then each moved again where the others leave it more room (a few passes)
         dots = [(sx - 4 * u, sy - 4 * u, 8 * u, 8 * u) for sx, sy in spots.values()]
-        taken: list[tuple[float, float, float, float]] = []
-        for p in net.places:
-            if p.border:
-                continue  # a border location is a stub at the edge, unnamed on the board too
+
+        def crowd(p: NetworkPlace) -> int:
             x, y = spots[p.id]
+            return -sum(1 for sx, sy in spots.values() if abs(sx - x) < 60 * u and abs(sy - y) < 24 * u)
+
+        named = [p for p in sorted(net.places, key=crowd) if not p.border]  # border stubs: unnamed
+        for p in named:
             label = Text(
                 p.name,
                 size=10 * u,
@@ -154,12 +157,19 @@ class NetworkMap(Widget):  # type: ignore[misc]
             label.texture_update()
             label.size = (label.texture_size[0] + 2, 12 * u)
             label.text_size = label.size
-            label.pos = self._label_spot(x, y, label.size, taken, dots)
-            taken.append((*label.pos, *label.size))
+            self.labels[p.id] = label
+        boxes: dict[str, tuple[float, float, float, float]] = {}
+        for _ in range(3):
+            for p in named:
+                label = self.labels[p.id]
+                others = [b for pid, b in boxes.items() if pid != p.id]
+                boxes[p.id] = (*self._label_spot(*spots[p.id], label.size, others, dots), *label.size)
+        for p in named:
+            label = self.labels[p.id]
+            label.pos = boxes[p.id][:2]
             with label.canvas.before:  # a veil of paper behind the name, the lines still showing through
                 Color(rgba=rgba(PAPER, 0.7))
                 Rectangle(pos=label.pos, size=label.size)
-            self.labels[p.id] = label
             self.add_widget(label)
 
     def _label_spot(
@@ -183,6 +193,8 @@ class NetworkMap(Widget):  # type: ignore[misc]
             (x + 3 * u, y - 2 * u - h),  # below right
             (x - 3 * u - w, y + 2 * u),  # above left
             (x - 3 * u - w, y - 2 * u - h),  # below left
+            (x - w / 2, y + 9 * u),  # farther above
+            (x - w / 2, y - 9 * u - h),  # farther below
         ]
 
         def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
@@ -196,7 +208,8 @@ class NetworkMap(Widget):  # type: ignore[misc]
                 continue
             box = (sx, sy, w, h)
             own = (x - 4 * u, y - 4 * u, 8 * u, 8 * u)
-            cost = sum(overlap(box, t) for t in taken) + sum(overlap(box, d) for d in dots if d != own)
+            # another name covered is worse than a dot
+            cost = 3 * sum(overlap(box, t) for t in taken) + sum(overlap(box, d) for d in dots if d != own)
             if cost == 0:
                 return sx, sy
             if best is None or cost < best[0]:
