@@ -203,3 +203,56 @@ def steps(app):
     cells = [v["box"] for k, v in labelled.items() if k.startswith("cell:")]
     assert all(x >= 0 and x + w <= 1281 for x, _y, w, _h in cells)
     assert any(t.startswith("Bid for Red $8–$40") for t in shot["texts"])  # 4 players: $40 each
+
+
+NEW_GAME_SETTING = """
+def make_app():
+    return CompanionApp(None, store=store, registry=registry)
+
+def steps(app):
+    setup = app.screens["setup"]
+    setup.title_spinner.text = next(t for t in setup.title_spinner.values if t.startswith("TSR"))
+    yield "tsr-setup"
+    field = setup.settings["dividends_track"]
+    (OUT / "default.json").write_text(json.dumps(field.text))
+    for w, name in zip(setup.names, ["Ann", "Bob", "Cy"]):
+        w.text = name
+    setup.count_spinner.text = "3"
+    yield ""
+    field = setup.settings["dividends_track"]
+    field.text = "0"
+    setup.start()
+    yield "refused"
+    assert store.games() == []
+    field.text = "7"
+    setup.start()
+    yield "started"
+    app.show("board")
+    yield "board"
+"""
+
+
+def test_the_new_game_screen_asks_for_the_dividends_track(tmp_path: Path, display: str) -> None:
+    import json
+
+    from companion.store import Store
+
+    shots = drive(NEW_GAME_SETTING, tmp_path, display)
+    setup = shots["tsr-setup"]
+    assert "Dividend phases on your board's dividends track" in setup["texts"]
+    assert json.loads((tmp_path / "default.json").read_text()) == "10"  # the placeholder, to be checked
+    field = setup["labelled"]["setting:dividends_track"]
+    assert field["box"][0] + field["box"][2] <= 801 and field["box"][3] >= 40  # a field a finger can use
+    assert any(
+        t.startswith("1–40: count the spaces of the dividends track printed on your board")
+        for t in setup["texts"]
+    )
+    refused = shots["refused"]["labelled"]["setup-status"]["text"]
+    assert refused == (
+        "Cannot start: Dividend phases on your board's dividends track must be a whole number from 1 to 40, not 0"
+    )
+    board = shots["board"]["labelled"]
+    assert board["counter:Dividends paid"]["text"] == "0 of 7"
+    with Store.open(tmp_path / "db.sqlite3") as store:
+        (game,) = store.games()
+        assert game.title == "TSR" and game.optional_rules == ["dividends_track=7"]

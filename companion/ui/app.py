@@ -1142,8 +1142,9 @@ class SetupScreen(BaseScreen):
                 on_touch_down=lambda w, touch, cb=cb: _toggle(cb) if w.collide_point(*touch.pos) else False
             )
             rules.add_widget(row(cb, words, height=44 * u))
-        g.add_widget(Text("Optional rules", size=15 * u, bold=True))
-        g.add_widget(rules)
+        if t.optional_rules or not t.settings:  # a title with settings only shows no empty rules list
+            g.add_widget(Text("Optional rules", size=15 * u, bold=True))
+            g.add_widget(rules)
         self.settings = {}
         for setting in t.settings:  # a number the players read off their printed board
             field = TextInput(
