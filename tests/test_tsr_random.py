@@ -37,10 +37,18 @@ def check_invariants(game: GameTSR, total: int) -> None:
         if r.state in ("removed", "nationalised", "unauctioned"):
             assert not r.held(), f"{r.sym} is {r.state} but its shares are held"
         assert r.income == 0 or 2 <= r.income <= 70, "income only as the track allows"
+        top = int(DATA["income_track"]["max"])
+        assert r.income == min(top, sum(game.links[x].value for x in r.links)), "income is its links' values"
         assert r.stock_value is None or r.stock_value in TRACK, "stock values only on the track"
         assert all(game.owner_of[lid] == r.sym for lid in r.links)
     assert game.nationalisation_value in TRACK and game.nationalisation_value >= 24
     assert 0 <= game.timing < game.timing_length
+    assert game.dividends_paid <= game.dividends_to_end, "never past the end of the dividends track"
+
+
+def values(game: GameTSR) -> list[int]:
+    """The stock values (0 before a railroad's auction) and the nationalisation value."""
+    return [r.stock_value or 0 for r in game.railroads] + [game.nationalisation_value]
     assert len(game.owner_of) == sum(len(r.links) for r in game.railroads), "a link is built once"
 
 
@@ -89,9 +97,11 @@ def check_accepted_are_listed(game: GameTSR, rng: random.Random) -> None:
         assert json.dumps(action, sort_keys=True) in listed, f"accepted but not listed: {action}"
 
 
-def play(seed: int, players: int, *, checks: bool = True, limit: int = 3000) -> GameTSR:
+def play(
+    seed: int, players: int, *, checks: bool = True, limit: int = 3000, rules: tuple[str, ...] = ()
+) -> GameTSR:
     rng = random.Random(seed)
-    game = tsr(players)
+    game = tsr(players, rules)
     total = money(game)
     for n in range(limit):
         if game.finished:
@@ -102,8 +112,11 @@ def play(seed: int, players: int, *, checks: bool = True, limit: int = 3000) -> 
         if checks and n % 23 == 0:
             check_accepted_are_listed(game, rng)
         action = random_action(game, rng)
+        before = values(game)
         game.apply(action)
         check_invariants(game, total)
+        # the stock values and the nationalisation value only ever rise on their track
+        assert all(b <= a for b, a in zip(before, values(game), strict=True)), (before, values(game))
     assert game.finished, "the game reaches its end"
     assert game.legal_actions() == []
     return game
@@ -119,9 +132,15 @@ def test_random_games_keep_the_invariants_and_reach_their_end(seed: int) -> None
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), players=st.integers(3, 5))
-def test_random_games_property(seed: int, players: int) -> None:
-    play(seed, players, checks=False)
+@given(seed=st.integers(0, 10**6), players=st.integers(3, 5), track=st.integers(1, 12))
+def test_random_games_property(seed: int, players: int, track: int) -> None:
+    game = play(seed, players, checks=False, rules=(f"dividends_track={track}",))
+    # the chosen dividends track is the game's: it ends there at the latest
+    assert game.dividends_to_end == track and game.dividends_paid <= track
+    if game.game_end_reason == "dividends":
+        assert game.dividends_paid == track
+    else:  # it ended otherwise first (or, at the same interturn, with no railroad left)
+        assert game.dividends_paid < track or game.game_end_reason == "no_railroads"
 
 
 def test_a_refused_action_changes_nothing() -> None:

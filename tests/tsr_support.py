@@ -17,8 +17,8 @@ from companion.engine.titles.tsr.game import GameTSR
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
 
-def tsr(players: int = 3) -> GameTSR:
-    game = new_game("TSR", NAMES[:players])
+def tsr(players: int = 3, rules: tuple[str, ...] = ()) -> GameTSR:
+    game = new_game("TSR", NAMES[:players], list(rules))
     assert isinstance(game, GameTSR)
     return game
 
