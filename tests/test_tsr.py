@@ -8,7 +8,7 @@ import pytest
 from companion.engine import GameError
 from companion.engine.titles import title_info
 from companion.engine.titles.tsr import load_data
-from companion.engine.titles.tsr.game import GameTSR
+from companion.engine.titles.tsr.game import GameTSR, Link
 from tests.tsr_support import act, legal, money, nobody_bids, tsr, win_auction
 
 
@@ -424,3 +424,43 @@ def test_a_phase_1_interturn_with_one_public_railroad_does_not_end_the_game() ->
     for _ in range(5):
         act(game, "pass")
     assert game.dividends_paid == 1 and game.phase == 1 and not game.finished
+
+
+@pytest.mark.parametrize(
+    ("income", "value", "steps"),
+    [
+        (8, 2, 1),  # lands on the 10 mark
+        (8, 1, 0),  # stops short of it
+        (10, 5, 1),  # from a mark (not counted again) onto the next, 15
+        (9, 5, 1),  # past 10, short of 15
+        (9, 6, 2),  # past 10 and onto 15
+        (64, 6, 2),  # past 66 and onto 70, the top
+    ],
+)
+def test_each_black_mark_reached_or_passed_is_one_stock_value_step(
+    income: int, value: int, steps: int
+) -> None:
+    game = red_public()
+    red = railroad(game, "red")
+    red.income = income
+    assert game.add_link(red, Link("test-link", ("moscow", "kazan"), value, False)) == steps
+    assert red.income == income + value
+
+
+def test_income_stops_at_the_top_of_its_track() -> None:
+    game = red_public()
+    red = railroad(game, "red")
+    red.income = 68
+    assert game.add_link(red, Link("test-link", ("moscow", "kazan"), 5, False)) == 1  # the 70 mark
+    assert red.income == 70
+
+
+def test_phase_2_needs_a_stock_value_of_48_not_44() -> None:
+    game = tsr()
+    win_auction(game, "red", "Ann", 44, "moscow-stpetersburg", 44)
+    win_auction(game, "blue", "Bob", 40, "bryansk-moscow", 40)
+    nobody_bids(game)
+    win_auction(game, "yellow", "Cy", 24, "moscow-yaroslavl", 24)
+    for _ in range(5):
+        act(game, "pass")
+    assert game.dividends_paid == 1 and game.phase == 1 and game.round.name == "Turns"
