@@ -39,6 +39,8 @@ class NetworkMap(Widget):  # type: ignore[misc]
         self.network: Network | None = None
         self.selected: str | None = None
         self.labels: dict[str, Text] = {}
+        self._placed: tuple[Any, dict[str, tuple[float, float]]] = (None, {})
+        """Where the names went (offsets from the map's corner), for the map's size: (key, offsets)."""
         self.id_name = "network-map"
         self.bind(pos=self._redraw, size=self._redraw, width=self._fit)
 
@@ -91,12 +93,12 @@ class NetworkMap(Widget):  # type: ignore[misc]
         self.height = self.height_for(self.width)
 
     def _redraw(self, *_: Any) -> None:
-        for label in self.labels.values():
-            self.remove_widget(label)
-        self.labels = {}
         self.canvas.before.clear()
         net = self.network
         if net is None or not net.places or self.width <= 1:
+            for label in self.labels.values():
+                self.remove_widget(label)
+            self.labels = {}
             return
         u = self.u
         spots = {p.id: self.where(p) for p in net.places}
@@ -146,31 +148,69 @@ class NetworkMap(Widget):  # type: ignore[misc]
             return -sum(1 for sx, sy in spots.values() if abs(sx - x) < 60 * u and abs(sy - y) < 24 * u)
 
         named = [p for p in sorted(net.places, key=crowd) if not p.border]  # border stubs: unnamed
+        # the names are kept from one redraw to the next (making 56 labels is most of a redraw's
+        # time); one is made again only when its words or its weight change
+        for pid in set(self.labels) - {p.id for p in named}:
+            self.remove_widget(self.labels.pop(pid))
         for p in named:
-            label = Text(
-                p.name,
-                size=10 * u,
-                bold=p.id == self.selected,
-                id_name=f"place:{p.id}",
-                size_hint=(None, None),
-            )
+            old = self.labels.get(p.id)
+            bold = p.id == self.selected
+            if old is not None and old.text == p.name and old.bold == bold:
+                continue
+            if old is not None:
+                self.remove_widget(old)
+            label = Text(p.name, size=10 * u, bold=bold, id_name=f"place:{p.id}", size_hint=(None, None))
             label.texture_update()
             label.size = (label.texture_size[0] + 2, 12 * u)
             label.text_size = label.size
             self.labels[p.id] = label
-        boxes: dict[str, tuple[float, float, float, float]] = {}
-        for _ in range(3):
-            for p in named:
-                label = self.labels[p.id]
-                others = [b for pid, b in boxes.items() if pid != p.id]
-                boxes[p.id] = (*self._label_spot(*spots[p.id], label.size, others, dots), *label.size)
+        # placed once for a size of the map (the same names, the same spots): a redraw for a move
+        # (the Board screen's scrolling) or a new colour of a line reuses it
+        key = (
+            round(self.width),
+            round(self.height),
+            tuple(
+                (
+                    p.id,
+                    round(spots[p.id][0] - self.x, 1),
+                    round(spots[p.id][1] - self.y, 1),
+                    *self.labels[p.id].size,
+                )
+                for p in named
+            ),
+        )
+        if self._placed[0] != key:
+            boxes: dict[str, tuple[float, float, float, float]] = {}
+            for _round in range(3):
+                for p in named:
+                    label = self.labels[p.id]
+                    near = self._near(spots[p.id], [b for pid, b in boxes.items() if pid != p.id])
+                    spot = self._label_spot(*spots[p.id], label.size, near, self._near(spots[p.id], dots))
+                    boxes[p.id] = (*spot, *label.size)
+            self._placed = (key, {pid: (b[0] - self.x, b[1] - self.y) for pid, b in boxes.items()})
+        offsets = self._placed[1]
         for p in named:
             label = self.labels[p.id]
-            label.pos = boxes[p.id][:2]
+            dx, dy = offsets[p.id]
+            label.pos = (self.x + dx, self.y + dy)
+            label.canvas.before.clear()
             with label.canvas.before:  # a veil of paper behind the name, the lines still showing through
                 Color(rgba=rgba(PAPER, 0.7))
                 Rectangle(pos=label.pos, size=label.size)
-            self.add_widget(label)
+            if label.parent is None:
+                self.add_widget(label)
+
+    def _near(
+        self, at: tuple[float, float], boxes: list[tuple[float, float, float, float]]
+    ) -> list[tuple[float, float, float, float]]:
+        """The boxes a name beside the dot at ``at`` could touch (within a long name's reach)."""
+        reach = 140 * self.u
+        x, y = at
+        return [
+            b
+            for b in boxes
+            if b[0] - reach < x < b[0] + b[2] + reach and b[1] - 40 * self.u < y < b[1] + b[3] + 40 * self.u
+        ]
 
     def _label_spot(
         self,
