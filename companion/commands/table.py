@@ -1,7 +1,7 @@
 """``companion table``: run a table session without the touchscreen.
 
     companion table [--simulate SCRIPT|-] [--db PATH] [--title 1870] [--players N] [--game ID]
-                    [--import FILE.json] [--demo-tags] [--port DEV]
+                    [--import FILE.json] [--rules RULE] [--setting NAME=N] [--demo-tags] [--port DEV]
 
 Taps become proposals, the confirm button applies them (stored first), and
 every proposal and result is printed.  With ``--simulate`` the reader and the
