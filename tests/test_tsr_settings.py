@@ -7,13 +7,10 @@ New game screen, ``companion table --setting`` and the configuration keep it."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from tsr_support import act, nobody_bids, win_auction
+from tsr_support import act, companion_table, nobody_bids, win_auction
 
 from companion.config import ConfigError, parse_config
 from companion.engine import GameError, new_game, title_info
@@ -135,22 +132,8 @@ def test_the_store_the_export_and_a_replay_keep_it(tmp_path: Path) -> None:
     assert not replay(path).ok
 
 
-def _table(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    script = tmp_path / "night.txt"
-    script.write_text("help\n")
-    return subprocess.run(
-        [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", *extra]
-        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(script), "--speed", "100"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, "COMPANION_CONFIG": ""},
-    )
-
-
 def test_companion_table_takes_the_setting(tmp_path: Path) -> None:
-    proc = _table(tmp_path, "--setting", "dividends_track=7")
+    proc = companion_table(tmp_path, "help\n", "--setting", "dividends_track=7")
     assert proc.returncode == 0, proc.stderr
     assert "Dividend phases on your board's dividends track: 7" in proc.stdout
     with Store.open(tmp_path / "t.sqlite3") as store:
@@ -159,7 +142,7 @@ def test_companion_table_takes_the_setting(tmp_path: Path) -> None:
 
 
 def test_companion_table_refuses_a_bad_setting_and_stores_nothing(tmp_path: Path) -> None:
-    proc = _table(tmp_path, "--setting", "dividends_track=99")
+    proc = companion_table(tmp_path, "help\n", "--setting", "dividends_track=99")
     assert proc.returncode == 1
     assert "must be a whole number from 1 to 40, not 99" in proc.stderr
     with Store.open(tmp_path / "t.sqlite3") as store:

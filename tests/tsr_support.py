@@ -99,14 +99,14 @@ act("buy_shares", shares=["red_2"])  # Cy: red is public
 """
 
 
-def companion_table(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
-    """``companion table --title TSR`` (3 players, demo tags, ``tmp_path/t.sqlite3``) playing
-    ``script`` on the simulated reader."""
+def companion_table(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``companion table --title TSR`` (3 players, demo tags, ``tmp_path/t.sqlite3``, then the
+    ``extra`` arguments) playing ``script`` on the simulated reader."""
     path = tmp_path / "night.txt"
     path.write_text(script)
     return subprocess.run(
         [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", "--demo-tags"]
-        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(path), "--speed", "100"],
+        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(path), "--speed", "100", *extra],
         capture_output=True,
         text=True,
         check=False,
