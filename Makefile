@@ -21,7 +21,7 @@ demo: $(STAMP) sysdeps
 	$(VENV)/bin/companion demo
 
 test: $(STAMP) sysdeps
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 bench: $(STAMP) sysdeps
 	OPENBLAS_NUM_THREADS=1 $(PY) -m companion.bench
