@@ -305,14 +305,42 @@ def random_states() -> list[tuple[Map1833NE, str, SimplePhase]]:
 
 
 SIDES = ["2", "2+1", "3/5", "2+2"]
+#: the private companies' route abilities a board is tried with (P4's A6 token and doubling, P6's A12
+#: token, P5's luxury ferry on the corporation's ferry, or one in Bridgeport given to it)
+ABILITIES = [None, "P4", "P6", "P5"]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), sides=st.lists(st.sampled_from(SIDES), min_size=1, max_size=2))
-def test_optimal_against_exhaustive_search(data: st.DataObject, sides: list[str]) -> None:
+def with_ability(game_map: Map1833NE, corp: str, ability: str | None) -> Map1833NE:
+    """A copy of the board on which ``corp`` owns the private company ``ability``."""
+    game_map = game_map.copy()
+    if ability == "P4":
+        game_map.ogdensburg = corp
+        game_map.set_offboard_tokens({r1833.OGDENSBURG: corp})
+    elif ability == "P6":
+        game_map.delaware_hudson = corp
+        game_map.set_offboard_tokens({r1833.DELAWARE_HUDSON: corp})
+    elif ability == "P5":
+        mine = sorted(h for h, owner in game_map.ferries.items() if owner == corp)
+        if not mine:
+            game_map.ferries["B27"] = corp
+            mine = ["B27"]
+        game_map.luxury_ferry = mine[0]
+    return game_map
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    sides=st.lists(st.sampled_from(SIDES), min_size=1, max_size=2),
+    ability=st.sampled_from(ABILITIES),
+)
+def test_optimal_against_exhaustive_search(
+    data: st.DataObject, sides: list[str], ability: str | None
+) -> None:
     pool = random_states()
     assert pool
     game_map, corp, phase = pool[data.draw(st.integers(min_value=0, max_value=len(pool) - 1))]
+    game_map = with_ability(game_map, corp, ability)
     from companion.data import load_title
     from companion.engine.route_optimizer import best_routes
 
@@ -328,3 +356,122 @@ def test_optimal_against_exhaustive_search(data: st.DataObject, sides: list[str]
     if result.routes:
         paid = game_map.route_revenue(corp, trains, [r.as_action_route() for r in result.routes], phase)
         assert sum(paid) == result.total
+
+
+# -- the private companies' abilities: P4's and P6's off-board tokens, P5's luxury ferry -------------------
+def owned_by(game: Game1833NE, company: str, corp: str) -> Game1833NE:
+    """``company`` as if ``corp`` had bought it (its abilities follow the owner)."""
+    card, buyer = game.company(company), game.corporation(corp)
+    if card.owner is not None:
+        card.owner.companies.remove(card)
+    buyer.companies.append(card)
+    card.owner = buyer
+    game.sync_map_rules()
+    return game
+
+
+def test_ogdensburg_lets_its_corporation_lay_track_and_run_from_a6() -> None:
+    game = example_game()
+    a6_to_c8 = {"train": "2-0", "connections": [["A6", "B7", "C8"]]}
+    hartford_lays = {h for h, _t, _r, _c in game.map.legal_lays("HR", game.map_phase())}
+    assert "C8" not in hartford_lays and "B9" not in hartford_lays  # far from Hartford's track
+    owned_by(game, "P4", "HR")
+    assert sorted(game.map.tokens_of("HR")) == [("A6", 0), ("C24", 0)]
+    lays = {(h, t, r) for h, t, r, _c in game.map.legal_lays("HR", game.map_phase())}
+    # from A6 through the grey B7: Burlington (C8) on the side facing B7, and B9
+    assert ("C8", "57-0", 2) in lays and any(h == "B9" for h, _t, _r in lays)
+    game.map.lay_tile("HR", "C8", "57-0", 2, game.map_phase())
+    # Hartford's 2 runs from A6 (phase II: $10) to Burlington ($20) with no station of its own there
+    assert run(game, "HR", [a6_to_c8]) == 30
+    # A6 is for track and routes only: no station is placed from it
+    game_map = game.map
+    assert isinstance(game_map, Map1833NE)
+    assert ("C8", 0) in connectivity(game_map, "HR").nodes and ("C8", 0) not in game_map.station_reach("HR")
+    game_map.remove_token("CV", "C8")  # a free slot there
+    with pytest.raises(MapError, match="not reachable from a HR station"):
+        game_map.validate_token("HR", game_map.city_ref("C8", 0))
+    assert not [c for c in game.token_spots(game.corporation("HR")) if c.startswith("57-0")]
+    # the private company closes (phase IV): the token goes with it
+    game.company("P4").closed = True
+    game.sync_map_rules()
+    assert game.map.tokens_of("HR") == [("C24", 0)]
+    with pytest.raises(MapError, match="token"):
+        run(game, "HR", [a6_to_c8])
+
+
+def test_the_delaware_and_hudson_runs_from_a12_as_from_a_token() -> None:
+    game = example_game()
+    a12_to_westport = {"train": "2-0", "connections": [["A12", "B11"]]}
+    with pytest.raises(MapError, match="token"):  # P6 is a player's: nobody runs there
+        run(owned_by(example_game(), "P4", "HR"), "HR", [a12_to_westport])
+    owned_by(game, "P6", "HR")
+    # A12 without Montreal pays $0; Westport's town $20
+    assert run(game, "HR", [a12_to_westport]) == 20
+    assert ("B11", 0) in connectivity(game.map, "HR").nodes
+    # the optimiser still prefers New Haven with the ferry, and runs from A12 when that is all it has
+    assert game.suggest_routes(game.corporation("HR")).total == 80
+    game.ferries.clear()
+    game.map.remove_token("HR", "C24")
+    result = game.suggest_routes(game.corporation("HR"))
+    assert result.optimal and result.total == 20 and result.routes[0].hexes[0] in ("A12", "B11")
+
+
+def test_ogdensburg_doubles_the_bonuses_of_a_route_from_a6_to_boston() -> None:
+    game_map = owned_by(example_game(), "P4", "HR").map
+    assert isinstance(game_map, Map1833NE)
+    three = route_train(load_title_data(), "3/5-x", "3/5")
+    stops = [("A6", 0), ("B3", 1), ("G22", 0), ("C24", 0)]
+    values = [10, 30, 30, 20]
+    for phase, bonus in (("II", 150), ("III", 200)):
+        at = SimplePhase(phase, ())
+        assert game_map.connection_bonus(["A6", "B3", "G22"], at, "HR") == 2 * bonus
+        assert game_map.train_revenue("HR", three, stops, values, at) == 80 + 2 * bonus
+        # not from A6, or not Hartford's: the bonus once
+        assert game_map.train_revenue("HR", three, stops[1:], values[1:], at) == 80 + bonus
+        assert game_map.connection_bonus(["A6", "B3", "G22"], at, "BW") == bonus
+    # phase IV: Ogdensburg doubles nothing any more (it closes then)
+    assert game_map.connection_bonus(["A6", "B3", "G22"], SimplePhase("IV", ()), "HR") == 200
+    # the optimiser's bound on what a route's bonuses add covers the doubling
+    cap = game_map.route_bonus_cap("HR", SimplePhase("II", ()), 1)
+    assert cap > 2 * 150 + game_map.ferry_bonus("HR", game_map.ferries)
+
+
+def load_title_data() -> dict[str, Any]:
+    from companion.data import load_title
+
+    return load_title("1833NE")
+
+
+def test_luxury_ferry_doubles_one_ferry_with_its_new_bonus_and_is_not_reassigned() -> None:
+    game = example_game(index_of("run_routes", "HR"))
+    assign = {
+        "type": "assign",
+        "entity": "P5",
+        "entity_type": "company",
+        "target": "C26",
+        "target_type": "hex",
+    }
+    assert not [la for la in game.legal_actions() if la.type == "assign"]  # P5 is a player's
+    with pytest.raises(GameError):
+        game.clone().apply(assign)
+    owned_by(game, "P5", "HR")
+    assert [la.action for la in game.legal_actions() if la.type == "assign"] == [assign]
+    with pytest.raises(GameError, match="no ferry in B27"):
+        game.clone().apply(assign | {"target": "B27"})
+    game.apply(assign)
+    assert game.luxury_ferry == "C26"
+    # New Haven 20 + Hartford 20, the ferry 2 x 20 and the "New" ferry 2 x 20
+    result = game.suggest_routes(game.corporation("HR"))
+    assert result.optimal and result.total == 120
+    assert run(game, "HR", [hexes_route("2-0", "C26", "C24")]) == 120
+    with pytest.raises(GameError):  # never reassigned
+        game.clone().apply(assign)
+    assert not [la for la in game.legal_actions() if la.type == "assign"]
+    # another corporation's later ferry takes the "New" marker: the luxury ferry doubles its $20
+    game.ferries["B27"] = "FRR"
+    game.new_ferry = "B27"
+    assert run(game, "HR", [hexes_route("2-0", "C26", "C24")]) == 80
+    # phase IV removes the ferries (and P5)
+    game.company("P5").closed = True
+    game.sync_map_rules()
+    assert run(game, "HR", [hexes_route("2-0", "C26", "C24")]) == 60

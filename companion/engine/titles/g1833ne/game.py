@@ -37,7 +37,13 @@ from companion.engine.rounds import ActionDict, Entity, LegalAction, Round, enti
 from companion.engine.routes import Train as RouteTrain
 from companion.engine.stock import AuctionRound, BuySellParShares, StockRound, WaterfallAuction, parse_par
 from companion.engine.titles.g1833ne import takeover
-from companion.engine.titles.g1833ne.routes import Map1833NE, route_phase, route_train
+from companion.engine.titles.g1833ne.routes import (
+    DELAWARE_HUDSON,
+    OGDENSBURG,
+    Map1833NE,
+    route_phase,
+    route_train,
+)
 
 #: every tile lay or upgrade costs at least this much (terrain costs more)
 TILE_COST = 20
@@ -128,6 +134,8 @@ class Game1833NE(Game):
         """Hex of a ferry → the corporation that bought it."""
         self.new_ferry: str | None = None
         """The hex of the last ferry bought (it carries the "New" ferry bonus)."""
+        self.luxury_ferry: str | None = None
+        """The hex of the ferry Luxury Ferry Service (P5) was assigned to (it doubles it; for good)."""
         self.first_or_reversed = True
         self.champlain_laid: list[str] = []
         """The hexes Champlain & St. Lawrence's free tiles were laid in."""
@@ -179,9 +187,32 @@ class Game1833NE(Game):
         if isinstance(self.map, Map1833NE):
             self.map.ferries = dict(getattr(self, "ferries", {}))
             self.map.new_ferry = getattr(self, "new_ferry", None)
-            p6 = next((c for c in self.companies if c.sym == "P6"), None)
-            owner = p6.owner if p6 is not None and not p6.closed else None
-            self.map.delaware_hudson = owner.sym if isinstance(owner, Corporation) else None
+            self.map.delaware_hudson = self.owning_corporation("P6")
+            self.map.ogdensburg = self.owning_corporation("P4")
+            luxury = getattr(self, "luxury_ferry", None)
+            owner = self.owning_corporation("P5")
+            self.map.luxury_ferry = (
+                luxury if owner is not None and self.map.ferries.get(luxury or "") == owner else None
+            )
+            self.sync_offboard_tokens()
+
+    def owning_corporation(self, sym: str) -> str | None:
+        """The corporation owning the private company ``sym`` while it is open (None: nobody's)."""
+        company = next((c for c in self.companies if c.sym == sym), None)
+        owner = company.owner if company is not None and not company.closed else None
+        return owner.sym if isinstance(owner, Corporation) and not owner.closed else None
+
+    def sync_offboard_tokens(self) -> None:
+        """Ogdensburg (P4) and the Delaware & Hudson (P6): their corporation lays track and runs
+        routes from A6 / A12 as if it had a token there (routes.py, ``set_offboard_tokens``)."""
+        if isinstance(self.map, Map1833NE):
+            self.map.set_offboard_tokens(
+                {OGDENSBURG: self.owning_corporation("P4"), DELAWARE_HUDSON: self.owning_corporation("P6")}
+            )
+
+    def after_action(self) -> None:
+        self.sync_offboard_tokens()  # a private company bought, closed or taken over with its owner
+        super().after_action()
 
     def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:
         """Each card as the side its buyer chose."""
@@ -202,6 +233,7 @@ class Game1833NE(Game):
                 Track1833NE,
                 Token1833NE,
                 BuyFerry,
+                LuxuryFerry,
                 Route1833NE,
                 Dividend1833NE,
                 DiscardTrain1833NE,
@@ -484,6 +516,7 @@ class Game1833NE(Game):
                     self.close_company(c)
             self.ferries.clear()
             self.new_ferry = None
+            self.luxury_ferry = None
             self.log.append("-- Phase IV: ferries and P3-P5 are removed --")
 
     def hand_presidency_on(self, corp: Corporation, former: Player) -> None:
@@ -955,6 +988,59 @@ class BuyFerry(OperatorStep):
         gm.new_ferry = hex_id
         self.ornd.ferry_bought = corp  # type: ignore[attr-defined]
         gm.log.append(f"{corp.name} buys the ferry in {hex_id} for ${FERRY_PRICE}")
+
+
+class LuxuryFerry(OperatorStep):
+    """Luxury Ferry Service (P5): its corporation assigns it, once and for good, to one of its
+    ferries, which then earns twice its value, the "New" or "Last" ferry bonus included
+    (``assign`` by the company, ``target`` the ferry's hex)."""
+
+    description = "Assign Luxury Ferry Service to a ferry"
+    blocks_default = False
+
+    def company(self, entity: Entity) -> Company | None:
+        gm = _gm(self.game)
+        if not isinstance(entity, Company) or entity.sym != "P5" or entity.closed or gm.luxury_ferry:
+            return None
+        corp = entity.owner
+        if not isinstance(corp, Corporation) or corp is not self.ornd.current_operator:
+            return None
+        return entity
+
+    def targets(self, company: Company) -> list[str]:
+        owner = company.owner
+        assert isinstance(owner, Corporation)
+        return sorted(h for h, corp in _gm(self.game).ferries.items() if corp == owner.sym)
+
+    def actions(self, entity: Entity) -> list[str]:
+        company = self.company(entity)
+        return ["assign"] if company is not None and self.targets(company) else []
+
+    def legal_actions(self, entity: Entity) -> list[LegalAction]:
+        company = self.company(entity) if "assign" in self.actions(entity) else None
+        if company is None:
+            return []
+        return [
+            LegalAction(
+                {"type": "assign", **entity_fields(company), "target": h, "target_type": "hex"},
+                (company.sym,),
+            )
+            for h in self.targets(company)
+        ]
+
+    def process_assign(self, action: ActionDict) -> None:
+        entity = self.game.entity_of(action)
+        company = self.company(entity)
+        if company is None:
+            raise GameError("Luxury Ferry Service is assigned once, by its corporation in its turn")
+        corp = company.owner
+        assert isinstance(corp, Corporation)
+        hex_id = str(action.get("target"))
+        if hex_id not in self.targets(company):
+            raise GameError(f"{corp.name} has no ferry in {hex_id}")
+        gm = _gm(self.game)
+        gm.luxury_ferry = hex_id
+        gm.log.append(f"{company.name} doubles {corp.name}'s ferry in {hex_id}")
 
 
 #: the coastal cities and towns with a ferry port (printed track into a blue hex): Bridgeport,

@@ -7,7 +7,13 @@
   any kind plus up to s towns; the **2** counts both of its stops.
 * **Ferries**: a route reaching a city or town where the corporation has a ferry earns
   :data:`FERRY_VALUE`, and :data:`NEW_FERRY_BONUS` more on the ferry bought last (the "New"
-  marker, which stays on the fifth and last one: the "Last" ferry).
+  marker, which stays on the fifth and last one: the "Last" ferry).  The ferry Luxury Ferry
+  Service (P5) was assigned to earns twice both.
+* **Off-board tokens**: the corporation owning Ogdensburg (P4) lays track and runs routes from
+  A6, the one owning the Delaware & Hudson (P6) from A12, as if it had a token there
+  (:meth:`Map1833NE.set_offboard_tokens`: a token of its own on the offboard, for track and routes
+  only, not for placing stations).  In phases I-III a route of P4's corporation from A6 that joins
+  Boston earns its connection bonuses twice.
 * **The Delaware & Hudson's A12**: only the corporation owning P6 runs there, and A12 pays only
   on a route to or through Montreal.
 * **Connection bonuses** (:data:`CONNECTION_BONUSES`): a route joining both places of a pair
@@ -24,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.graph import Chain, board_graph
+from companion.engine.graph import Chain, ChainsByHex, board_graph, connectivity
 from companion.engine.map import GameMap, MapError, SimplePhase
 from companion.engine.routes import Train, _rebuild, check_route, stop_kind
 
@@ -43,11 +49,17 @@ FERRY_VALUE = 20
 #: and the "New" ferry (the last one bought) on top ("20 bonus za nový trajekt")
 NEW_FERRY_BONUS = 20
 BOSTON, MONTREAL = "G22", "B3"
+#: Ogdensburg: the offboard the corporation owning P4 uses as a token
+OGDENSBURG = "A6"
+#: the phases in which Ogdensburg (P4) doubles the bonuses of a route from A6 joining Boston
+OGDENSBURG_PHASES = frozenset({"I", "II", "III"})
 #: the Delaware & Hudson's offboard: only the corporation owning P6 runs there, and it pays only on
 #: a route to or through Montreal
 DELAWARE_HUDSON = "A12"
 #: the places a route must join, and its bonus by phase (the summary: Boston and Montreal,
-#: $150 in phases I-II and $200 in III-IV; it names no figure for phase V nor for Albany or New York)
+#: $150 in phases I-II and $200 in III-IV).  The summary names other "direct connection" bonuses
+#: (Boston, Montreal, Portland and the off-board areas, A6-Boston among them) without a figure,
+#: and the prealpha data holds none: they are left out (docs/1833NE.md, "Routes")
 CONNECTION_BONUSES: tuple[tuple[frozenset[str], dict[str, int]], ...] = (
     (frozenset({BOSTON, MONTREAL}), {"I": 150, "II": 150, "III": 200, "IV": 200}),
 )
@@ -78,7 +90,11 @@ def bonuses_in(phase: str) -> list[tuple[frozenset[str], int]]:
 
 
 class Map1833NE(GameMap):
-    """The 1833NE board: its ferries (mirrored from the game) and its route values."""
+    """The 1833NE board: its ferries and private companies' abilities (mirrored from the game), its
+    route values."""
+
+    #: while set, the off-board tokens are left out of ``tokens_of`` (station_reach)
+    _stations_only = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -88,28 +104,113 @@ class Map1833NE(GameMap):
         self.new_ferry: str | None = None
         #: the corporation owning the Delaware & Hudson (P6), the only one that runs to A12
         self.delaware_hudson: str | None = None
+        #: the corporation owning Ogdensburg (P4)
+        self.ogdensburg: str | None = None
+        #: the hex of the ferry Luxury Ferry Service (P5) doubles
+        self.luxury_ferry: str | None = None
+        #: offboard hex → the corporation using it as a token (set_offboard_tokens)
+        self.offboard_tokens: dict[str, str] = {}
 
     def _copy_title_state(self, other: GameMap) -> None:
         assert isinstance(other, Map1833NE)
         other.ferries = dict(self.ferries)
         other.new_ferry = self.new_ferry
         other.delaware_hudson = self.delaware_hudson
+        other.ogdensburg = self.ogdensburg
+        other.luxury_ferry = self.luxury_ferry
+        other.offboard_tokens = dict(self.offboard_tokens)
+
+    # -- the off-board tokens of P4 and P6 ---------------------------------------------------------------
+    def set_offboard_tokens(self, owners: dict[str, str | None]) -> None:
+        """Offboard hex → the corporation that lays track and runs routes from it as if it had a
+        token there (None: nobody).  The token is an extra token on the offboard's stop, so that the
+        map's connectivity, the route checks and the optimiser all start from it; it changes the map
+        only when an owner changed."""
+        changed = False
+        for hex_id, corp in owners.items():
+            st = self.state[hex_id]
+            node = next(i for i, n in enumerate(st.spec.nodes) if n.kind == "offboard")
+            wanted = [corp] if corp else []
+            if st.extra_tokens.get(node, []) != wanted:
+                st.extra_tokens[node] = wanted
+                changed = True
+            if corp:
+                self.offboard_tokens[hex_id] = corp
+            else:
+                self.offboard_tokens.pop(hex_id, None)
+        if changed:
+            self._changed()
+
+    def _tokens_of(self, corp: str) -> list[tuple[str, int]]:
+        out = super()._tokens_of(corp)
+        if self._stations_only:
+            out = [n for n in out if self.offboard_tokens.get(n[0]) != corp]
+        return out
+
+    def station_reach(self, corp: str) -> set[Node]:
+        """The stops ``corp``'s station tokens reach (without its off-board token: P4's and P6's
+        are for track and routes only)."""
+        if corp not in self.offboard_tokens.values():
+            return connectivity(self, corp).nodes
+        key = f"stations:{corp}"
+        cached = self._graph_cache.get(key)
+        if isinstance(cached, set):
+            return cached
+        saved = {
+            k: self._graph_cache.pop(k) for k in (f"tokens:{corp}", f"conn:{corp}") if k in self._graph_cache
+        }
+        self._stations_only = True
+        try:
+            reach = set(connectivity(self, corp).nodes)
+        finally:
+            self._stations_only = False
+            for k in (f"tokens:{corp}", f"conn:{corp}"):
+                self._graph_cache.pop(k, None)
+            self._graph_cache.update(saved)
+        self._graph_cache[key] = reach
+        return reach
+
+    def validate_token(
+        self, corp: str, city_ref: str, slot: int | None = None, *, home: bool = False
+    ) -> tuple[str, int, int]:
+        if home or corp not in self.offboard_tokens.values():
+            return super().validate_token(corp, city_ref, slot, home=home)
+        hex_id, node, slot = super().validate_token(corp, city_ref, slot, home=True)
+        if (hex_id, node) not in self.station_reach(corp):
+            raise MapError(f"{city_ref} on {hex_id} is not reachable from a {corp} station")
+        return hex_id, node, slot
 
     # -- values ----------------------------------------------------------------------------------------
-    def ferry_bonus(self, corp: str, hexes: Iterable[str]) -> int:
-        total = 0
-        for hex_id in set(hexes):
-            if self.ferries.get(hex_id) == corp:
-                total += FERRY_VALUE + (NEW_FERRY_BONUS if hex_id == self.new_ferry else 0)
-        return total
+    def ferry_value(self, hex_id: str) -> int:
+        """What the ferry in ``hex_id`` adds to a route of its corporation: the "New" one more, and
+        the luxury ferry (P5) twice as much."""
+        value = FERRY_VALUE + (NEW_FERRY_BONUS if hex_id == self.new_ferry else 0)
+        return value * (2 if hex_id == self.luxury_ferry else 1)
 
-    def connection_bonus(self, hexes: Iterable[str], phase: Phase) -> int:
+    def ferry_bonus(self, corp: str, hexes: Iterable[str]) -> int:
+        return sum(self.ferry_value(h) for h in set(hexes) if self.ferries.get(h) == corp)
+
+    def bonus_factor(self, corp: str | None, hexes: set[str], phase: Phase) -> int:
+        """Ogdensburg (P4): in phases I-III its corporation's route from A6 joining Boston earns its
+        connection bonuses twice."""
+        if (
+            corp is not None
+            and corp == self.ogdensburg
+            and phase.name in OGDENSBURG_PHASES
+            and {OGDENSBURG, BOSTON} <= hexes
+        ):
+            return 2
+        return 1
+
+    def connection_bonus(self, hexes: Iterable[str], phase: Phase, corp: str | None = None) -> int:
+        """The connection bonuses a route through ``hexes`` earns (for ``corp``: with P4's doubling)."""
         joined = set(hexes)
-        return sum(value for pair, value in bonuses_in(phase.name) if pair <= joined)
+        total = sum(value for pair, value in bonuses_in(phase.name) if pair <= joined)
+        return total * self.bonus_factor(corp, joined, phase) if total else 0
 
     def bonus(self, corp: str, stops: Sequence[Node], phase: Phase) -> int:
         hexes = [h for h, _ in stops]
-        return self.ferry_bonus(corp, hexes) + self.connection_bonus(hexes, phase)
+        return self.ferry_bonus(corp, hexes) + self.connection_bonus(hexes, phase, corp)
 
     def counted(self, corp: str, train: Train, stops: Sequence[Node], values: Sequence[int]) -> list[int]:
         """The indices of the stops ``train`` counts on a legal run of ``stops``."""
@@ -150,12 +251,10 @@ class Map1833NE(GameMap):
         return sum(values[i] for i in counted) * multiplier + self.bonus(corp, stops, phase)
 
     def route_bonus_cap(self, corp: str, phase: Phase, multiplier: int) -> int:
-        ferries = sum(
-            FERRY_VALUE + (NEW_FERRY_BONUS if h == self.new_ferry else 0)
-            for h, owner in self.ferries.items()
-            if owner == corp
-        )
-        return ferries + sum(value for _pair, value in bonuses_in(phase.name)) + 1
+        ferries = sum(self.ferry_value(h) for h, owner in self.ferries.items() if owner == corp)
+        connections = sum(value for _pair, value in bonuses_in(phase.name))
+        most = 2 if corp == self.ogdensburg and phase.name in OGDENSBURG_PHASES else 1
+        return ferries + connections * most + 1
 
     def stop_bonus_valuer(
         self, corp: str, phase: Phase, multiplier: int
@@ -228,12 +327,12 @@ class Map1833NE(GameMap):
                 return
             masks.append(mask)
             chains = (*chains_before, *cand.chains, *(after[1] if after else ()))
-            gained = self.connection_bonus([h for h, _ in stops], phase) - window_bonus
+            gained = self.connection_bonus([h for h, _ in stops], phase, corp) - window_bonus
             out.append(Candidate(stops, chains, mask, cand.base, run=run, extra=gained))
 
         for cand in candidates:
             hexes = {h for h, _ in cand.stops}
-            window_bonus = self.connection_bonus(hexes, phase)
+            window_bonus = self.connection_bonus(hexes, phase, corp)
             for pair, _value in pairs:
                 missing = sorted(pair - hexes)
                 if len(missing) == 1:
@@ -299,12 +398,13 @@ class Map1833NE(GameMap):
         by_name = {t.name: t for t in trains}
         used: frozenset[int] = frozenset()
         out: list[int] = []
+        found = ChainsByHex(self)  # one numbering of the track for all the run's routes
         for r in routes:
             name = r.get("train")
             if name not in by_name:
                 raise MapError(f"{corp} has no train {name!r}")
             try:
-                nodes, chains = _rebuild(self, corp, r.get("connections") or [], used, r.get("nodes"))
+                nodes, chains = _rebuild(self, corp, r.get("connections") or [], used, r.get("nodes"), found)
                 value, resources = self.check_extended(
                     corp, by_name[name], nodes, chains, r.get("run"), phase
                 )
@@ -334,8 +434,8 @@ class Map1833NE(GameMap):
             if chains[i - 1].terminal_b or chains[i].terminal_a:
                 raise ValueError(f"route cannot pass through the offboard {nodes[i][0]}")
         ends = {nodes[0][0], nodes[-1][0]}
-        gained = self.connection_bonus([h for h, _ in nodes], phase) - self.connection_bonus(
-            [h for h, _ in window.stops], phase
+        gained = self.connection_bonus([h for h, _ in nodes], phase, corp) - self.connection_bonus(
+            [h for h, _ in window.stops], phase, corp
         )
         if gained <= 0 or not any(ends & pair for pair, _v in bonuses_in(phase.name)):
             raise ValueError("a route extends beyond its train only to claim a connection bonus")
