@@ -475,3 +475,33 @@ def test_luxury_ferry_doubles_one_ferry_with_its_new_bonus_and_is_not_reassigned
     game.company("P5").closed = True
     game.sync_map_rules()
     assert run(game, "HR", [hexes_route("2-0", "C26", "C24")]) == 60
+
+
+# -- bridge, tunnel and pass costs ----------------------------------------------------------------------------
+def test_a_lay_completing_a_costed_border_pays_it_on_top_of_its_twenty() -> None:
+    game = example_game(index_of("lay_tile", "BW"))
+    bw = game.corporation("BW")
+    costs = {
+        (a.action["tile"], a.action["rotation"]): a.cost for a in game.legal_actions() if a.type == "lay_tile"
+    }
+    assert costs[("4-0", 1)] == 20  # Framingham towards E24: nothing there yet, no pass to pay
+    # track on E24 up to the $20 pass between E24 and Framingham (F23)
+    game.map.lay_tile("BW", "E24", "9-0", 1, game.map_phase(), check=False)
+    lays = [a for a in game.legal_actions() if a.type == "lay_tile" and a.action["hex"] == "F23"]
+    costs = {(a.action["tile"], a.action["rotation"]): a.cost for a in lays}
+    assert costs[("4-0", 1)] == 20 + 20 and costs[("58-0", 2)] == 20  # only the lay across it pays
+    cash = bw.cash
+    game.apply(next(a.action for a in lays if (a.action["tile"], a.action["rotation"]) == ("4-0", 1)))
+    assert bw.cash == cash - 40
+    assert ("F23", 1) in game.map.paid_borders and ("E24", 4) in game.map.paid_borders
+
+
+def test_terrain_below_twenty_plus_a_border_pays_twenty_plus_the_border() -> None:
+    game = example_game()
+    game_map = game.map
+    # Springfield (D21): no terrain, $40 rivers towards C20 and C22; C22 has $60 of mountain
+    game_map.lay_tile("HR", "C22", "9-0", 1, game.map_phase(), check=False)  # C22's edge 4 faces D21
+    assert game_map.lay_cost("D21", "57-0", 1) == 40  # the river, before the $20 least is added
+    assert game.tile_lay_extra_cost(game.corporation("HR"), "D21", None) == 20
+    # a hex with terrain above $20 pays its terrain and the border, and nothing more
+    assert game.tile_lay_extra_cost(game.corporation("HR"), "C20", None) == 0

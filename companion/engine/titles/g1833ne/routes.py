@@ -91,8 +91,11 @@ def bonuses_in(phase: str) -> list[tuple[frozenset[str], int]]:
 
 class Map1833NE(GameMap):
     """The 1833NE board: its ferries and private companies' abilities (mirrored from the game), its
-    route values."""
+    route values, and its bridge, tunnel and pass costs."""
 
+    #: the bridge, tunnel and pass costs (``border=...,cost:N``, written on both sides of each of the
+    #: 13 borders): the lay that completes track across one pays it, on top of its own cost
+    COSTED_BORDERS = True
     #: while set, the off-board tokens are left out of ``tokens_of`` (station_reach)
     _stations_only = False
 
