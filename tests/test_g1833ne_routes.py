@@ -505,3 +505,11 @@ def test_terrain_below_twenty_plus_a_border_pays_twenty_plus_the_border() -> Non
     assert game.tile_lay_extra_cost(game.corporation("HR"), "D21", None) == 20
     # a hex with terrain above $20 pays its terrain and the border, and nothing more
     assert game.tile_lay_extra_cost(game.corporation("HR"), "C20", None) == 0
+
+
+def test_a_run_is_checked_without_building_the_whole_board_graph() -> None:
+    game = with_concord(example_game())  # the lay drops the cached graphs
+    assert "board" not in game.map._graph_cache
+    assert run(game, "FRR", [hexes_route("2-1", "E20", "F21")]) == 30
+    # one chain index walked from the routes' hexes (graph.ChainsByHex), not every stop's chains
+    assert "board" not in game.map._graph_cache
