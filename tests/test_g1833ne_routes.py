@@ -513,3 +513,20 @@ def test_a_run_is_checked_without_building_the_whole_board_graph() -> None:
     assert run(game, "FRR", [hexes_route("2-1", "E20", "F21")]) == 30
     # one chain index walked from the routes' hexes (graph.ChainsByHex), not every stop's chains
     assert "board" not in game.map._graph_cache
+
+
+def test_the_off_board_tokens_follow_the_private_companies_through_the_game() -> None:
+    game = example_game(index_of("lay_tile", "BW"))
+    buy = {"type": "buy_company", "entity": "BW", "entity_type": "corporation"}
+    game.apply(buy | {"company": "P4", "price": 60})
+    game.apply(buy | {"company": "P6", "price": 80})
+    assert {("A6", 0), ("A12", 0)} <= set(game.map.tokens_of("BW"))
+    lays = {h for h, _t, _r, _c in game.map.legal_lays("BW", game.map_phase())}
+    assert "C8" in lays  # through the grey B7 from A6
+    # phase IV closes Ogdensburg (P4): its token goes; the Delaware & Hudson's stays
+    for card in ("3/5", "3/5", "3/5", "3/5", "4/7", "6/9"):
+        if any(game.card_name[t.id] == card for t in game.depot):
+            buy_card(game, "FRR", card)
+    assert game.phase.name == "IV" and game.company("P4").closed
+    game.after_action()
+    assert ("A6", 0) not in game.map.tokens_of("BW") and ("A12", 0) in game.map.tokens_of("BW")
