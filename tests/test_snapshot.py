@@ -231,23 +231,51 @@ def test_a_snapshot_puts_back_objects_in_place_and_refuses_what_it_cannot_restor
     Snapshot(Opaque())  # nothing in it to restore
 
 
-def test_undo_beyond_the_latest_snapshots_rebuilds_from_a_checkpoint() -> None:
+def test_undo_beyond_the_latest_snapshots_restores_a_checkpoint_in_place() -> None:
     from tests.engine_support import actions as fixture_actions
     from tests.engine_support import game_at
     from tests.engine_support import snapshot as value_snapshot
 
     name = "1870_game_end_bank"
+    every = TableGame.CHECKPOINT_EVERY
     recorded = fixture_actions(name)
-    game = game_at(name, 100)
-    game.keep_checkpoints()
+    game = game_at(name, 4 * every)
+    game.keep_checkpoints()  # a checkpoint now: the snapshot of the game as it is
+    at_checkpoint = state_graph(game)
     player = game.players[0]
     count = TableGame.UNDO_SNAPSHOTS + 5
-    for action in recorded[100 : 100 + count]:
+    for action in recorded[4 * every : 4 * every + count]:
         game.apply(action)
+    # the checkpoint after 5 * every actions is the snapshot the next apply took for its undo
+    assert [n for n, _ in game._checkpoints] == [4 * every, 5 * every]
     for n in range(1, count + 1):
+        unchanged = state_graph(game)
+        before = game.before_last()  # a copy of the state before the last action; this game unchanged
+        assert_same_state(unchanged, state_graph(game), f"before_last after {n - 1} undos")
         game.undo()
-        expected = game_at(name, 100 + count - n)
-        assert value_snapshot(game) == value_snapshot(expected), n
-        assert game.log == expected.log
-        # the latest actions are taken back in place; further back the state is rebuilt
-        assert (game.players[0] is player) == (n <= TableGame.UNDO_SNAPSHOTS), n
+        expected = game_at(name, 4 * every + count - n)
+        assert value_snapshot(game) == value_snapshot(expected) == value_snapshot(before), n
+        assert game.log == expected.log == before.log
+        # the latest actions are taken back by their records, further back by the checkpoint put
+        # back in place and the actions since replayed: the game keeps its own objects either way
+        assert game.players[0] is player and before.players[0] is not player, n
+        # a checkpoint of the state the undo returned to is kept (the undo record of the action
+        # after it is the same snapshot), later ones are gone
+        assert [c for c, _ in game._checkpoints] == [
+            c for c in (4 * every, 5 * every) if c <= len(game.actions)
+        ], n
+    # back at the checkpoint: the very same objects (the queries asked meanwhile filled other caches)
+    assert len(game.actions) == 4 * every
+    containers = {"list", "tuple", "dict", "set", "frozenset"}
+    entities = {k for k, (kind, _) in at_checkpoint.items() if kind not in containers}
+    assert len(entities) > 500 and entities <= state_graph(game).keys()
+    # one further: no checkpoint before it, so every action is replayed into a new state
+    game.undo()
+    assert value_snapshot(game) == value_snapshot(game_at(name, 4 * every - 1))
+    assert game.players[0] is not player and not game._checkpoints
+    assert game.round.game is game and all(step.game is game for step in game.round.steps)
+    # and forward again: the checkpoints come back
+    for action in recorded[4 * every - 1 : 5 * every + 1]:
+        game.apply(action)
+    assert [n for n, _ in game._checkpoints] == [4 * every, 5 * every]
+    assert value_snapshot(game) == value_snapshot(game_at(name, 5 * every + 1))

@@ -83,14 +83,17 @@ class TableGame:
         self.optional_rules = frozenset(optional_rules)
         self.log: list[str] = []
         self.actions: list[ActionDict] = []
-        self._checkpoints: tuple[tuple[int, Any], ...] = ()
+        self._checkpoints: tuple[tuple[int, Snapshot], ...] = ()
+        """(actions, the snapshot of the game after that many actions) every ``CHECKPOINT_EVERY``
+        actions at the table, the two latest: an undo further back than the undo records restores
+        one in place and replays the actions since."""
         self._snapshot_kinds: dict[type, int] = {}  # how a snapshot notes each class (Snapshot)
         self._undo_snapshots: list[tuple[int, int, Snapshot]] = []
         """(actions, version) after each of the latest actions applied at the table, with the
         snapshot taken before it: :meth:`undo` restores it while the game is still in that state."""
         self.checkpointing = False
-        """Keep a copy of the state every ``CHECKPOINT_EVERY`` actions, so an undo replays only the
-        actions since the last copy (:meth:`keep_checkpoints`; the table does, replays do not)."""
+        """Keep the snapshot of the state every ``CHECKPOINT_EVERY`` actions, so an undo replays only
+        the actions since (:meth:`keep_checkpoints`; the table does, replays do not)."""
         self.version = 0
         """Counts the changes of state (every processed action and undo); previews remember it."""
         self.finished = False
@@ -254,9 +257,19 @@ class TableGame:
             before.restore()
             raise
         if self.checkpointing:
+            count = len(self.actions) - 1  # the actions before this one: the state ``before`` notes
+            if count % self.CHECKPOINT_EVERY == 0:
+                self._checkpoint(count, before)
             kept = self._undo_snapshots[-(self.UNDO_SNAPSHOTS - 1) :] if self.UNDO_SNAPSHOTS > 1 else []
             self._undo_snapshots[:] = [*kept, (len(self.actions), self.version, before)]
         return lines
+
+    def _checkpoint(self, count: int, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` (the game after ``count`` actions) as a checkpoint, with the latest one
+        before it: an undo rarely goes further back than that."""
+        if count and not any(n == count for n, _ in self._checkpoints):
+            older = [cp for cp in self._checkpoints if cp[0] < count]
+            self._checkpoints = (*older[-1:], (count, snapshot))
 
     def snapshot(self) -> Snapshot:
         """What :meth:`Snapshot.restore` needs to put this game back as it is now, in place."""
@@ -300,34 +313,50 @@ class TableGame:
 
         At the table (:meth:`keep_checkpoints`) the snapshot taken before each of the latest
         ``UNDO_SNAPSHOTS`` actions is put back in place while the game is as that action left it;
-        otherwise the state before it is rebuilt from the latest checkpoint (new objects)."""
+        further back the latest checkpoint before it is put back in place and the actions since are
+        replayed (the objects the game held then are its own again); without one, every action is
+        replayed into a new state."""
         if not self.actions:
             raise GameError("there is nothing to undo")
         last = self.actions[-1]
-        version, checkpointing = self.version, self.checkpointing
+        version, checkpointing, checkpoints = self.version, self.checkpointing, self._checkpoints
         records = self._undo_snapshots
         if records and records[-1][:2] == (len(self.actions), version):
-            # the game is as the last action left it: put back the state from just before it
+            # the game is as the last action left it: put back the state from just before it (the
+            # game's own bookkeeping is not part of a snapshot: it is set again, not restored)
             records.pop()[2].restore()
             self._undo_snapshots = records
             self.checkpointing = checkpointing
+            self._checkpoints = tuple(cp for cp in checkpoints if cp[0] <= len(self.actions))
             self.version = version + 1
             if records and records[-1][0] == len(self.actions):
                 # the game is again as the action before left it: its record applies
                 records[-1] = (len(self.actions), self.version, records[-1][2])
             return last
-        keep = tuple(cp for cp in self._checkpoints if cp[0] < len(self.actions))
-        self._adopt(self.before_last())
-        self._checkpoints, self.checkpointing = keep, checkpointing
+        target = len(self.actions) - 1
+        usable = tuple(cp for cp in checkpoints if cp[0] <= target)
+        if usable:
+            # the records and the later checkpoints are of states gone
+            count, checkpoint = usable[-1]
+            later = self.actions[count:target]
+            checkpoint.restore()
+            self._undo_snapshots = []
+            for action in later:
+                self._process(action)
+        else:
+            self._adopt(self.replayed(self.actions[:target]))
+        self._checkpoints, self.checkpointing = usable, checkpointing
         self.version = version + 1
         return last
 
     def keep_checkpoints(self) -> None:
-        """From now on keep a copy of the state every ``CHECKPOINT_EVERY`` actions (and one now), so
-        that an undo is quick; a game at the table does, a bulk replay need not."""
+        """From now on keep the snapshot of the state every ``CHECKPOINT_EVERY`` actions (and one
+        now), so that an undo is quick; a game at the table does, a bulk replay need not.  The
+        checkpoint after ``n`` actions is the snapshot the next :meth:`apply` takes anyway (for its
+        undo), so keeping one costs nothing on the way of a tap."""
         self.checkpointing = True
-        if self.actions and not any(n == len(self.actions) for n, _ in self._checkpoints):
-            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
+        if self.actions:
+            self._checkpoint(len(self.actions), self.snapshot())
 
     def _adopt(self, other: Self) -> None:
         """Become ``other`` (a rebuilt state): take its state, and point its round and steps, which
@@ -340,15 +369,25 @@ class TableGame:
 
     def before_last(self) -> Self:
         """A new game as this one was before its last action (this one is unchanged): a copy of
-        the latest checkpoint with the actions since replayed, or every action replayed."""
+        the state the last undo record or the latest checkpoint notes (put back for the copy, then
+        this game's own state again), with the actions since replayed; else every action replayed."""
         if not self.actions:
             raise GameError("there is nothing to undo")
         target = len(self.actions) - 1
-        usable = [cp for cp in self._checkpoints if cp[0] <= target]
-        if not usable:
-            return self.replayed(self.actions[:target])
-        count, checkpoint = usable[-1]
-        game: Self = checkpoint.clone()
+        records = self._undo_snapshots
+        if records and records[-1][:2] == (len(self.actions), self.version):
+            count, then = target, records[-1][2]
+        else:
+            usable = [cp for cp in self._checkpoints if cp[0] <= target]
+            if not usable:
+                return self.replayed(self.actions[:target])
+            count, then = usable[-1]
+        now = self.snapshot()
+        then.restore()
+        try:
+            game: Self = self.clone()
+        finally:
+            now.restore()
         for action in self.actions[count:target]:
             game._process(action)
         return game
@@ -430,9 +469,6 @@ class TableGame:
                 # recorded like 18xx.games does, so the log replays the same way anywhere
                 action = {**action, "auto_actions": generated}
         self.actions.append(action)
-        if self.checkpointing and len(self.actions) % self.CHECKPOINT_EVERY == 0:
-            # the two latest are kept: an undo rarely goes further back than that
-            self._checkpoints = (*self._checkpoints[-1:], (len(self.actions), self.clone()))
         return self.log[start:]
 
     def process_single(self, action: ActionDict) -> None:
