@@ -113,3 +113,45 @@ def _shared_pairs(chains: list[graph.Chain]) -> set[tuple[int, int]]:
         for r in c.resources:
             holders.setdefault(r, []).append(i)
     return {(i, j) for ids in holders.values() for i in ids for j in ids if i < j}
+
+
+def _tokens_by_scan(game_map: GameMap, corp: str) -> list[tuple[str, int]]:
+    """A corporation's tokens found by looking at every hex for that one corporation."""
+    out = []
+    for hex_id, st in game_map.state.items():
+        for node, slots in st.tokens.items():
+            if corp in slots or corp in st.extra_tokens.get(node, ()):
+                out.append((hex_id, node))
+        for node, extra in st.extra_tokens.items():
+            if corp in extra and corp not in (st.tokens.get(node) or ()) and (hex_id, node) not in out:
+                out.append((hex_id, node))
+    return out
+
+
+def test_tokens_and_token_spots_answer_as_the_whole_search() -> None:
+    """Every corporation's tokens, found for all of them in one pass, are those a search for each
+    finds, in its order; whether a corporation has anywhere to place a token (a walk that stops at
+    the first spot) is whether ``token_spots`` lists any, on every state of a real 1870 game."""
+    checked = spots = 0
+    for _action, game in iter_replay(load_export(FIXTURE)):
+        game_map = game.map
+        for corp in game.corporations:
+            assert game_map.tokens_of(corp.sym) == _tokens_by_scan(game_map, corp.sym), corp.sym
+            if not game_map.tokens_of(corp.sym):
+                continue
+            game_map._graph_cache.clear()
+            has = game.has_token_spot(corp)
+            game_map._graph_cache.clear()
+            assert has == bool(game.token_spots(corp)), corp.sym
+            assert game.has_token_spot(corp) == has  # from the cached whole walk
+            checked += 1
+            spots += has
+    # extra (destination) tokens beside the slots are among those searched
+    game_map = game.map
+    hex_id = next(h for h, st in game_map.state.items() if st.tokens)
+    node = next(iter(game_map.state[hex_id].tokens))
+    game_map.state[hex_id].extra_tokens.setdefault(node, []).append("ZZ")
+    game_map.state[hex_id].extra_tokens[99] = ["ZZ", "ZZ"]
+    game_map._graph_cache.clear()
+    assert game_map.tokens_of("ZZ") == _tokens_by_scan(game_map, "ZZ") == [(hex_id, node), (hex_id, 99)]
+    assert checked > 500 and 0 < spots < checked

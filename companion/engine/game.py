@@ -955,6 +955,27 @@ class Game(TableGame):
             spots.append(ref)
         return spots
 
+    def has_token_spot(self, corp: Corporation) -> bool:
+        """Whether :meth:`token_spots` names any city: the walk stops at the first one (a title
+        with its own ``token_spots`` is asked for them all)."""
+        if type(self).token_spots is not Game.token_spots:
+            return bool(self.token_spots(corp))
+        from companion.engine.graph import reaches_node
+
+        game_map = self.map
+
+        def spot(node: tuple[str, int]) -> bool:
+            hex_id, n = node
+            if n not in game_map.state[hex_id].tokens:
+                return False
+            try:  # reached by the walk: everything else token_spots checks
+                game_map.validate_token(corp.sym, game_map.city_ref(hex_id, n), home=True)
+            except MapError:
+                return False
+            return True
+
+        return reaches_node(game_map, corp.sym, spot)
+
     def place_home_token(self, corp: Corporation) -> None:
         if any(t.used for t in corp.tokens):
             return

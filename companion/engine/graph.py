@@ -15,6 +15,7 @@ Two views of the same board:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "hexes_connected",
     "reaches_any",
     "reaches_edges",
+    "reaches_node",
 ]
 
 Node = tuple[str, int]  # (hex id, node index on its tile)
@@ -95,6 +97,8 @@ class _TokenWalk:
         self.target: Node | None = None
         self.max_stops = 0
         self.found = False
+        #: spot checks: stop as soon as a stop this accepts is reached
+        self.accept: Callable[[Node], bool] | None = None
 
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
@@ -115,9 +119,13 @@ class _TokenWalk:
         stack: list[tuple[Any, ...]] = [(_NODE, start, converging)]
         pop, push = stack.pop, stack.append
         visited_nodes, visited_paths, used = self.visited_nodes, self.visited_paths, self.used
-        conn, corp, target, watch, tile = self.conn, self.corp, self.target, self.watch, self.tile
+        conn, corp, target, tiles, game_map = self.conn, self.corp, self.target, self._tiles, self.map
+        add_path, add_hex, add_node = conn.paths.add, conn.reachable_hexes.add, conn.nodes.add
         hex_edges = conn.hex_edges
-        stop_at_offboards = self.map.REFERENCE_TRACK_RULES
+        # the watched hex's reached edges change only on a path in it or leading into it
+        watch_hex, watch_edges = self.watch if self.watch is not None else ("", frozenset[int]())
+        accept = self.accept
+        stop_at_offboards = game_map.REFERENCE_TRACK_RULES
         while stack:
             step = pop()
             kind = step[0]
@@ -126,26 +134,44 @@ class _TokenWalk:
                 key = (hex_id, i)
                 if key in visited_paths:
                     continue
-                index = tile(hex_id)
+                index = tiles.get(hex_id)
+                if index is None:
+                    index = tiles[hex_id] = _TileIndex(game_map, hex_id)
                 path = index.paths[i]
                 edges = path.edges
-                if any(used.get((hex_id, e), 0) for e in edges):
+                blocked = False
+                for e in edges:
+                    if used.get((hex_id, e)):
+                        blocked = True
+                        break
+                if blocked:
                     continue
                 visited_paths.add(key)
-                conn.paths.add(key)
-                conn.reachable_hexes.add(hex_id)
+                add_path(key)
+                add_hex(hex_id)
                 neighbors = index.neighbors
+                watched = hex_id == watch_hex
                 for e in edges:
-                    hex_edges.setdefault(hex_id, set()).add(e)
+                    reached_edges = hex_edges.get(hex_id)
+                    if reached_edges is None:
+                        reached_edges = hex_edges[hex_id] = set()
+                    reached_edges.add(e)
                     nb = neighbors.get(e)
                     if nb is not None:
-                        hex_edges.setdefault(nb, set()).add((e + 3) % 6)
+                        reached_edges = hex_edges.get(nb)
+                        if reached_edges is None:
+                            reached_edges = hex_edges[nb] = set()
+                        reached_edges.add((e + 3) % 6)
+                        if nb == watch_hex:
+                            watched = True
                 nodes = path.nodes
                 for n in nodes:
-                    conn.nodes.add((hex_id, n))
+                    add_node((hex_id, n))
+                if accept is not None and any(accept((hex_id, n)) for n in nodes):
+                    return True
                 if until is not None and key in until:
                     return True
-                if watch is not None and not watch[1].isdisjoint(hex_edges.get(watch[0], ())):
+                if watched and not watch_edges.isdisjoint(hex_edges[watch_hex]):
                     return True
                 reached = target is not None and target[0] == hex_id and target[1] in nodes
                 if reached and len(visited_nodes) < self.max_stops:
@@ -153,6 +179,7 @@ class _TokenWalk:
                     return True
                 if conv:
                     push((_LEAVE_PATH, key))
+                at_end = index.at_end
                 for e in reversed(edges):
                     if e == skip:
                         continue
@@ -162,11 +189,15 @@ class _TokenWalk:
                     inv = (e + 3) % 6
                     # leaving by an edge several paths of this tile share: from here on the walk may
                     # come back over what it visits (as the 18xx.games engine walks "converging" exits)
-                    onward = conv or len(index.at_end.get(e, ())) > 1
-                    push((_FREE, (hex_id, e)))
-                    for j in reversed(tile(nb).at_end.get(inv, ())):
+                    onward = conv or len(at_end.get(e, ())) > 1
+                    edge = (hex_id, e)
+                    push((_FREE, edge))
+                    nb_index = tiles.get(nb)
+                    if nb_index is None:
+                        nb_index = tiles[nb] = _TileIndex(game_map, nb)
+                    for j in reversed(nb_index.at_end.get(inv, ())):
                         push((_PATH, nb, j, inv, origin, onward))
-                    push((_USE, (hex_id, e)))
+                    push((_USE, edge))
                 if not path.terminal:
                     st = index.state
                     for n in reversed(nodes):
@@ -188,7 +219,10 @@ class _TokenWalk:
                 if conv:
                     push((_LEAVE_NODE, node))
                 hex_id, n = node
-                for i in reversed(tile(hex_id).at_end.get(NODE + n, ())):
+                index = tiles.get(hex_id)
+                if index is None:
+                    index = tiles[hex_id] = _TileIndex(game_map, hex_id)
+                for i in reversed(index.at_end.get(NODE + n, ())):
                     push((_PATH, hex_id, i, None, node, conv))
             elif kind == _USE:
                 used[step[1]] = used.get(step[1], 0) + 1
@@ -241,6 +275,25 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
     for start in tokens:
         walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles)
         walk.watch = (hex_id, edges)
+        if walk.run(start):
+            return True
+    return False
+
+
+def reaches_node(game_map: GameMap, corp: str, accept: Callable[[Node], bool]) -> bool:
+    """Does the walk of :func:`connectivity` reach a stop ``accept`` takes (its tokens' own stops
+    included)?  Stops at the first; the cached walk is used when there is one."""
+    cached = game_map._graph_cache.get(f"conn:{corp}")
+    if isinstance(cached, Connectivity):
+        return any(accept(node) for node in cached.nodes)
+    tokens = game_map.tokens_of(corp)
+    if any(accept(node) for node in tokens):
+        return True
+    conn = Connectivity()
+    tiles: dict[str, _TileIndex] = {}
+    for start in tokens:
+        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles)
+        walk.accept = accept
         if walk.run(start):
             return True
     return False

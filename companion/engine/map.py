@@ -233,6 +233,8 @@ class HexState:
 
 
 _HEX_TABLES = ("tokens", "reservations", "extra_tokens")
+#: an empty hex table as a snapshot notes it (never changed: only read back from)
+_NO_TABLE: dict[int, Any] = {}
 
 
 def _put_back(live: Any, old: Any) -> None:
@@ -276,6 +278,15 @@ def _fresh(value: Any) -> Any:
 
 
 _MISSING = object()
+
+
+@dataclass(frozen=True)
+class _TokensByCorporation:
+    """Every corporation's tokens on one state of the map (a graph cache entry: a value, never
+    changed once made, so a snapshot puts back the same one)."""
+
+    tokens: dict[str, tuple[tuple[str, int], ...]]
+
 
 _TILE_NAME_RE = re.compile(r"^(?P<id>[0-9A-Za-z]+?)-(?P<n>\d+)$")
 
@@ -465,6 +476,15 @@ class GameMap:
 
         ``sharing_all_but=HEX``: a copy for a trial lay on HEX, whose other hexes' states are
         shared with this map (a lay replaces only its own hex's state); change nothing else on it."""
+        if sharing_all_but is None:
+            state = {k: v.copy() for k, v in self.state.items()}
+        else:
+            state = dict(self.state)
+            state[sharing_all_but] = self.state[sharing_all_but].copy()
+        return self._copy_with(state)
+
+    def _copy_with(self, state: dict[str, HexState]) -> Self:
+        """A copy of everything but the hex states, which are ``state``."""
         other = type(self).__new__(type(self))
         other.title = self.title
         other.layout = self.layout
@@ -472,11 +492,7 @@ class GameMap:
         other.supply = self.supply
         other.corporations = self.corporations
         other.removed_tiles = self.removed_tiles
-        if sharing_all_but is None:
-            other.state = {k: v.copy() for k, v in self.state.items()}
-        else:
-            other.state = dict(self.state)
-            other.state[sharing_all_but] = self.state[sharing_all_but].copy()
+        other.state = state
         other.laid = dict(self.laid)
         other.hex_assignments = {k: dict(v) for k, v in self.hex_assignments.items()}
         other.corp_assignments = {k: set(v) for k, v in self.corp_assignments.items()}
@@ -492,10 +508,20 @@ class GameMap:
         """This map's part of a game snapshot (companion.engine.snapshot): what it and each hex
         state refer to, and a copy of their contents (:meth:`copy`), put back in place when
         restored (the same objects; a table that changed gets its entries back); the hex states
-        it covers; nothing else to look into (a map holds only plain data)."""
+        it covers; nothing else to look into (a map holds only plain data).  Most hexes hold no
+        tokens: their empty tables are noted as one shared empty table, not copied."""
         attrs = self.__dict__.copy()
-        hexes = [(hex_id, st, st.__dict__.copy()) for hex_id, st in self.state.items()]
-        before = self.copy()
+        hexes = []
+        for hex_id, st in self.state.items():
+            fields = st.__dict__.copy()
+            tokens, reservations, extra = fields["tokens"], fields["reservations"], fields["extra_tokens"]
+            tables = (
+                {k: list(v) for k, v in tokens.items()} if tokens else _NO_TABLE,
+                {k: list(v) for k, v in reservations.items()} if reservations else _NO_TABLE,
+                {k: list(v) for k, v in extra.items()} if extra else _NO_TABLE,
+            )
+            hexes.append((hex_id, st, fields, tables))
+        before = self._copy_with({})
 
         def restore() -> None:
             self.__dict__.clear()
@@ -504,14 +530,18 @@ class GameMap:
                 if name != "state":
                     _put_back(attrs[name], value)
             self.state.clear()
-            for hex_id, st, fields in hexes:
+            for hex_id, st, fields, tables in hexes:
                 self.state[hex_id] = st
-                old = before.state[hex_id]
-                if st.__dict__ != fields or any(getattr(st, t) != getattr(old, t) for t in _HEX_TABLES):
+                if (
+                    st.__dict__ != fields
+                    or st.tokens != tables[0]
+                    or st.reservations != tables[1]
+                    or st.extra_tokens != tables[2]
+                ):
                     st.__dict__.clear()
                     st.__dict__.update(fields)
-                    for table in _HEX_TABLES:
-                        _put_back(fields[table], getattr(old, table))
+                    for table, old in zip(_HEX_TABLES, tables, strict=True):
+                        _put_back(fields[table], old)
 
         return restore, [self.state, *self.state.values()], []
 
@@ -555,23 +585,32 @@ class GameMap:
         return out
 
     def tokens_of(self, corp: str) -> list[tuple[str, int]]:
-        """(hex, node) of every token of a corporation on the map (remembered until the map changes)."""
-        key = f"tokens:{corp}"
-        cached = self._graph_cache.get(key)
-        if cached is None:
-            cached = self._graph_cache[key] = tuple(self._tokens_of(corp))
-        return list(cached)
+        """(hex, node) of every token of a corporation on the map: those in a city's slots or beside
+        them, hex by hex in map order and node by node (the slots' nodes first).  Found for every
+        corporation in one pass over the map, remembered until the map changes."""
+        every = self._graph_cache.get("tokens")
+        if not isinstance(every, _TokensByCorporation):
+            every = self._graph_cache["tokens"] = _TokensByCorporation(self._all_tokens())
+        return list(every.tokens.get(corp, ()))
 
-    def _tokens_of(self, corp: str) -> list[tuple[str, int]]:
-        out = []
+    def _all_tokens(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        found: dict[str, list[tuple[str, int]]] = {}
         for hex_id, st in self.state.items():
+            extra = st.extra_tokens
+            if not st.tokens and not extra:
+                continue
+            here: dict[str, list[tuple[str, int]]] = {}
             for node, slots in st.tokens.items():
-                if corp in slots or corp in st.extra_tokens.get(node, ()):
-                    out.append((hex_id, node))
-            for node, extra in st.extra_tokens.items():
-                if corp in extra and corp not in (st.tokens.get(node) or ()) and (hex_id, node) not in out:
-                    out.append((hex_id, node))
-        return out
+                for corp in dict.fromkeys([*slots, *extra.get(node, ())]):
+                    if corp is not None:
+                        here.setdefault(corp, []).append((hex_id, node))
+            for node, corps in extra.items():
+                if node not in st.tokens:
+                    for corp in dict.fromkeys(corps):
+                        here.setdefault(corp, []).append((hex_id, node))
+            for corp, nodes in here.items():
+                found.setdefault(corp, []).extend(nodes)
+        return {corp: tuple(nodes) for corp, nodes in found.items()}
 
     def home_hex(self, corp: str) -> str | None:
         return self._corp(corp).home

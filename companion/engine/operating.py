@@ -222,7 +222,7 @@ class Token(OperatorStep):
         token = entity.next_token()
         if token is None or self.ornd.tokened or token.price > entity.cash:
             return []
-        if not self.game.token_spots(entity):
+        if not self.game.has_token_spot(entity):
             return []
         return ["place_token", "pass"]
 
