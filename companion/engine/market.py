@@ -83,23 +83,20 @@ class StockMarket:
     def snapshot_state(self) -> tuple[Callable[[], None], list[Any], list[Any]]:
         """This market's part of a game snapshot (companion.engine.snapshot): its attributes and
         who sits in each cell (the cells are otherwise fixed once built); the cells it covers; the
-        corporations in them and its other attributes to look into."""
+        corporations in them and its other attributes to look into.  Most cells are empty: they
+        are noted as one shared empty tuple, so a snapshot makes few objects."""
         attrs = self.__dict__.copy()
-        held = [(c, c.corporations[:]) for row in self.grid for c in row if c is not None]
+        cells = [c for row in self.grid for c in row if c is not None]
+        held: list[Any] = [c.corporations[:] if c.corporations else () for c in cells]
 
         def restore() -> None:
             self.__dict__.clear()
             self.__dict__.update(attrs)
-            for cell, corporations in held:
+            for cell, corporations in zip(cells, held, strict=True):
                 cell.corporations[:] = corporations
 
-        covered: list[Any] = [
-            self.grid,
-            *self.grid,
-            *(c for c, _ in held),
-            *(c.corporations for c, _ in held),
-        ]
-        refs = [v for k, v in attrs.items() if k != "grid"] + [x for _, corps in held for x in corps]
+        covered: list[Any] = [self.grid, *self.grid, *cells, *(c.corporations for c in cells)]
+        refs = [v for k, v in attrs.items() if k != "grid"] + [x for corps in held for x in corps]
         return restore, covered, refs
 
     def cell(self, row: int, col: int) -> Cell | None:

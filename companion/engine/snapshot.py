@@ -119,7 +119,7 @@ class Snapshot:
         objects: list[Any] = []
         attrs: list[dict[str, Any]] = []
         lists: list[list[Any]] = []
-        list_items: list[list[Any]] = []
+        list_items: list[list[Any] | tuple[()]] = []
         dicts: list[dict[Any, Any]] = []
         dict_items: list[dict[Any, Any]] = []
         others: list[tuple[int, Any, Any]] = []
@@ -143,10 +143,14 @@ class Snapshot:
                 attrs.append(contents)
                 extend(contents.values())
             elif kind == _LIST:
-                items = obj[:]
-                lists.append(obj)
-                list_items.append(items)
-                extend(items)
+                if obj:
+                    items = obj[:]
+                    lists.append(obj)
+                    list_items.append(items)
+                    extend(items)
+                else:  # many lists are empty: noted as one shared empty tuple (a snapshot makes few objects)
+                    lists.append(obj)
+                    list_items.append(())
             elif kind == _DICT:
                 table = obj.copy() if cls is dict else dict(obj)
                 dicts.append(obj)
