@@ -686,7 +686,8 @@ class Game(TableGame):
                 company.closed = True
 
     def crowded_corporations(self) -> list[Corporation]:
-        return [c for c in self.corporations if len(c.trains) > self.train_limit(c)]
+        # a limit is never below zero: a corporation without trains is never over it (asked often)
+        return [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
 
     def discard_train(self, train: Train) -> None:
         assert train.owner is not None

@@ -206,14 +206,15 @@ class Game1870(Game):
 
     def num_certs(self, player: Player, price_protecting: bool = False) -> int:
         count = 0
+        queue = self.sell_queue if not price_protecting else []
         for s in player.shares:
             corp = s.corporation
             if corp.share_price is not None and not corp.share_price.counts_for_limit:
                 continue
-            if not price_protecting and any(
+            if queue and any(
                 b[0][0].corporation is corp
                 and not self.market.find_relative(corp, ["down"] * b[3]).counts_for_limit
-                for b in self.sell_queue
+                for b in queue
             ):
                 continue
             count += 1
