@@ -144,8 +144,8 @@ class Map1833NE(GameMap):
         if changed:
             self._changed()
 
-    def _tokens_of(self, corp: str) -> list[tuple[str, int]]:
-        out = super()._tokens_of(corp)
+    def tokens_of(self, corp: str) -> list[tuple[str, int]]:
+        out = super().tokens_of(corp)
         if self._stations_only:
             out = [n for n in out if self.offboard_tokens.get(n[0]) != corp]
         return out
@@ -159,16 +159,13 @@ class Map1833NE(GameMap):
         cached = self._graph_cache.get(key)
         if isinstance(cached, set):
             return cached
-        saved = {
-            k: self._graph_cache.pop(k) for k in (f"tokens:{corp}", f"conn:{corp}") if k in self._graph_cache
-        }
+        saved = {k: self._graph_cache.pop(k) for k in (f"conn:{corp}",) if k in self._graph_cache}
         self._stations_only = True
         try:
             reach = set(connectivity(self, corp).nodes)
         finally:
             self._stations_only = False
-            for k in (f"tokens:{corp}", f"conn:{corp}"):
-                self._graph_cache.pop(k, None)
+            self._graph_cache.pop(f"conn:{corp}", None)
             self._graph_cache.update(saved)
         self._graph_cache[key] = reach
         return reach
