@@ -19,6 +19,8 @@ def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: 
         ["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+    # the loaded game is out of the garbage collector's way before the first touch (companion/runtime.py)
+    assert "garbage collector settled" in (tmp_path / "logs" / "companion.log").read_text()
     texts = (tmp_path / "shot.txt").read_text().splitlines()
     assert "Bank $9,900" in texts and "Ann to act" in texts  # 1870: $12,000 less 4 × $525
     assert (tmp_path / "shot.png").stat().st_size > 10_000

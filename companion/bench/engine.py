@@ -23,6 +23,7 @@ from typing import Any
 from companion.engine.titles import playable_titles
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
+from companion.runtime import TABLE_GC_THRESHOLD, settle_collector
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games"
 RUNS = 3
@@ -60,9 +61,9 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-#: the cyclic garbage collector's first threshold in the "collector tuned" timing (Python's default
-#: is 700 allocations): what a long-running table process could set after loading its game
-TUNED_GC_THRESHOLD = 5000
+#: the cyclic garbage collector's first threshold in the "collector tuned" timing: what the table
+#: process sets after loading its game (companion.runtime.settle_collector)
+TUNED_GC_THRESHOLD = TABLE_GC_THRESHOLD
 
 
 @contextlib.contextmanager
@@ -70,9 +71,7 @@ def tuned_collector() -> Iterator[None]:
     """For the block: everything alive now frozen out of the collector's sight (``gc.freeze``) and
     its first generation collected every ``TUNED_GC_THRESHOLD`` allocations; put back after."""
     before = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(TUNED_GC_THRESHOLD, *before[1:])
+    settle_collector()
     try:
         yield
     finally:
@@ -152,9 +151,9 @@ def bench() -> str:
         "action on the game and puts back the snapshot taken before), `apply` without a preview (a "
         "snapshot, then the action; the snapshot is kept for an undo), `undo` (puts back that "
         "snapshot). Goals (issue 17): apply and preview p95 ≤ 2 ms, undo p95 ≤ 5 ms. The last two "
-        "columns: the same with the garbage collector tuned as a long-running table process could tune "
-        f"it after loading its game (`gc.freeze()`, first threshold {TUNED_GC_THRESHOLD}); the table "
-        "does not do that yet.",
+        "columns: the same with the garbage collector settled as the table process settles it after "
+        f"loading its game (`companion.runtime.settle_collector`: `gc.freeze()`, first threshold "
+        f"{TUNED_GC_THRESHOLD}; `companion run` and `companion table` do).",
         "",
         "| operation | median ms | p95 ms | collector tuned: median ms | p95 ms |",
         "|---|---|---|---|---|",

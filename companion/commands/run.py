@@ -307,6 +307,12 @@ def _run(args: argparse.Namespace) -> int:
         app.feedback.append(lambda ok: panel.accept() if ok else panel.reject())
         panel.on_press(lambda press: app.post(lambda: app.press(str(press.button))))
     _exit_after(app, args, app.events)
+    from companion.runtime import settle_collector
+
+    frozen = (
+        settle_collector()
+    )  # the loaded game and screens out of the collector's way (companion/runtime.py)
+    log.info("garbage collector settled: %d objects frozen", frozen)
     try:
         app.run()
     finally:

@@ -26,6 +26,7 @@ from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.interop.actions import ExportError
 from companion.interop.replay import load_export
+from companion.runtime import settle_collector
 from companion.store import Store, StoreError, database_path
 from companion.table.exchange import import_export
 from companion.table.script import HELP, Help, enroll_demo_tags, parse_table_script, stream_table_script
@@ -244,6 +245,7 @@ def _run(args: argparse.Namespace) -> int:
         print(_turn(service), flush=True)
         if args.simulate is not None:
             return _simulate(args, service, steps, errors)
+        settle_collector()  # the loaded game out of the collector's way (companion/runtime.py)
         return _live(args, service, config)
 
 
