@@ -4,15 +4,23 @@ values."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ui_drive import headless_demo
 
 from companion.engine import new_game
-from companion.table.tags import ItemKind, TagError, find_item, items_for_title
+from companion.interop.actions import effective_actions, strip_action
+from companion.interop.replay import load_export
+from companion.store import Store
+from companion.table.script import demo_uid, enroll_demo_tags
+from companion.table.service import Proposal, Result, TableService
+from companion.table.tags import ItemKind, TagError, TagRegistry, find_item, items_for_title
 from companion.ui import viewmodels as vm
-from tests.test_g1833ne import example_game, index_of
+from tests.test_g1833ne import EXAMPLE, example_game, index_of
 
 
 @pytest.mark.parametrize("rules", [frozenset(), frozenset({"takeover_game"})])
@@ -69,3 +77,129 @@ def test_companion_demo_plays_the_1833ne_example(tmp_path: Path) -> None:
     assert "[routes] HR: 2-train: New Haven (C26) - Hartford (C24)  $80 = $80" in transcript
     assert "confirmed: HR runs 1 train for $80" in transcript
     assert "Suggested routes (best): $80" in demo.records["04-operating-routes.png"]["texts"]
+
+
+# -- taps: ferry markers, double-sided train cards ------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    service: TableService
+    store: Store
+    registry: TagRegistry
+
+    def tap(self, card: str) -> Any:
+        return self.service.tap(demo_uid(find_item("1833NE", card)))
+
+    def close(self) -> None:
+        self.store.close()
+        self.registry.close()
+
+
+@pytest.fixture
+def at_example(tmp_path: Path) -> Iterator[Callable[[int], Table]]:
+    """The worked example's table (every card tagged) after its first ``count`` actions, stored."""
+    tables: list[Table] = []
+
+    def make(count: int) -> Table:
+        export = load_export(EXAMPLE)
+        names = [str(p["name"]) for p in export["players"]]
+        rules = list(export["settings"]["optional_rules"])
+        db = tmp_path / f"t{len(tables)}.sqlite3"
+        store, registry = Store.open(db), TagRegistry.open(db)
+        enroll_demo_tags(registry, "1833NE", rules)
+        moves = [strip_action(a) for a in effective_actions(export["actions"])[:count]]
+        game_id = store.create_game("1833NE", names, rules)
+        store.append_many(game_id, moves)
+        table = Table(TableService.open(store, game_id, registry), store, registry)
+        tables.append(table)
+        return table
+
+    yield make
+    for t in tables:
+        t.close()
+
+
+def test_the_five_ferry_markers_are_on_the_tag_sheet() -> None:
+    markers = items_for_title("1833NE", [ItemKind.MARKER])
+    assert [m.id for m in markers] == [f"ferry-{n}" for n in range(1, 6)]
+    assert markers[0].label == "Ferry marker 1 of 5 ($40)" and markers[0].sticker == ("Ferry", "$40", "#1")
+    assert not items_for_title("1870", [ItemKind.MARKER])
+    # enrolled after the train cards, before the player cards
+    kinds = [i.kind for i in items_for_title("1833NE")]
+    assert kinds.index(ItemKind.MARKER) > max(i for i, k in enumerate(kinds) if k is ItemKind.TRAIN)
+    assert kinds.index(ItemKind.PLAYER) > max(i for i, k in enumerate(kinds) if k is ItemKind.MARKER)
+
+
+def test_a_ferry_marker_tap_proposes_the_ferry_the_engine_offers(at_example: Callable[[int], Table]) -> None:
+    t = at_example(index_of("buy_ferry", "HR"))
+    game = t.service.game
+    assert not t.service.g18.corporation("HR").cash < 40
+    proposal = t.tap("ferry-3")  # any marker not on the map: they are interchangeable
+    assert isinstance(proposal, Proposal), proposal
+    assert proposal.text == "HR buys the ferry in New Haven (C26) for $40"
+    assert proposal.action == {"type": "buy_ferry", "entity": "HR", "entity_type": "corporation", "city": "C26"}
+    cash = game.corporation("HR").cash
+    result = t.service.confirm()
+    assert result.ok and result.applied, result.text
+    assert t.service.g18.ferries == {"C26": "HR"} and t.service.game.corporation("HR").cash == cash - 40
+    assert t.store.effective_actions(1)[-1]["type"] == "buy_ferry"
+    # the ferry is bought: a marker now means nothing, and says whose turn it is
+    refused = t.tap("ferry-4")
+    assert isinstance(refused, Result) and not refused.ok
+    assert refused.text.startswith("Ferry marker 4 of 5 ($40) has no use now: it is Hartford")
+
+
+def test_a_ferry_marker_in_a_stock_round_is_refused(at_example: Callable[[int], Table]) -> None:
+    t = at_example(index_of("par", 1))
+    refused = t.tap("ferry-1")
+    assert isinstance(refused, Result) and not refused.ok and "H1" in refused.text
+    assert t.service.proposal is None
+
+
+def test_a_double_sided_card_tap_asks_which_side(at_example: Callable[[int], Table]) -> None:
+    t = at_example(index_of("buy_train", "BW", 2))  # B&W buys the first 3/5 card
+    proposal = t.tap("3/5-0")
+    assert isinstance(proposal, Proposal), proposal
+    assert [o.label for o in proposal.options] == ["3/5 $180", "2+2 $140"]
+    assert proposal.text == "BW buys a 3/5-train from the bank for $180"
+    # the button flow: the same card again turns it over
+    turned = t.tap("3/5-0")
+    assert isinstance(turned, Proposal) and turned.selected == 1
+    assert turned.text == "BW buys a 2+2-train from the bank for $140"
+    assert turned.action["variant"] == "2+2" and turned.action["price"] == 140
+    cash = t.service.game.corporation("BW").cash
+    assert t.service.confirm().applied
+    game = t.service.g18
+    bought = game.train("3/5-0")
+    assert bought.owner is game.corporation("BW") and bought.name == "2+2"
+    assert game.corporation("BW").cash == cash - 140 and game.phase.name == "II"
+
+
+def test_the_touchscreen_picks_a_side_by_its_label(at_example: Callable[[int], Table]) -> None:
+    t = at_example(index_of("buy_train", "BW", 2))
+    t.tap("3/5-0")
+    chosen = t.service.choose_label("2+2")
+    assert isinstance(chosen, Proposal) and chosen.action["variant"] == "2+2"
+    labels = [c.label for c in vm.action_choices(t.service.g18) if c.group == "train"]
+    assert "Buy a 3/5-train $180" in labels and "Buy a 2+2-train $140" in labels
+
+
+def test_a_single_sided_card_is_bought_without_a_question(at_example: Callable[[int], Table]) -> None:
+    t = at_example(index_of("buy_train", "HR"))  # Hartford's 2 (the 2 / 2+1 card) at $75 or $100
+    proposal = t.tap("2-0")
+    assert isinstance(proposal, Proposal)
+    sides = {o.label for o in proposal.options}
+    assert sides <= {"2 $75", "2+1 $100"} and "2 $75" in sides
+
+
+def test_the_buttons_word_issuing_redeeming_and_ferries_with_their_price() -> None:
+    issue = example_game(index_of("sell_shares", "BW"))
+    labels = [c.label for c in vm.action_choices(issue)]
+    price = issue.column_price(issue.corporation("BW"), -1)  # one column below the share price
+    assert f"BW issues 2 shares for ${2 * price}" in labels and f"BW issues 1 share for ${price}" in labels
+    redeem = example_game(index_of("buy_shares", "HR"))
+    labels = [c.label for c in vm.action_choices(redeem)]
+    assert "HR redeems 4 shares from the market $80" in labels  # one column above: $20 each
+    ferry = example_game(index_of("buy_ferry", "HR"))
+    assert "Ferry in New Haven (C26) $40" in [c.label for c in vm.action_choices(ferry)]

@@ -713,6 +713,8 @@ class TableService:
             return self._certificate(item, legal)
         if item.kind is ItemKind.COMPANY:
             return self._company(item, legal)
+        if item.kind is ItemKind.MARKER:
+            return self._marker(item, legal)
         return self._train(item, legal)
 
     # -- a title that answers for itself at the table (no map: companion/table/titles) --------------------
@@ -1348,10 +1350,65 @@ class TableService:
         trade_ins = [la for la in buys if "exchange" in la.action]
         if trade_ins and len(buys) > 1:
             return self._choose_between("buy_train", buys, (train.id,))
+        sides = [la for la in buys if la.action.get("variant") and la.price_range is None]
+        if len({la.action["variant"] for la in sides}) > 1:
+            return self._sides(train, sides)
         current = self._current()
         if not isinstance(self.game.round, OperatingRound) or not isinstance(current, Corporation):
             raise GameError(f"trains are bought by the operating corporation; it is {self._round_name()}")
         return self._propose(self._buy_train(train, current, buys[0] if buys else None))
+
+    def _sides(self, train: Train, sides: Sequence[LegalAction]) -> Outcome:
+        """A double-sided card (1833NE's 3/5 or 2+2): which side to buy, each side the engine
+        allows an option labelled with its name and price; a further tap of the card turns it
+        to the next side."""
+        p = self._proposal
+        if p is not None and p.kind == "buy_train" and p.cards == (train.id,) and p.options:
+            return self._propose(self._with_option(p, (p.selected + 1) % len(p.options)))
+        options = []
+        for la in sides:
+            action = dict(la.action)
+            preview = self._preview(action)
+            label = f"{action['variant']} {self._money(action['price'])}"
+            options.append(Option(label, action, preview, self._price_text("buy_train", action, preview)))
+        first = options[0]
+        proposal = Proposal(
+            "buy_train",
+            first.text,
+            first.action,
+            first.preview,
+            str(first.action["entity"]),
+            options=tuple(options),
+            cards=(train.id,),
+        )
+        return self._propose(self._with_option(proposal, 0))
+
+    def _marker(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
+        """A marker (1833NE's ferry): the legal actions that involve it (buying a ferry in each
+        port the operating corporation reaches), each an option, tapped through."""
+        if not legal:
+            raise GameError(self._nothing_to_do(item))
+        p = self._proposal
+        if p is not None and p.cards == (item.id,) and p.options:
+            return self._propose(self._with_option(p, (p.selected + 1) % len(p.options)))
+        options = []
+        for la in legal:
+            preview = self._preview(la.action)
+            text = describe_action(self.game, la.action)
+            if la.cost:
+                text += f" for {self._money(la.cost)}"
+            options.append(Option(text, la.action, preview, text))
+        first = options[0]
+        proposal = Proposal(
+            str(first.action["type"]),
+            first.text,
+            first.action,
+            first.preview,
+            str(first.action["entity"]),
+            options=tuple(options) if len(options) > 1 else (),
+            cards=(item.id,),
+        )
+        return self._propose(self._with_option(proposal, 0) if proposal.options else proposal)
 
     def _buy_train(self, train: Train, corp: Corporation, legal: LegalAction | None = None) -> Proposal:
         if train.rusted:
@@ -1412,7 +1469,8 @@ class TableService:
             return f"{who} buys {company.sym} ({company.name}) from {seller} for {self._money(price)}"
         train = self.g18.train(action["train"])
         source = "the bank" if train.owner is None else train.owner.sym
-        text = f"{action['entity']} buys a {train.name}-train from {source} for {self._money(price)}"
+        side = str(action.get("variant") or train.name)
+        text = f"{action['entity']} buys a {side}-train from {source} for {self._money(price)}"
         corp = self.g18.corporation(str(action["entity"]))
         if corp.owner is not None:
             extra = self._paid(preview, corp.owner.id)
@@ -1430,6 +1488,15 @@ def _certificates(ids: Sequence[str]) -> str:
     if plain:
         parts.append(("certificate " if len(plain) == 1 else "certificates ") + ", ".join(plain))
     return " and ".join(parts)
+
+
+def _place(game: Game, hex_id: str) -> str:
+    """A hex as the players name it: ``New Haven (C26)``, or its coordinate alone."""
+    try:
+        name = game.map.hex(hex_id).location_name
+    except Exception:  # noqa: BLE001 - an unknown hex is named by what the action says
+        name = None
+    return f"{name} ({hex_id})" if name else hex_id
 
 
 def describe_action(game: TableGame, action: Action, *, applied: bool = False) -> str:
@@ -1487,7 +1554,10 @@ def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         target = action.get("company") or action.get("corporation")
         return f"{who} bids {money_in(game, action.get('price'))} for {target}"
     if kind == "buy_train":
-        return f"{who} buys a {_printed(action.get('train'))}-train for {money_in(game, action.get('price'))}"
+        side = action.get("variant") or _printed(action.get("train"))
+        return f"{who} buys a {side}-train for {money_in(game, action.get('price'))}"
+    if kind == "buy_ferry":
+        return f"{who} buys the ferry in {_place(game, str(action.get('city')))}"
     if kind == "discard_train":
         return f"{who} discards the {_printed(action.get('train'))}-train"
     if kind == "buy_company":

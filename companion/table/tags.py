@@ -3,7 +3,8 @@
 Items are derived from the title data, never typed in: every corporation's
 certificates (ids ``<SYM>_<index>`` as 18xx.games share ids, ``_0`` is the
 president's certificate), every private company (its ``sym``), every train
-card (``<name>-<index>`` as 18xx.games train ids) and one card per player seat
+card (``<name>-<index>`` as 18xx.games train ids), the markers a title's engine lists
+(``marker_cards``: 1833NE's ferries, ``ferry-1`` ...) and one card per player seat
 (``player-1`` ...).  The registry lives in the device database next to the game
 log (``companion.store`` owns the schema): one file to back up, and a tag set
 belongs to the device, not to one game.  See ``docs/TAGS.md``.
@@ -61,6 +62,9 @@ class ItemKind(StrEnum):
     PLAYER = "player"
     TILE = "tile"
     """A board tile that carries a tag (a title's buildings, capital assets, demand tiles)."""
+    MARKER = "marker"
+    """A marker that carries a tag (1833NE's ferries): listed by the title's engine package
+    (``marker_cards``)."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,30 @@ def _corporations(title: str, spec: dict[str, Any], optional_rules: tuple[str, .
     return corporations
 
 
+def _markers(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[Item]:
+    """The tagged markers of a title whose engine package lists them (``marker_cards``: 1833NE's
+    ferries), after its train cards."""
+    cards = getattr(title_package(title), "marker_cards", None)
+    if cards is None:
+        return []
+    money = currency_of(title)
+    out = []
+    for marker in cards(spec, frozenset(optional_rules)):
+        name, number, count = str(marker["name"]), int(marker["index"]) + 1, int(marker["count"])
+        price = format_money(money, marker["price"])
+        out.append(
+            Item(
+                ItemKind.MARKER,
+                title,
+                str(marker["id"]),
+                f"{name} marker {number} of {count} ({price})",
+                (name, price, f"#{number}"),
+                "#cfe3f0",
+            )
+        )
+    return out
+
+
 def _title_items(title: str, optional_rules: tuple[str, ...]) -> tuple[Item, ...] | None:
     """The cards of a title that answers for its own (a title without a map: its table module's
     ``tag_items``, ``companion/table/titles``); None for a title described by 18xx data."""
@@ -225,6 +253,7 @@ def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...])
         unlimited = num == "unlimited"
         copies = unlimited_copies if unlimited or not isinstance(num, int) else num
         items.extend(_train_item(title, train, i, copies, unlimited) for i in range(copies))
+    items.extend(_markers(title, spec, optional_rules))
     players = spec["meta"].get("player_range") or [2, 6]
     for seat in range(1, int(players[-1]) + 1):
         items.append(
@@ -239,7 +268,8 @@ def items_for_title(
     unlimited_copies: int = DEFAULT_UNLIMITED_COPIES,
     optional_rules: Iterable[str] = (),
 ) -> list[Item]:
-    """Every tagged card of a title in enrollment order (certificates, companies, trains, players).
+    """Every tagged card of a title in enrollment order (certificates, companies, trains, markers,
+    players).
 
     ``optional_rules`` that replace the train set (1870 ``diesels``) give that set's train cards.
     """

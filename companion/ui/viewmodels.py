@@ -1164,6 +1164,21 @@ def _distinct_lays(
         yield hex_id, tile, tile_id, rotation, la.cost or 0, a
 
 
+def _gain(game: Game, corp: Corporation, action: dict[str, Any]) -> int:
+    """What ``action`` brings ``corp``'s treasury, by the engine's preview (0 if it cannot say)."""
+    try:
+        preview = game.preview(action)
+    except GameError:
+        return 0
+    return sum(m.after - m.before for m in preview.money if m.who == corp.sym)
+
+
+def _place_name(game: Game, hex_id: str) -> str:
+    """``New Haven (C26)``: a hex by its city's name and coordinate."""
+    name = location_names(game).get(hex_id)
+    return f"{name} ({hex_id})" if name else hex_id
+
+
 def choices_on_hex(game: Game, hex_id: str) -> list[ActionChoice]:
     """What the acting entity may do on one hex of the map (a finger on the map): lay a tile,
     place a station token in one of its cities, place a private company's token on it."""
@@ -1238,7 +1253,12 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             corp = shares[0].corporation
             owner = shares[0].owner
             price = sum(s.price for s in shares)
-            if isinstance(who, Corporation):
+            if isinstance(who, Corporation) and who is corp and la.cost is not None:
+                # 1833NE's redemption: its price is the engine's (one column above the share price)
+                n = len(shares)
+                label = f"{who.sym} redeems {n} share{'s' if n > 1 else ''} from the market {money_(la.cost)}"
+                add("buy", label, a)
+            elif isinstance(who, Corporation):
                 add(
                     "buy",
                     f"{who.sym} buys back {corp.sym} {a['percent']}% from {owner.name} {money_(price)}",
@@ -1254,7 +1274,10 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             shares = [game.share(i) for i in a["shares"]]
             corp = shares[0].corporation
             if isinstance(who, Corporation):
-                add("sell", f"{who.sym} reissues {len(shares)} share(s)", a)
+                # what the treasury gets for them, from the engine's preview (the price is the title's)
+                gain = _gain(game, who, a)
+                got = f" for {money_(gain)}" if gain else ""
+                add("sell", f"{who.sym} issues {len(shares)} share{'s' if len(shares) > 1 else ''}{got}", a)
             else:
                 price = game.bundle_price(shares, int(a["percent"]))
                 add("sell", f"Sell {corp.sym} {a['percent']}% for {money_(price)}", a)
@@ -1265,8 +1288,9 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
                 old = game.train(str(a["exchange"]))
                 label = f"Trade in {old.name} for a {train.name}-train {money_(price)}"
                 add("train", label, a, ("trade", old.name, train.name, price))
-            elif train.owner is None:
-                add("train", f"Buy a {train.name}-train {money_(price)}", a, ("depot", train.name, price))
+            elif train.owner is None:  # a double-sided card (1833NE) on the side the buyer picks
+                side = str(a.get("variant") or train.name)
+                add("train", f"Buy a {side}-train {money_(price)}", a, ("depot", side, price))
             else:
                 label = f"Buy {train.owner.sym}'s {train.name}-train {money_(price)} (agree a price)"
                 add("train", label, a, ("other", train.owner.sym, train.name))
@@ -1302,6 +1326,14 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             add("company", label, a)
         elif kind == "assign":
             add("company", f"{a['entity']}: token on {a['target']}", a)
+        elif kind == "buy_ferry":
+            place = _place_name(game, str(a["city"]))
+            add("ferry", f"Ferry in {place} {money_(la.cost or 0)}", a)
+        elif kind == "take_over":
+            paid = "in its shares" if a["payment"] == "shares" else "in cash"
+            add("takeover", f"Take over {a['corporation']} {paid} ({money_(la.cost or 0)} cash)", a)
+        elif kind in ("accept_takeover", "refuse_takeover"):
+            add("takeover", f"{kind.split('_')[0].capitalize()} the takeover", a)
     for hex_id, _tile, tile_id, rotation, cost, a in _distinct_lays(game, lays):
         if a.get("entity_type") == "company":
             extra = f" {money_(cost)}" if cost else " free"

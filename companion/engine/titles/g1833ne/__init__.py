@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from companion.data import load_title
 from companion.engine.titles import TitleInfo, optional_rules_of
-from companion.engine.titles.g1833ne.game import Game1833NE, corporation_cards, train_cards
+from companion.engine.titles.g1833ne.game import Game1833NE, corporation_cards, marker_cards, train_cards
 
-__all__ = ["GAME_CLASS", "TITLE", "Game1833NE", "corporation_cards", "train_cards"]
+__all__ = ["GAME_CLASS", "TITLE", "Game1833NE", "corporation_cards", "marker_cards", "train_cards"]
 
 GAME_CLASS = Game1833NE
 

@@ -59,6 +59,8 @@ P6_SURCHARGE = 40
 #: an emergency issue may not take the share price below this
 EMERGENCY_FLOOR = 20
 FERRY_COUNT = 5
+#: the five ferry markers' tags (interchangeable: any one not on the map is the next one bought)
+FERRY_MARKERS = tuple(f"ferry-{n}" for n in range(1, FERRY_COUNT + 1))
 #: the phase in which each train card first appears (its index in the phase list)
 CARD_PHASE = {"2": 0, "3/5": 1, "4/7": 2, "6/9": 3, "7+3": 4}
 #: phase III removes the players' privates and P1-P2 and stops P3-P6's income; phase IV removes P3-P5
@@ -90,6 +92,15 @@ def corporation_cards(title_data: dict[str, Any], optional_rules: Iterable[str])
     if takeover.RULE in optional_rules:
         specs += takeover.variable_start_specs()
     return specs
+
+
+def marker_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> list[dict[str, Any]]:
+    """The markers that carry a tag besides the cards: the five ferries (the table's tag sheet;
+    ``BuyFerry``'s legal actions name them as the cards a ferry purchase involves)."""
+    return [
+        {"id": marker, "name": "Ferry", "price": FERRY_PRICE, "index": n, "count": FERRY_COUNT}
+        for n, marker in enumerate(FERRY_MARKERS)
+    ]
 
 
 class Game1833NE(Game):
@@ -973,7 +984,9 @@ class BuyFerry(OperatorStep):
         if "buy_ferry" not in self.actions(entity):
             return []
         return [
-            LegalAction({"type": "buy_ferry", **entity_fields(entity), "city": h}, cost=FERRY_PRICE)
+            LegalAction(
+                {"type": "buy_ferry", **entity_fields(entity), "city": h}, FERRY_MARKERS, cost=FERRY_PRICE
+            )
             for h in self.places(entity)
         ]
 
@@ -1279,4 +1292,4 @@ class BuyTrain1833NE(BuyTrain):
         super().process_buy_train(action)
 
 
-__all__ = ["Game1833NE", "train_cards"]
+__all__ = ["FERRY_MARKERS", "Game1833NE", "corporation_cards", "marker_cards", "train_cards"]
