@@ -138,7 +138,12 @@ def test_a_ferry_marker_tap_proposes_the_ferry_the_engine_offers(at_example: Cal
     proposal = t.tap("ferry-3")  # any marker not on the map: they are interchangeable
     assert isinstance(proposal, Proposal), proposal
     assert proposal.text == "HR buys the ferry in New Haven (C26) for $40"
-    assert proposal.action == {"type": "buy_ferry", "entity": "HR", "entity_type": "corporation", "city": "C26"}
+    assert proposal.action == {
+        "type": "buy_ferry",
+        "entity": "HR",
+        "entity_type": "corporation",
+        "city": "C26",
+    }
     cash = game.corporation("HR").cash
     result = t.service.confirm()
     assert result.ok and result.applied, result.text

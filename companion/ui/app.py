@@ -39,7 +39,7 @@ from kivy.uix.widget import Widget
 
 from companion.engine import GameError
 from companion.store import StoreError
-from companion.table.titles import Network, counters_of
+from companion.table.titles import Network, Panel, counters_of
 from companion.ui import viewmodels as vm
 from companion.ui.mapimage import ROUTE_COLORS, hex_at_touch, map_with_routes, touch_at_hex
 from companion.ui.session import UISession
@@ -73,6 +73,8 @@ TITLES = {
     "setup": "Setup",
 }
 PROGRESS_AFTER = 0.3
+#: the work whose progress each screen shows (redrawn while it runs)
+PROGRESS_SHOWN = {"operating": ("routes",), "camera": ("camera",)}
 
 
 #: a list of tile lays longer than this is picked hex first
@@ -219,6 +221,8 @@ class TableScreen(ListScreen):
                     id_name="final",
                 )
             )
+        for n, panel in enumerate(tv.panels):  # the title's own tables (1833NE's takeover offers)
+            add_panel(g, panel, n, u, prefix="table:")
         if tv.auction:
             g.add_widget(Text("Private companies for sale", size=15 * u, bold=True))
             for a in tv.auction:
@@ -290,6 +294,38 @@ class TableScreen(ListScreen):
         if tv.loans_left is not None:
             info += f" · loans left {tv.loans_left}"
         g.add_widget(Text(info, size=13 * u, wrap=True))
+
+
+def add_panel(grid: GridLayout, panel: Panel, n: int, u: float, prefix: str = "") -> None:
+    """A title's table on a screen (``grid``, one column): its heading, its rows (highlighted ones
+    bold on the accent colour) and its note; ``cell:{prefix}{n}:{row}:{column}`` name the cells."""
+    grid.add_widget(Text(panel.heading, size=15 * u, bold=True, wrap=True, id_name=f"panel:{panel.heading}"))
+    if panel.rows:
+        table = GridLayout(cols=len(panel.columns), size_hint_y=None, spacing=1)
+        table.bind(minimum_height=table.setter("height"))
+        # columns as wide as their longest text (a long list of links wraps at 48 characters)
+        widths = [
+            min(48, max([len(panel.columns[c]), *(len(r[c]) for r in panel.rows)]))
+            for c in range(len(panel.columns))
+        ]
+        for c, head in enumerate(panel.columns):
+            table.add_widget(Text(head, size=12 * u, bold=True, wrap=True, size_hint_x=max(3, widths[c])))
+        for i, values in enumerate(panel.rows):
+            lit = i in panel.highlight
+            for c, value in enumerate(values):
+                cell = Text(
+                    value,
+                    size=13 * u,
+                    bold=lit,
+                    wrap=True,
+                    size_hint_x=max(3, widths[c]),
+                    id_name=f"cell:{prefix}{n}:{i}:{c}",
+                )
+                paint(cell, ACCENT if lit else "#ece6d6")
+                table.add_widget(cell)
+        grid.add_widget(table)
+    if panel.note:
+        grid.add_widget(Text(panel.note, size=12 * u, wrap=True, id_name=f"note:{panel.heading}"))
 
 
 class BoardScreen(ListScreen):
@@ -401,32 +437,7 @@ class BoardScreen(ListScreen):
             self.show_map(net)
             self._size_map()
         for n, panel in enumerate(bv.panels):
-            g.add_widget(Text(panel.heading, size=15 * u, bold=True, id_name=f"panel:{panel.heading}"))
-            table = GridLayout(cols=len(panel.columns), size_hint_y=None, spacing=1)
-            table.bind(minimum_height=table.setter("height"))
-            # columns as wide as their longest text (a long list of links wraps at 48 characters)
-            widths = [
-                min(48, max([len(panel.columns[c]), *(len(r[c]) for r in panel.rows)]))
-                for c in range(len(panel.columns))
-            ]
-            for c, head in enumerate(panel.columns):
-                table.add_widget(Text(head, size=12 * u, bold=True, wrap=True, size_hint_x=max(3, widths[c])))
-            for i, values in enumerate(panel.rows):
-                lit = i in panel.highlight
-                for c, value in enumerate(values):
-                    cell = Text(
-                        value,
-                        size=13 * u,
-                        bold=lit,
-                        wrap=True,
-                        size_hint_x=max(3, widths[c]),
-                        id_name=f"cell:{n}:{i}:{c}",
-                    )
-                    paint(cell, ACCENT if lit else "#ece6d6")
-                    table.add_widget(cell)
-            g.add_widget(table)
-            if panel.note:
-                g.add_widget(Text(panel.note, size=12 * u, wrap=True, id_name=f"note:{panel.heading}"))
+            add_panel(g, panel, n, u)
 
 
 class SharesScreen(BaseScreen):
@@ -597,6 +608,17 @@ class OperatingScreen(BaseScreen):
 
         Work(self.app, "routes", job, done)
 
+    def tick(self) -> None:
+        """While the route search runs: its progress bar moves (the first time it is due, the
+        screen is redrawn to show it); the rest of the screen stays as laid out."""
+        work = self.app.busy.get("routes")
+        if work is None or not work.show_progress:
+            return
+        if self.progress.parent is None:
+            self.refresh()
+        else:
+            self.progress.value = work.progress
+
     def map_scale(self) -> float:
         """Pixels per hex: the map fits its area, rendered 1.5× finer for a crisp downscale."""
         geo = vm.board_state(self.app.session.g18).geometry
@@ -743,6 +765,8 @@ class OperatingScreen(BaseScreen):
         for d in ov.dividends:
             who = ", ".join(f"{n} +{ov.money(a)}" for n, a in d.receives) or "nobody"
             left.add_widget(Text(f"{d.label}: {who}; {d.price_text}", size=13 * u, wrap=True))
+        for n, panel in enumerate(ov.panels):  # the title's own tables (1833NE's finances)
+            add_panel(left, panel, n, u, prefix="operating:")
         if self.map_key is None or (self.routes is None and not computing):
             self.draw_map([])
 
@@ -1551,9 +1575,16 @@ class CompanionApp(App):  # type: ignore[misc]
         return root
 
     def _progress_tick(self, _dt: float) -> None:
-        """While work runs, redraw the screen that shows its progress (Operating, camera)."""
-        if self.busy and self.sm.current in ("operating", "camera"):
-            self.refresh_screen()
+        """While work runs, redraw the screen that shows its progress (Operating: the route search,
+        camera: the check).  Other work (a map being drawn) shows none: rebuilding the screen for it
+        would only keep its tables from settling."""
+        if any(name in self.busy for name in PROGRESS_SHOWN.get(self.sm.current, ())):
+            screen = self.screens[self.sm.current]
+            tick = getattr(screen, "tick", None)
+            if tick is not None:
+                tick()  # the progress bar alone, not a rebuilt screen
+            else:
+                self.refresh_screen()
 
     # -- refresh ---------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -1673,6 +1704,8 @@ class CompanionApp(App):  # type: ignore[misc]
             "merge": "Merge or convert…",
             "dividend": "Dividend…",
             "company": "Private companies…",
+            "ferry": "Ferry…",
+            "takeover": "Takeover…",
         }
         if not choices:
             words = (
@@ -1681,7 +1714,7 @@ class CompanionApp(App):  # type: ignore[misc]
             bar.add_widget(Text(words, size=15 * u, fill=True))
             return
         for group, items in groups.items():
-            if len(items) == 1 or group in ("pass", "run", "dividend") and len(items) <= 3:
+            if len(items) == 1 or group in ("pass", "run", "dividend", "takeover") and len(items) <= 3:
                 for c in items:
                     color = (
                         GOOD

@@ -31,6 +31,7 @@ from companion.engine.rounds import LegalAction
 from companion.engine.route_optimizer import RouteResult, TrainRoute
 from companion.engine.titles import GameSetting, currency_of, format_money
 from companion.table.titles import Network, Panel, network_of, table_module
+from companion.ui import titles
 
 __all__ = [
     "ActionChoice",
@@ -256,6 +257,8 @@ class TableView:
     """Loans the bank can still give (1867, 1861); None in titles without loans."""
     currency: str = "${}"
     """How the title writes money (``"${}"``; 1861 ``"{}₽"``)."""
+    panels: tuple[Panel, ...] = ()
+    """The title's own tables for the Table screen (``companion/ui/titles``: 1833NE's takeover offers)."""
 
     def money(self, amount: int | float) -> str:
         return money(amount, self.currency)
@@ -399,7 +402,7 @@ def table_view(game: Game) -> TableView:
             share_price=c.share_price.price if c.share_price else None,
             par_price=c.par_price.price if c.par_price else None,
             president=c.owner.name if c.owner else None,
-            trains=tuple(t.name for t in c.trains),
+            trains=tuple(titles.train_text(game, t, t.name) for t in c.trains),
             tokens_left=c.tokens_left(),
             tokens_total=len(c.tokens),
             ipo_percent=c.percent_of(c),
@@ -434,11 +437,15 @@ def table_view(game: Game) -> TableView:
         cert_limit=limit,
         finished=game.finished,
         result=result,
-        next_trains=tuple(f"{t.name} {money(game.train_price(t), currency(game))}" for t in upcoming[:3]),
+        next_trains=tuple(
+            titles.train_text(game, t, f"{t.name} {money(game.train_price(t), currency(game))}")
+            for t in upcoming[:3]
+        ),
         bank_broken=game.bank.broken or game.bank.cash < 0,
         auction=auction_rows(game) if not game.finished else (),
         loans_left=int(game.loans_left) if hasattr(game, "loans_left") else None,
         currency=currency(game),
+        panels=titles.table_panels(game),
     )
 
 
@@ -761,6 +768,9 @@ class OperatingView:
     """1867, 1861: ``minor`` or ``major`` (``national``); "" where a title has one kind."""
     loans_text: str = ""
     """The operating corporation's loans and their interest (1867, 1861)."""
+    panels: tuple[Panel, ...] = ()
+    """The title's own tables for the operating corporation (``companion/ui/titles``: 1833NE's
+    treasury shares, issue and redemption prices, payouts, trains, ferries and bonuses)."""
 
     def money(self, amount: int | float) -> str:
         return money(amount, self.currency)
@@ -863,7 +873,7 @@ def operating_view(
         name=current.name,
         president=current.owner.name if current.owner else "",
         treasury=current.cash,
-        trains=tuple(t.name for t in current.trains),
+        trains=tuple(titles.train_text(game, t, t.name) for t in current.trains),
         tokens_left=current.tokens_left(),
         tokens_total=len(current.tokens),
         step=str(getattr(step, "description", "")) if step is not None else "",
@@ -873,6 +883,7 @@ def operating_view(
         currency=currency(game),
         kind=str(getattr(current, "type", "") or "") if hasattr(game, "loans_left") else "",
         loans_text=_loans_text(game, current),
+        panels=titles.operating_panels(game, current),
     )
 
 

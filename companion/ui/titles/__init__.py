@@ -1,0 +1,72 @@
+"""What an 18xx title adds to the shared 18xx screens (Table, Operating), through hooks.
+
+The 18xx titles (1870, 1867, 1861, 1833NE) share the Table, Shares, Market and Operating screens
+(``companion/ui/viewmodels.py``, ``companion/ui/app.py``).  A title whose rules need more on them
+has a module of its own here, named like its engine package (``companion/ui/titles/g1833ne.py``
+for ``companion/engine/titles/g1833ne``), with any of these hooks (each optional):
+
+``operating_panels(game, corp) -> tuple[Panel, ...]``
+    Tables under the operating corporation's treasury on the Operating screen (1833NE: its
+    treasury shares and the issue and redemption prices, its trains with the obsolete ones
+    marked, the ferries, the connection bonuses of this phase, what each holder gets from a full
+    or a half payout).
+``table_panels(game) -> tuple[Panel, ...]``
+    Tables on the Table screen above the players (1833NE's takeover offers in a takeover round).
+``train_text(game, train) -> str``
+    How a train is written on the screens: a corporation's ("2+1 (obsolete)") or one the bank
+    sells ("3/5 $180 or 2+2 $140"), where the title's trains say more than their name and price.
+
+A title without such a module is shown as the shared screens show it.  Nothing here decides a
+rule: every number comes from the engine (its queries and previews), and every choice on the
+screen is one of ``game.legal_actions()``.  (A title without a map answers for itself through
+``companion/table/titles`` instead.)
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from companion.engine.titles import PACKAGES
+from companion.table.titles import Panel
+
+__all__ = ["operating_panels", "screen_hooks", "table_panels", "train_text"]
+
+
+@cache
+def screen_hooks(title: str) -> ModuleType | None:
+    """The screen hooks module of ``title`` (see the module docstring), or None; looked up once."""
+    pkg = PACKAGES.get(title)
+    if pkg is None:
+        return None
+    try:
+        return importlib.import_module(f"{__name__}.{pkg}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{__name__}.{pkg}":
+            return None
+        raise
+
+
+def _hook(game: Any, name: str) -> Any:
+    module = screen_hooks(str(game.title))
+    return getattr(module, name, None) if module is not None else None
+
+
+def operating_panels(game: Any, corp: Any) -> tuple[Panel, ...]:
+    """The title's tables for the operating corporation ``corp`` (none by default)."""
+    hook = _hook(game, "operating_panels")
+    return tuple(hook(game, corp)) if hook is not None else ()
+
+
+def table_panels(game: Any) -> tuple[Panel, ...]:
+    """The title's tables for the Table screen now (none by default)."""
+    hook = _hook(game, "table_panels")
+    return tuple(hook(game)) if hook is not None else ()
+
+
+def train_text(game: Any, train: Any, default: str) -> str:
+    """How ``train`` is written on the screens (``default`` unless the title says more)."""
+    hook = _hook(game, "train_text")
+    return str(hook(game, train)) if hook is not None else default
