@@ -65,18 +65,43 @@ def test_companion_demo_plays_the_1833ne_example(tmp_path: Path) -> None:
         "01-table-auction.png",
         "02-founding.png",
         "03-issue-shares.png",
-        "04-operating-routes.png",
-        "05-run-routes.png",
-        "06-dividend.png",
-        "07-table-stock-round-2.png",
+        "04-train-sides.png",
+        "05-redeem-shares.png",
+        "06-ferry-tap.png",
+        "07-operating-routes.png",
+        "08-run-routes.png",
+        "09-dividend.png",
+        "10-table-stock-round-2.png",
     ]
     transcript = demo.transcript
     assert "confirmed: H1 pars BW at $80" in transcript
-    assert "confirmed: BW issues 20% of its shares to the market" in transcript
+    assert "confirmed: BW issues 20% of its shares to the market for $140" in transcript
+    assert "confirmed: HR redeems 40% of its shares from the market for $80" in transcript
     # the route search finds the example's run, ferry and "New" ferry bonus included
     assert "[routes] HR: 2-train: New Haven (C26) - Hartford (C24)  $80 = $80" in transcript
     assert "confirmed: HR runs 1 train for $80" in transcript
-    assert "Suggested routes (best): $80" in demo.records["04-operating-routes.png"]["texts"]
+    assert "Suggested routes (best): $80" in demo.records["07-operating-routes.png"]["texts"]
+
+    # the new panels, each in view on its screenshot (inside the window, not scrolled away)
+    def shown(shot: str, name: str) -> str:
+        widget = demo.records[shot]["labelled"][name]
+        x, y, w, h = widget["box"]
+        assert x >= 0 and x + w <= 801 and y >= 0 and y + h <= 481, (shot, name, widget["box"])
+        return str(widget["text"])
+
+    assert "$70 each (a column below)" in [
+        shown("03-issue-shares.png", f"cell:operating:0:2:{c}") for c in range(4)
+    ]
+    assert "confirmed: BW buys a 3/5-train from the bank for $180" in transcript
+    assert "options: 3/5 $180, 2+2 $140" in transcript
+    assert shown("04-train-sides.png", "toast") == "BW buys a 3/5-train from the bank for $180"
+    assert "$20 each (a column above)" in [
+        shown("05-redeem-shares.png", f"cell:operating:0:3:{c}") for c in range(4)
+    ]
+    assert shown("06-ferry-tap.png", "toast") == "HR buys the ferry in New Haven (C26) for $40"
+    assert "confirmed: HR buys the ferry in New Haven (C26) for $40" in transcript
+    assert shown("09-dividend.png", "panel:HR ran for $80: what each holder gets")
+    assert shown("09-dividend.png", "cell:operating:2:1:2") == "$32"  # the treasury's 8 shares, half pay
 
 
 # -- taps: ferry markers, double-sided train cards ------------------------------------------------------------
@@ -208,3 +233,49 @@ def test_the_buttons_word_issuing_redeeming_and_ferries_with_their_price() -> No
     assert "HR redeems 4 shares from the market $80" in labels  # one column above: $20 each
     ferry = example_game(index_of("buy_ferry", "HR"))
     assert "Ferry in New Haven (C26) $40" in [c.label for c in vm.action_choices(ferry)]
+
+
+# -- the Takeover game's offers on the Table screen, and the buttons that make them -------------------------------
+
+
+@pytest.mark.slow  # the position is searched for in random games (shared with test_g1833ne_takeover.py)
+def test_the_table_screen_lists_each_takeover_offer_with_its_terms() -> None:
+    from companion.engine.titles.g1833ne import takeover as tk
+    from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
+
+    game = _first_takeover_offer().clone()
+    buyer = buyer_of(game)
+    (panel,) = vm.table_view(game).panels
+    assert panel.heading.startswith(f"Takeover offers: {buyer.sym} (president ")
+    offers = tk.offers(game, buyer)
+    assert len(panel.rows) == len(offers)
+    names = {str(p.id): p.name for p in game.players}
+    for row, (target, payment, deal) in zip(panel.rows, offers, strict=True):
+        assert row[0].startswith(f"{target.sym} at $") and row[2] == f"${deal.total_cash:,}"
+        assert row[1] == ("in cash" if payment == "cash" else f"in {buyer.sym} shares")
+        for key, amount in deal.cash:  # what each holder of the target gets
+            assert f"{'pool' if key == 'pool' else names[key]} ${amount:,}" in row[3]
+        assert row[4].startswith("no") if game.counted_trains(target) else row[4].startswith("yes")
+    labels = {c.label: c.action for c in vm.action_choices(game)}
+    for target, payment, deal in offers:
+        paid = "in its shares" if payment == "shares" else "in cash"
+        action = labels[f"Take over {target.sym} {paid} (${deal.total_cash:,} cash)"]
+        assert action == {"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
+                          "corporation": target.sym, "payment": payment}  # fmt: skip
+    # outside a takeover round the Table screen has no such panel
+    assert vm.table_view(example_game()).panels == ()
+
+
+@pytest.mark.slow
+def test_a_trainless_target_is_asked_on_the_table_screen_and_its_buttons() -> None:
+    from tests.test_g1833ne_takeover import _first_takeover_offer, _trainless_target
+
+    game = _first_takeover_offer().clone()
+    buyer, target, payment = _trainless_target(game)
+    game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
+                "corporation": target.sym, "payment": payment})  # fmt: skip
+    (panel,) = vm.table_view(game).panels
+    assert panel.heading.startswith(f"{target.sym}'s president (")
+    assert panel.rows[0][0].startswith(f"{buyer.sym} takes over {target.sym} in ")
+    labels = [c.label for c in vm.action_choices(game)]
+    assert labels == ["Accept the takeover", "Refuse the takeover"]

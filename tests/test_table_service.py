@@ -170,7 +170,7 @@ def test_certificate_limit_reason_from_the_engine(tmp_path: Path) -> None:
                 if isinstance(out, Proposal):
                     # the only other meaning: a corporation the player presides buys the share back
                     assert out.kind == "buy_shares" and out.action["entity"] == corp.sym
-                    assert corp.owner is player and "buys" in out.text
+                    assert corp.owner is player and "redeems" in out.text
                     s.cancel()
                     continue
                 assert isinstance(out, Result) and not out.ok

@@ -1513,6 +1513,18 @@ def describe_action(game: TableGame, action: Action, *, applied: bool = False) -
     return _describe_18xx(as_18xx(game), action, applied=applied)
 
 
+def _treasury_change(game: Game, action: Action, word: str) -> str:
+    """`` for $140``: what an issue brings or a redemption costs the corporation, by the engine's
+    preview (the title prices them: 1833NE a column below or above the share price); "" when the
+    engine refuses it."""
+    try:
+        preview = game.preview(action)
+    except GameError:
+        return ""
+    change = sum(abs(m.after - m.before) for m in preview.money if m.who == action.get("entity"))
+    return f" {word} {money_in(game, change)}" if change else ""
+
+
 def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
     kind = str(action.get("type"))
     try:
@@ -1529,6 +1541,9 @@ def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         if not shares:
             return f"{who} buys nothing"
         corp, pct = shares[0].corporation, sum(s.percent for s in shares)
+        if who == corp.sym:  # a corporation buying its own shares from the market redeems them
+            detail = f" ({_certificates(ids)})" if applied else _treasury_change(game, action, "for")
+            return f"{who} redeems {pct}% of its shares from the market" + detail
         if applied:
             return f"{who} buys {pct}% {corp.sym} ({_certificates(ids)})"
         owner = shares[0].owner
@@ -1539,6 +1554,7 @@ def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         pct = action.get("percent") or len(ids) * 10
         detail = f" ({_certificates(ids)})" if applied else ""
         if who == sym:  # a corporation selling its own treasury shares issues them
+            detail = detail or _treasury_change(game, action, "for")
             return f"{who} issues {pct}% of its shares to the market" + detail
         return f"{who} sells {pct}% {sym}" + detail
     if kind == "par":

@@ -608,6 +608,17 @@ class OperatingScreen(BaseScreen):
 
         Work(self.app, "routes", job, done)
 
+    def show_panel(self, heading: str) -> bool:
+        """Scroll the corporation's column to the title's table headed ``heading`` (the demo's
+        screenshots; a finger scrolls it); False if the column has no such table now."""
+        target = next(
+            (w for w in self.left.children if getattr(w, "id_name", "") == f"panel:{heading}"), None
+        )
+        if target is None or self.left.parent is None:
+            return False
+        self.left.parent.scroll_to(target, padding=4, animate=False)
+        return True
+
     def tick(self) -> None:
         """While the route search runs: its progress bar moves (the first time it is due, the
         screen is redrawn to show it); the rest of the screen stays as laid out."""

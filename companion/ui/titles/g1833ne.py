@@ -23,6 +23,7 @@ from companion.engine.titles.g1833ne.game import (
     FERRY_COUNT,
     FERRY_PRICE,
     BuyTrain1833NE,
+    Dividend1833NE,
     Game1833NE,
     treasury_shares,
 )
@@ -139,6 +140,8 @@ def payout_panel(gm: Game1833NE, corp: Corporation) -> Panel | None:
     if "dividend" not in gm.legal_action_types(corp):
         return None
     step = gm.round.step_for(corp, "dividend")
+    if not isinstance(step, Dividend1833NE):
+        return None
     revenue = int(getattr(gm.round, "revenue", 0)) + int(getattr(gm.round, "extra_revenue", 0))
     options = step.options(corp, revenue)
     kinds = [k for k in ("payout", "half", "withhold") if k in options]
@@ -224,10 +227,10 @@ def table_panels(game: Any) -> tuple[Panel, ...]:
         return ()
     names = {str(p.id): p.name for p in gm.players}
     if rnd.pending is not None:
-        buyer, target = gm.corporation(rnd.pending[0]), gm.corporation(rnd.pending[1])
+        bidder, target = gm.corporation(rnd.pending[0]), gm.corporation(rnd.pending[1])
         paid = "its own shares" if rnd.pending[2] == "shares" else "cash"
-        deal = takeover.terms(gm, buyer, target, rnd.pending[2])
-        rows = ((f"{buyer.sym} takes over {target.sym} in {paid}", _holders(deal, names, buyer)),)
+        deal = takeover.terms(gm, bidder, target, rnd.pending[2])
+        rows = ((f"{bidder.sym} takes over {target.sym} in {paid}", _holders(deal, names, bidder)),)
         president = target.owner.name if target.owner else "nobody"
         return (
             Panel(
