@@ -94,16 +94,16 @@ def _cells(shot: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_issuing_shows_the_treasury_shares_and_the_price_a_column_below(shots: dict[str, Any]) -> None:
     texts = _texts(shots["issue"])
     assert "BW's shares" in texts
-    assert "$70 each (a column below)" in texts and "now: up to 4" in texts
-    assert "$90 each (a column above)" in texts
+    assert "Issue (a column below)" in texts and "$70 each" in texts and "now: up to 4" in texts
+    assert "$90 each" in texts
     assert "Connection bonuses in phase I" in texts and "Montreal (B3) – Boston (G22)" in texts
     assert "Sell… (4)" in texts or "BW issues 1 share for $70" in texts  # the buttons, priced
 
 
 def test_redeeming_shows_the_price_a_column_above(shots: dict[str, Any]) -> None:
     texts = _texts(shots["redeem"])
-    assert "$20 each (a column above)" in texts and "now: up to 4" in texts
-    assert "a column below $10 is $0" in texts  # at $10 nothing can be issued
+    assert "Redeem (a column above)" in texts and "$20 each" in texts and "now: up to 4" in texts
+    assert "not at this share price" in texts  # at $10 nothing can be issued
 
 
 def test_the_ferry_panel_says_where_one_may_be_bought_and_a_tap_proposes_it(shots: dict[str, Any]) -> None:

@@ -611,12 +611,17 @@ class OperatingScreen(BaseScreen):
     def show_panel(self, heading: str) -> bool:
         """Scroll the corporation's column to the title's table headed ``heading`` (the demo's
         screenshots; a finger scrolls it); False if the column has no such table now."""
-        target = next(
-            (w for w in self.left.children if getattr(w, "id_name", "") == f"panel:{heading}"), None
+        shown = list(reversed(self.left.children))  # top to bottom
+        start = next(
+            (i for i, w in enumerate(shown) if getattr(w, "id_name", "") == f"panel:{heading}"), None
         )
-        if target is None or self.left.parent is None:
+        if start is None or self.left.parent is None:
             return False
-        self.left.parent.scroll_to(target, padding=4, animate=False)
+        end = start + 1  # the table and its note, up to the next heading
+        while end < len(shown) and not str(getattr(shown[end], "id_name", "")).startswith("panel:"):
+            end += 1
+        self.left.parent.scroll_to(shown[end - 1], padding=4, animate=False)
+        self.left.parent.scroll_to(shown[start], padding=4, animate=False)
         return True
 
     def tick(self) -> None:

@@ -99,13 +99,13 @@ def shares_panel(gm: Game1833NE, corp: Corporation) -> Panel:
         if below > 0:
             now = f"now: up to {most['sell_shares']}" if most["sell_shares"] else "in step 1 of its turn"
             limit = f"up to {gm.issue_limit(corp)}"
-            rows.append(("Issue to the pool", limit, f"{_money(below)} each (a column below)", now))
+            rows.append(("Issue (a column below)", limit, f"{_money(below)} each", now))
         else:
-            rows.append(("Issue to the pool", "none", f"a column below {_money(price)} is $0", ""))
+            rows.append(("Issue (a column below)", "none", "$0", "not at this share price"))
         above = gm.column_price(corp, 1)
         can = min(pooled, corp.cash // above) if above > 0 else 0
         now = f"now: up to {most['buy_shares']}" if most["buy_shares"] else "in step 1 of its turn"
-        rows.append(("Redeem from the pool", f"up to {can}", f"{_money(above)} each (a column above)", now))
+        rows.append(("Redeem (a column above)", f"up to {can}", f"{_money(above)} each", now))
     lit = tuple(i for i, r in enumerate(rows) if r[3].startswith("now"))
     return Panel(
         f"{corp.sym}'s shares",
@@ -166,7 +166,7 @@ def payout_panel(gm: Game1833NE, corp: Corporation) -> Panel | None:
             prices.append("?")
             continue
         before_after = moved.share_prices.get(corp.sym)
-        prices.append(f"{_money(before_after[0])} → {_money(before_after[1])}" if before_after else "stays")
+        prices.append(f"{_money(before_after[0])} -> {_money(before_after[1])}" if before_after else "stays")
     rows.append(("share price", *prices))
     words = {"payout": "full", "half": "half", "withhold": "withhold"}
     return Panel(
