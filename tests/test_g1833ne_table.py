@@ -285,3 +285,20 @@ def test_the_committed_sticker_sheet_holds_every_card_of_the_takeover_game_and_t
     ids = [g.get("data-item") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "item"]
     assert ids == [i.id for i in items_for_title("1833NE", optional_rules=["takeover_game"])]
     assert {f"ferry-{n}" for n in range(1, 6)} <= set(ids) and "V5_8" in ids
+
+
+def test_a_ferry_marker_offers_each_port_as_an_option(
+    at_example: Callable[[int], Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.engine.titles.g1833ne.game import BuyFerry
+
+    # Hartford reaching two ports (Bridgeport too): each is an option, tapped through
+    monkeypatch.setattr(BuyFerry, "places", lambda self, corp: ["C26", "B27"])
+    t = at_example(index_of("buy_ferry", "HR"))
+    proposal = t.tap("ferry-1")
+    assert isinstance(proposal, Proposal)
+    assert [o.label for o in proposal.options] == ["New Haven (C26)", "Bridgeport (B27)"]
+    again = t.tap("ferry-1")
+    assert isinstance(again, Proposal) and again.selected == 1
+    assert again.text == "HR buys the ferry in Bridgeport (B27) for $40"
+    assert again.action["city"] == "B27"

@@ -1397,7 +1397,9 @@ class TableService:
             text = describe_action(self.game, la.action)
             if la.cost:
                 text += f" for {self._money(la.cost)}"
-            options.append(Option(text, la.action, preview, text))
+            where = la.action.get("city")  # a ferry's port names the option
+            label = _place(self.g18, str(where)) if isinstance(where, str) else text
+            options.append(Option(label, la.action, preview, text))
         first = options[0]
         proposal = Proposal(
             str(first.action["type"]),
