@@ -604,6 +604,10 @@ class TitleDemoScript(DemoScript):
         self.app.show(screen)
         self.app.propose(a)
         yield from self.wait_toast()
+        yield from self.confirm_shot(label, screen)
+
+    def confirm_shot(self, label: str, screen: str) -> Iterator[float]:
+        """A screenshot of the toast, then Confirm, and wait until the engine has applied it."""
         self.shot(screen, label)
         before = len(self.session.g18.actions)
         self.app.confirm()
@@ -775,20 +779,7 @@ class Demo1833NE(TitleDemoScript):
         self.app.propose(a)
         yield from self.wait_toast()
         yield from self.show_panel(heading)
-        yield from self.confirm_shot(label)
-
-    def confirm_shot(self, label: str) -> Iterator[float]:
-        self.shot("operating", label)
-        before = len(self.session.g18.actions)
-        self.app.confirm()
-        for _ in range(80):
-            if len(self.session.g18.actions) > before:
-                break
-            yield 0.05
-        if len(self.session.g18.actions) <= before:
-            raise RuntimeError(f"{label}: the proposed action was not applied")
-        self.pos += 1
-        self.say(self.state_line())
+        yield from self.confirm_shot(label, "operating")
 
     def tap(self, card: str, label: str, heading: str) -> Iterator[float]:
         """The next recorded action by a tap of ``card`` (its side, for a train card, chosen on the
@@ -811,7 +802,7 @@ class Demo1833NE(TitleDemoScript):
             if pick != pending.selected:
                 self.session.choose(pick)
                 yield 0.3
-        yield from self.confirm_shot(label)
+        yield from self.confirm_shot(label, "operating")
 
     def scenes(self) -> Iterator[float]:
         from companion.table.script import enroll_demo_tags

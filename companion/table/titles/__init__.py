@@ -73,6 +73,7 @@ __all__ = [
     "counters_of",
     "network_of",
     "table_module",
+    "title_module",
 ]
 
 
@@ -158,20 +159,26 @@ class Network:
         return tuple(ln for ln in self.lines if a != b and a in ln.places and b in ln.places)
 
 
+def title_module(namespace: str, title: str) -> ModuleType | None:
+    """The module named like ``title``'s engine package in the package ``namespace``
+    (``companion.table.titles.tsr``), or None when that package has none for the title."""
+    pkg = PACKAGES.get(title)
+    if pkg is None:
+        return None
+    try:
+        return importlib.import_module(f"{namespace}.{pkg}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{namespace}.{pkg}":
+            return None
+        raise
+
+
 @cache
 def table_module(title: str) -> ModuleType | None:
     """The table module of ``title`` (see the module docstring), or None when the title has none
     (the 18xx titles, served by the shared 18xx table code).  Asked on every tap and screen refresh,
     so the answer (the modules are fixed) is looked up once per title."""
-    pkg = PACKAGES.get(title)
-    if pkg is None:
-        return None
-    try:
-        return importlib.import_module(f"{__name__}.{pkg}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"{__name__}.{pkg}":
-            return None
-        raise
+    return title_module(__name__, title)
 
 
 def network_of(game: Any) -> Network | None:

@@ -24,13 +24,11 @@ screen is one of ``game.legal_actions()``.  (A title without a map answers for i
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 from types import ModuleType
 from typing import Any
 
-from companion.engine.titles import PACKAGES
-from companion.table.titles import Panel
+from companion.table.titles import Panel, title_module
 
 __all__ = ["operating_panels", "screen_hooks", "table_panels", "train_text"]
 
@@ -38,15 +36,7 @@ __all__ = ["operating_panels", "screen_hooks", "table_panels", "train_text"]
 @cache
 def screen_hooks(title: str) -> ModuleType | None:
     """The screen hooks module of ``title`` (see the module docstring), or None; looked up once."""
-    pkg = PACKAGES.get(title)
-    if pkg is None:
-        return None
-    try:
-        return importlib.import_module(f"{__name__}.{pkg}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"{__name__}.{pkg}":
-            return None
-        raise
+    return title_module(__name__, title)
 
 
 def _hook(game: Any, name: str) -> Any:
