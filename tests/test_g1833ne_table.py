@@ -20,6 +20,7 @@ from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import ItemKind, TagError, TagRegistry, find_item, items_for_title
 from companion.ui import viewmodels as vm
+from companion.ui.titles.g1833ne import trains_panel
 from tests.test_g1833ne import EXAMPLE, example_game, index_of
 
 
@@ -302,3 +303,35 @@ def test_a_ferry_marker_offers_each_port_as_an_option(
     assert isinstance(again, Proposal) and again.selected == 1
     assert again.text == "HR buys the ferry in Bridgeport (B27) for $40"
     assert again.action["city"] == "B27"
+
+
+def test_obsolete_trains_are_marked_on_the_screens() -> None:
+    from tests.test_g1833ne import buy_card
+
+    game = example_game()
+    for _ in range(5 - 1):
+        buy_card(game, "FRR", "3/5")
+    buy_card(game, "RR", "4/7")  # phase III: the phase I trains are obsolete
+    bw = game.corporation("BW")
+    row = next(c for c in vm.table_view(game).corporations if c.sym == "BW")
+    assert row.trains == ("2+1 (obsolete)", "2+1 (obsolete)", "3/5")
+    panel = trains_panel(game, bw)
+    assert [r[0] for r in panel.rows] == ["2+1", "2+1", "3/5"]
+    assert panel.rows[0][1].startswith("obsolete: counts for no limit, runs once more")
+    assert panel.highlight == (0, 1) and panel.note.startswith("Train limit 2, 1 counted")
+
+
+def test_an_emergency_train_purchase_shows_what_each_emergency_issue_brings() -> None:
+    from tests.test_g1833ne import at_train_purchase
+
+    game = at_train_purchase("BW", 40)
+    ov = vm.operating_view(game)
+    shares = ov.panels[0]
+    assert (
+        "Emergency issue",
+        "up to 2",
+        "$50, $40",
+        "now: the price drops a column per share",
+    ) in shares.rows
+    labels = [c.label for c in vm.action_choices(game)]
+    assert "BW issues 1 share for $50" in labels and "BW issues 2 shares for $90" in labels
