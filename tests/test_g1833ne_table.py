@@ -335,3 +335,46 @@ def test_an_emergency_train_purchase_shows_what_each_emergency_issue_brings() ->
     ) in shares.rows
     labels = [c.label for c in vm.action_choices(game)]
     assert "BW issues 1 share for $50" in labels and "BW issues 2 shares for $90" in labels
+
+
+def test_a_treasury_certificate_tapped_issues_shares_how_many_an_option(
+    at_example: Callable[[int], Table],
+) -> None:
+    t = at_example(index_of("sell_shares", "BW"))  # B&W may issue up to 4 shares at $70
+    bw = t.service.g18.corporation("BW")
+    treasury = sorted((s for s in bw.shares_of(bw) if not s.president), key=lambda s: s.index)
+    refused = t.tap(treasury[-1].id)  # the engine issues them in order: the lowest-numbered first
+    assert (
+        isinstance(refused, Result)
+        and refused.text == f"BW issues its certificates in order: tap {treasury[0].id}"
+    )
+    proposal = t.tap(treasury[0].id)
+    assert isinstance(proposal, Proposal), proposal
+    assert [o.label for o in proposal.options] == [
+        "1 share $70",
+        "2 shares $140",
+        "3 shares $210",
+        "4 shares $280",
+    ]
+    assert proposal.text == "BW issues 10% of its shares to the market for $70"
+    again = t.tap(treasury[0].id)
+    assert isinstance(again, Proposal) and again.selected == 1
+    assert again.text == "BW issues 20% of its shares to the market for $140"
+    assert t.service.confirm().applied
+    game = t.service.g18
+    assert game.corporation("BW").cash == 320 + 140 and len(game.pool.shares_of(game.corporation("BW"))) == 2
+
+
+def test_a_pool_certificate_tapped_redeems_shares(at_example: Callable[[int], Table]) -> None:
+    t = at_example(index_of("buy_shares", "HR"))  # Hartford may redeem up to 4 at $20
+    pooled = sorted(s.id for s in t.service.g18.pool.shares_of(t.service.g18.corporation("HR")))
+    proposal = t.tap(pooled[0])
+    assert isinstance(proposal, Proposal), proposal
+    assert [o.label for o in proposal.options] == [
+        "1 share $20",
+        "2 shares $40",
+        "3 shares $60",
+        "4 shares $80",
+    ]
+    assert t.service.choose_label("4 shares").action["shares"] == pooled  # type: ignore[union-attr]
+    assert t.service.confirm().applied and not t.service.g18.pool.shares_of(t.service.g18.corporation("HR"))

@@ -1069,6 +1069,17 @@ class TableService:
         pars = self._of(legal, "par")
         if pars:
             return self._par(share, self.game.entity_of(pars[0].action), pars)
+        own = [
+            la
+            for la in legal
+            if la.type in ("sell_shares", "buy_shares")
+            and la.action.get("entity_type") == "corporation"
+            and la.action.get("entity") == corp.sym
+        ]
+        if own and (len(own) > 1 or own[0].type == "sell_shares"):
+            return self._own_shares(share, own)
+        if owner is corp or isinstance(owner, SharePool):
+            self._own_shares_in_order(share)
         buys = self._of(legal, "buy_shares")
         if buys:
             buyer = self.game.entity_of(buys[0].action)
@@ -1099,6 +1110,47 @@ class TableService:
         if isinstance(owner, SharePool):
             return self._buy(share, player, "the market")
         raise GameError(f"{share.id} is held by {owner.name} and cannot be bought")
+
+    def _own_shares_in_order(self, share: Share) -> None:
+        """``GameError`` naming the certificate to tap when the operating corporation may issue
+        (or redeem) its shares now but the engine's choices begin with another one of them."""
+        corp = share.corporation
+        if self.game.current_entity() is not corp:
+            return
+        kind = "sell_shares" if share.owner is corp else "buy_shares"
+        offered = self.game.legal_actions(corp, types={kind})
+        ids = sorted({i for la in offered if la.type == kind for i in la.action["shares"]}, key=_share_index)
+        if ids:
+            verb = "issues" if kind == "sell_shares" else "redeems"
+            raise GameError(f"{corp.sym} {verb} its certificates in order: tap {ids[0]}")
+
+    def _own_shares(self, share: Share, legal: Sequence[LegalAction]) -> Outcome:
+        """A corporation's own certificate tapped while it may issue (from its treasury) or redeem
+        (from the market) that many shares at once: how many, each an option labelled with its
+        count and money (1833NE: ``1 share $70``, ``2 shares $140``); the same card again takes
+        the next."""
+        p = self._proposal
+        if p is not None and p.cards == (share.id,) and p.options and p.kind in ("sell_shares", "buy_shares"):
+            return self._propose(self._with_option(p, (p.selected + 1) % len(p.options)))
+        options = []
+        corp = share.corporation
+        for la in sorted(legal, key=lambda la: len(la.action["shares"])):
+            preview = self._preview(la.action)
+            money = abs(self._paid(preview, corp.sym))
+            n = len(la.action["shares"])
+            label = f"{_plural(n, 'share')} {self._money(money)}"
+            options.append(Option(label, la.action, preview, describe_action(self.game, la.action)))
+        first = options[0]
+        proposal = Proposal(
+            str(first.action["type"]),
+            first.text,
+            first.action,
+            first.preview,
+            corp.sym,
+            options=tuple(options) if len(options) > 1 else (),
+            cards=(share.id,),
+        )
+        return self._propose(self._with_option(proposal, 0) if proposal.options else proposal)
 
     def _buy(self, share: Share, player: Player, source: str) -> Outcome:
         p = self._proposal
@@ -1479,6 +1531,12 @@ class TableService:
             if extra > 0:
                 text += f" ({corp.owner.name} contributes {self._money(extra)})"
         return text
+
+
+def _share_index(share_id: str) -> int:
+    """A certificate's number (``BW_3`` → 3)."""
+    tail = share_id.rpartition("_")[2]
+    return int(tail) if tail.isdigit() else 0
 
 
 def _certificates(ids: Sequence[str]) -> str:
