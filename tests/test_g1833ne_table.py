@@ -378,3 +378,58 @@ def test_a_pool_certificate_tapped_redeems_shares(at_example: Callable[[int], Ta
     ]
     assert t.service.choose_label("4 shares").action["shares"] == pooled  # type: ignore[union-attr]
     assert t.service.confirm().applied and not t.service.g18.pool.shares_of(t.service.g18.corporation("HR"))
+
+
+@pytest.mark.slow  # the position is searched for in random games (shared with test_g1833ne_takeover.py)
+def test_a_certificate_of_the_target_tapped_proposes_the_takeover_and_its_answer(tmp_path: Path) -> None:
+    from companion.interop.replay import export_game
+    from companion.table.exchange import import_export
+    from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
+
+    game = _first_takeover_offer()
+    buyer = buyer_of(game)
+    db = tmp_path / "t.sqlite3"
+    store, registry = Store.open(db), TagRegistry.open(db)
+    try:
+        enroll_demo_tags(registry, "1833NE", ["takeover_game"])
+        game_id, _ = import_export(store, export_game(game))
+        t = Table(TableService.open(store, game_id, registry), store, registry)
+        offers = [la.action for la in t.service.game.legal_actions() if la.type == "take_over"]
+        target = str(offers[0]["corporation"])
+        proposal = t.tap(f"{target}_0")
+        assert isinstance(proposal, Proposal), proposal
+        mine = [o for o in offers if o["corporation"] == target]
+        assert [o.action for o in proposal.options or (proposal,)] == mine  # type: ignore[attr-defined]
+        assert proposal.text.startswith(f"{buyer.sym} takes over {target}, paying in ")
+        assert t.service.confirm().applied
+        after = t.service.g18
+        assert after.corporation(target).closed or after.round.current_entity().sym == target
+    finally:
+        store.close()
+        registry.close()
+
+
+@pytest.mark.slow
+def test_a_trainless_targets_certificate_tapped_accepts_or_refuses(tmp_path: Path) -> None:
+    from tests.test_g1833ne_takeover import _first_takeover_offer, _trainless_target
+
+    game = _first_takeover_offer().clone()
+    buyer, target, payment = _trainless_target(game)  # (changed by hand: not replayable, not stored)
+    game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
+                "corporation": target.sym, "payment": payment})  # fmt: skip
+    db = tmp_path / "t.sqlite3"
+    store, registry = Store.open(db), TagRegistry.open(db)
+    try:
+        enroll_demo_tags(registry, "1833NE", ["takeover_game"])
+        t = Table(TableService(game, store, store.create_game("1833NE", ["x"]), registry), store, registry)
+        answer = t.tap(f"{target.sym}_0")
+        assert isinstance(answer, Proposal), answer
+        assert [o.text for o in answer.options] == [
+            f"{target.sym} accepts the takeover",
+            f"{target.sym} refuses the takeover",
+        ]
+        refused = t.tap(f"{target.sym}_0")  # the same card again: the other answer
+        assert isinstance(refused, Proposal) and refused.action["type"] == "refuse_takeover"
+    finally:
+        store.close()
+        registry.close()

@@ -1066,6 +1066,9 @@ class TableService:
         merges = [la for la in legal if la.type in ("merge", "convert")]
         if merges:  # 1867, 1861 merger round: the card of the partner, or of the major to form
             return self._choose_between("merge", merges, (share.id,))
+        takeover = self._takeover(corp)
+        if takeover:  # 1833NE's takeover round: a certificate of the target names it
+            return self._choose_between("take_over", takeover, (share.id,))
         pars = self._of(legal, "par")
         if pars:
             return self._par(share, self.game.entity_of(pars[0].action), pars)
@@ -1110,6 +1113,18 @@ class TableService:
         if isinstance(owner, SharePool):
             return self._buy(share, player, "the market")
         raise GameError(f"{share.id} is held by {owner.name} and cannot be bought")
+
+    def _takeover(self, corp: Corporation) -> list[LegalAction]:
+        """The legal takeovers of ``corp`` (paid in cash or in shares), or its answers to one
+        offered to it (accept, refuse): what a tap of one of its certificates means in a takeover
+        round (none in other rounds and titles)."""
+        kinds = {"take_over", "accept_takeover", "refuse_takeover"}
+        return [
+            la
+            for la in self.game.legal_actions(types=kinds)
+            if la.action.get("corporation") == corp.sym
+            or (la.type != "take_over" and la.action.get("entity") == corp.sym)
+        ]
 
     def _own_shares_in_order(self, share: Share) -> None:
         """``GameError`` naming the certificate to tap when the operating corporation may issue
