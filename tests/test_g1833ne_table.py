@@ -337,6 +337,11 @@ def test_an_emergency_train_purchase_shows_what_each_emergency_issue_brings() ->
     assert "BW issues 1 share for $50" in labels and "BW issues 2 shares for $90" in labels
 
 
+def shares(n: int, each: int) -> str:
+    """An issue's or redemption's option label: ``2 shares $140``."""
+    return f"{n} share{'s' if n > 1 else ''} ${n * each}"
+
+
 def test_a_treasury_certificate_tapped_issues_shares_how_many_an_option(
     at_example: Callable[[int], Table],
 ) -> None:
@@ -350,12 +355,7 @@ def test_a_treasury_certificate_tapped_issues_shares_how_many_an_option(
     )
     proposal = t.tap(treasury[0].id)
     assert isinstance(proposal, Proposal), proposal
-    assert [o.label for o in proposal.options] == [
-        "1 share $70",
-        "2 shares $140",
-        "3 shares $210",
-        "4 shares $280",
-    ]
+    assert [o.label for o in proposal.options] == [shares(n, 70) for n in range(1, 5)]
     assert proposal.text == "BW issues 10% of its shares to the market for $70"
     again = t.tap(treasury[0].id)
     assert isinstance(again, Proposal) and again.selected == 1
@@ -370,12 +370,7 @@ def test_a_pool_certificate_tapped_redeems_shares(at_example: Callable[[int], Ta
     pooled = sorted(s.id for s in t.service.g18.pool.shares_of(t.service.g18.corporation("HR")))
     proposal = t.tap(pooled[0])
     assert isinstance(proposal, Proposal), proposal
-    assert [o.label for o in proposal.options] == [
-        "1 share $20",
-        "2 shares $40",
-        "3 shares $60",
-        "4 shares $80",
-    ]
+    assert [o.label for o in proposal.options] == [shares(n, 20) for n in range(1, 5)]
     assert t.service.choose_label("4 shares").action["shares"] == pooled  # type: ignore[union-attr]
     assert t.service.confirm().applied and not t.service.g18.pool.shares_of(t.service.g18.corporation("HR"))
 

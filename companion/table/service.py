@@ -1155,17 +1155,7 @@ class TableService:
             n = len(la.action["shares"])
             label = f"{_plural(n, 'share')} {self._money(money)}"
             options.append(Option(label, la.action, preview, describe_action(self.game, la.action)))
-        first = options[0]
-        proposal = Proposal(
-            str(first.action["type"]),
-            first.text,
-            first.action,
-            first.preview,
-            corp.sym,
-            options=tuple(options) if len(options) > 1 else (),
-            cards=(share.id,),
-        )
-        return self._propose(self._with_option(proposal, 0) if proposal.options else proposal)
+        return self._propose_options(options, share.id, corp.sym)
 
     def _buy(self, share: Share, player: Player, source: str) -> Outcome:
         p = self._proposal
@@ -1438,17 +1428,22 @@ class TableService:
             preview = self._preview(action)
             label = f"{action['variant']} {self._money(action['price'])}"
             options.append(Option(label, action, preview, self._price_text("buy_train", action, preview)))
+        return self._propose_options(options, train.id, str(options[0].action["entity"]))
+
+    def _propose_options(self, options: Sequence[Option], card: str, actor: str) -> Outcome:
+        """One proposal for the tapped ``card`` over ``options`` (a choice when there are several),
+        the first selected."""
         first = options[0]
         proposal = Proposal(
-            "buy_train",
+            str(first.action["type"]),
             first.text,
             first.action,
             first.preview,
-            str(first.action["entity"]),
-            options=tuple(options),
-            cards=(train.id,),
+            actor,
+            options=tuple(options) if len(options) > 1 else (),
+            cards=(card,),
         )
-        return self._propose(self._with_option(proposal, 0))
+        return self._propose(self._with_option(proposal, 0) if proposal.options else proposal)
 
     def _marker(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
         """A marker (1833NE's ferry): the legal actions that involve it (buying a ferry in each
@@ -1467,17 +1462,7 @@ class TableService:
             where = la.action.get("city")  # a ferry's port names the option
             label = _place(self.g18, str(where)) if isinstance(where, str) else text
             options.append(Option(label, la.action, preview, text))
-        first = options[0]
-        proposal = Proposal(
-            str(first.action["type"]),
-            first.text,
-            first.action,
-            first.preview,
-            str(first.action["entity"]),
-            options=tuple(options) if len(options) > 1 else (),
-            cards=(item.id,),
-        )
-        return self._propose(self._with_option(proposal, 0) if proposal.options else proposal)
+        return self._propose_options(options, item.id, str(options[0].action["entity"]))
 
     def _buy_train(self, train: Train, corp: Corporation, legal: LegalAction | None = None) -> Proposal:
         if train.rusted:
