@@ -428,3 +428,17 @@ def test_a_trainless_targets_certificate_tapped_accepts_or_refuses(tmp_path: Pat
     finally:
         store.close()
         registry.close()
+
+
+def test_the_ferries_table_shows_the_luxury_ferry_doubled() -> None:
+    from companion.ui.titles.g1833ne import ferries_panel
+    from tests.test_g1833ne_routes import owned_by
+
+    game = owned_by(example_game(index_of("run_routes", "HR")), "P5", "HR")
+    hr = game.corporation("HR")
+    assert ferries_panel(game, hr).rows == (("New Haven (C26)", "HR", "New", "+$40"),)
+    game.apply(
+        {"type": "assign", "entity": "P5", "entity_type": "company", "target": "C26", "target_type": "hex"}
+    )
+    (row,) = ferries_panel(game, hr).rows
+    assert row == ("New Haven (C26)", "HR", "New, luxury (P5): twice", "+$80")

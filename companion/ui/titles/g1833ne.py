@@ -180,12 +180,16 @@ def payout_panel(gm: Game1833NE, corp: Corporation) -> Panel | None:
 def ferries_panel(gm: Game1833NE, corp: Corporation) -> Panel:
     bought = list(gm.ferries.items())
     rows = []
+    gm.sync_map_rules()  # the map's copy of the ferries (derived from the game's state) brought up to date
+    luxury = getattr(gm.map, "luxury_ferry", None)
     for hex_id, owner in bought:
-        marker = ""
+        markers = []
         if hex_id == gm.new_ferry:
-            marker = "Last" if len(bought) == FERRY_COUNT else "New"
-        extra = routes.NEW_FERRY_BONUS if marker else 0
-        rows.append((_place(gm, hex_id), owner, marker, f"+{_money(routes.FERRY_VALUE + extra)}"))
+            markers.append("Last" if len(bought) == FERRY_COUNT else "New")
+        if hex_id == luxury:
+            markers.append("luxury (P5): twice")
+        value = gm.map.ferry_value(hex_id) if isinstance(gm.map, routes.Map1833NE) else routes.FERRY_VALUE
+        rows.append((_place(gm, hex_id), owner, ", ".join(markers), f"+{_money(value)}"))
     left = FERRY_COUNT - len(bought)
     offered = [_place(gm, str(la.action["city"])) for la in gm.legal_actions(corp, types={"buy_ferry"})]
     if gm.phase_index >= 3:
