@@ -13,7 +13,7 @@ from functools import cache
 import pytest
 
 from companion.engine import GameError, new_game
-from companion.engine.entities import Corporation
+from companion.engine.entities import Corporation, Share
 from companion.engine.titles import title_info
 from companion.engine.titles.g1833ne import Game1833NE
 from companion.engine.titles.g1833ne import takeover as tk
@@ -414,3 +414,43 @@ def test_the_worked_example_passes_an_empty_takeover_round_before_stock_round_tw
     assert "-- Takeover Round --" in game.log and game.round.name == "Stock Round" and game.turn == 2
     # with no track between them, B&W has no offer for Hartford
     assert game.corporation("HR") not in tk.connected_targets(game, game.corporation("BW"))
+
+
+def test_a_player_above_the_certificate_limit_after_a_takeover_must_sell_down_to_it() -> None:
+    """A takeover lowers the certificate limit a step (26 to 25 with four players); a player left
+    above it sells in his next stock round turn, first and only, until he is at the limit (and then
+    buys nothing, being at it): docs/ENGINE.md, "1833NE"."""
+    game = example_game()  # stock round 2, phase II, fourteen corporations: a limit of 26
+    h1 = game.player(1)
+    for sym, count in (("BW", 2), ("HR", 4), ("CV", 6), ("FRR", 6)):  # 60 % of each
+        corp = game.corporation(sym)
+        game.transfer_shares(tk_treasury(corp)[:count], h1, allow_president_change=False)
+    for company in [c for p in game.players if p is not h1 for c in p.companies][:4]:
+        company.owner.companies.remove(company)  # type: ignore[union-attr]
+        company.owner = h1
+        h1.companies.append(company)
+    assert (game.num_certs(h1), game.cert_limit()) == (26, 26)
+    frr, rr = game.corporation("FRR"), game.corporation("RR")
+    assert h1.percent_of(rr) == 0
+    deal = tk.proposed_terms(game, frr, rr, "cash")
+    assert deal is not None
+    game.bank.spend(deal.total_cash, frr)
+    tk.take_over(game, frr, rr, deal)
+    assert (game.num_certs(h1), game.cert_limit()) == (26, 25)
+    while game.round.current_entity() is not h1:
+        other = game.round.current_entity()
+        game.apply({"type": "pass", "entity": other.id, "entity_type": "player"})
+    legal = game.legal_actions()
+    assert legal and {la.type for la in legal} == {"sell_shares"}  # no pass, no purchase
+    before = snapshot(game)
+    with pytest.raises(GameError):
+        game.apply({"type": "pass", "entity": 1, "entity_type": "player"})
+    assert snapshot(game) == before
+    one = next(la.action for la in legal if len(la.action["shares"]) == 1)
+    game.apply(one)
+    assert game.num_certs(h1) == 25
+    assert not {"buy_shares", "par"} & set(game.legal_action_types(h1))
+
+
+def tk_treasury(corp: Corporation) -> list[Share]:
+    return [s for s in corp.shares_of(corp) if not s.president]
