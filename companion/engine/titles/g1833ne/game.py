@@ -63,6 +63,12 @@ FERRY_COUNT = 5
 CARD_PHASE = {"2": 0, "3/5": 1, "4/7": 2, "6/9": 3, "7+3": 4}
 #: phase III removes the players' privates and P1-P2 and stops P3-P6's income; phase IV removes P3-P5
 PHASE_III, PHASE_IV = 2, 3
+#: Sherbrooke, where St. Lawrence & Atlantic and Atlantic & St. Lawrence share one station token,
+#: placed free as soon as anyone lays the hex's yellow tile
+SHERBROOKE = "F5"
+SHARED_TOKEN = ("StL&A", "A&StL")
+#: Boston & Providence's reserved slot in Boston, from Boston's green tile until phase IV
+BOSTON_RESERVED = "B&P"
 
 
 def train_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> list[dict[str, Any]]:
@@ -143,6 +149,13 @@ class Game1833NE(Game):
         """Who bought Lowell Merchants, and in which round (its free tile in Lowell is for that round)."""
         self.takeovers: dict[str, int] = {}
         """Takeover variant: corporation → how many takeovers it made (each raises its train limit)."""
+        self.shared_token: list[str] = list(SHARED_TOKEN)
+        """Who holds Sherbrooke's shared station token (its slot holds the first, the others count it
+        too): the pair, less a closed one, with the buyer of one taken over in its place."""
+        self.sherbrooke_token = False
+        """Sherbrooke's yellow tile is laid: the shared token is in its city (the hex's one city)."""
+        self.boston_reserved = False
+        """Boston's green tile gave Boston & Providence its reserved slot there (until phase IV)."""
         if self.takeover_game:
             self.corporations += takeover.variable_start_corporations(self)
             takeover.add_to_map(self)
@@ -460,6 +473,115 @@ class Game1833NE(Game):
             return reserved[1]
         return token.price
 
+    # -- Sherbrooke's shared token and Boston & Providence's Boston slot ------------------------------------
+    def lay_tile_for(
+        self,
+        step: Track,
+        corp: Corporation,
+        entity: Any,
+        action: ActionDict,
+        special: SpecialLay | None = None,
+        extra_cost: int = 0,
+        count_lay: bool = True,
+    ) -> None:
+        """Any lay; then Sherbrooke's yellow tile brings the shared token, Boston's green tile B&P's slot."""
+        super().lay_tile_for(step, corp, entity, action, special, extra_cost, count_lay)
+        hex_id = str(action["hex"])
+        if hex_id == SHERBROOKE and not self.sherbrooke_token:
+            self.sherbrooke_token = True
+            self.put_shared_token()
+            names = " and ".join(self.corporation(s).name for s in self.shared_token)
+            self.log.append(f"The shared station token of {names} is placed in Sherbrooke")
+        if hex_id == BOSTON and self.map.tile_on(hex_id).spec.color == "green":
+            self.reserve_boston()
+
+    def shared_token_slot(self) -> tuple[list[str | None], list[str]] | None:
+        """The slots and the tokens beside them of the shared token's city (None before its tile)."""
+        if not self.sherbrooke_token:
+            return None
+        st = self.map.state[SHERBROOKE]
+        node = st.spec.city_indices[0]
+        return st.tokens[node], st.extra_tokens.setdefault(node, [])
+
+    def lift_shared_token(self, also: Iterable[str] = ()) -> None:
+        """Take the shared token off the map (its holders', and ``also``'s, in its city)."""
+        place = self.shared_token_slot()
+        if place is None:
+            return
+        slots, beside = place
+        holders = {*self.shared_token, *also}
+        for i, t in enumerate(slots):
+            if t in holders:
+                slots[i] = None
+                break
+        beside[:] = [t for t in beside if t not in holders]
+        self.map._changed()
+
+    def put_shared_token(self) -> None:
+        """The shared token in its city: its first holder in a slot, the others beside it, counting it
+        as theirs (routes, passage, takeovers); with no holder left the slot is free."""
+        place = self.shared_token_slot()
+        if place is None or not self.shared_token:
+            return
+        slots, beside = place
+        free = next((i for i, t in enumerate(slots) if t is None), None)
+        if free is None:  # cannot happen: the token is put back only where it was lifted
+            raise GameError("Sherbrooke has no free slot for the shared token")
+        slots[free] = self.shared_token[0]
+        beside.extend(self.shared_token[1:])
+        self.map._changed()
+
+    def shared_token_moves(self, target: Corporation, buyer: Corporation | None) -> None:
+        """``target`` leaves the game (closed, or taken over by ``buyer``): the shared token stays with
+        the other holders, and the buyer holds it in the target's place unless it is one already."""
+        if target.sym not in self.shared_token:
+            return
+        self.lift_shared_token(also=[target.sym] + ([buyer.sym] if buyer is not None else []))
+        held = [s for s in self.shared_token if s != target.sym]
+        if buyer is not None and buyer.sym not in held:
+            held.append(buyer.sym)
+        self.shared_token = held
+        self.put_shared_token()
+
+    def remove_corporation_from_map(self, corp: Corporation) -> None:
+        super().remove_corporation_from_map(corp)
+        self.shared_token_moves(corp, None)
+
+    def place_home_token(self, corp: Corporation) -> None:
+        """A holder of the shared token still places its home token (the map allows one first token)."""
+        if corp.sym not in self.shared_token or not self.sherbrooke_token:
+            super().place_home_token(corp)
+            return
+        self.lift_shared_token()
+        try:
+            super().place_home_token(corp)
+        finally:
+            self.put_shared_token()
+
+    def reserve_boston(self) -> None:
+        """Boston's green tile: a free slot there is Boston & Providence's until phase IV (unless it
+        already has a station there, or is gone)."""
+        bp = self.corporation(BOSTON_RESERVED)
+        st = self.map.state[BOSTON]
+        if self.boston_reserved or bp.closed or self.phase_index >= PHASE_IV or bp.sym in st.corporations():
+            return
+        for node in st.spec.city_indices:
+            slots, res = st.tokens[node], st.reservations[node]
+            for i, t in enumerate(slots):
+                if t is None and (i >= len(res) or res[i] is None):
+                    res.extend([None] * (i + 1 - len(res)))
+                    res[i] = bp.sym
+                    self.boston_reserved = True
+                    self.map._changed()
+                    self.log.append(f"A slot in Boston is reserved for {bp.name} until phase IV")
+                    return
+
+    def end_reservations(self) -> None:
+        """Phase IV: Boston & Providence's reserved slot in Boston is free for anyone."""
+        for res in self.map.state[BOSTON].reservations.values():
+            res[:] = [None if r == BOSTON_RESERVED else r for r in res]
+        self.map._changed()
+
     # -- trains and phases ---------------------------------------------------------------------------------
     def card_phase(self, train: Train) -> int:
         return CARD_PHASE[self.card_name[train.id]]
@@ -517,7 +639,8 @@ class Game1833NE(Game):
             self.ferries.clear()
             self.new_ferry = None
             self.luxury_ferry = None
-            self.log.append("-- Phase IV: ferries and P3-P5 are removed --")
+            self.end_reservations()
+            self.log.append("-- Phase IV: ferries and P3-P5 are removed, reservations end --")
 
     def hand_presidency_on(self, corp: Corporation, former: Player) -> None:
         """After ``former`` left: the next player (in seat order) with the most of ``corp``, at
