@@ -1299,6 +1299,12 @@ class BuyTrain1833NE(BuyTrain):
             out.append(int(value.price))
         return out
 
+    def president_may_pay_for(self, corp: Corporation, price: int) -> bool:
+        """The president's cash helps only a corporation that can afford no train at all, and then
+        for either side of a card: one that can afford one side may not buy the dearer with it."""
+        cheapest = self.min_depot_price()
+        return cheapest is not None and corp.cash < cheapest
+
     def must_issue(self, corp: Corporation) -> bool:
         return self.must_buy(corp) and corp.cash < self.needed_cash() and bool(self.emergency_issues(corp))
 
@@ -1363,11 +1369,12 @@ class BuyTrain1833NE(BuyTrain):
                 continue
             out.append(la)
         help_cash = corp.owner.cash if isinstance(corp.owner, Player) and self.must_buy(corp) else 0
-        cheapest = self.min_depot_price()
         if self.room(corp):
             for train in self.game.depot_trains():
                 for name, price in self.gm.sides(train):
-                    if price <= corp.cash or (price == cheapest and price <= corp.cash + help_cash):
+                    if price <= corp.cash or (
+                        self.president_may_pay_for(corp, price) and price <= corp.cash + help_cash
+                    ):
                         action = {
                             "type": "buy_train",
                             **entity_fields(corp),
