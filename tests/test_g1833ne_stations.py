@@ -68,6 +68,21 @@ def founded_pair_game() -> tuple[Game1833NE, Corporation]:
     return game, corp
 
 
+def test_no_variable_start_corporation_starts_in_sherbrooke_before_the_shared_token() -> None:
+    game = example_game()  # Takeover game, stock round 2, phase II: variable starts may be founded
+    node = game.map.state[SHERBROOKE].spec.city_indices[0]
+    ref = game.map.city_ref(SHERBROOKE, node)
+    assert ref not in tk.home_cities(game, game.corporation("V1"))
+    assert game.map.city_ref("D21", 0) in tk.home_cities(game, game.corporation("V1"))  # a plain city is
+    offered = {la.action.get("city") for la in game.legal_actions() if la.type == "par"}
+    assert ref not in offered
+    par = next(
+        la.action for la in game.legal_actions() if la.type == "par" and la.action["corporation"] == "V1"
+    )
+    with pytest.raises(GameError, match="cannot start"):
+        game.apply({**par, "city": ref})
+
+
 def test_sherbroookes_yellow_tile_brings_the_pairs_shared_token_free() -> None:
     game = example_game(index_of("lay_tile", "HR"))  # OR 1.1: Hartford lays track
     hr = game.corporation("HR")

@@ -444,12 +444,16 @@ class Game1833NE(Game):
         return 0 if special is not None else self._min_cost_extra(hex_id, corp)
 
     def reserved_for_another(self, corp: Corporation, city: str) -> Corporation | None:
-        """The corporation whose reserved city ``city`` is (until phase IV), if not ``corp``."""
-        if self.phase_index >= PHASE_IV:
-            return None
+        """The corporation whose reserved city ``city`` is (until phase IV), if not ``corp``; and
+        Sherbrooke's slot is kept for the shared token until its yellow tile brings it (so no
+        variable-start corporation starts there)."""
         try:
             hex_id = self.map.city(city)[0]
         except Exception:  # an unknown city: the map refuses it when the token is placed
+            return None
+        if hex_id == SHERBROOKE and not self.sherbrooke_token and self.shared_token:
+            return None if corp.sym in self.shared_token else self.corporation(self.shared_token[0])
+        if self.phase_index >= PHASE_IV:
             return None
         for sym, (reserved, _price) in RESERVED_STATIONS.items():
             owner = self.corporation(sym)
