@@ -127,7 +127,7 @@ def test_the_founder_chooses_a_free_unreserved_city_that_is_no_available_home() 
 
 # -- takeovers ----------------------------------------------------------------------------------------------------
 #: the random Takeover game (seed, players) whose first takeover round with the offers these tests need
-#: is reached soonest (found once by searching seeds 0-3 of 3-5 players: at action 699, V4 buys)
+#: is reached soonest (found once by searching seeds 0-2 of 3-5 players: at action 466, B&L buys)
 OFFER_SEED, OFFER_PLAYERS = 1, 3
 
 
