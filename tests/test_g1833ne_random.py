@@ -166,3 +166,19 @@ def test_the_random_games_tool_plays_1833ne_to_the_end_and_companion_replay_agre
     assert capsys.readouterr().out.startswith(f"OK {path} actions={len(export['actions'])} ")
     takeovers = [a for a in export["actions"] if a["type"] == "take_over"]
     assert bool(takeovers) == bool(rules)  # this seed's Takeover game makes takeovers
+
+
+@pytest.mark.slow
+def test_a_random_takeover_game_with_sherbrookes_shared_token_and_bps_boston_slot() -> None:
+    """Seed 3 with five players lays Sherbrooke's yellow tile and Boston's green, and StL&A (a holder
+    of the shared token) takes over another corporation: the invariants hold throughout and the
+    export replays to the same game."""
+    game = play_checked(3, 5, 4000, TAKEOVER)
+    assert game.finished and game.sherbrooke_token and game.boston_reserved
+    assert game.takeovers.get("StL&A")
+    again = game_for_export(export_game(game))
+    for action in export_game(game)["actions"]:
+        again._process(action)
+    assert isinstance(again, Game1833NE)
+    same_state(game, again)
+    assert again.shared_token == game.shared_token
