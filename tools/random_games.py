@@ -197,15 +197,15 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
                         "percent": share.percent,
                     }
                 )
-            own = [s for s in corp.shares_of(corp) if not s.buyable]
-            if own:
+            bought_back = [s for s in corp.shares_of(corp) if not s.buyable]
+            if bought_back:
                 out.append(
                     {
                         "type": "sell_shares",
                         "entity": corp.sym,
                         "entity_type": "corporation",
-                        "shares": [s.id for s in own],
-                        "percent": sum(s.percent for s in own),
+                        "shares": [s.id for s in bought_back],
+                        "percent": sum(s.percent for s in bought_back),
                     }
                 )
     # a company's special tile lay (1870: the bridge company on the Mississippi)
@@ -374,6 +374,7 @@ def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000
         return play_legal(seed, players, rules, max_actions, title)
     rng = random.Random(seed)
     game = new_game(title, [(1000 + i, f"Player {i + 1}") for i in range(players)], rules, seed)
+    assert isinstance(game, Game)
     stuck = 0
     # a player who reaches a dead end (e.g. an 1867 merger nobody can become president of, which
     # 18xx.games also only lets you undo) takes the last action back and does something else
