@@ -435,6 +435,40 @@ def test_the_president_pays_and_sells_when_the_treasury_cannot() -> None:
     assert [t.name for t in hr.trains] == ["2"] and hr.cash == 0
 
 
+def depot_offers(game: Game1833NE, corp: str) -> set[str]:
+    return {
+        la.action["variant"]
+        for la in game.legal_actions(game.corporation(corp))
+        if la.type == "buy_train" and game.train(la.action["train"]).owner is None
+    }
+
+
+def test_the_presidents_cash_never_buys_the_dearer_side_of_a_card_the_corporation_can_afford_one_side_of() -> (
+    None
+):
+    game = at_train_purchase("HR", 80)  # HR cannot issue; it can pay for a 2 ($75), not a 2+1 ($100)
+    h1, hr = game.player(1), game.corporation("HR")
+    game.bank.spend(500, h1)
+    assert depot_offers(game, "HR") == {"2"}
+    two_plus_one = {"type": "buy_train", "entity": "HR", "entity_type": "corporation", "variant": "2+1",
+                    "train": game.depot_trains()[0].id, "price": 100}  # fmt: skip
+    cash = (h1.cash, hr.cash)
+    with pytest.raises(GameError, match="president's help"):
+        game.apply(two_plus_one)
+    assert (h1.cash, hr.cash) == cash
+
+
+def test_a_corporation_that_can_afford_no_train_may_take_either_side_with_the_presidents_help() -> None:
+    game = at_train_purchase("HR", 30)  # HR cannot issue, and $30 buys neither side
+    h1, hr = game.player(1), game.corporation("HR")
+    game.bank.spend(190, h1)  # H1 has $200
+    assert depot_offers(game, "HR") == {"2", "2+1"}
+    card = game.depot_trains()[0]
+    game.apply({"type": "buy_train", "entity": "HR", "entity_type": "corporation", "variant": "2+1",
+                "train": card.id, "price": 100})  # fmt: skip
+    assert [t.name for t in hr.trains] == ["2+1"] and hr.cash == 0 and h1.cash == 200 - 70
+
+
 def test_bankruptcy_does_not_end_the_game() -> None:
     game = at_train_purchase("CV", 0)
     h4, cv = game.player(4), game.corporation("CV")
@@ -466,6 +500,27 @@ def test_after_a_bankruptcy_the_new_president_must_buy_the_train() -> None:
     assert h4.bankrupt and cv.owner is h3 and h3.percent_of(cv) == 20
     assert game.round.current_entity() is cv
     assert any(la.type == "buy_train" for la in game.legal_actions(cv))
+
+
+def test_a_bankrupt_players_certificates_go_to_the_pool_unpaid_without_moving_the_price() -> None:
+    """Even beyond 50 % of a corporation in the pool, and without price moves."""
+    game = at_train_purchase("CV", 0)
+    h2, h4, cv, frr = game.player(2), game.player(4), game.corporation("CV"), game.corporation("FRR")
+    # CV's pool is full (50 %): it cannot issue and H4 cannot sell CV; he holds 30 % of FRR, whose
+    # pool is full too; $5 is all he has
+    game.transfer_shares([s for s in cv.shares_of(cv) if not s.president][:5], game.pool)
+    frr_plain = [s for s in frr.shares_of(frr) if not s.president]
+    game.transfer_shares(frr_plain[:3], h4, allow_president_change=False)
+    game.transfer_shares(frr_plain[3:] + [s for s in h2.shares_of(frr) if not s.president], game.pool)
+    assert game.pool.percent_of(cv) == game.pool.percent_of(frr) == 50 and h4.percent_of(frr) == 30
+    h4.spend(h4.cash - 5, game.bank)
+    assert {la.type for la in game.legal_actions()} == {"bankrupt"} and not game.legal_actions(h4)
+    assert frr.share_price is not None
+    price = frr.share_price.price
+    game.apply({"type": "bankrupt", "entity": "CV", "entity_type": "corporation"})
+    assert h4.bankrupt and not game.finished and h4.cash == 0 and not h4.shares
+    assert game.pool.percent_of(frr) == 80 and frr.share_price.price == price and not frr.closed
+    assert cv.closed  # nobody holds the 20 % to become its president
 
 
 def test_legal_actions_are_exact_along_the_example() -> None:

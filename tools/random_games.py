@@ -1,5 +1,5 @@
-"""Play random legal games (1870, 1867, 1861 or a title without a map) with our engine and write
-them as 18xx.games exports.
+"""Play random legal games (1870, 1867, 1861, 1833NE or a title without a map) with our engine and
+write them as 18xx.games exports.
 
 A developer tool for differential testing: the exports can be replayed by another engine (the
 18xx.games reference, run locally beside ours) and the two traces compared with
@@ -8,9 +8,13 @@ players are neither clever nor stupid, they just keep the game moving.  A title 
 (City of the Big Shoulders, Trans-Siberian Railroad) lists its exact legal actions, so a move is
 picked among them; what the physical game draws at random (a resource from the bag, a tile from a
 deck) is picked from a bag seeded with the game's seed, each piece as likely as the bag holds it.
+1833NE (``--rules takeover_game`` for the Takeover variant) is played from its exact legal actions
+too, its routes traced by the optimiser on small networks and entered as values on large ones
+(``action_1833ne``; the 1833NE property tests play the same way).
 
     python tools/random_games.py OUT_DIR --games 5 --seed 1 [--players 3] [--rules diesels] [--title 1867]
     python tools/random_games.py OUT_DIR --title CoBS [--rules advanced public_goals]
+    python tools/random_games.py OUT_DIR --title 1833NE [--rules takeover_game]
 """
 
 from __future__ import annotations
@@ -193,15 +197,15 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
                         "percent": share.percent,
                     }
                 )
-            own = [s for s in corp.shares_of(corp) if not s.buyable]
-            if own:
+            bought_back = [s for s in corp.shares_of(corp) if not s.buyable]
+            if bought_back:
                 out.append(
                     {
                         "type": "sell_shares",
                         "entity": corp.sym,
                         "entity_type": "corporation",
-                        "shares": [s.id for s in own],
-                        "percent": sum(s.percent for s in own),
+                        "shares": [s.id for s in bought_back],
+                        "percent": sum(s.percent for s in bought_back),
                     }
                 )
     # a company's special tile lay (1870: the bridge company on the Mississippi)
@@ -291,11 +295,86 @@ def play_legal(seed: int, players: int, rules: frozenset[str], max_actions: int,
     return game
 
 
+# -- 1833NE: played through its exact legal actions ----------------------------------------------------------
+#: what a random route of each card side is worth at most (the players enter route values)
+ROUTE_VALUE_1833NE = {
+    "2": 60,
+    "2+1": 70,
+    "3/5": 120,
+    "2+2": 100,
+    "4/7": 180,
+    "3+3": 160,
+    "6/9": 300,
+    "5+3": 260,
+    "7+3": 360,
+}
+#: on networks up to this many stops the routes are the optimiser's, traced on the board (the engine
+#: computes their value); on larger ones the values are entered, as for a board the engine does not hold
+TRACED_NETWORK = 12
+
+
+def routes_1833ne(game: Any, corp: Corporation, rng: random.Random) -> dict[str, Any]:
+    """A 1833NE run: the optimiser's routes on a small network, entered values on a large one."""
+    from companion.engine.graph import connectivity
+
+    game.sync_map_rules()
+    fields = {"type": "run_routes", "entity": corp.sym, "entity_type": "corporation"}
+    if len(connectivity(game.map, corp.sym).nodes) <= TRACED_NETWORK:
+        best = game.suggest_routes(corp)
+        if best.routes:
+            return {**fields, "routes": [r.as_action_route() for r in best.routes]}
+    top = ROUTE_VALUE_1833NE
+    routes = [
+        {"train": t.id, "revenue": 10 * rng.randint(top[t.name] // 30, top[t.name] // 10)}
+        for t in corp.trains
+    ]
+    return {**fields, "routes": routes}
+
+
+def action_1833ne(game: Any, rng: random.Random) -> dict[str, Any]:
+    """A random legal 1833NE action: doing something rather than passing, paying out rather than
+    withholding, a train rather than bankruptcy; a bid near the lowest (a bid anywhere up to a
+    player's cash can tie the private auction up for good: every cash is promised, nobody can buy
+    the cheapest and the incomes go to raising bids)."""
+    legal = game.legal_actions()
+    current = game.round.current_entity()
+    if "run_routes" in game.legal_action_types() and isinstance(current, Corporation) and rng.random() < 0.9:
+        return routes_1833ne(game, current, rng)
+    if not legal:
+        raise GameError(f"no legal action in {game.round.name} for {current}")
+    dividends = [la for la in legal if la.type == "dividend"]
+    if dividends:
+        kind = rng.choices(["payout", "half", "withhold"], [6, 2, 1])[0]
+        return dict(next(la.action for la in dividends if la.action["kind"] == kind))
+    if any(la.type == "buy_train" for la in legal) and rng.random() < 0.8:
+        legal = [la for la in legal if la.type in ("buy_train", "pass")]
+    unwanted = {"pass", "bankrupt", "sell_shares"}
+    weighted = [la for la in legal if la.type not in unwanted] if rng.random() < 0.8 else legal
+    choice = rng.choice(weighted or legal)
+    action = dict(choice.action)
+    if choice.price_range is not None:
+        lo, hi = choice.price_range
+        action["price"] = min(hi, lo + 5 * rng.randint(0, 3)) if choice.type == "bid" else rng.randint(lo, hi)
+    return action
+
+
+def play_1833ne(seed: int, players: int, rules: frozenset[str], max_actions: int) -> Any:
+    """A random 1833NE game (``takeover_game``: the Takeover variant) played to its end."""
+    rng = random.Random(seed)
+    game = new_game("1833NE", [(i + 1, f"P{i + 1}") for i in range(players)], rules, seed)
+    while not game.finished and len(game.actions) < max_actions:
+        game.apply(action_1833ne(game, rng))
+    return game
+
+
 def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000, title: str = "1870") -> Any:
+    if title == "1833NE":
+        return play_1833ne(seed, players, rules, max_actions)
     if not title_info(title).has_map:
         return play_legal(seed, players, rules, max_actions, title)
     rng = random.Random(seed)
     game = new_game(title, [(1000 + i, f"Player {i + 1}") for i in range(players)], rules, seed)
+    assert isinstance(game, Game)
     stuck = 0
     # a player who reaches a dead end (e.g. an 1867 merger nobody can become president of, which
     # 18xx.games also only lets you undo) takes the last action back and does something else
@@ -334,18 +413,15 @@ def main() -> int:
     parser.add_argument("--rules", nargs="*", default=[])
     parser.add_argument("--max-actions", type=int, default=3000)
     without_map = [t for t in playable_titles() if not title_info(t).has_map]
-    parser.add_argument("--title", default="1870", choices=["1870", "1867", "1861", *without_map])
+    parser.add_argument("--title", default="1870", choices=["1870", "1867", "1861", "1833NE", *without_map])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for n in range(args.games):
         seed = args.seed + n
         info = title_info(args.title)
-        low, high = (
-            (2, 7)
-            if args.title == "1870"
-            else (3, 6)
-            if info.has_map
-            else (info.min_players, info.max_players)
+        # 1870 from 2 to 7 and 1867/1861 from 3 to 6 (the reference's ranges); others as the title says
+        low, high = {"1870": (2, 7), "1867": (3, 6), "1861": (3, 6)}.get(
+            args.title, (info.min_players, info.max_players)
         )
         count = args.players or random.Random(seed).randint(low, high)
         game = play(seed, count, frozenset(args.rules), args.max_actions, args.title)

@@ -405,6 +405,12 @@ class BuyTrain(OperatorStep):
     def president_may_contribute(self, corp: Corporation) -> bool:
         return self.must_buy(corp)
 
+    def president_may_pay_for(self, corp: Corporation, price: int) -> bool:
+        """Title hook: whether the president's cash may help pay ``price`` for a train from the bank
+        (by default only for the cheapest)."""
+        cheapest = self.min_depot_price()
+        return cheapest is None or price <= cheapest
+
     def min_depot_price(self) -> int | None:
         prices = [self.game.train_price(t) for t in self.game.depot_trains()]
         return min(prices) if prices else None
@@ -583,10 +589,9 @@ class BuyTrain(OperatorStep):
             president = corp.owner
             if not self.president_may_contribute(corp) or president is None or train.owner is not None:
                 raise GameError(f"{corp.name} has ${corp.cash} and cannot pay ${price}")
-            cheapest = self.min_depot_price()
-            if cheapest is not None and price > cheapest:
+            if not self.president_may_pay_for(corp, price):
                 raise GameError(
-                    f"with the president's help {corp.name} must buy the cheapest train (${cheapest})"
+                    f"with the president's help {corp.name} must buy the cheapest train (${self.min_depot_price()})"
                 )
             if president.cash < remaining:
                 raise GameError(f"{president.name} has ${president.cash} and cannot contribute ${remaining}")

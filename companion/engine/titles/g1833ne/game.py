@@ -65,6 +65,12 @@ FERRY_MARKERS = tuple(f"ferry-{n}" for n in range(1, FERRY_COUNT + 1))
 CARD_PHASE = {"2": 0, "3/5": 1, "4/7": 2, "6/9": 3, "7+3": 4}
 #: phase III removes the players' privates and P1-P2 and stops P3-P6's income; phase IV removes P3-P5
 PHASE_III, PHASE_IV = 2, 3
+#: Sherbrooke, where St. Lawrence & Atlantic and Atlantic & St. Lawrence share one station token,
+#: placed free as soon as anyone lays the hex's yellow tile
+SHERBROOKE = "F5"
+SHARED_TOKEN = ("StL&A", "A&StL")
+#: Boston & Providence's reserved slot in Boston, from Boston's green tile until phase IV
+BOSTON_RESERVED = "B&P"
 
 
 def train_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> list[dict[str, Any]]:
@@ -154,6 +160,13 @@ class Game1833NE(Game):
         """Who bought Lowell Merchants, and in which round (its free tile in Lowell is for that round)."""
         self.takeovers: dict[str, int] = {}
         """Takeover variant: corporation → how many takeovers it made (each raises its train limit)."""
+        self.shared_token: list[str] = list(SHARED_TOKEN)
+        """Who holds Sherbrooke's shared station token (its slot holds the first, the others count it
+        too): the pair, less a closed one, with the buyer of one taken over in its place."""
+        self.sherbrooke_token = False
+        """Sherbrooke's yellow tile is laid: the shared token is in its city (the hex's one city)."""
+        self.boston_reserved = False
+        """Boston's green tile gave Boston & Providence its reserved slot there (until phase IV)."""
         if self.takeover_game:
             self.corporations += takeover.variable_start_corporations(self)
             takeover.add_to_map(self)
@@ -442,12 +455,16 @@ class Game1833NE(Game):
         return 0 if special is not None else self._min_cost_extra(hex_id, corp)
 
     def reserved_for_another(self, corp: Corporation, city: str) -> Corporation | None:
-        """The corporation whose reserved city ``city`` is (until phase IV), if not ``corp``."""
-        if self.phase_index >= PHASE_IV:
-            return None
+        """The corporation whose reserved city ``city`` is (until phase IV), if not ``corp``; and
+        Sherbrooke's slot is kept for the shared token until its yellow tile brings it (so no
+        variable-start corporation starts there)."""
         try:
             hex_id = self.map.city(city)[0]
         except Exception:  # an unknown city: the map refuses it when the token is placed
+            return None
+        if hex_id == SHERBROOKE and not self.sherbrooke_token and self.shared_token:
+            return None if corp.sym in self.shared_token else self.corporation(self.shared_token[0])
+        if self.phase_index >= PHASE_IV:
             return None
         for sym, (reserved, _price) in RESERVED_STATIONS.items():
             owner = self.corporation(sym)
@@ -470,6 +487,115 @@ class Game1833NE(Game):
         if reserved is not None and hex_id == reserved[0] and self.phase_index < PHASE_IV:
             return reserved[1]
         return token.price
+
+    # -- Sherbrooke's shared token and Boston & Providence's Boston slot ------------------------------------
+    def lay_tile_for(
+        self,
+        step: Track,
+        corp: Corporation,
+        entity: Any,
+        action: ActionDict,
+        special: SpecialLay | None = None,
+        extra_cost: int = 0,
+        count_lay: bool = True,
+    ) -> None:
+        """Any lay; then Sherbrooke's yellow tile brings the shared token, Boston's green tile B&P's slot."""
+        super().lay_tile_for(step, corp, entity, action, special, extra_cost, count_lay)
+        hex_id = str(action["hex"])
+        if hex_id == SHERBROOKE and not self.sherbrooke_token:
+            self.sherbrooke_token = True
+            self.put_shared_token()
+            names = " and ".join(self.corporation(s).name for s in self.shared_token)
+            self.log.append(f"The shared station token of {names} is placed in Sherbrooke")
+        if hex_id == BOSTON and self.map.tile_on(hex_id).spec.color == "green":
+            self.reserve_boston()
+
+    def shared_token_slot(self) -> tuple[list[str | None], list[str]] | None:
+        """The slots and the tokens beside them of the shared token's city (None before its tile)."""
+        if not self.sherbrooke_token:
+            return None
+        st = self.map.state[SHERBROOKE]
+        node = st.spec.city_indices[0]
+        return st.tokens[node], st.extra_tokens.setdefault(node, [])
+
+    def lift_shared_token(self, also: Iterable[str] = ()) -> None:
+        """Take the shared token off the map (its holders', and ``also``'s, in its city)."""
+        place = self.shared_token_slot()
+        if place is None:
+            return
+        slots, beside = place
+        holders = {*self.shared_token, *also}
+        for i, t in enumerate(slots):
+            if t in holders:
+                slots[i] = None
+                break
+        beside[:] = [t for t in beside if t not in holders]
+        self.map._changed()
+
+    def put_shared_token(self) -> None:
+        """The shared token in its city: its first holder in a slot, the others beside it, counting it
+        as theirs (routes, passage, takeovers); with no holder left the slot is free."""
+        place = self.shared_token_slot()
+        if place is None or not self.shared_token:
+            return
+        slots, beside = place
+        free = next((i for i, t in enumerate(slots) if t is None), None)
+        if free is None:  # cannot happen: the token is put back only where it was lifted
+            raise GameError("Sherbrooke has no free slot for the shared token")
+        slots[free] = self.shared_token[0]
+        beside.extend(self.shared_token[1:])
+        self.map._changed()
+
+    def shared_token_moves(self, target: Corporation, buyer: Corporation | None) -> None:
+        """``target`` leaves the game (closed, or taken over by ``buyer``): the shared token stays with
+        the other holders, and the buyer holds it in the target's place unless it is one already."""
+        if target.sym not in self.shared_token:
+            return
+        self.lift_shared_token(also=[target.sym] + ([buyer.sym] if buyer is not None else []))
+        held = [s for s in self.shared_token if s != target.sym]
+        if buyer is not None and buyer.sym not in held:
+            held.append(buyer.sym)
+        self.shared_token = held
+        self.put_shared_token()
+
+    def remove_corporation_from_map(self, corp: Corporation) -> None:
+        super().remove_corporation_from_map(corp)
+        self.shared_token_moves(corp, None)
+
+    def place_home_token(self, corp: Corporation) -> None:
+        """A holder of the shared token still places its home token (the map allows one first token)."""
+        if corp.sym not in self.shared_token or not self.sherbrooke_token:
+            super().place_home_token(corp)
+            return
+        self.lift_shared_token()
+        try:
+            super().place_home_token(corp)
+        finally:
+            self.put_shared_token()
+
+    def reserve_boston(self) -> None:
+        """Boston's green tile: a free slot there is Boston & Providence's until phase IV (unless it
+        already has a station there, or is gone)."""
+        bp = self.corporation(BOSTON_RESERVED)
+        st = self.map.state[BOSTON]
+        if self.boston_reserved or bp.closed or self.phase_index >= PHASE_IV or bp.sym in st.corporations():
+            return
+        for node in st.spec.city_indices:
+            slots, res = st.tokens[node], st.reservations[node]
+            for i, t in enumerate(slots):
+                if t is None and (i >= len(res) or res[i] is None):
+                    res.extend([None] * (i + 1 - len(res)))
+                    res[i] = bp.sym
+                    self.boston_reserved = True
+                    self.map._changed()
+                    self.log.append(f"A slot in Boston is reserved for {bp.name} until phase IV")
+                    return
+
+    def end_reservations(self) -> None:
+        """Phase IV: Boston & Providence's reserved slot in Boston is free for anyone."""
+        for res in self.map.state[BOSTON].reservations.values():
+            res[:] = [None if r == BOSTON_RESERVED else r for r in res]
+        self.map._changed()
 
     # -- trains and phases ---------------------------------------------------------------------------------
     def card_phase(self, train: Train) -> int:
@@ -528,7 +654,8 @@ class Game1833NE(Game):
             self.ferries.clear()
             self.new_ferry = None
             self.luxury_ferry = None
-            self.log.append("-- Phase IV: ferries and P3-P5 are removed --")
+            self.end_reservations()
+            self.log.append("-- Phase IV: ferries and P3-P5 are removed, reservations end --")
 
     def hand_presidency_on(self, corp: Corporation, former: Player) -> None:
         """After ``former`` left: the next player (in seat order) with the most of ``corp``, at
@@ -1189,6 +1316,12 @@ class BuyTrain1833NE(BuyTrain):
             out.append(int(value.price))
         return out
 
+    def president_may_pay_for(self, corp: Corporation, price: int) -> bool:
+        """The president's cash helps only a corporation that can afford no train at all, and then
+        for either side of a card: one that can afford one side may not buy the dearer with it."""
+        cheapest = self.min_depot_price()
+        return cheapest is not None and corp.cash < cheapest
+
     def must_issue(self, corp: Corporation) -> bool:
         return self.must_buy(corp) and corp.cash < self.needed_cash() and bool(self.emergency_issues(corp))
 
@@ -1253,11 +1386,12 @@ class BuyTrain1833NE(BuyTrain):
                 continue
             out.append(la)
         help_cash = corp.owner.cash if isinstance(corp.owner, Player) and self.must_buy(corp) else 0
-        cheapest = self.min_depot_price()
         if self.room(corp):
             for train in self.game.depot_trains():
                 for name, price in self.gm.sides(train):
-                    if price <= corp.cash or (price == cheapest and price <= corp.cash + help_cash):
+                    if price <= corp.cash or (
+                        self.president_may_pay_for(corp, price) and price <= corp.cash + help_cash
+                    ):
                         action = {
                             "type": "buy_train",
                             **entity_fields(corp),
