@@ -442,3 +442,20 @@ def test_the_ferries_table_shows_the_luxury_ferry_doubled() -> None:
     )
     (row,) = ferries_panel(game, hr).rows
     assert row == ("New Haven (C26)", "HR", "New, luxury (P5): twice", "+$80")
+
+
+def test_the_luxury_ferry_assignment_is_worded_as_doubling_a_ferry() -> None:
+    from companion.table.service import describe_action
+    from tests.test_g1833ne_routes import owned_by
+
+    game = owned_by(example_game(index_of("run_routes", "HR")), "P5", "HR")
+    assign = {
+        "type": "assign",
+        "entity": "P5",
+        "entity_type": "company",
+        "target": "C26",
+        "target_type": "hex",
+    }
+    assert describe_action(game, assign) == "P5 doubles HR's ferry in New Haven (C26)"
+    labels = {c.label: c.action for c in vm.action_choices(game) if c.action["type"] == "assign"}
+    assert labels == {"P5 doubles HR's ferry in New Haven (C26)": assign}

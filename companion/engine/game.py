@@ -196,6 +196,12 @@ class Game(TableGame):
             return self.company(str(ent))
         return super().entity_of(action)
 
+    def assignment_words(self, action: ActionDict) -> str | None:
+        """What an ``assign`` action of this title does, as the rest of a sentence after who does it
+        (``doubles HR's ferry in New Haven (C26)``); ``None``: the usual words, a private company's
+        token placed on a hex."""
+        return None
+
     def related_entities(self, current: Any) -> list[Any]:
         """Beside the acting entity: the corporations a player presides (an 1870 corporation buying
         back its shares), an operating corporation's private companies (their abilities) and its

@@ -1661,7 +1661,8 @@ def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
     if kind == "place_token":
         return f"{who} places a token in {action.get('city')}"
     if kind == "assign":
-        return f"{who} places its token on {action.get('target')}"
+        does = game.assignment_words(action)
+        return f"{who} {does}" if does else f"{who} places its token on {action.get('target')}"
     if kind == "run_routes":
         routes = action.get("routes") or []
         total = sum(int(r.get("revenue", 0)) for r in routes)

@@ -1336,7 +1336,8 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
                 label = f"Buy {company.sym} from {seller} {money_(int(a['price']))} (agree a price)"
             add("company", label, a)
         elif kind == "assign":
-            add("company", f"{a['entity']}: token on {a['target']}", a)
+            does = game.assignment_words(a)
+            add("company", f"{a['entity']} {does}" if does else f"{a['entity']}: token on {a['target']}", a)
         elif kind == "buy_ferry":
             place = _place_name(game, str(a["city"]))
             add("ferry", f"Ferry in {place} {money_(la.cost or 0)}", a)

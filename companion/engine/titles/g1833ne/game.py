@@ -132,6 +132,17 @@ class Game1833NE(Game):
         "take_over": ("corporation", "payment"),
     }
 
+    def assignment_words(self, action: ActionDict) -> str | None:
+        """Luxury Ferry Service (P5) is assigned to one of its corporation's ferries."""
+        if action.get("entity") != "P5" or action.get("entity_type") != "company":
+            return None
+        owner = self.company("P5").owner
+        hex_id = str(action.get("target"))
+        name = self.map.hex(hex_id).location_name if hex_id in self.map.hexes else None
+        place = f"{name} ({hex_id})" if name else hex_id
+        whose = f"{owner.sym}'s" if isinstance(owner, Corporation) else "its corporation's"
+        return f"doubles {whose} ferry in {place}"
+
     # -- construction ------------------------------------------------------------------------------------
     def build(self) -> None:
         super().build()
