@@ -454,3 +454,29 @@ def test_a_player_above_the_certificate_limit_after_a_takeover_must_sell_down_to
 
 def tk_treasury(corp: Corporation) -> list[Share]:
     return [s for s in corp.shares_of(corp) if not s.president]
+
+
+def test_an_off_board_token_of_p4_or_p6_makes_no_takeover_connection() -> None:
+    """P4's A6 and P6's A12 are for laying track and running routes only (docs/ENGINE.md): a
+    corporation is no takeover target for its off-board token, and a buyer reaches no target
+    through its own."""
+    from pathlib import Path
+
+    from companion.engine.titles.g1833ne.routes import Map1833NE
+    from companion.interop.actions import effective_actions
+    from companion.interop.replay import game_for_export, load_export
+
+    export = load_export(Path(__file__).parent / "fixtures/random-games/1833NE/random-seed0.json")
+    game = game_for_export(export)
+    for action in effective_actions(export["actions"])[:221]:
+        game._process(action)
+    assert isinstance(game, Game1833NE) and isinstance(game.map, Map1833NE)
+    gm = game.map
+    cv = game.corporation("CV")
+    assert any(h == "A6" for h, _ in gm.station_reach("CV"))  # CV's stations reach A6
+    live = [c for c in game.corporations if c.floated and not c.closed and c is not cv]
+    outsider = next(c for c in live if c not in tk.connected_targets(game, cv))
+    gm.set_offboard_tokens({"A6": outsider.sym})  # as if the outsider owned P4
+    assert outsider not in tk.connected_targets(game, cv)
+    assert not any(h == "A6" for h, _ in gm.station_reach(outsider.sym))
+    assert cv not in tk.connected_targets(game, outsider)

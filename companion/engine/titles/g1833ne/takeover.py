@@ -259,15 +259,22 @@ def proposed_terms(game: Game1833NE, buyer: Corporation, target: Corporation, pa
 
 
 def connected_targets(game: Game1833NE, buyer: Corporation) -> list[Corporation]:
-    """The corporations with a station token on ``buyer``'s network."""
-    from companion.engine.graph import connectivity
+    """The corporations with a station token on ``buyer``'s network.
 
-    nodes = connectivity(game.map, buyer.sym).nodes
+    Only station tokens count, on both sides: the off-board "token" P4 (A6) and P6 (A12) give
+    their corporation is for laying track and running routes only (docs/ENGINE.md), so it neither
+    extends the buyer's reach here nor makes its holder a target."""
+    from companion.engine.titles.g1833ne.routes import Map1833NE
+
+    gm = game.map
+    assert isinstance(gm, Map1833NE)
+    nodes = gm.station_reach(buyer.sym)
     out = []
     for corp in game.corporations:
         if corp is buyer or corp.closed or not corp.floated:
             continue
-        if any(node in nodes for node in game.map.tokens_of(corp.sym)):
+        stations = [n for n in gm.tokens_of(corp.sym) if gm.offboard_tokens.get(n[0]) != corp.sym]
+        if any(node in nodes for node in stations):
             out.append(corp)
     return out
 
