@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -393,7 +393,11 @@ def paint_map_hex(
         brush.fill(hex_points(layout), look.tile_fill.get(info.color, look.tile_fill["gray"]))
     _terrain(brush, look, info, layout)
     shape = info.shape
-    if info.color == "red":
+    if info.printed_tile is not None:
+        # a city printed in a tile colour (1833NE's Boston, 1867's Toronto) is printed as that tile:
+        # its track, cities, towns and revenue where the tile codes say (no tile number)
+        paint_tile(img, centre, scale, replace(shape, id=""), 0, layout, look, tokens=tokens)
+    elif info.color == "red":
         art = tile_art(shape, 0, layout, look)
         draw_track(brush, look, art.lines)
         box = [(-0.22, -0.08), (0.22, -0.08), (0.22, 0.08), (-0.22, 0.08)]
@@ -409,7 +413,7 @@ def paint_map_hex(
             elif node.kind == "town":
                 at = (0.0, 0.0) if len(towns) == 1 else (-0.17 + 0.34 * k, 0.05)
                 brush.disc(at, look.town_dot, look.track)
-    if info.location:
+    if info.location and info.printed_tile is None:  # a printed tile: its name would lie on its track
         y = -0.3 if info.color == "red" else (0.27 if shape.nodes else 0.2)
         brush.write((0.0, y), info.location[:12], 0.065, look.text, look.font)
 

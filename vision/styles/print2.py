@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -324,7 +325,13 @@ def paint_map_hex(
         )
         cv.paint(tri, MOUNTAIN)
     shape = info.shape
-    if info.color == "red":
+    if info.printed_tile is not None:
+        # a city printed in a tile colour (1833NE's Boston, 1867's Toronto) is printed as that tile:
+        # its track, cities and towns where the tile codes say (no tile number)
+        cv.done()
+        paint_tile(img, centre, scale, replace(shape, id=""), 0, layout, tokens, 0.0)
+        cv = _Canvas(img, centre, scale)
+    elif info.color == "red":
         for e in shape.edges(0):
             cv.paint(_segment(cv, _mid(layout, e), (0.0, 0.0)) - TRACK_WIDTH / 2, TRACK)
     else:
@@ -344,7 +351,7 @@ def paint_map_hex(
                 cv.paint(_disc(cv, at, 0.06), TRACK)
     if info.upgrade_cost:
         _text(cv, (0.0, 0.3 if shape.nodes else 0.12), f"${info.upgrade_cost}", 0.07, (30, 30, 30))
-    if info.location:
+    if info.location and info.printed_tile is None:  # a printed tile: its name would lie on its track
         _text(cv, (0.0, 0.27 if shape.nodes else 0.2), info.location[:12], 0.055, (30, 30, 30))
     cv.done()
 
