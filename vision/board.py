@@ -33,6 +33,9 @@ class HexInfo:
     terrain: tuple[str, ...]
     upgrade_cost: int
     location: str | None
+    map_labels: frozenset[str] = frozenset()
+    """Every label the title's map prints (or promises as a future label) on any hex: a tile with one
+    of these labels belongs on those hexes only."""
 
     @property
     def tileable(self) -> bool:
@@ -59,14 +62,34 @@ class HexInfo:
     def may_carry(self, tile: TileShape) -> bool:
         """Whether ``tile`` can lie here, as the title data prints the map: on a printed tile only a
         tile of a later colour (an upgrade); on a hex that prints a label only a tile with that label
-        (or its future label)."""
+        (or its future label); a tile whose label the map prints elsewhere only there (1833NE's Sh,
+        Pr, B, … tiles never lie on an unlabelled hex).  A tile with a label the map never prints
+        (1870's port and city tiles P, K, L: the title's rules place them) may lie on any hex that
+        prints no label."""
         if self.labels and tile.label not in self.labels:
+            return False
+        if tile.label and tile.label in self.map_labels and tile.label not in self.labels:
             return False
         if self.printed_tile is None:
             return self.color == "white"
         return tile.color in UPGRADE_ORDER and UPGRADE_ORDER.index(tile.color) > UPGRADE_ORDER.index(
             self.printed_tile
         )
+
+    def prints_like(self, tile: TileShape, rotation: int) -> bool:
+        """Whether ``tile`` laid at ``rotation`` prints what the hex's printed tile does: its colour, its
+        track between edges and its cities and towns joined to the same edges (revenues, slots and
+        labels aside).  The print reader, which knows only the tile set, reads a printed yellow city
+        with no tile on it as such a tile (1833NE's Hartford as a 6): that reading is "no tile"."""
+        if self.printed_tile is None or tile.color != self.printed_tile:
+            return False
+        return _track_and_stops(tile, rotation) == _track_and_stops(self.shape, 0)
+
+
+def _track_and_stops(shape: TileShape, rotation: int) -> frozenset[tuple[object, ...]]:
+    return frozenset(
+        item[:2] if item[0] == "track" else (item[0], item[1], item[3]) for item in shape.signature(rotation)
+    )
 
 
 @dataclass(frozen=True)
@@ -150,6 +173,8 @@ def _title_hexes(title: str) -> tuple[str, dict[str, HexInfo], dict[str, Corpora
     for color, group in data["map"]["hexes"].items():
         for hex_id, code in group.items():
             hexes[hex_id] = _hex_info(hex_id, color, code, names.get(hex_id))
+    printed = frozenset(label for info in hexes.values() for label in info.labels)
+    hexes = {h: replace(info, map_labels=printed) for h, info in hexes.items()}
     corps: dict[str, Corporation] = {}
     for corp in data.get("corporations", []):
         home = corp.get("coordinates")

@@ -418,10 +418,21 @@ class Recognizer:
         # it; per hex, the colour votes (brown, yellow, green) its own print casts
         infos = [board.hexes[h] for h in self.hex_ids]
         self._printed = np.array([info.printed_tile is not None for info in infos], bool)
-        self._carry = {
+        carry = {
             i: np.array([info.may_carry(self.shapes[t]) for t, _ in self.bank.keys], bool)
             for i, info in enumerate(infos)
-            if info.printed_tile is not None or info.labels
+        }
+        self._carry = {i: c for i, c in carry.items() if not c.all()}
+        # the tiles the print reader may read on a hex: those that may lie there, and on a hex printed
+        # with a tile the tiles of its colour too (its print reads as one of them: "no tile")
+        self._readable = {
+            i: frozenset(
+                t
+                for t, shape in self.shapes.items()
+                if info.may_carry(shape) or shape.color == info.printed_tile
+            )
+            for i, info in enumerate(infos)
+            if i in self._carry
         }
         self._own_votes = np.array(
             [[info.printed_tile == c for c in ("brown", "yellow", "green")] for info in infos]
@@ -460,13 +471,21 @@ class Recognizer:
 
     def _printed_outline(self, board: BoardState) -> FloatArray:
         """(N, 6) outline contrast of every hex edge on the printed map: an edge that a river or a
-        printed line runs along shows little and is not checked."""
+        printed line runs along shows little and is not checked (0).  Nor is an edge whose contrast a
+        slightly soft photo a pixel off turns round (a printed city's ring or track right inside the
+        outline, as on 1833NE's Boston): there the outline says nothing about a hand."""
         scale = 2 * FINE_SCALE
         img = render_board(replace(board, tiles={}, tokens={}), scale, markers=False, coordinates=False)
-        patches, _ = sample_patches(
-            img, np.diag([scale, scale, 1.0]), self.centres, (0.0, 0.0), FINE_SCALE, FINE_PATCH
-        )
-        return outline_contrast(to_gray(patches), self.layout)
+        hmat = np.diag([scale, scale, 1.0])
+        patches, _ = sample_patches(img, hmat, self.centres, (0.0, 0.0), FINE_SCALE, FINE_PATCH)
+        out = outline_contrast(to_gray(patches), self.layout)
+        soft = np.asarray(cv2.GaussianBlur(img, (0, 0), scale / FINE_SCALE), dtype=np.uint8)
+        for k in range(8):
+            a = k * math.pi / 4
+            off = np.array([math.cos(a), math.sin(a)]) / FINE_SCALE
+            moved, _ = sample_patches(soft, hmat, self.centres + off, (0.0, 0.0), FINE_SCALE, FINE_PATCH)
+            out = np.where(outline_contrast(to_gray(moved), self.layout) < -0.05, 0.0, out)
+        return out
 
     def _marker_border_points(self) -> NDArray[np.float64]:
         pts = []
@@ -675,13 +694,16 @@ class Recognizer:
         Only a tile that may lie on the hex is a reading (:meth:`vision.board.HexInfo.may_carry`); on a
         hex printed with a tile it says only which upgrade lies there (its "no tile" is a plain hex's,
         and the printed tile itself would read as a tile)."""
-        reading = self.printed.read(fine, votes, outline)
+        reading = self.printed.read(fine, votes, outline, self._readable.get(i))
         info = self.board.hexes[self.hex_ids[i]]
         if (
             reading.status == "tile"
             and reading.tile is not None
             and not info.may_carry(self.shapes[reading.tile])
         ):
+            if info.prints_like(self.shapes[reading.tile], reading.rotation or 0):
+                # the print itself: the hex's printed tile with nothing laid on it
+                return Reading("empty", confidence=reading.confidence, note="the printed tile")
             # a tile that cannot lie here (its label, or not an upgrade of the printed tile): a tile
             # is there, but not that one (on a printed tile it may be the print itself)
             return Reading(

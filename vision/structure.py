@@ -431,10 +431,13 @@ class PrintReader:
 
     # -------------------------------------------------------------- decisions
 
-    def read(self, patch: FloatArray, votes: FloatArray, outline: float) -> Reading:
+    def read(
+        self, patch: FloatArray, votes: FloatArray, outline: float, tiles: frozenset[str] | None = None
+    ) -> Reading:
         """Decide one hex.  ``votes`` are the coarse stage's brown/yellow/green shares; ``outline`` is
         the printed hex outline's contrast on all edges but one, relative to the printed map's (1: as
-        printed; a hand or card over the hex's edges hides it)."""
+        printed; a hand or card over the hex's edges hides it); ``tiles``, the tile ids that may be read
+        on this hex (all when ``None``: a tile labelled for another hex is no rival here)."""
         top = int(np.argmax(votes))
         # gray tiles and the plain map have no tile colour (a gray tile's tokens may vote a little)
         color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
@@ -465,7 +468,11 @@ class PrintReader:
             return Reading("unseen", note=f"edges {hidden} neither track nor tile colour")
         seen = frozenset(int(e) for e in np.flatnonzero(exits >= EXIT))
         want = "gray" if color == "neutral" else color
-        pool = [c for c in self.candidates if c.color == want and c.edges == seen]
+        pool = [
+            c
+            for c in self.candidates
+            if c.color == want and c.edges == seen and (tiles is None or c.tile in tiles)
+        ]
         if not pool:
             return Reading("unseen", note=f"no {want} tile leaves by {sorted(seen)}")
         m = self.mask
