@@ -119,3 +119,19 @@ def test_print_reader_on_a_drawn_patch() -> None:
     hidden = patch.copy()
     cv2.circle(hidden, (int(c + 0.4 * scale), int(c)), 9, (140, 160, 210), -1)
     assert reader.read(hidden, votes, 1.0).status == "unseen"
+
+
+def test_a_washed_out_empty_hex_is_no_sign_of_a_hand() -> None:
+    """A plain hex the camera over-exposed: pure white, its outline faint.  Its colour is not the map's,
+    but clipped pixels have no colour, so it does not withdraw the templates' "no tile"; the same
+    colour where the camera saw it (a pale card, a hand) does."""
+    reader = PrintReader("pointy", title_tile_shapes("1870"))
+    size = 54
+    white = np.full((size, size, 3), 250.0, np.float32)
+    votes = np.zeros(3, np.float32)
+    seen = reader.read(white, votes, 0.18)
+    assert seen.status == "unseen" and seen.vetoes_empty
+    blown = reader.read(white, votes, 0.18, clipped=np.ones((size, size), bool))
+    assert blown.status == "unseen" and not blown.vetoes_empty
+    # an outline hidden outright still withdraws it, washed out or not
+    assert reader.read(white, votes, 0.05, clipped=np.ones((size, size), bool)).vetoes_empty

@@ -645,7 +645,9 @@ class Recognizer:
             k = int(candidates[i, d.choice])
             if k >= self.fine.n_tiles:
                 conf = d.confidence * float(outline_ok[i])
-                reading = self.read_print(i, fine_balanced[i], votes[i], float(outline[i]))
+                reading = self.read_print(
+                    i, fine_balanced[i], votes[i], float(outline[i]), clipped=fine[i].max(axis=2) >= 250
+                )
                 # where the print shows a tile, the tile is the reading (the templates' plain look can
                 # fit a tile drawn in another look); where both say no tile, either may be sure of it
                 if reading.status == "tile" or (reading.status == "empty" and conf < self.min_confidence):
@@ -689,12 +691,19 @@ class Recognizer:
         reading = self.read_print(i, fine, votes, outline)
         return self._observe(i, reading, color, coarse, gains) if reading.status != "unseen" else None
 
-    def read_print(self, i: int, fine: FloatArray, votes: FloatArray, outline: float) -> Reading:
+    def read_print(
+        self,
+        i: int,
+        fine: FloatArray,
+        votes: FloatArray,
+        outline: float,
+        clipped: NDArray[np.bool_] | None = None,
+    ) -> Reading:
         """The print reader on hex ``i``'s white-balanced fine patch (see :mod:`vision.structure`).
         Only a tile that may lie on the hex is a reading (:meth:`vision.board.HexInfo.may_carry`); on a
         hex printed with a tile it says only which upgrade lies there (its "no tile" is a plain hex's,
         and the printed tile itself would read as a tile)."""
-        reading = self.printed.read(fine, votes, outline, self._readable.get(i))
+        reading = self.printed.read(fine, votes, outline, self._readable.get(i), clipped)
         info = self.board.hexes[self.hex_ids[i]]
         if (
             reading.status == "tile"

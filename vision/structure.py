@@ -78,6 +78,8 @@ THICK = 0.1
 MAP_WHITE = (200.0, 224.0, 234.0)
 MAP_CHROMA = np.array(MAP_WHITE, np.float32) / sum(MAP_WHITE)
 MAP_OFF = 0.045
+#: share of a hex's pixels the camera must not have over-exposed for its colour to be judged
+UNCLIPPED = 0.25
 #: an outline this faint over a hex half MAP_OFF from the map's colour withdraws a template "no tile"
 FAINT = 0.25
 #: share of the centre a coloured station token covers (a dark grey one reads as ink: can't see)
@@ -432,12 +434,18 @@ class PrintReader:
     # -------------------------------------------------------------- decisions
 
     def read(
-        self, patch: FloatArray, votes: FloatArray, outline: float, tiles: frozenset[str] | None = None
+        self,
+        patch: FloatArray,
+        votes: FloatArray,
+        outline: float,
+        tiles: frozenset[str] | None = None,
+        clipped: NDArray[np.bool_] | None = None,
     ) -> Reading:
         """Decide one hex.  ``votes`` are the coarse stage's brown/yellow/green shares; ``outline`` is
         the printed hex outline's contrast on all edges but one, relative to the printed map's (1: as
         printed; a hand or card over the hex's edges hides it); ``tiles``, the tile ids that may be read
-        on this hex (all when ``None``: a tile labelled for another hex is no rival here)."""
+        on this hex (all when ``None``: a tile labelled for another hex is no rival here); ``clipped``,
+        the patch's pixels the camera over-exposed in some channel (their colour says nothing)."""
         top = int(np.argmax(votes))
         # gray tiles and the plain map have no tile colour (a gray tile's tokens may vote a little)
         color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
@@ -452,7 +460,7 @@ class PrintReader:
         if color == "neutral" and bool((exits < NO_EXIT).all()):
             if float(votes[top]) >= 0.06:
                 return Reading("unseen", note="unclear colour")
-            return self._empty(patch, ink, outline)
+            return self._empty(patch, ink, outline, clipped)
         if bool(((exits > NO_EXIT) & (exits < EXIT)).any()):
             return Reading("unseen", note=f"doubtful exits {np.round(exits, 2).tolist()}")
         bare = self.edge_colour(tiled, blocked)
@@ -663,11 +671,19 @@ class PrintReader:
         out: NDArray[np.bool_] = (tiled >= 1.5) | shaded
         return out
 
-    def _empty(self, patch: FloatArray, ink: FloatArray, outline: float) -> Reading:
-        # the white balance brings the plain map to MAP_WHITE; a hand or card is another colour
-        mean = patch[self.mask].mean(axis=0)
-        chroma = mean / max(float(mean.sum()), 1.0)
-        off = float(np.abs(chroma - MAP_CHROMA).max())
+    def _empty(
+        self, patch: FloatArray, ink: FloatArray, outline: float, clipped: NDArray[np.bool_] | None = None
+    ) -> Reading:
+        # the white balance brings the plain map to MAP_WHITE; a hand or card is another colour.  Where
+        # the camera over-exposed most of the hex (a strongly lit, washed-out map: skin and cards are
+        # not white) its colour is not known, and is no sign of a hand either
+        seen = self.mask if clipped is None else self.mask & ~clipped
+        if int(seen.sum()) < UNCLIPPED * int(self.mask.sum()):
+            off = 0.0
+        else:
+            mean = patch[seen].mean(axis=0)
+            chroma = mean / max(float(mean.sum()), 1.0)
+            off = float(np.abs(chroma - MAP_CHROMA).max())
         if outline < OUTLINE:
             # a faint outline over a hex a little off the map's colour: a hand or card lies over it (a clear
             # empty hex with a faint outline is within a third of MAP_OFF of it)
