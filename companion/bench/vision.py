@@ -20,7 +20,8 @@ FRAMES = 40
 #: frames for each other map title (fewer, to keep `make bench` short), on `ours` and on the untuned look
 MAP_FRAMES = 24
 MAP_FRAMES_UNTUNED = 12
-UNTUNED_LOOK = "classic"
+#: the looks never used for tuning, each measured on every other map title
+UNTUNED_LOOKS = ("classic", "print2")
 SEED = 20261129  # never used by the tests
 
 
@@ -119,11 +120,12 @@ def bench() -> str:
         for style in STYLES:
             summaries[style] = _summary(first, FRAMES, style, states)
         per_title = {first: summaries["ours"]}
-        untuned = {}
+        untuned: dict[str, dict[str, dict[str, Any]]] = {look: {} for look in UNTUNED_LOOKS}
         for title in others:
             states = bench_states(title)
             per_title[title] = _summary(title, MAP_FRAMES, "ours", states)
-            untuned[title] = _summary(title, MAP_FRAMES_UNTUNED, UNTUNED_LOOK, states)
+            for look in UNTUNED_LOOKS:
+                untuned[look][title] = _summary(title, MAP_FRAMES_UNTUNED, look, states)
     except FileNotFoundError as exc:
         return f"## Camera tile recognition\n\nNot run: {exc}\n"
     untuned_looks = ", ".join(s for s in STYLES if s not in TUNED)
@@ -143,7 +145,10 @@ def bench() -> str:
         f"--frames {MAP_FRAMES} --seed {SEED}`. Board states from the title's real 18xx.games games in "
         "`tests/fixtures/18xx.games/TITLE`, else its random legal games in `tests/fixtures/random-games/TITLE`.\n\n"
         + "\n".join(_title_rows(per_title))
-        + f"\n\nOn the look never used for tuning (`{UNTUNED_LOOK}`), {MAP_FRAMES_UNTUNED} frames per title:\n\n"
-        + "\n".join(_title_rows(untuned))
+        + "".join(
+            f"\n\nOn the look `{look}` (never used for tuning), {MAP_FRAMES_UNTUNED} frames per title:\n\n"
+            + "\n".join(_title_rows(untuned[look]))
+            for look in UNTUNED_LOOKS
+        )
         + "\n"
     )
