@@ -681,7 +681,7 @@ class PrintReader:
         if int(seen.sum()) < UNCLIPPED * int(self.mask.sum()):
             off = 0.0
         else:
-            mean = patch[seen].mean(axis=0)
+            mean = patch[self.mask].mean(axis=0)
             chroma = mean / max(float(mean.sum()), 1.0)
             off = float(np.abs(chroma - MAP_CHROMA).max())
         if outline < OUTLINE:
