@@ -12,6 +12,7 @@ import pytest
 
 from companion.bench.vision import bench_states, map_titles
 from companion.cli import main
+from tests.vision_support import styled_photo
 from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.evaluate import fixture_paths
 from vision.fixture_states import board_at, load_fixture
@@ -19,7 +20,6 @@ from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.render import hex_to_bgr
-from vision.styles import renderer
 from vision.tiles import equivalent_rotations, rotation_classes
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -185,19 +185,7 @@ def _1833ne_recognizer() -> Recognizer:
 def test_1833ne_tiles_and_removed_tiles_on_a_printed_city_and_on_water(style: str, seed: int) -> None:
     expected = _1833ne_expected()
     table = expected.with_tiles({h: t for h, t in expected.tiles.items() if h not in REMOVED_1833NE})
-    p = Perturbation(
-        tilt_deg=12.0,
-        tilt_axis_deg=40.0 * seed,
-        roll_deg=3.0,
-        brightness=0.9,
-        temperature=0.3,
-        shadows=1,
-        blur_sigma=0.6,
-        noise_sigma=2.0,
-        jpeg_quality=85,
-        seed=seed,
-    )
-    photo = simulate_frame(table, p, draw=lambda b, s: renderer(style)(b, s, seed)).image
+    photo = styled_photo(table, style, seed)
     result = _1833ne_recognizer().recognise(photo)
     assert result.ok
     shapes = title_tile_shapes("1833NE")

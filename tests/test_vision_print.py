@@ -7,13 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision_support import styled_photo
 from vision.board import board_from_title, title_tile_shapes
 from vision.evaluate import run_bench, summarise
-from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.structure import PrintReader, centreline
-from vision.styles import renderer
 from vision.tiles import equivalent_rotations
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
@@ -42,20 +41,7 @@ def recognizer(expected):  # type: ignore[no-untyped-def]
     return Recognizer(expected)
 
 
-def _photo(board, style: str, seed: int):  # type: ignore[no-untyped-def]
-    p = Perturbation(
-        tilt_deg=12.0,
-        tilt_axis_deg=40.0 * seed,
-        roll_deg=3.0,
-        brightness=0.9,
-        temperature=0.3,
-        shadows=1,
-        blur_sigma=0.6,
-        noise_sigma=2.0,
-        jpeg_quality=85,
-        seed=seed,
-    )
-    return simulate_frame(board, p, draw=lambda b, s: renderer(style)(b, s, seed)).image
+_photo = styled_photo
 
 
 @pytest.mark.parametrize("style", ["flat", "cardboard"])
