@@ -40,9 +40,11 @@ from vision.finematch import (
     FINE_PATCH,
     FINE_SCALE,
     FineMatcher,
+    bilinear,
     fine_blur,
     hex_mask,
     outline_contrast,
+    outline_points,
     patch_offsets,
     to_gray,
 )
@@ -469,6 +471,16 @@ class Recognizer:
         )
         return out
 
+    def _clipped_edges(self, fine: FloatArray) -> NDArray[np.bool_]:
+        """(N, 6) edges of the raw fine patches where the camera clipped the outline or the hex just
+        inside it in some channel (over half of the samples along the edge)."""
+        line_pts, inner_pts = outline_points(self.layout)
+        peak = fine.max(axis=3)
+        line = bilinear(peak, line_pts)
+        inner = bilinear(peak, inner_pts)
+        out: NDArray[np.bool_] = (np.maximum(line, inner) >= 250).mean(axis=-1) > 0.5
+        return out
+
     def _printed_outline(self, board: BoardState) -> FloatArray:
         """(N, 6) outline contrast of every hex edge on the printed map: an edge that a river or a
         printed line runs along shows little and is not checked (0).  Nor is an edge whose contrast a
@@ -628,7 +640,13 @@ class Recognizer:
         # an empty hex shows its printed outline; a hand or card lying over it does not.  All edges
         # but one must show it: the edge of a card or a fingertip may lie along one edge while the
         # hex itself is in clear view (its inside must still be flat and the map's colour)
-        outline = np.sort(self._outline_ratios(fine_luma), axis=1)[:, 1]
+        ratios = self._outline_ratios(fine_luma)
+        # on a hex printed with a tile, an edge the camera over-exposed shows no outline contrast (its
+        # tile colour clips to white like the paper beside it): it is not checked; the printed tile's own
+        # colour, fit and drawing still decide (a card or hand over it is not that tile's colour)
+        clipped_edges = self._clipped_edges(fine)
+        ratios = np.where(self._printed[:, None] & clipped_edges, np.inf, ratios).astype(np.float32)
+        outline = np.sort(ratios, axis=1)[:, 1]
         outline_ok = np.clip((outline - 0.04) / 0.08, 0.0, 1.0)
         observations: dict[str, HexObservation] = {}
         for i, hex_id in enumerate(self.hex_ids):
