@@ -121,3 +121,65 @@ def test_a_washed_out_empty_hex_is_no_sign_of_a_hand() -> None:
     assert blown.status == "unseen" and not blown.vetoes_empty
     # an outline hidden outright still withdraws it, washed out or not
     assert reader.read(white, votes, 0.05, clipped=np.ones((size, size), bool)).vetoes_empty
+
+
+def _yellow_patch(reader: PrintReader, edges: tuple[int, int], track: tuple[int, int, int]):  # type: ignore[no-untyped-def]
+    import cv2
+
+    size, scale = 54, 48.0
+    c = (size - 1) / 2
+    patch = np.empty((size, size, 3), np.float32)
+    patch[:] = (60, 210, 230)
+    pts = np.array([(x * scale + c, y * scale + c) for x, y in centreline("pointy", *edges)], np.int32)
+    cv2.polylines(patch, [pts.reshape(-1, 1, 2)], False, track, 4)
+    return patch, c, scale
+
+
+def test_track_printed_dark_brown_is_ink_and_a_token_is_not() -> None:
+    """Track printed in a deep brown (saturated, as a warm light makes it) is read as track; a station
+    token's strong colour over the centre is not ink, and makes a town or plain reading of that hex a
+    contradiction for the print (a city under a token, its track fitted by a town's drawing)."""
+    import cv2
+
+    reader = PrintReader("pointy", title_tile_shapes("1870"))
+    votes = np.array([0.0, 0.8, 0.0], np.float32)
+    patch, c, scale = _yellow_patch(reader, (1, 4), (4, 41, 72))  # BGR: saturation 240, value 72
+    reading = reader.read(patch, votes, 1.0)
+    assert reading.status == "tile" and reading.tile == "9", reading
+    assert reader.contradiction(patch, votes, "9", reading.rotation or 0) == ""
+    tokened = patch.copy()
+    cv2.circle(tokened, (int(round(c)), int(round(c))), 7, (150, 130, 0), -1)  # a teal token at the centre
+    ink = reader.measure(tokened, "yellow")[0]
+    assert float(ink[int(c), int(c)]) < 0.5
+    assert reader.contradiction(tokened, votes, "4", reading.rotation or 0) != ""
+    assert reader.contradiction(tokened, votes, "57", reading.rotation or 0) == ""
+
+
+@pytest.fixture(scope="module")
+def board_1867():  # type: ignore[no-untyped-def]
+    empty = board_from_title("1867")
+    plain = [h for h, i in empty.hexes.items() if i.tileable and not i.shape.nodes and not i.printed_tile]
+    return plain[:8]
+
+
+@pytest.mark.slow
+def test_a_town_where_four_tracks_meet_is_never_read_as_the_crossing(board_1867) -> None:  # type: ignore[no-untyped-def]
+    """1867's 88 (a town where four tracks meet) and 20 (the same two tracks crossing) differ by a dot
+    that a printing may draw little wider than the crossing (the flat look, as 18xx.games does); only
+    the revenue printed on 88 tells them apart. An 88 is never read as a 20 on any look."""
+    half = len(board_1867) // 2
+    tiles = {h: ("88" if k < half else "20", k % 3) for k, h in enumerate(board_1867)}
+    board = board_from_title("1867", tiles)
+    recognizer = Recognizer(board)
+    shapes = title_tile_shapes("1867")
+    for style in ("flat", "ours"):
+        result = recognizer.recognise(_photo(board, style, 4))
+        assert result.ok
+        for hex_id, (tile, rotation) in tiles.items():
+            obs = result.observations[hex_id]
+            assert obs.status in ("tile", "unseen"), (style, hex_id, obs)
+            if obs.status == "tile":
+                assert obs.tile == tile, (style, hex_id, obs)
+                assert obs.rotation in equivalent_rotations(shapes[tile], rotation)
+        if style == "ours":  # the look the templates are drawn in still reads both
+            assert all(result.observations[h].placed is not None for h in tiles)

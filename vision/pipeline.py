@@ -60,7 +60,7 @@ from vision.render import (
     tile_layout,
 )
 from vision.structure import PrintReader, Reading
-from vision.tiles import TileShape, rotation_classes
+from vision.tiles import TileShape, canonical_rotation, rotation_classes
 
 Homography = NDArray[np.float64]
 FloatArray = NDArray[np.float32]
@@ -681,6 +681,16 @@ class Recognizer:
                 observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
                 continue
             tile_id, rot = self.bank.keys[k]
+            if self.printed.contradiction(
+                fine_balanced[i], votes[i], tile_id, canonical_rotation(self.shapes[tile_id], rot)
+            ):
+                # the templates are this renderer's drawings: another printing's town dot can be little
+                # wider than the crossing (only the revenue printed or not is sure), and a token on a
+                # city can fit a town bar; the print reader then decides
+                observations[hex_id] = self._by_print(
+                    i, fine_balanced[i], votes[i], float(outline[i]), color, balanced[i], ones
+                ) or HexObservation(hex_id, "unseen", None, None, color, d.confidence, d.fit)
+                continue
             tokens = self._tokens(balanced[i], ones, self.shapes[tile_id], rot)
             observations[hex_id] = HexObservation(
                 hex_id, "tile", tile_id, rot, self.bank.classes[k], d.confidence, d.fit, tokens

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -52,6 +52,8 @@ EXIT_SPAN = 0.09
 #: an edge carries track when every row has ink at least this strong; it carries none below NO_EXIT
 EXIT = 0.5
 NO_EXIT = 0.25
+#: ink on an edge at least this strong (but under NO_EXIT) may be a washed-out track
+FAINT_EXIT = 0.1
 #: share of a candidate's centreline that must be seen as ink
 RECALL = 0.8
 #: share of the hex that may be ink no candidate line explains (printed numbers, labels, revenue)
@@ -93,6 +95,16 @@ OUTLINE = 0.5
 #: and the largest offset (pixels) a tile is moved back by from it
 OFFSET_SPAN = 0.17
 MAX_OFFSET = 3
+#: white (a revenue circle or box, away from the track and the city) a tile with a revenue shows at
+#: least, as a share of the hex, and a tile without one at most (where a tile leaving by the same edges
+#: differs from it by having a revenue: a town dot too small to see, a town bar hidden under white)
+REVENUE_SEEN = 0.006
+REVENUE_NONE = 0.002
+#: share of the hex blown out (every channel this bright) above which white says nothing
+GLARE = 245.0
+GLARE_SHARE = 0.003
+#: colour (max minus min channel) below which a very dark pixel is ink at any saturation
+DEEP_CHROMA = 100.0
 #: pixel shifts tried for a tile lying a little off its hex (1 px = 1/48 hex width)
 SHIFTS = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
@@ -125,6 +137,7 @@ class _Candidate:
     dist: NDArray[np.float32]  # distance of every pixel from the nearest centreline (board units)
     clear: NDArray[np.bool_]  # pixels left out of the track measures (the city and its slots)
     look: tuple[object, ...]  # candidates with equal looks print the same track and stops
+    revenue: bool  # a revenue is printed on it (a town's or a city's: a white circle or box)
 
 
 def _normal(layout: str, edge: int) -> Point:
@@ -206,6 +219,11 @@ def _segments(
     return lines, bars, city
 
 
+def has_revenue(shape: TileShape) -> bool:
+    """Whether a revenue is printed on the tile (any town or city with a revenue above 0)."""
+    return any(n.kind in ("city", "town") and n.revenue not in ("", "0") for n in shape.nodes)
+
+
 def _distance_map(lines: Sequence[Sequence[Point]]) -> NDArray[np.float32]:
     """Distance (board units) of every fine-patch pixel from the nearest of ``lines``."""
     scale = 4  # draw finely, then measure
@@ -284,8 +302,40 @@ class PrintReader:
                         dist,
                         clear,
                         (shape.edges(rot), city, np.round(dist, 2).tobytes()),
+                        has_revenue(shape),
                     )
                 )
+        # candidates whose centrelines lie within a fraction of a pixel of each other print the same
+        # track (88's four half tracks into its town and 20's two crossing tracks): one look
+        firsts: list[_Candidate] = []
+        looks: list[_Candidate] = []
+        for cand in self.candidates:
+            same = next(
+                (
+                    f
+                    for f in firsts
+                    if f.look[:2] == cand.look[:2]
+                    and float(np.abs(f.dist - cand.dist)[self.mask].max()) < 0.012
+                ),
+                None,
+            )
+            if same is None:
+                firsts.append(cand)
+                looks.append(cand)
+            else:
+                looks.append(replace(cand, look=same.look))
+        self.candidates = looks
+        self._by_key = {(c.tile, c.rotation): c for c in self.candidates}
+        #: per (tile, rotation) whose track another tile of its colour prints alike, with or without a
+        #: revenue where it has the other (20 and 88): the candidate, to check the revenue on
+        self.revenue_twins: dict[tuple[str, int], _Candidate] = {
+            (a.tile, a.rotation): a
+            for a in self.candidates
+            if any(
+                b is not a and b.color == a.color and b.look == a.look and b.revenue != a.revenue
+                for b in self.candidates
+            )
+        }
         c = (FINE_PATCH - 1) / 2
         pts = []
         for e in range(6):
@@ -338,7 +388,11 @@ class PrintReader:
         local = cv2.dilate(luma, np.ones((9, 9), np.uint8))
         local = cv2.GaussianBlur(local, (0, 0), 3.0)
         dark = np.clip((0.62 * local - luma) / (0.3 * np.maximum(local, 1.0)), 0.0, 1.0)
-        ink = (dark * ((sat < 110) | (val < 70))).astype(np.float32)
+        # track printed in a dark colour (a dark brown, under warm light) is saturated but deep and of
+        # little colour in absolute terms; a station token, a river or a mountain has far more
+        chroma = val * sat / 255.0
+        deep = (dark >= 0.6) & (chroma < DEEP_CHROMA)
+        ink = (dark * ((sat < 110) | (val < 70) | deep)).astype(np.float32)
         if color == "neutral":
             level = float(np.percentile(luma[self.mask], 70))
             tiled = (np.abs(luma - level) < 0.2 * level) & (sat < 90)
@@ -418,13 +472,15 @@ class PrintReader:
         exits, width = self.exits(ink)
         return width if bool((exits >= EXIT).any()) else None
 
-    def edge_colour(self, tiled: FloatArray, blocked: FloatArray | None = None) -> FloatArray:
+    def edge_colour(
+        self, tiled: FloatArray, blocked: FloatArray | None = None, level: float = 0.5
+    ) -> FloatArray:
         """Per edge (6,): the share of the middle of the exit rows in the tile's colour (where track
         would cross; something lying there, or a white revenue circle, is not the tile); inner rows
-        ``blocked`` as for :meth:`exits` are left out."""
+        ``blocked`` as for :meth:`exits` are left out; ``level`` 1.5 asks for the tile's brightness too."""
         px = self.exit_px[:, :, 3:8]
         ys, xs = px[..., 1].clip(0, FINE_PATCH - 1), px[..., 0].clip(0, FINE_PATCH - 1)
-        vals = (tiled[ys, xs] >= 0.5).mean(axis=2)  # (edges, rows)
+        vals = (tiled[ys, xs] >= level).mean(axis=2)  # (edges, rows)
         keep = np.ones(vals.shape, bool)
         if blocked is not None:
             keep[:, :SKIPPABLE] = blocked[ys[:, :SKIPPABLE], xs[:, :SKIPPABLE]].mean(axis=2) < 0.5
@@ -471,7 +527,15 @@ class PrintReader:
         ink, light, tiled, vivid, dull, luma = (
             np.roll(a, back, (0, 1)) for a in (ink, light, tiled, vivid, dull, luma)
         )
-        hidden = [e for e in range(6) if exits[e] < NO_EXIT and bare[e] < 0.6]
+        # an edge without track shows the tile's own colour; where a little ink crosses it, at the tile's
+        # own brightness too (track printed in a dark shade of the tile's hue, washed out by light, is the
+        # tile's hue but darker; a shadow without ink is not)
+        toned = self.edge_colour(tiled, blocked, 1.5)
+        hidden = [
+            e
+            for e in range(6)
+            if exits[e] < NO_EXIT and (bare[e] < 0.6 or (toned[e] < 0.5 and exits[e] >= FAINT_EXIT))
+        ]
         if hidden:
             return Reading("unseen", note=f"edges {hidden} neither track nor tile colour")
         seen = frozenset(int(e) for e in np.flatnonzero(exits >= EXIT))
@@ -604,9 +668,27 @@ class PrintReader:
         scored.sort(key=lambda item: -item[0])
         best_score, winner, shift = scored[0]
         twins = [c for c in pool if c is not winner and c.look == winner.look]
+        white = self._revenue_mark((ink, tiled, dull, vivid), winner, shift, near)
         if twins:
-            # the same track and stops (e.g. 171K and 172L): told apart only by label and slots
-            return Reading("unseen", note=f"{winner.tile} or {twins[0].tile}: same track")
+            # the same track (e.g. 20 and 88, whose town dot may be printed little wider than the
+            # crossing): a revenue printed on one and not the other tells them apart, nothing else does
+            alike = [winner, *twins]
+            fits = [c for c in alike if self._revenue_fits(c, white)]
+            glare = float((patch[self.mask].min(axis=1) >= GLARE).mean())
+            if any(c.revenue != winner.revenue for c in twins) and len(fits) == 1 and glare < GLARE_SHARE:
+                twins_scored = {id(c) for _, c, _ in scored}
+                if id(fits[0]) in twins_scored:
+                    winner = fits[0]
+                    twins = []
+            if twins:
+                # the same track and stops (e.g. 171K and 172L): told apart only by label and slots
+                return Reading("unseen", note=f"{winner.tile} or {twins[0].tile}: same track")
+        if any(c.revenue and not winner.revenue and c.city == winner.city for c in pool) and (
+            white > REVENUE_NONE
+        ):
+            # white where a tile leaving by the same edges prints its revenue: a town's bar may lie
+            # hidden under it (a revenue circle printed over the town)
+            return Reading("unseen", note=f"{winner.tile}/{winner.rotation}: white {white:.3f} of a revenue")
         # rivals that fit almost as well (thick track can explain both): only where their drawings
         # differ can they be told apart, and there the evidence must be decisive
         close = {id(c) for sc, c, _ in scored[1:] if best_score - sc < MARGIN}
@@ -642,6 +724,60 @@ class PrintReader:
             if id(rival) in close and not decisive:
                 return Reading("unseen", note=f"{name}: close, and where they differ undecided")
         return Reading("tile", winner.tile, winner.rotation, min(1.0, best_score / 2), "print")
+
+    def _revenue_mark(
+        self,
+        maps: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        cand: _Candidate,
+        shift: tuple[int, int],
+        near: float,
+    ) -> float:
+        """The share of the hex away from ``cand``'s track and city (its drawing laid at ``shift``) that
+        is pale: neither the tile's colour (even shadowed), a token's colour nor ink: a revenue circle or
+        box with its number, or glare.  ``maps`` are the ink, tile colour, dull tile colour and token
+        maps of :meth:`measure`."""
+        ink, tiled, dull, vivid = maps
+        pale = (ink < 0.5) & (tiled < 0.5) & (dull < 0.5) & (vivid < 0.5)
+        region = self.mask & ~cand.clear & (cand.dist > near)
+        lit = np.roll(pale, shift, (0, 1)) & region
+        return float(lit.sum()) / float(self.mask.sum())
+
+    def contradiction(self, patch: FloatArray, votes: FloatArray, tile: str, rotation: int) -> str:
+        """Why the print contradicts another reader's reading of ``tile`` at ``rotation`` (its smallest
+        equivalent rotation), or "" where it does not:
+
+        * a tile without a city with a station token's colour over its centre (a city under a token,
+          its track read as a town's or a plain tile's);
+        * where another tile of its colour prints the same track with a revenue where it has none, or
+          none where it has one (20 and 88: a town dot may be printed little wider than the crossing,
+          so only the revenue tells them apart), the revenue printed or not."""
+        cand = self._by_key.get((tile, rotation))
+        if cand is None:
+            return ""
+        twin = (tile, rotation) in self.revenue_twins
+        if cand.city and not twin:
+            return ""
+        top = int(np.argmax(votes))
+        color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
+        ink, _light, tiled, vivid, dull = self.measure(patch, color)
+        if not cand.city and float(vivid[self.centre].mean()) >= 0.5:
+            return "a token's colour over the centre"
+        if not twin:
+            return ""
+        exits, width = self.exits(ink)
+        near = max(0.06, width / 2 + 0.025) + 0.04
+        back = self.offset(ink, exits)
+        mark = self._revenue_mark((ink, tiled, dull, vivid), cand, (-back[0], -back[1]), near)
+        # (a template reading with a revenue has the template's own evidence of its town: a clear white
+        # revenue circle is not taken for glare here, as it is where the print reader alone decides)
+        if cand.revenue:
+            return "" if mark >= REVENUE_SEEN else f"no revenue seen ({mark:.3f})"
+        return "" if mark <= REVENUE_NONE else f"a revenue's white ({mark:.3f})"
+
+    @staticmethod
+    def _revenue_fits(cand: _Candidate, white: float) -> bool:
+        """Whether the white seen away from the track agrees with ``cand`` printing a revenue or not."""
+        return white >= REVENUE_SEEN if cand.revenue else white <= REVENUE_NONE
 
     def _covering(
         self,

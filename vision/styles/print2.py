@@ -77,6 +77,18 @@ class _Canvas:
         self.x = (px * c - py * s) / scale
         self.y = (px * s + py * c) / scale
         self.px = 1.0 / (scale * SUPER)  # one supersample in board units
+        self.centre, self.scale, self.turn = centre, scale, turn
+
+    def at(self, field: Grid, p: tuple[float, float]) -> float:
+        """``field``'s value at board point ``p`` (the nearest supersample; inf outside the window)."""
+        c, s = math.cos(self.turn), math.sin(self.turn)
+        px = (p[0] * c - p[1] * s) * self.scale + self.centre[0]
+        py = (p[0] * s + p[1] * c) * self.scale + self.centre[1]
+        x0, y0 = self.box[0], self.box[1]
+        i, j = int(round((py - y0 + 0.5) * SUPER - 0.5)), int(round((px - x0 + 0.5) * SUPER - 0.5))
+        if 0 <= i < field.shape[0] and 0 <= j < field.shape[1]:
+            return float(field[i, j])
+        return math.inf
 
     def paint(self, inside: Grid, colour: BGR) -> None:
         """``inside`` is a signed distance (negative inside, board units): anti-aliased fill."""
@@ -203,7 +215,8 @@ def paint_tile(
     for node in shape.nodes:
         edges = [(e + rotation) % 6 for e in shape.node_edges(node.index)]
         if node.kind == "town" and len(edges) == 2:
-            track = np.minimum(track, _edge_to_edge(cv, layout, edges[0], edges[1]))
+            own = _edge_to_edge(cv, layout, edges[0], edges[1])
+            track = np.minimum(track, own)
             # the bar at the track's middle, across it
             (ax, ay), (bx, by) = _mid(layout, edges[0]), _mid(layout, edges[1])
             if (edges[1] - edges[0]) % 6 == 3:
@@ -212,7 +225,7 @@ def paint_tile(
                 mx, my = (ax + bx) / 2, (ay + by) / 2
                 n = math.hypot(mx, my) or 1.0
                 # the arc's middle lies on the line through the centre and the chord's middle
-                dist = _closest_on_track(cv, track, (mx / n, my / n))
+                dist = _closest_on_track(cv, own, (mx / n, my / n))
                 mid, ang = (dist * mx / n, dist * my / n), math.atan2(my, mx) + math.pi / 2
             bars.append((mid, ang))
             continue
@@ -223,9 +236,11 @@ def paint_tile(
         nx, ny = -math.sin(ang), math.cos(ang)
         cv.paint(_segment(cv, (x - 0.12 * nx, y - 0.12 * ny), (x + 0.12 * nx, y + 0.12 * ny)) - 0.035, TRACK)
     remaining = list(tokens)
+    stops: list[tuple[tuple[float, float], float]] = []  # discs printed for cities and towns
     for node in shape.nodes:
         if node.kind == "town" and len(shape.node_edges(node.index)) != 2:
             cv.paint(_disc(cv, pos[node.index], 0.07), TRACK)
+            stops.append((pos[node.index], 0.07))
         if node.kind != "city":
             continue
         slots = max(node.slots, 1)
@@ -247,6 +262,7 @@ def paint_tile(
             ]
         )
         for sx, sy in spots:
+            stops.append(((at[0] + sx, at[1] + sy), CITY_R))
             ring = _disc(cv, (at[0] + sx, at[1] + sy), CITY_R)
             cv.paint(ring, (250, 250, 250))
             cv.paint(np.abs(ring) - 0.011, (20, 20, 20))
@@ -256,21 +272,38 @@ def paint_tile(
                 cv.paint(tok, colour)
                 cv.paint(np.abs(tok + 0.012) - 0.006, (245, 245, 245))
         remaining = remaining[slots:]
+    # the revenue, the label and the tile number go where nothing else is printed, as on real tiles
+    printed = track - TRACK_WIDTH / 2
+    for (x, y), ang in bars:
+        nx, ny = -math.sin(ang), math.cos(ang)
+        printed = np.minimum(
+            printed, _segment(cv, (x - 0.12 * nx, y - 0.12 * ny), (x + 0.12 * nx, y + 0.12 * ny)) - 0.035
+        )
+    for at_, r_ in stops:
+        printed = np.minimum(printed, _disc(cv, at_, r_))
+    taken: list[int] = []
     revenue = sorted({n.revenue for n in shape.nodes if n.revenue not in ("", "0")})
     if revenue:
         v = revenue[0]
         text = "/".join(x.rpartition("_")[2] for x in v.split("|")) if "_" in v else v
-        a = vertex_angle(layout, (rotation + 1) % 6)
+        k = _clear_spot(cv, printed, layout, rotation, 0.33, taken)
+        taken.append(k)
+        a = vertex_angle(layout, (rotation + k) % 6)
         at = (0.33 * math.cos(a), 0.33 * math.sin(a))
         hexagon = _hex_sdf(cv.x - at[0], cv.y - at[1], layout, 0.065)
         cv.paint(hexagon, (250, 250, 250))
         cv.paint(np.abs(hexagon) - 0.006, (20, 20, 20))
         _text(cv, at, text[:5], 0.06, (20, 20, 20))
+        printed = np.minimum(printed, hexagon)
     if shape.label:
-        a = vertex_angle(layout, (rotation + 4) % 6)
-        _text(cv, (0.3 * math.cos(a), 0.3 * math.sin(a)), shape.label, 0.14, (15, 15, 15))
-    a = vertex_angle(layout, (rotation + 3) % 6)
-    _text(cv, (0.36 * math.cos(a), 0.36 * math.sin(a)), shape.id, 0.05, (15, 15, 15))
+        k = _clear_spot(cv, printed, layout, rotation, 0.31, taken)
+        taken.append(k)
+        a = vertex_angle(layout, (rotation + k) % 6)
+        _text(cv, (0.31 * math.cos(a), 0.31 * math.sin(a)), shape.label, 0.14, (15, 15, 15))
+        printed = np.minimum(printed, _disc(cv, (0.31 * math.cos(a), 0.31 * math.sin(a)), 0.08))
+    k = _clear_spot(cv, printed, layout, rotation, 0.37, taken)
+    a = vertex_angle(layout, (rotation + k) % 6)
+    _text(cv, (0.37 * math.cos(a), 0.37 * math.sin(a)), shape.id, 0.05, (15, 15, 15))
     cv.done()
 
 
@@ -278,11 +311,25 @@ def _closest_on_track(cv: _Canvas, track: Grid, direction: tuple[float, float]) 
     """How far from the centre, along ``direction``, the track's centreline lies (nearest sample)."""
     best, where = math.inf, 0.0
     for r in np.linspace(0.0, 0.5, 51):
-        k = np.unravel_index(
-            np.argmin(np.hypot(cv.x - r * direction[0], cv.y - r * direction[1])), cv.x.shape
-        )
-        if track[k] < best:
-            best, where = float(track[k]), float(r)
+        v = cv.at(track, (r * direction[0], r * direction[1]))
+        if v < best:
+            best, where = v, float(r)
+    return where
+
+
+def _clear_spot(
+    cv: _Canvas, printed: Grid, layout: str, rotation: int, dist: float, taken: Sequence[int]
+) -> int:
+    """The tile's corner (a vertex, counted from the tile's own rotation) whose point at ``dist`` from
+    the centre lies farthest from everything ``printed`` (a distance field), leaving out ``taken``."""
+    best, where = -math.inf, 0
+    for k in range(6):
+        if k in taken:
+            continue
+        a = vertex_angle(layout, (rotation + k) % 6)
+        v = cv.at(printed, (dist * math.cos(a), dist * math.sin(a)))
+        if v > best + 1e-6:
+            best, where = v, k
     return where
 
 
