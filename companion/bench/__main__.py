@@ -26,15 +26,20 @@ def machine_description() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {system}"
 
 
-def merge_sections(existing: str, sections: list[str], note: str) -> str:
+def merge_sections(existing: str, sections: list[str], note: str, head: str | None = None) -> str:
     """``existing`` BENCHMARKS.md with the sections of the same heading replaced by ``sections``
-    (each followed by ``note``); sections it did not have are appended."""
+    (each followed by ``note``, if any); sections it did not have are appended, and its own
+    sections no benchmark writes (the hand-written ones, e.g. "Where replay time goes") are kept
+    where they are.  ``head``: a new text before the first section (``make bench``'s date and
+    machine), instead of the existing one."""
     parts = existing.rstrip("\n").split("\n## ")
-    head, old = parts[0], ["## " + p for p in parts[1:]]
-    by_heading = {s.strip().splitlines()[0]: s.strip() + "\n\n" + note for s in sections}
+    old_head, old = parts[0], ["## " + p for p in parts[1:]]
+    tail = "\n\n" + note if note else ""
+    by_heading = {s.strip().splitlines()[0]: s.strip() + tail for s in sections}
     merged = [by_heading.pop(p.splitlines()[0], p.strip()) for p in old]
     merged += list(by_heading.values())
-    return head.rstrip("\n") + "\n\n" + "\n\n".join(merged) + "\n"
+    first = old_head if head is None else head
+    return first.rstrip("\n") + "\n\n" + "\n\n".join(merged) + "\n"
 
 
 def main() -> int:
@@ -64,13 +69,13 @@ def main() -> int:
         )
         text = merge_sections(out.read_text(), sections, note)
     else:
-        text = (
+        head = (
             "# Benchmarks\n\n"
             f"Written by `make bench` on {now}.\n\nMachine: {machine_description()}.\n\n"
-            "Medians and ratios are measured side by side in one run; the machine is shared and noisy.\n\n"
-            + "\n\n".join(s.strip() for s in sections)
-            + "\n"
+            "Medians and ratios are measured side by side in one run; the machine is shared and noisy.\n"
         )
+        # every measured section is new; the hand-written ones the file has are kept in their place
+        text = merge_sections(out.read_text() if out.exists() else head, sections, "", head=head)
     out.write_text(text)
     print(f"wrote {out}")
     return 0
