@@ -944,24 +944,11 @@ class TableService:
         actor = str(getattr(entity, "name", first.action.get("entity")))
         price_range = legal[0].price_range if len(legal) == 1 else None
         step = int(getattr(module, "PRICE_STEP", 1))
-        proposal = Proposal(
-            str(first.action["type"]),
-            first.text,
-            first.action,
-            first.preview,
-            actor,
-            options=tuple(options) if len(options) > 1 else (),
-            price_range=price_range,
-            price_step=step if price_range is not None else 0,
-            cards=cards,
-            hint=(
-                f"tap again or press + to raise by {self._money(step)}, confirm to do it"
-                if price_range is not None
-                else "confirm to do it, cancel to drop it"
-            ),
-        )
-        if len(options) > 1:
-            proposal = self._with_option(proposal, 0)
+        if price_range is None:
+            proposal = self._options_proposal(options, actor, cards)
+        else:
+            hint = f"tap again or press + to raise by {self._money(step)}, confirm to do it"
+            proposal = self._options_proposal(options, actor, cards, price_range, step, hint)
         if at is not None and price_range is not None and "price" in at:
             proposal = self._at_price(proposal, at["price"])
         return proposal
@@ -1433,6 +1420,19 @@ class TableService:
     def _propose_options(self, options: Sequence[Option], card: str, actor: str) -> Outcome:
         """One proposal for the tapped ``card`` over ``options`` (a choice when there are several),
         the first selected."""
+        return self._propose(self._options_proposal(options, actor, (card,)))
+
+    def _options_proposal(
+        self,
+        options: Sequence[Option],
+        actor: str,
+        cards: tuple[str, ...],
+        price_range: tuple[int, int] | None = None,
+        price_step: int = 0,
+        hint: str = Proposal.hint,
+    ) -> Proposal:
+        """A proposal of ``cards`` over ``options`` (a choice when there are several, the first
+        selected); a single action with a ``price_range`` is priced within it by ``price_step``."""
         first = options[0]
         proposal = Proposal(
             str(first.action["type"]),
@@ -1441,9 +1441,12 @@ class TableService:
             first.preview,
             actor,
             options=tuple(options) if len(options) > 1 else (),
-            cards=(card,),
+            price_range=price_range,
+            price_step=price_step if price_range is not None else 0,
+            cards=cards,
+            hint=hint,
         )
-        return self._propose(self._with_option(proposal, 0) if proposal.options else proposal)
+        return self._with_option(proposal, 0) if proposal.options else proposal
 
     def _marker(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
         """A marker (1833NE's ferry): the legal actions that involve it (buying a ferry in each
