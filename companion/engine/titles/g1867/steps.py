@@ -570,7 +570,7 @@ class Token1867(Token):
             return []
         # as on 18xx.games the step is open when the charter price (before the distance is
         # counted) is affordable and a city can take a token
-        if token.price > entity.cash or not self.game.token_spots(entity):
+        if token.price > entity.cash or not self.game.has_token_spot(entity):
             return []
         return ["place_token", "pass"]
 
