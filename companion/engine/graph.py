@@ -35,6 +35,7 @@ __all__ = [
     "reaches_any",
     "reaches_edges",
     "reaches_node",
+    "reaches_stop",
 ]
 
 Node = tuple[str, int]  # (hex id, node index on its tile)
@@ -297,6 +298,15 @@ def reaches_node(game_map: GameMap, corp: str, accept: Callable[[Node], bool]) -
         if walk.run(start):
             return True
     return False
+
+
+def reaches_stop(game_map: GameMap, corp: str, node: Node) -> bool:
+    """Is ``node`` among ``connectivity(game_map, corp).nodes``?  The walk stops once it is reached
+    (the cached walk is used when there is one)."""
+    cached = game_map._graph_cache.get(f"conn:{corp}")
+    if isinstance(cached, Connectivity):
+        return node in cached.nodes
+    return reaches_node(game_map, corp, node.__eq__)
 
 
 def connectivity(game_map: GameMap, corp: str) -> Connectivity:

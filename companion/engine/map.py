@@ -1047,9 +1047,9 @@ class GameMap:
         if res is not None and res != corp:
             raise MapError(f"slot {slot} of {city_ref} on {hex_id} is reserved for {res}")
         if not home:
-            from companion.engine.graph import connectivity
+            from companion.engine.graph import reaches_stop
 
-            if (hex_id, node) not in connectivity(self, corp).nodes:
+            if not reaches_stop(self, corp, (hex_id, node)):
                 raise MapError(f"{city_ref} on {hex_id} is not reachable from a {corp} token")
         return hex_id, node, slot
 
