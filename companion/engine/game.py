@@ -619,7 +619,8 @@ class Game(TableGame):
     # -- trains and phases ----------------------------------------------------------------------------------
     def depot_trains(self) -> list[Train]:
         """The trains for sale from the bank: the next new train and every discarded one."""
-        upcoming = [t for t in self.depot if t not in self.discarded]
+        discarded = self.discarded
+        upcoming = [t for t in self.depot if t not in discarded] if discarded else self.depot
         out: list[Train] = []
         if upcoming:
             first = upcoming[0]

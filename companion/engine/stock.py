@@ -512,6 +512,8 @@ class BuySellParShares(Step):
         return self.game.can_sell_extra(self, player, shares, pct)
 
     def can_sell_any(self, player: Player) -> bool:
+        if not self.game.sellable_turn():  # every can_sell refuses then: skip the bundles
+            return False
         return any(
             self.can_sell(player, shares, pct)
             for corp in self.game.corporations
