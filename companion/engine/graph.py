@@ -83,6 +83,8 @@ class _TokenWalk:
         conn: Connectivity,
         other_tokens: set[Node],
         tiles: dict[str, _TileIndex] | None = None,
+        *,
+        record: bool = True,
     ) -> None:
         self.map = game_map
         self.corp = corp
@@ -100,6 +102,9 @@ class _TokenWalk:
         self.found = False
         #: spot checks: stop as soon as a stop this accepts is reached
         self.accept: Callable[[Node], bool] | None = None
+        #: note in ``conn`` everything reached (a walk asked only for an early answer notes only the
+        #: watched hex's edges, all its answer needs)
+        self.record = record
 
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
@@ -127,6 +132,7 @@ class _TokenWalk:
         watch_hex, watch_edges = self.watch if self.watch is not None else ("", frozenset[int]())
         accept = self.accept
         stop_at_offboards = game_map.REFERENCE_TRACK_RULES
+        record = self.record
         while stack:
             step = pop()
             kind = step[0]
@@ -148,31 +154,40 @@ class _TokenWalk:
                 if blocked:
                     continue
                 visited_paths.add(key)
-                add_path(key)
-                add_hex(hex_id)
                 neighbors = index.neighbors
                 watched = hex_id == watch_hex
-                for e in edges:
-                    reached_edges = hex_edges.get(hex_id)
-                    if reached_edges is None:
-                        reached_edges = hex_edges[hex_id] = set()
-                    reached_edges.add(e)
-                    nb = neighbors.get(e)
-                    if nb is not None:
-                        reached_edges = hex_edges.get(nb)
-                        if reached_edges is None:
-                            reached_edges = hex_edges[nb] = set()
-                        reached_edges.add((e + 3) % 6)
-                        if nb == watch_hex:
-                            watched = True
                 nodes = path.nodes
-                for n in nodes:
-                    add_node((hex_id, n))
+                if record:
+                    add_path(key)
+                    add_hex(hex_id)
+                    for e in edges:
+                        reached_edges = hex_edges.get(hex_id)
+                        if reached_edges is None:
+                            reached_edges = hex_edges[hex_id] = set()
+                        reached_edges.add(e)
+                        nb = neighbors.get(e)
+                        if nb is not None:
+                            reached_edges = hex_edges.get(nb)
+                            if reached_edges is None:
+                                reached_edges = hex_edges[nb] = set()
+                            reached_edges.add((e + 3) % 6)
+                            if nb == watch_hex:
+                                watched = True
+                    for n in nodes:
+                        add_node((hex_id, n))
+                elif watch_hex:
+                    here = watched
+                    for e in edges:
+                        if here:
+                            hex_edges.setdefault(watch_hex, set()).add(e)
+                        if neighbors.get(e) == watch_hex:
+                            hex_edges.setdefault(watch_hex, set()).add((e + 3) % 6)
+                            watched = True
                 if accept is not None and any(accept((hex_id, n)) for n in nodes):
                     return True
                 if until is not None and key in until:
                     return True
-                if watched and not watch_edges.isdisjoint(hex_edges[watch_hex]):
+                if watched and not watch_edges.isdisjoint(hex_edges.get(watch_hex, ())):
                     return True
                 reached = target is not None and target[0] == hex_id and target[1] in nodes
                 if reached and len(visited_nodes) < self.max_stops:
@@ -241,7 +256,7 @@ def destination_walk(game_map: GameMap, corp: str, start: Node, target: Node, ma
     first stop, along track without using an edge twice and not through cities full of other
     corporations' tokens, is there a way to the home city with fewer stops behind it than the
     longest train's length?"""
-    walk = _TokenWalk(game_map, corp, Connectivity(), set())
+    walk = _TokenWalk(game_map, corp, Connectivity(), set(), record=False)
     walk.target = target
     walk.max_stops = max_stops
     return walk.run(start, converging=True)
@@ -257,7 +272,8 @@ def reaches_any(game_map: GameMap, corp: str, targets: set[tuple[str, int]]) -> 
     tokens = game_map.tokens_of(corp)
     tiles: dict[str, _TileIndex] = {}
     return any(
-        _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {t}, tiles).run(t, targets) for t in tokens
+        _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {t}, tiles, record=False).run(t, targets)
+        for t in tokens
     )
 
 
@@ -274,7 +290,7 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
     conn = Connectivity()
     tiles: dict[str, _TileIndex] = {}
     for start in tokens:
-        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles)
+        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles, record=False)
         walk.watch = (hex_id, edges)
         if walk.run(start):
             return True
@@ -293,7 +309,7 @@ def reaches_node(game_map: GameMap, corp: str, accept: Callable[[Node], bool]) -
     conn = Connectivity()
     tiles: dict[str, _TileIndex] = {}
     for start in tokens:
-        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles)
+        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles, record=False)
         walk.accept = accept
         if walk.run(start):
             return True
