@@ -72,6 +72,10 @@ SAME_LOOK = 3.0  # mean absolute grey difference below which two rotations of a 
 COLOR_CLASSES = ("neutral", "yellow", "green", "brown")
 #: share of a hex's pixels in one tile colour above which it is never read as empty
 EMPTY_VOTES = 0.15
+#: the confidence a template "no tile" needs when the print reader cannot confirm the hex is empty (its
+#: outline at less than half the printed contrast, or too much ink or colour): a clear empty hex fits the
+#: plain look at 0.9 or more, a tile washed out by glare or a card of the map's colour at less
+UNCONFIRMED_EMPTY = 0.8
 #: colour votes below which a hex may still be a gray tile (its tokens cast the votes)
 GRAY_UNDER_TOKENS = 0.45
 TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
@@ -676,6 +680,10 @@ class Recognizer:
                 # (a faint outline with a little colour on the hex is a hand or a card's edge over it)
                 faint = float(outline[i]) < 0.3 and self._foreign_votes(i, votes[i]) >= 0.03
                 if self._foreign_votes(i, votes[i]) >= EMPTY_VOTES or reading.vetoes_empty or faint:
+                    conf = 0.0
+                # a hex the print reader cannot see clearly (washed out, partly hidden) is no evidence
+                # of a missing tile unless the plain look fits it well
+                if reading.status == "unseen" and conf < UNCONFIRMED_EMPTY:
                     conf = 0.0
                 status = "empty" if conf >= self.min_confidence else "unseen"
                 observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
