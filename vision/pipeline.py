@@ -682,8 +682,9 @@ class Recognizer:
                 if self._foreign_votes(i, votes[i]) >= EMPTY_VOTES or reading.vetoes_empty or faint:
                     conf = 0.0
                 # a hex the print reader cannot see clearly (washed out, partly hidden) is no evidence
-                # of a missing tile unless the plain look fits it well
-                if reading.status == "unseen" and conf < UNCONFIRMED_EMPTY:
+                # of a missing tile unless the plain look fits it well (on a hex printed with a tile the
+                # print reader never says "no tile", so its silence there says nothing)
+                if reading.status == "unseen" and not self._printed[i] and conf < UNCONFIRMED_EMPTY:
                     conf = 0.0
                 status = "empty" if conf >= self.min_confidence else "unseen"
                 observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
