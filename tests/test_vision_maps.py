@@ -21,7 +21,6 @@ from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.render import Image, hex_to_bgr
-from vision.styles import renderer
 from vision.tiles import equivalent_rotations, rotation_classes
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -222,25 +221,23 @@ def test_a_washed_out_tile_is_never_a_missing_tile(peak: float) -> None:
     such a "no tile" needs the plain look to fit well, else the hex is "can't see"."""
     board = board_from_title("1833NE", {"B25": ("7", 5), "F9": ("9", 0)})
     rec = Recognizer(board)
-    p = Perturbation(
+    light = dict(
         tilt_deg=15.0,
-        tilt_axis_deg=120.0,
-        roll_deg=3.0,
         brightness=0.72,
         contrast=0.77,
         temperature=0.95,
+        shadows=0,
         blur_sigma=0.7,
         noise_sigma=3.0,
         jpeg_quality=70,
-        seed=3,
     )
-    photo = simulate_frame(board, p, draw=lambda b, s: renderer("cardboard")(b, s, 3)).image
+    photo = styled_photo(board, "cardboard", 3, **light)
     result = rec.recognise(_glare_over(photo, rec, board, "B25", peak))
     assert result.observations["B25"].status == "unseen", result.observations["B25"]
     assert reconcile(result.observations, dict(board.tiles), "1833NE").differences == ()
     # the tile lifted off, in the same light without the glare: still reported missing
     lifted = board.with_tiles({"F9": ("9", 0)})
-    clear = rec.recognise(simulate_frame(lifted, p, draw=lambda b, s: renderer("cardboard")(b, s, 3)).image)
+    clear = rec.recognise(styled_photo(lifted, "cardboard", 3, **light))
     assert clear.observations["B25"].status == "empty", clear.observations["B25"]
     diffs = reconcile(clear.observations, dict(board.tiles), "1833NE").differences
     assert [(d.hex, d.kind) for d in diffs] == [("B25", "missing_tile")]

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from vision.board import BoardState
 from vision.perturb import Perturbation, simulate_frame
 from vision.render import Image
 from vision.styles import renderer
 
 
-def styled_photo(board: BoardState, style: str, seed: int) -> Image:
+def styled_photo(board: BoardState, style: str, seed: int, **changes: Any) -> Image:
     """``board`` drawn in the look ``style`` and photographed tilted 12° (axis by ``seed``), a little
-    dim and warm, with a shadow, a little blur, noise and JPEG."""
+    dim and warm, with a shadow, a little blur, noise and JPEG; ``changes`` replace any of those
+    (fields of :class:`vision.perturb.Perturbation`)."""
     p = Perturbation(
         tilt_deg=12.0,
         tilt_axis_deg=40.0 * seed,
@@ -23,4 +27,5 @@ def styled_photo(board: BoardState, style: str, seed: int) -> Image:
         jpeg_quality=85,
         seed=seed,
     )
+    p = replace(p, **changes)
     return simulate_frame(board, p, draw=lambda b, s: renderer(style)(b, s, seed)).image
