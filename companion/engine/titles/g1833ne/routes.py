@@ -145,10 +145,11 @@ class Map1833NE(GameMap):
             self._changed()
 
     def tokens_of(self, corp: str) -> list[tuple[str, int]]:
-        out = super().tokens_of(corp)
-        if self._stations_only:
-            out = [n for n in out if self.offboard_tokens.get(n[0]) != corp]
-        return out
+        return self.station_tokens_of(corp) if self._stations_only else super().tokens_of(corp)
+
+    def station_tokens_of(self, corp: str) -> list[tuple[str, int]]:
+        """``corp``'s station tokens: its tokens without the off-board one P4 or P6 gives it."""
+        return [n for n in super().tokens_of(corp) if self.offboard_tokens.get(n[0]) != corp]
 
     def station_reach(self, corp: str) -> set[Node]:
         """The stops ``corp``'s station tokens reach (without its off-board token: P4's and P6's

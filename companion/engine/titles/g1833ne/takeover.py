@@ -273,8 +273,7 @@ def connected_targets(game: Game1833NE, buyer: Corporation) -> list[Corporation]
     for corp in game.corporations:
         if corp is buyer or corp.closed or not corp.floated:
             continue
-        stations = [n for n in gm.tokens_of(corp.sym) if gm.offboard_tokens.get(n[0]) != corp.sym]
-        if any(node in nodes for node in stations):
+        if any(node in nodes for node in gm.station_tokens_of(corp.sym)):
             out.append(corp)
     return out
 
