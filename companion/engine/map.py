@@ -561,6 +561,13 @@ class GameMap:
             raise MapError(f"there is no hex {hex_id} on the {self.title} map")
         return info
 
+    def place_name(self, hex_id: str) -> str:
+        """A hex as the players name it: ``New Haven (C26)``, or its coordinate alone (a hex with
+        no city name, or none of this map)."""
+        info = self.hexes.get(hex_id)
+        name = info.location_name if info is not None else None
+        return f"{name} ({hex_id})" if name else hex_id
+
     def tile_on(self, hex_id: str) -> HexState:
         self.hex(hex_id)
         return self.state[hex_id]

@@ -1463,7 +1463,7 @@ class TableService:
             if la.cost:
                 text += f" for {self._money(la.cost)}"
             where = la.action.get("city")  # a ferry's port names the option
-            label = _place(self.g18, str(where)) if isinstance(where, str) else text
+            label = self.g18.map.place_name(str(where)) if isinstance(where, str) else text
             options.append(Option(label, la.action, preview, text))
         return self._propose_options(options, item.id, str(options[0].action["entity"]))
 
@@ -1553,15 +1553,6 @@ def _certificates(ids: Sequence[str]) -> str:
     return " and ".join(parts)
 
 
-def _place(game: Game, hex_id: str) -> str:
-    """A hex as the players name it: ``New Haven (C26)``, or its coordinate alone."""
-    try:
-        name = game.map.hex(hex_id).location_name
-    except Exception:  # noqa: BLE001 - an unknown hex is named by what the action says
-        name = None
-    return f"{name} ({hex_id})" if name else hex_id
-
-
 def describe_action(game: TableGame, action: Action, *, applied: bool = False) -> str:
     """A sentence for an action of ``game``: ``Player 2 buys 10% SLSF from the IPO for $100``.
 
@@ -1636,7 +1627,7 @@ def _describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         side = action.get("variant") or _printed(action.get("train"))
         return f"{who} buys a {side}-train for {money_in(game, action.get('price'))}"
     if kind == "buy_ferry":
-        return f"{who} buys the ferry in {_place(game, str(action.get('city')))}"
+        return f"{who} buys the ferry in {game.map.place_name(str(action.get('city')))}"
     if kind == "discard_train":
         return f"{who} discards the {_printed(action.get('train'))}-train"
     if kind == "buy_company":

@@ -1184,12 +1184,6 @@ def _gain(game: Game, corp: Corporation, action: dict[str, Any]) -> int:
     return sum(m.after - m.before for m in preview.money if m.who == corp.sym)
 
 
-def _place_name(game: Game, hex_id: str) -> str:
-    """``New Haven (C26)``: a hex by its city's name and coordinate."""
-    name = location_names(game).get(hex_id)
-    return f"{name} ({hex_id})" if name else hex_id
-
-
 def choices_on_hex(game: Game, hex_id: str) -> list[ActionChoice]:
     """What the acting entity may do on one hex of the map (a finger on the map): lay a tile,
     place a station token in one of its cities, place a private company's token on it."""
@@ -1339,7 +1333,7 @@ def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = 
             does = game.assignment_words(a)
             add("company", f"{a['entity']} {does}" if does else f"{a['entity']}: token on {a['target']}", a)
         elif kind == "buy_ferry":
-            place = _place_name(game, str(a["city"]))
+            place = game.map.place_name(str(a["city"]))
             add("ferry", f"Ferry in {place} {money_(la.cost or 0)}", a)
         elif kind == "take_over":
             paid = "in its shares" if a["payment"] == "shares" else "in cash"

@@ -138,8 +138,7 @@ class Game1833NE(Game):
             return None
         owner = self.company("P5").owner
         hex_id = str(action.get("target"))
-        name = self.map.hex(hex_id).location_name if hex_id in self.map.hexes else None
-        place = f"{name} ({hex_id})" if name else hex_id
+        place = self.map.place_name(hex_id)
         whose = f"{owner.sym}'s" if isinstance(owner, Corporation) else "its corporation's"
         return f"doubles {whose} ferry in {place}"
 
