@@ -36,11 +36,6 @@ def _money(amount: float) -> str:
     return f"${amount:,.0f}" if float(amount).is_integer() else f"${amount:,.2f}"
 
 
-def _place(game: Game1833NE, hex_id: str) -> str:
-    name = game.data.get("map", {}).get("location_names", {}).get(hex_id)
-    return f"{name} ({hex_id})" if name else hex_id
-
-
 def _gm(game: Any) -> Game1833NE:
     if not isinstance(game, Game1833NE):
         raise GameError(f"{getattr(game, 'title', game)} is not a 1833NE game")
@@ -189,9 +184,11 @@ def ferries_panel(gm: Game1833NE, corp: Corporation) -> Panel:
         if hex_id == luxury:
             markers.append("luxury (P5): twice")
         value = gm.map.ferry_value(hex_id) if isinstance(gm.map, routes.Map1833NE) else routes.FERRY_VALUE
-        rows.append((_place(gm, hex_id), owner, ", ".join(markers), f"+{_money(value)}"))
+        rows.append((gm.map.place_name(hex_id), owner, ", ".join(markers), f"+{_money(value)}"))
     left = FERRY_COUNT - len(bought)
-    offered = [_place(gm, str(la.action["city"])) for la in gm.legal_actions(corp, types={"buy_ferry"})]
+    offered = [
+        gm.map.place_name(str(la.action["city"])) for la in gm.legal_actions(corp, types={"buy_ferry"})
+    ]
     if gm.phase_index >= 3:
         note = "The ferries left the game with phase IV."
     elif offered:
@@ -210,7 +207,7 @@ def ferries_panel(gm: Game1833NE, corp: Corporation) -> Panel:
 def bonuses_panel(gm: Game1833NE) -> Panel:
     phase = gm.phase.name
     rows = tuple(
-        (" – ".join(_place(gm, h) for h in sorted(pair)), _money(value))
+        (" – ".join(gm.map.place_name(h) for h in sorted(pair)), _money(value))
         for pair, value in routes.bonuses_in(phase)
     )
     return Panel(
