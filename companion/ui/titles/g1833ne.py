@@ -175,7 +175,6 @@ def payout_panel(gm: Game1833NE, corp: Corporation) -> Panel | None:
 def ferries_panel(gm: Game1833NE, corp: Corporation) -> Panel:
     bought = list(gm.ferries.items())
     rows = []
-    gm.sync_map_rules()  # the map's copy of the ferries (derived from the game's state) brought up to date
     luxury = getattr(gm.map, "luxury_ferry", None)
     for hex_id, owner in bought:
         markers = []

@@ -245,8 +245,15 @@ class Game1833NE(Game):
             )
 
     def after_action(self) -> None:
-        self.sync_offboard_tokens()  # a private company bought, closed or taken over with its owner
+        """The map's copy of the ferries and the private companies' abilities is kept up to date
+        after every action that may change them (a ferry bought, P5 assigned, P4 or P6 bought, a
+        takeover, phase IV, a corporation closing): before the rounds advance (a takeover round's
+        connections read the off-board tokens) and after (a corporation closed in the market's close
+        cell takes its private companies with it).  A snapshot restored (preview, undo) puts back the
+        map's copy with the game's state, and a replay passes here after every action."""
+        self.sync_map_rules()
         super().after_action()
+        self.sync_map_rules()
 
     def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:
         """Each card as the side its buyer chose."""
