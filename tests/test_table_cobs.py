@@ -4,79 +4,34 @@ and redo; the tags of the title; `companion table --title CoBS` playing a script
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from title_table_support import Table, companion, open_table, tags_sheet
 
 from companion.engine.titles.cobs import CobsGame
-from companion.store import Store
-from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
-from companion.table.tags import ItemKind, TagRegistry, find_item, items_for_title
+from companion.table.tags import ItemKind, find_item, items_for_title
 from companion.table.titles import cobs as cobs_table
 
 NAMES = ["Ann", "Bob"]
+CobsTable = Table[CobsGame]
 
 
-@dataclass
-class Table:
-    service: TableService
-    store: Store
-    registry: TagRegistry
-
-    @property
-    def game(self) -> CobsGame:
-        game = self.service.game
-        assert isinstance(game, CobsGame)
-        return game
-
-    def tap(self, card: str) -> Proposal:
-        out = self.service.tap(demo_uid(find_item("CoBS", card)))
-        assert isinstance(out, Proposal), out
-        return out
-
-    def touch(self, label: str) -> Proposal:
-        out = self.service.touch(label)
-        assert isinstance(out, Proposal), out
-        return out
-
-    def refused(self, card: str) -> str:
-        before, stored = self.game.trace_state(), len(self.store.actions(self.service.game_id))
-        cash = self.game.cash_table()
-        out = self.service.tap(demo_uid(find_item("CoBS", card)))
-        assert isinstance(out, Result) and not out.ok, out
-        assert self.game.trace_state() == before and self.game.cash_table() == cash
-        assert len(self.store.actions(self.service.game_id)) == stored
-        return out.text
-
-    def confirm(self) -> Result:
-        out = self.service.press("confirm")
-        assert isinstance(out, Result) and out.ok and out.applied, out
-        return out
-
-    def enter_draws(self) -> None:
-        """Enter what was drawn: a tile by a tap on it, a resource by touch."""
-        while self.game.pending_draws:
-            la = self.game.legal_actions()[0]
-            p = self.tap(la.cards[0]) if la.cards else self.touch(cobs_table.choice(self.game, la).label)
-            assert p.action == la.action, (p.action, la.action)
-            self.confirm()
+def enter_draws(t: CobsTable) -> None:
+    """Enter what was drawn: a tile by a tap on it, a resource by touch."""
+    while t.game.pending_draws:
+        la = t.game.legal_actions()[0]
+        p = t.tap(la.cards[0]) if la.cards else t.touch(cobs_table.choice(t.game, la).label)
+        assert p.action == la.action, (p.action, la.action)
+        t.confirm()
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    db = tmp_path / "cobs.sqlite3"
-    store, registry = Store.open(db), TagRegistry.open(db)
-    enroll_demo_tags(registry, "CoBS")
-    service = TableService.new(store, registry, "CoBS", NAMES)
-    yield Table(service, store, registry)
-    store.close()
-    registry.close()
+def table(tmp_path: Path) -> Iterator[CobsTable]:
+    with open_table(tmp_path, "CoBS", NAMES, CobsGame) as t:
+        yield t
 
 
 def test_the_tags_of_the_title_are_its_table_modules() -> None:
@@ -86,9 +41,9 @@ def test_the_tags_of_the_title_are_its_table_modules() -> None:
     assert find_item("CoBS", "foundry").kind is ItemKind.TILE
 
 
-def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(table: Table) -> None:
+def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(table: CobsTable) -> None:
     t = table
-    t.enter_draws()  # the board: demand tiles and capital assets tapped, resources touched
+    enter_draws(t)  # the board: demand tiles and capital assets tapped, resources touched
     assert all(e["tile"] is not None for e in t.game.demand_slots.values())
     # Ann taps Swift's charter: start it, one option per starting share value she can pay
     p = t.tap("swift")
@@ -125,7 +80,7 @@ def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(tabl
         who = t.game.current_entity().name
         assert p.text.startswith(f"{who} plays building {building.removeprefix('building')}")
         t.confirm()
-    t.enter_draws()
+    enter_draws(t)
     # the action phase: a partner by touch, with the money the proposal says
     assert t.game.phase == "action"
     actor = t.game.current_entity()
@@ -154,9 +109,9 @@ def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(tabl
     assert again.game.trace_state() == state and again.game.cash_table() == cash
 
 
-def test_refused_taps_say_why_and_change_nothing(table: Table) -> None:
+def test_refused_taps_say_why_and_change_nothing(table: CobsTable) -> None:
     t = table
-    t.enter_draws()
+    enter_draws(t)
     t.tap("swift")
     t.confirm()
     assert t.refused("swift") == "Swift has already been started (its director is Ann)"
@@ -167,18 +122,6 @@ def test_refused_taps_say_why_and_change_nothing(table: Table) -> None:
     assert t.refused("elgin") == "no company is started in the first decade's stock phase"
     unknown = t.service.tap("04FFFFFFFFFFFF")
     assert isinstance(unknown, Result) and not unknown.ok
-
-
-def companion(*args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m companion ARGS`` without the device's configuration."""
-    return subprocess.run(
-        [sys.executable, "-m", "companion", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "COMPANION_CONFIG": ""},
-        timeout=120,
-    )
 
 
 def test_companion_table_plays_a_cobs_script(tmp_path: Path) -> None:
@@ -198,10 +141,7 @@ def test_companion_table_plays_a_cobs_script(tmp_path: Path) -> None:
 
 
 def test_tags_sheet_for_the_title(tmp_path: Path) -> None:
-    out = tmp_path / "cobs.svg"
-    done = companion("tags", "sheet", "--title", "CoBS", str(out))
-    assert done.returncode == 0, done.stderr
+    said, svg = tags_sheet(tmp_path, "CoBS")
     # 70 certificates, 10 charters, 44 buildings, 16 capital assets, 24 demand tiles, 4 player cards
-    assert "168 card(s)" in done.stdout
-    svg = out.read_text()
+    assert "168 card(s)" in said
     assert 'id="item-CoBS-swift_0"' in svg and 'id="item-CoBS-building1"' in svg

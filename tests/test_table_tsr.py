@@ -4,19 +4,18 @@ engine's numbers; the tags of the title."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from title_table_support import Table, open_table, tags_sheet
 from tsr_support import companion_table
 
 from companion.engine import new_game
@@ -38,55 +37,16 @@ def uid(card: str) -> str:
     return demo_uid(find_item("TSR", card))
 
 
-@dataclass
-class Table:
-    service: TableService
-    store: Store
-    registry: TagRegistry
-    db: Path
-    results: list[Result] = field(default_factory=list)
-
-    @property
-    def game(self) -> GameTSR:
-        game = self.service.game
-        assert isinstance(game, GameTSR)
-        return game
-
-    def tap(self, card: str) -> Proposal:
-        out = self.service.tap(uid(card))
-        assert isinstance(out, Proposal), out
-        return out
-
-    def refused(self, card: str) -> str:
-        before, stored = self.game.trace_state(), len(self.store.actions(self.service.game_id))
-        pending = self.service.proposal
-        out = self.service.tap(uid(card))
-        assert isinstance(out, Result) and not out.ok, out
-        assert self.game.trace_state() == before
-        assert len(self.store.actions(self.service.game_id)) == stored
-        assert self.service.proposal == pending
-        return out.text
-
-    def confirm(self) -> Result:
-        out = self.service.press("confirm")
-        assert isinstance(out, Result) and out.ok and out.applied, out
-        return out
+TsrTable = Table[GameTSR]
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    db = tmp_path / "tsr.sqlite3"
-    store, registry = Store.open(db), TagRegistry.open(db)
-    enroll_demo_tags(registry, "TSR")
-    service = TableService.new(store, registry, "TSR", NAMES)
-    t = Table(service, store, registry, db)
-    service.on_result = t.results.append
-    yield t
-    store.close()
-    registry.close()
+def table(tmp_path: Path) -> Iterator[TsrTable]:
+    with open_table(tmp_path, "TSR", NAMES, GameTSR) as t:
+        yield t
 
 
-def auction(t: Table, card: str, winner: str, price: int, link: str, value: int) -> None:
+def auction(t: TsrTable, card: str, winner: str, price: int, link: str, value: int) -> None:
     """Taps: the others pass (player cards), ``winner`` taps the certificate and sets the bid, then
     claims ``link`` and sets the stock value by touch."""
     seats = {name: n for n, name in enumerate(NAMES, start=1)}
@@ -127,7 +87,7 @@ def test_the_title_has_its_own_table_module_and_tags() -> None:
         find_item("TSR", "red_6")
 
 
-def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(table: Table) -> None:
+def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(table: TsrTable) -> None:
     t = table
     auction(t, "red_1", "Ann", 20, "moscow-stpetersburg", 8)
     assert (t.game.railroad("red").cash, t.game.railroad("red").stock_value) == (20, 8)
@@ -184,7 +144,7 @@ def test_a_game_night_from_taps_and_buttons_is_stored_reopened_and_replayed(tabl
     assert TableService.open(t.store, new_id, t.registry).game.trace_state() == state  # type: ignore[attr-defined]
 
 
-def test_refused_taps_say_why_and_change_nothing(table: Table) -> None:
+def test_refused_taps_say_why_and_change_nothing(table: TsrTable) -> None:
     t = table
     assert "it is Ann's turn, not Bob's" in t.refused("player-2")
     assert "Red's first share is being auctioned: tap red_1 to bid" in t.refused("blue_1")
@@ -217,7 +177,7 @@ def test_refused_taps_say_why_and_change_nothing(table: Table) -> None:
     assert isinstance(unknown, Result) and "unknown tag" in unknown.text
 
 
-def test_the_board_panels_show_the_engines_numbers(table: Table) -> None:
+def test_the_board_panels_show_the_engines_numbers(table: TsrTable) -> None:
     t = table
     auction(t, "red_1", "Ann", 20, "moscow-stpetersburg", 8)
     game = t.game
@@ -236,24 +196,15 @@ def test_the_board_panels_show_the_engines_numbers(table: Table) -> None:
     assert panels["Links built"].rows == (("Red", "Moscow–St. Petersburg"),)
 
 
-def test_describe_action_goes_through_the_titles_module(table: Table) -> None:
+def test_describe_action_goes_through_the_titles_module(table: TsrTable) -> None:
     game = table.game
     action = {"type": "bid", "entity": 1, "entity_type": "player", "corporation": "red", "price": 9}
     assert describe_action(game, action) == "Ann bids $9 for Red's first share"
 
 
 def test_tags_sheet_for_the_title(tmp_path: Path) -> None:
-    out = tmp_path / "tsr.svg"
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", "tags", "sheet", "--title", "TSR", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "COMPANION_CONFIG": ""},
-    )
-    assert done.returncode == 0, done.stderr
-    assert "31 card(s)" in done.stdout
-    svg = out.read_text()
+    said, svg = tags_sheet(tmp_path, "TSR")
+    assert "31 card(s)" in said
     assert 'id="item-TSR-red_1"' in svg and 'id="item-TSR-player-5"' in svg
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_drive import drive
+from title_table_support import cell, cells_inside, companion_run_twice, demo_night, screen_shots
 
 BODY = """
 from companion.table.script import demo_uid
@@ -66,15 +66,9 @@ def steps(app):
 def shots(tmp_path_factory: pytest.TempPathFactory, display: str) -> dict[str, Any]:
     import json
 
-    out = tmp_path_factory.mktemp("uicobs")
-    result = drive(BODY, out, display)
-    result["out"] = out
-    result["numbers"] = json.loads((out / "numbers.json").read_text())
+    result = screen_shots(tmp_path_factory, display, BODY, "uicobs")
+    result["numbers"] = json.loads((result["out"] / "numbers.json").read_text())
     return result
-
-
-def cell(shot: dict[str, Any], panel: int, row: int, col: int) -> str:
-    return str(shot["labelled"][f"cell:{panel}:{row}:{col}"]["text"])
 
 
 def test_the_board_shows_the_engines_numbers_on_800_by_480(shots: dict[str, Any]) -> None:
@@ -92,11 +86,7 @@ def test_the_board_shows_the_engines_numbers_on_800_by_480(shots: dict[str, Any]
     assert cell(board, 0, 0, 1) == "action phase"
     assert labelled["bank"]["text"] == "Bank: unlimited"
     assert "CoBS · 1870s: action phase" in board["texts"]  # the round says the phase: no "Phase" line
-    assert all(
-        v["box"][0] >= 0 and v["box"][0] + v["box"][2] <= 801
-        for k, v in labelled.items()
-        if k.startswith("cell:")
-    )
+    assert cells_inside(board, 800)
     assert (shots["out"] / "board.png").stat().st_size > 10_000
 
 
@@ -122,26 +112,12 @@ def test_the_camera_screen_says_there_is_nothing_to_check(shots: dict[str, Any])
 def test_companion_demo_title_cobs_plays_its_game_night(tmp_path: Path, display: str) -> None:
     """``companion demo --title CoBS``: the scripted night (taps on the simulated reader, touch
     buttons, confirms) to Brunswick's first dividend, with a screenshot after each scene."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    out = tmp_path / "demo"
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", "demo", "--headless", "--title", "CoBS", "--out", str(out)],
-        env=dict(os.environ, DISPLAY=display),
-        capture_output=True,
-        text=True,
-        timeout=400,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    transcript = (out / "transcript.txt").read_text()
+    night = demo_night(tmp_path, display, "CoBS", timeout=400)
     assert (
         "confirmed: Brunswick pays out $140 ($14 a share: Ann $42, Bob $14, Brunswick's treasury $84); "
-        "share value $40 to $60" in transcript
+        "share value $40 to $60" in night.transcript
     )
-    records = json.loads((out / "screens.json").read_text())
+    records = night.records
     assert [r["file"] for r in records] == [
         "01-cobs-start-toast.png",
         "02-cobs-action-phase.png",
@@ -160,37 +136,15 @@ def test_companion_demo_title_cobs_plays_its_game_night(tmp_path: Path, display:
 def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: str) -> None:
     """``companion run`` with ``game.title = "CoBS"``: the Board screen, no camera; a stored action
     (the first demand tile entered) is there when it starts again."""
-    from ui_drive import companion_run
-
-    from companion.store import Store
-
-    (tmp_path / "c.toml").write_text(
-        '[game]\ntitle = "CoBS"\nplayers = ["Ann", "Bob"]\ndatabase = "db.sqlite3"\n'
-    )
-    proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    texts = (tmp_path / "shot.txt").read_text().splitlines()
+    first_tile = {
+        "type": "draw",
+        "entity": 1,
+        "entity_type": "player",
+        "kind": "demand",
+        "place": "food_and_dairy_50",
+        "item": "demand1",
+    }
+    texts, again = companion_run_twice(tmp_path, display, "CoBS", ["Ann", "Bob"], first_tile)
     assert "Ann to act" in texts and "Board" in texts and "Market" not in texts
     assert any(t.startswith("enter the demand tile for the food and dairy $50 row") for t in texts)
-    with Store.open(tmp_path / "db.sqlite3") as store:
-        (game,) = store.games()
-        assert game.title == "CoBS"
-        store.append(
-            game.id,
-            {
-                "type": "draw",
-                "entity": 1,
-                "entity_type": "player",
-                "kind": "demand",
-                "place": "food_and_dairy_50",
-                "item": "demand1",
-            },
-        )
-    proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "again.png"], display, tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    again = (tmp_path / "again.txt").read_text().splitlines()
     assert any(t.startswith("enter the demand tile for the dry goods $50 row") for t in again)

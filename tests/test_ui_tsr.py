@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from title_table_support import cell, cells_inside, companion_run_twice, demo_night, screen_shots
 from tsr_support import UI_OPENING
 from ui_drive import drive
 
@@ -45,14 +46,7 @@ def steps(app):
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory, display: str) -> dict[str, Any]:
-    out = tmp_path_factory.mktemp("uitsr")
-    result = drive(BODY, out, display)
-    result["out"] = out
-    return result
-
-
-def cell(shot: dict[str, Any], panel: int, row: int, col: int) -> str:
-    return str(shot["labelled"][f"cell:{panel}:{row}:{col}"]["text"])
+    return screen_shots(tmp_path_factory, display, BODY, "uitsr")
 
 
 def test_the_board_shows_the_railroads_players_and_tracks(shots: dict[str, Any]) -> None:
@@ -79,12 +73,7 @@ def test_the_board_shows_the_railroads_players_and_tracks(shots: dict[str, Any])
     assert labelled["acting"]["text"] == "Ann to act"
     assert "TSR · Turns\nPhase 1" in board["texts"]
     assert labelled["bank"]["text"].startswith("Bank $")
-    # every cell is on the 800×480 window's width
-    assert all(
-        v["box"][0] >= 0 and v["box"][0] + v["box"][2] <= 801
-        for k, v in labelled.items()
-        if k.startswith("cell:")
-    )
+    assert cells_inside(board, 800)  # every cell is on the 800×480 window's width
     assert (shots["out"] / "board.png").stat().st_size > 10_000
 
 
@@ -126,27 +115,13 @@ def test_screens_readable(shots: dict[str, Any]) -> None:
 def test_companion_demo_title_tsr_plays_its_game_night(tmp_path: Path, display: str) -> None:
     """``companion demo --title TSR``: the scripted night (taps on the simulated reader, touch
     buttons, confirms) to its first dividends, with a screenshot after each scene."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    out = tmp_path / "demo"
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", "demo", "--headless", "--title", "TSR", "--out", str(out)],
-        env=dict(os.environ, DISPLAY=display),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    transcript = (out / "transcript.txt").read_text()
+    night = demo_night(tmp_path, display, "TSR", timeout=240)
     assert (
         "confirmed: Cy buys a Red share (red_2) and a Blue share (blue_2) for $20 ($4 more to Red)"
-        in transcript
+        in night.transcript
     )
-    assert "-- Dividends --" in transcript and "Red pays Ann $3 (1 × $3)" in transcript
-    records = json.loads((out / "screens.json").read_text())
+    assert "-- Dividends --" in night.transcript and "Red pays Ann $3 (1 × $3)" in night.transcript
+    records = night.records
     assert [r["file"] for r in records][-3:] == [
         "05-tsr-dividends.png",
         "06-tsr-camera.png",
@@ -160,28 +135,11 @@ def test_companion_demo_title_tsr_plays_its_game_night(tmp_path: Path, display: 
 def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: str) -> None:
     """``companion run`` with ``game.title = "TSR"``: the Board screen, no camera; a stored action
     is there when it starts again."""
-    from ui_drive import companion_run
-
-    from companion.store import Store
-
-    (tmp_path / "c.toml").write_text(
-        '[game]\ntitle = "TSR"\nplayers = ["Ann", "Bob", "Cy"]\ndatabase = "db.sqlite3"\n'
+    texts, again = companion_run_twice(
+        tmp_path, display, "TSR", ["Ann", "Bob", "Cy"], {"type": "pass", "entity": 1, "entity_type": "player"}
     )
-    proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "shot.png"], display, tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    texts = (tmp_path / "shot.txt").read_text().splitlines()
     assert "Ann to act" in texts and "Board" in texts and "Market" not in texts
-    with Store.open(tmp_path / "db.sqlite3") as store:
-        (game,) = store.games()
-        assert game.title == "TSR"
-        store.append(game.id, {"type": "pass", "entity": 1, "entity_type": "player"})
-    proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "4", "--screenshot", "again.png"], display, tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "Bob to act" in (tmp_path / "again.txt").read_text().splitlines()
+    assert "Bob to act" in again
 
 
 def test_the_board_at_1280x720(tmp_path: Path, display: str) -> None:
@@ -200,8 +158,7 @@ def steps(app):
     labelled = shot["labelled"]
     assert labelled["cell:1:0:0"]["text"] == "0 of 5"  # the tracks, under the auction of red
     assert labelled["cell:0:0:0"]["text"] == "Red"
-    cells = [v["box"] for k, v in labelled.items() if k.startswith("cell:")]
-    assert all(x >= 0 and x + w <= 1281 for x, _y, w, _h in cells)
+    assert cells_inside(shot, 1280)
     assert any(t.startswith("Bid for Red $8–$40") for t in shot["texts"])  # 4 players: $40 each
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from title_table_support import screen_shots
 from tsr_support import UI_OPENING
-from ui_drive import drive
 
 BODY = (
     UI_OPENING
@@ -80,10 +80,10 @@ def steps(app):
 def shots(tmp_path_factory: pytest.TempPathFactory, display: str) -> dict[str, Any]:
     import json
 
-    out = tmp_path_factory.mktemp("uitsrmap")
-    result = drive(BODY, out, display)
-    result["out"] = out
-    result["data"] = {p.name.split(".")[0]: json.loads(p.read_text()) for p in out.glob("*.data.json")}
+    result = screen_shots(tmp_path_factory, display, BODY, "uitsrmap")
+    result["data"] = {
+        p.name.split(".")[0]: json.loads(p.read_text()) for p in result["out"].glob("*.data.json")
+    }
     return result
 
 

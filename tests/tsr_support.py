@@ -3,12 +3,12 @@ seeded random player that plays through ``legal_actions()``."""
 
 from __future__ import annotations
 
-import os
 import random
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
+
+from title_table_support import companion
 
 from companion.engine import new_game
 from companion.engine.rounds import ActionDict, LegalAction
@@ -104,12 +104,7 @@ def companion_table(tmp_path: Path, script: str, *extra: str) -> subprocess.Comp
     ``extra`` arguments) playing ``script`` on the simulated reader."""
     path = tmp_path / "night.txt"
     path.write_text(script)
-    return subprocess.run(
-        [sys.executable, "-m", "companion", "table", "--title", "TSR", "--players", "3", "--demo-tags"]
-        + ["--db", str(tmp_path / "t.sqlite3"), "--simulate", str(path), "--speed", "100", *extra],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={**os.environ, "COMPANION_CONFIG": ""},
+    return companion(
+        *("table", "--title", "TSR", "--players", "3", "--demo-tags", "--db", str(tmp_path / "t.sqlite3")),
+        *("--simulate", str(path), "--speed", "100", *extra),
     )
