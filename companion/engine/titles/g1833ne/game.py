@@ -249,8 +249,8 @@ class Game1833NE(Game):
         after every action that may change them (a ferry bought, P5 assigned, P4 or P6 bought, a
         takeover, phase IV, a corporation closing): before the rounds advance (a takeover round's
         connections read the off-board tokens) and after (a corporation closed in the market's close
-        cell takes its private companies with it).  A snapshot restored (preview, undo) puts back the
-        map's copy with the game's state, and a replay passes here after every action."""
+        cell no longer has its private companies' abilities).  A snapshot restored (preview, undo)
+        puts back the map's copy with the game's state, and a replay passes here after every action."""
         self.sync_map_rules()
         super().after_action()
         self.sync_map_rules()
