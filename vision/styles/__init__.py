@@ -10,12 +10,19 @@
 * ``print2``: :mod:`vision.styles.print2`, a third printing drawn by another method (distance fields,
   not OpenCV strokes) in other colours, widths, outline style and font, added after the second round
   of development; in the third its painter was checked against the tile codes and its wrong readings
-  were looked at hex by hex, so it counts as tuned on since.
+  were looked at hex by hex, so it counts as tuned on since;
+* ``offset``: :mod:`vision.styles.offset`, an offset-printed board from another publisher, written
+  by someone who had not read the recogniser (sprites of polygons composited onto the board: thick
+  bevelled card tiles laid by hand, black track with a white casing, heavy-ringed cities and pills,
+  towns as dots, red-rimmed revenue circles, condensed serif numbers that turn with the tile, hatched
+  terrain and wavy rivers); added as the new untuned look after ``classic`` had been measured for
+  several rounds.
 
 :data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
 print reader's rules were found on ``ours`` and ``flat``, in a second round on ``flat`` and
-``cardboard``, and in a third on ``print2``'s wrong readings); figures on ``classic`` are figures on
-boards it was never tuned on.
+``cardboard``, and in a third on ``print2``'s wrong readings); figures on ``classic`` and ``offset``
+are figures on boards it was never tuned on (``offset``'s frames have never been looked at by anyone
+who worked on the recogniser).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from collections.abc import Callable
 
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, classic, flat, print2
+from vision.styles import cardboard, classic, flat, offset, print2
 
 Renderer = Callable[[BoardState, float, int], Image]
 
@@ -40,6 +47,7 @@ STYLES: dict[str, Renderer] = {
     "cardboard": cardboard.render,
     "classic": classic.render,
     "print2": print2.render,
+    "offset": offset.render,
 }
 #: looks whose photos were used while developing and tuning the recogniser
 TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2"})
