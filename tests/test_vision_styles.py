@@ -11,7 +11,7 @@ import pytest
 
 from vision.board import board_from_title, title_tile_shapes
 from vision.evaluate import run_bench
-from vision.geometry import edge_angle
+from vision.geometry import edge_angle, vertex_angle
 from vision.markers import detect_markers
 from vision.styles import STYLES, TUNED, renderer
 
@@ -123,3 +123,122 @@ def test_print2_draws_every_town_bar_where_the_tile_codes_put_it_and_nothing_ove
                     rotation,
                     colour,
                 )  # the dark track colour, not white or yellow
+
+
+# ---------------------------------------------------------------- the offset look (never tuned on)
+
+OFFSET_SCALE = 100.0
+
+
+def _offset_tile(shape: object, rotation: int, layout: str) -> tuple[np.ndarray, object]:
+    from vision.styles import offset
+
+    img = np.full((140, 140, 3), 215, np.uint8)
+    art = offset.paint_tile(img, (70.0, 70.0), OFFSET_SCALE, shape, rotation, layout)  # type: ignore[arg-type]
+    return img, art
+
+
+def _ink(img: np.ndarray, p: tuple[float, float]) -> bool:
+    """Whether the board point ``p`` (from the tile's centre) is printed in the track's near-black."""
+    x, y = 70 + p[0] * OFFSET_SCALE, 70 + p[1] * OFFSET_SCALE
+    return int(img[int(round(y)), int(round(x))].astype(int).sum()) < 150
+
+
+def _polar(angle: float, dist: float) -> tuple[float, float]:
+    return dist * math.cos(angle), dist * math.sin(angle)
+
+
+def _track_leaves(img: np.ndarray, layout: str, edge: int) -> bool:
+    """Track leaves by ``edge``: a dark band at least 0.06 wide across the edge's direction at three
+    distances from the centre (text, rings and the bevel are thinner or elsewhere)."""
+    a = edge_angle(layout, edge)
+    for dist in (0.39, 0.415, 0.44):
+        run = best = 0
+        for k in range(-16, 17):
+            run = run + 1 if _ink(img, _polar(a + math.radians(0.5 * k), dist)) else 0
+            best = max(best, run)
+        if best * math.radians(0.5) * dist < 0.06:
+            return False
+    return True
+
+
+def _arc_of(layout: str, a: int, b: int) -> tuple[tuple[float, float], float] | None:
+    """The circle track between edges ``a`` and ``b`` follows as printed tiles draw it (it meets both
+    edges square), worked out here from the hex alone; ``None`` for a straight track."""
+    diff = (b - a) % 6
+    if diff == 3:
+        return None
+    if diff in (1, 5):  # a sharp curve round the corner the two edges share
+        corner = a + 1 if diff == 1 else b + 1
+        return _polar(vertex_angle(layout, corner), 1 / math.sqrt(3)), 0.5 / math.sqrt(3)
+    middle = (a + 1) % 6 if diff == 2 else (b + 1) % 6  # a gentle curve round the edge between
+    return _polar(edge_angle(layout, middle), 1.0), math.sqrt(3) / 2
+
+
+def _middle_of(layout: str, a: int, b: int) -> tuple[float, float]:
+    arc = _arc_of(layout, a, b)
+    if arc is None:
+        return 0.0, 0.0
+    (cx, cy), r = arc
+    d = math.hypot(cx, cy)
+    return cx * (d - r) / d, cy * (d - r) / d
+
+
+def _on_track(layout: str, a: int, b: int, p: tuple[float, float]) -> bool:
+    arc = _arc_of(layout, a, b)
+    if arc is None:
+        ang = edge_angle(layout, a)
+        return abs(p[0] * math.sin(ang) - p[1] * math.cos(ang)) < 0.01
+    (cx, cy), r = arc
+    return abs(math.dist(p, (cx, cy)) - r) < 0.01
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title", ["1870", "1867", "1861", "1833NE"])
+def test_offset_draws_every_tile_as_its_tile_code_says_at_every_rotation(title: str) -> None:
+    """Tile by tile and rotation by rotation, checked from the pixels against the tile codes with
+    geometry worked out here (not the painter's): track leaves by exactly the tile's edges, each
+    track between two edges runs through its curve's middle, each town is a dot wider than the track
+    lying on its own track, each city has its token spaces white inside a dark ring, and the label,
+    revenue and number are printed where nothing of the above is covered."""
+    from vision.styles.offset import CITY_RING, turned
+
+    layout = board_from_title(title, {}).layout
+    for tile_id, shape in title_tile_shapes(title).items():
+        for rotation in range(6):
+            img, art = _offset_tile(shape, rotation, layout)
+            turn = math.radians(60 * rotation)
+            where = f"{title} tile {tile_id} rotation {rotation}"
+            leaves = {e for e in range(6) if _track_leaves(img, layout, e)}
+            assert leaves == set(shape.edges(rotation)), where
+            for p in shape.paths:
+                if isinstance(p.a, int) and isinstance(p.b, int):
+                    a, b = (p.a + rotation) % 6, (p.b + rotation) % 6
+                    assert _ink(img, _middle_of(layout, a, b)), (where, "track", a, b)
+            towns = [turned(at, turn) for at, _ in art.towns]
+            assert len(towns) == len(shape.towns), where
+            for node, at in zip(shape.towns, towns, strict=True):
+                ring = [(at[0] + x, at[1] + y) for x, y in (_polar(k * math.pi / 8, 0.06) for k in range(16))]
+                assert all(_ink(img, q) for q in ring), (where, "town dot", node.index)
+                edges = [(e + rotation) % 6 for e in shape.node_edges(node.index)]
+                if len(edges) == 2:
+                    assert _on_track(layout, edges[0], edges[1], at), (where, "town off its track")
+                for e in edges:  # its track reaches it from each of its edges
+                    mid = _polar(edge_angle(layout, e), 0.5)
+                    assert _ink(img, ((mid[0] + at[0]) / 2, (mid[1] + at[1]) / 2)) or len(edges) == 2, where
+            assert [c.slots for c in art.cities] == [max(n.slots, 1) for n in shape.cities], where
+            for city in art.cities:
+                centres = [turned(c, turn) for c in city.centres()]
+                middle = turned(city.at, turn)
+                for c in centres:
+                    x, y = 70 + c[0] * OFFSET_SCALE, 70 + c[1] * OFFSET_SCALE
+                    assert img[int(round(y)), int(round(x))].min() > 200, (where, "token space not white")
+                    away = math.atan2(c[1] - middle[1], c[0] - middle[0]) if len(centres) > 1 else 0.0
+                    for k in range(8 if len(centres) == 1 else 1):
+                        q = _polar(away + k * math.pi / 4, city.slot_r + CITY_RING / 2)
+                        assert _ink(img, (c[0] + q[0], c[1] + q[1])), (where, "city ring")
+            assert (art.label is not None) == bool(shape.label), where
+            assert art.label is None or art.label[1] == shape.label
+            revenues = [n.revenue for n in shape.nodes if n.revenue not in ("", "0")]
+            assert (art.revenue is not None) == bool(revenues), where
+            assert art.number is not None and art.number[1] == tile_id

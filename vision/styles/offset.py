@@ -68,7 +68,7 @@ CASE_W = 0.017  # each side
 CITY_RING = 0.03
 TOWN_R = 0.078
 TOWN_R_HUB = 0.095  # a town where more than two tracks meet
-REV_R = 0.085
+REV_R = 0.078
 TILE_SIZE = 0.96  # die-cut tiles are a little smaller than the map's hexes
 BEVEL = 0.028
 LIGHT = math.atan2(-0.8, 0.6)  # the lamp: up and to the right (screen angle)
@@ -111,6 +111,14 @@ def _line(p: Point, q: Point, n: int = 8) -> list[Point]:
     return [(p[0] + (q[0] - p[0]) * k / n, p[1] + (q[1] - p[1]) * k / n) for k in range(n + 1)]
 
 
+def _spoke(layout: str, e: int, at: Point) -> list[Point]:
+    """Track from edge ``e`` to a stop at ``at``: square off the edge, then straight to the stop."""
+    inner = _edge(layout, e, 0.38)
+    if math.dist(inner, at) < 0.02 or math.hypot(*at) > 0.38:
+        return _line(_edge(layout, e), at)
+    return _line(_edge(layout, e), inner, 2)[:-1] + _line(inner, at)
+
+
 # ---------------------------------------------------------------- what a tile prints (own rules)
 
 
@@ -119,9 +127,11 @@ class City:
     at: Point
     slots: int
     slot_r: float
+    axis: float = 0.0  # the direction the token spaces are lined up in (radians, tile frame)
 
     def centres(self) -> list[Point]:
-        """The token spaces: one; two side by side (a pill); three or four in a rounded cluster."""
+        """The token spaces: one; two side by side (a pill) along ``axis``; three or four in a rounded
+        cluster."""
         r, n = self.slot_r, max(self.slots, 1)
         if n == 1:
             base = [(0.0, 0.0)]
@@ -131,7 +141,7 @@ class City:
             dist = r / math.sin(math.pi / n)
             start = -math.pi / 2 if n == 3 else -3 * math.pi / 4
             base = [_toward(start + 2 * math.pi * k / n, dist) for k in range(n)]
-        return [(self.at[0] + x, self.at[1] + y) for x, y in base]
+        return [(self.at[0] + x, self.at[1] + y) for x, y in (turned(p, self.axis) for p in base)]
 
     @property
     def reach(self) -> float:
@@ -182,13 +192,21 @@ def tile_art(shape: TileShape, layout: str, *, number: bool = True) -> Art:
             tracks.append(tuple(_curve(layout, p.a, p.b)))
     stops = [n for n in shape.nodes if n.kind in ("city", "town")]
     single = len(stops) == 1
-    city_r = 0.155 if single else 0.12
+    city_r = 0.155 if single else 0.1 if len(stops) == 2 else 0.088
     placed: dict[int, tuple[Point, float]] = {}  # node index → centre, reach
 
     def city_of(node: Node, at: Point) -> City:
         slots = max(node.slots, 1)
-        r = city_r if slots <= 2 else city_r * (0.87 if slots == 3 else 0.8)
-        return City(at, slots, r)
+        r = city_r if slots == 1 or single and slots == 2 else city_r * (0.87 if slots <= 3 else 0.8)
+        if not single and len(_node_edges(shape, node)) > 2:
+            return City(at, slots, r, math.atan2(at[1], at[0]) + math.pi / 2)  # across its tracks
+        d = math.hypot(*at)
+        if d < 0.05:
+            return City(at, slots, r)
+        # off the centre: towards a corner the spaces line up outwards, towards an edge across
+        ang = math.atan2(at[1], at[0])
+        rel = math.degrees(ang - edge_angle(layout, 0)) % 60.0
+        return City(at, slots, r, ang + math.pi / 2 if rel < 15 or rel > 45 else ang)
 
     def reach(node: Node, at: Point) -> float:
         if node.kind == "city":
@@ -196,51 +214,70 @@ def tile_art(shape: TileShape, layout: str, *, number: bool = True) -> Art:
         return TOWN_R_HUB if len(_node_edges(shape, node)) > 2 else TOWN_R
 
     on_curve: list[Node] = []
+    balanced = 0
     for k, node in enumerate(stops):
         edges = _node_edges(shape, node)
         if node.loc is not None:
-            at = _loc_point(layout, node.loc, 0.3)
+            at = _loc_point(layout, node.loc, 0.22)
         elif single and (node.kind == "city" or len(edges) != 2):
             at = (0.0, 0.0)
-        elif len(edges) == 2:
+        elif len(edges) == 2 and not (node.kind == "city" and (edges[1] - edges[0]) % 6 in (1, 5)):
             on_curve.append(node)
             continue
         else:
+            # a city round a sharp curve sits in its corner, track straight to it from both edges
             mx = sum(_edge(layout, e)[0] for e in edges)
             my = sum(_edge(layout, e)[1] for e in edges)
             norm = math.hypot(mx, my)
-            if norm < 1e-6:
-                # no edges (a printed city on the plain map) or balanced: side by side
+            crossed = any(
+                len(_node_edges(shape, n)) == 2
+                and (_node_edges(shape, n)[1] - _node_edges(shape, n)[0]) % 6 == 3
+                for n in stops
+                if n is not node
+            )
+            if norm < 1e-6 and edges and not balanced and not crossed:
+                at, balanced = (0.0, 0.0), 1  # tracks from all round: the middle
+            elif norm < 1e-6 and edges and not balanced:
+                # the middle is another stop's straight track: beside it, towards its first two edges
+                side = math.atan2(
+                    sum(_edge(layout, e)[1] for e in edges[:2]), sum(_edge(layout, e)[0] for e in edges[:2])
+                )
+                at, balanced = _toward(side, 0.16), 1
+            elif norm < 1e-6:
+                # no edges (a printed city on the plain map): side by side
                 at = (0.0, 0.0) if single else (-0.2 + 0.4 * k / max(len(stops) - 1, 1), 0.04)
             else:
-                at = (0.27 * mx / norm, 0.27 * my / norm)
+                d = 0.24 if len(edges) <= 2 else 0.2
+                at = (d * mx / norm, d * my / norm)
         placed[node.index] = (at, reach(node, at))
     # a stop between two edges sits on its own track, where it is clearest of the other stops and of
-    # every other track (a town where another track crosses would look like a junction of both)
+    # every other track (a town where another track crosses would look like a junction of both), and
+    # clear of the tile's edges (where the track must show leaving)
     curve_at = {n.index: _curve(layout, *_node_edges(shape, n)) for n in on_curve}
     fixed_spokes = [
-        _line(_edge(layout, e), placed[n.index][0])
+        _spoke(layout, e, placed[n.index][0])
         for n in stops
         if n.index in placed
         for e in _node_edges(shape, n)
     ]
+    on_curve.sort(key=lambda n: (_node_edges(shape, n)[1] - _node_edges(shape, n)[0]) % 6 != 3)
     for node in on_curve:
         pts = curve_at[node.index]
         others = [p for line in tracks + fixed_spokes for p in line]
         others += [p for i, line in curve_at.items() if i != node.index for p in line]
-        best, best_room = pts[12], -math.inf
-        for t in (12, 10, 14, 8, 16, 6, 18):
+        best, best_key = pts[12], (-math.inf, 0.0)
+        for t in range(4, 21):
             own = reach(node, pts[t])
+            if math.hypot(*pts[t]) + own > 0.38 and t != 12:
+                continue
             room = min(
                 [math.dist(pts[t], c) - r - own for c, r in placed.values()]
                 + [math.dist(pts[t], q) - TRACK_W / 2 - own for q in others]
                 + [1.0]
             )
-            if room >= 0.03:
-                best = pts[t]
-                break
-            if room > best_room:
-                best, best_room = pts[t], room
+            key = (min(room, 0.03), -abs(t - 12))
+            if key > best_key:
+                best, best_key = pts[t], key
         placed[node.index] = (best, reach(node, best))
     cities: list[City] = []
     towns: list[tuple[Point, float]] = []
@@ -249,7 +286,7 @@ def tile_art(shape: TileShape, layout: str, *, number: bool = True) -> Art:
         if node.index in curve_at:
             tracks.append(tuple(curve_at[node.index]))
         else:
-            tracks.extend(tuple(_line(_edge(layout, e), at)) for e in _node_edges(shape, node))
+            tracks.extend(tuple(_spoke(layout, e, at)) for e in _node_edges(shape, node))
         if node.kind == "city":
             cities.append(city_of(node, at))
         else:
@@ -264,13 +301,20 @@ def tile_art(shape: TileShape, layout: str, *, number: bool = True) -> Art:
         elif node.kind == "junction":
             at = _loc_point(layout, node.loc, 0.2) if node.loc is not None else (0.0, 0.0)
             junctions.append(at)
-            tracks.extend(tuple(_line(_edge(layout, e), at)) for e in _node_edges(shape, node))
+            tracks.extend(tuple(_spoke(layout, e, at)) for e in _node_edges(shape, node))
     # revenue, label and number where the tile is clear of everything printed
     obstacles: list[tuple[Point, float]] = [(p, TRACK_W / 2 + CASE_W) for line in tracks for p in line]
-    obstacles += [(c.at, c.reach) for c in cities] + towns
+    for city in cities:  # its token spaces and what joins them (a pill is no circle)
+        centres = city.centres()
+        joins = [
+            ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            for a, b in zip(centres, centres[1:] + centres[:1], strict=True)
+        ]
+        obstacles += [(p, city.slot_r + CITY_RING) for p in [*centres, *joins, city.at]]
+    obstacles += towns
     obstacles += [(p, 0.1) for p, _ in arrows]
 
-    inside = APOTHEM * TILE_SIZE - BEVEL - 0.01
+    inside = APOTHEM * TILE_SIZE - 0.012
 
     def clearest(candidates: Sequence[Point], size: float) -> Point:
         """The candidate farthest from everything printed, keeping ``size`` inside the tile."""
@@ -287,6 +331,7 @@ def tile_art(shape: TileShape, layout: str, *, number: bool = True) -> Art:
 
     edge_angles = [edge_angle(layout, e) for e in range(6)]
     spots = [_toward(math.radians(15.0 * k), d) for d in (0.3, 0.36, 0.42) for k in range(24)]
+    spots += [_corner(layout, k, 0.45) for k in range(6)]
     values = [n.revenue for n in shape.nodes if n.revenue not in ("", "0")]
     revenue = (clearest(spots, REV_R + 0.005), revenue_text(values[0])) if values else None
     label = (clearest(spots, 0.075 if len(shape.label) < 3 else 0.15), shape.label) if shape.label else None
