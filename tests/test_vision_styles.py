@@ -13,7 +13,9 @@ from vision.board import board_from_title, title_tile_shapes
 from vision.evaluate import run_bench
 from vision.geometry import edge_angle, vertex_angle
 from vision.markers import detect_markers
-from vision.styles import STYLES, TUNED, renderer
+from vision.styles import STYLES, TUNED, offset, renderer
+from vision.styles.offset import Art
+from vision.tiles import TileShape
 
 GAME = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870" / "1870_game_end_bank.json"
 
@@ -130,11 +132,9 @@ def test_print2_draws_every_town_bar_where_the_tile_codes_put_it_and_nothing_ove
 OFFSET_SCALE = 100.0
 
 
-def _offset_tile(shape: object, rotation: int, layout: str) -> tuple[np.ndarray, object]:
-    from vision.styles import offset
-
+def _offset_tile(shape: TileShape, rotation: int, layout: str) -> tuple[np.ndarray, Art]:
     img = np.full((140, 140, 3), 215, np.uint8)
-    art = offset.paint_tile(img, (70.0, 70.0), OFFSET_SCALE, shape, rotation, layout)  # type: ignore[arg-type]
+    art = offset.paint_tile(img, (70.0, 70.0), OFFSET_SCALE, shape, rotation, layout)
     return img, art
 
 
@@ -242,3 +242,41 @@ def test_offset_draws_every_tile_as_its_tile_code_says_at_every_rotation(title: 
             revenues = [n.revenue for n in shape.nodes if n.revenue not in ("", "0")]
             assert (art.revenue is not None) == bool(revenues), where
             assert art.number is not None and art.number[1] == tile_id
+
+
+def test_offset_is_never_tuned_on_and_prints_tokens_casing_and_a_hand_laid_card() -> None:
+    """The offset look: registered, never tuned on, measured on every map by `make bench`; a station
+    token's colour on its city, near-black track with a thin white casing, the tile laid by hand
+    (offset and turned by the seed), and the map under an empty hex printed as the title data says (a
+    printed city: a white circle in a heavy ring; a river: blue)."""
+    from companion.bench.vision import OTHER_LOOKS
+
+    assert "offset" in STYLES and "offset" not in TUNED and "offset" in OTHER_LOOKS
+    board = board_from_title("1870", {"H13": ("57", 0), "G12": ("9", 0)}, {"H13": ["SSW"]})
+    scale = 80.0
+    draw = renderer("offset")
+    img = draw(board, scale, 4)
+    assert not np.array_equal(img, draw(board, scale, 5))  # the hand lays the tiles differently
+    cx, cy = (v * scale for v in board.geometry.center("H13"))
+    token = img[int(cy) - 2 : int(cy) + 3, int(cx) - 2 : int(cx) + 3].reshape(-1, 3).mean(axis=0)
+    assert token[0] > token[2] + 40  # SSW's dark blue (BGR)
+    # across tile 9's straight track, squarely drawn (no jitter): ink in the middle, white casing beside
+    plain = np.full((140, 140, 3), 215, np.uint8)
+    offset.paint_tile(plain, (70.0, 70.0), 100.0, board.tile_shape("9"), 0, "pointy")
+    across = edge_angle("pointy", 0) + math.pi / 2
+    profile = [
+        plain[int(round(70 + d * 100 * math.sin(across))), int(round(70 + d * 100 * math.cos(across)))]
+        for d in (0.0, 0.03, offset.TRACK_W / 2 + offset.CASE_W / 2, 0.12)
+    ]
+    assert profile[0].sum() < 150 and profile[1].sum() < 150  # the track's near-black
+    assert profile[2].min() > 195  # its white casing (the yellow has little blue)
+    assert profile[3][2] > 200 and profile[3][0] < 140  # the tile's yellow
+    # an empty printed city (G14 has none; H13 without its tile) and a river hex of the map
+    empty = draw(board_from_title("1870", {}), scale, 4)
+    centre = empty[int(cy) - 1 : int(cy) + 2, int(cx) - 1 : int(cx) + 2].reshape(-1, 3)
+    assert centre.min() > 200  # the city's white
+    ring = empty[int(cy), int(round(cx + (0.155 + 0.015) * scale))]
+    assert ring.sum() < 150  # its heavy black ring
+    rx, ry = (v * scale for v in board.geometry.center("J15"))  # a river hex
+    patch = empty[int(ry) - 40 : int(ry) + 40, int(rx) - 40 : int(rx) + 40].reshape(-1, 3).astype(int)
+    assert ((patch[:, 0] > patch[:, 2] + 60) & (patch[:, 0] > 150)).sum() > 20  # the river's blue

@@ -52,8 +52,9 @@ def register(subparsers: Any) -> None:
         "--style",
         default="ours",
         help="the look the boards are drawn in: ours (the renderer the recogniser is tuned on), flat "
-        "(18xx.games-like tile graphics), cardboard (printed map, jittered cardboard tiles, tokens) or "
-        "classic (an older printing never used for tuning)",
+        "(18xx.games-like tile graphics), cardboard (printed map, jittered cardboard tiles, tokens), "
+        "classic (an older printing never used for tuning), print2 (a third printing, tuned on since its "
+        "third round) or offset (another publisher's offset-printed board, never used for tuning)",
     )
     bench.add_argument("--json", action="store_true", help="one JSON object per frame, then the summary")
     bench.set_defaults(func=cmd_bench)
