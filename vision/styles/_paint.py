@@ -11,7 +11,7 @@ drawings cannot lean on sharing pixels with these.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -436,3 +436,24 @@ def corp_colours(board: BoardState, hex_id: str) -> list[BGR | None]:
         corp = board.corporations.get(sym) if sym is not None else None
         out.append(rgb(corp.color) if corp is not None and corp.color.startswith("#") else None)
     return out
+
+
+def hand_laid(
+    board: BoardState,
+    scale: float,
+    rng: Callable[[str], np.random.Generator],
+    jitter: float,
+    turn_deg: float,
+    *,
+    by_hex: bool = False,
+) -> Iterator[tuple[str, TileShape, int, Point, float]]:
+    """Each laid tile as a hand lays it: its hex, shape and rotation, its centre in pixels (off its
+    hex by up to ``jitter`` board units each way) and its turn (radians, up to ``turn_deg`` degrees),
+    drawn from ``rng(hex_id)``; in the board's order, or by hex id with ``by_hex``."""
+    tiles = sorted(board.tiles.items()) if by_hex else list(board.tiles.items())
+    for hex_id, (tile_id, rotation) in tiles:
+        r = rng(hex_id)
+        dx, dy = r.uniform(-jitter, jitter, 2)
+        turn = math.radians(float(r.uniform(-turn_deg, turn_deg)))
+        cx, cy = board.geometry.center(hex_id)
+        yield hex_id, board.tile_shape(tile_id), rotation, ((cx + dx) * scale, (cy + dy) * scale), turn

@@ -33,7 +33,7 @@ from companion.data import parse_code
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle, vertex_angle
 from vision.render import BoardView, draw_markers, hex_to_bgr
-from vision.styles._paint import Image, _arc, rgb
+from vision.styles._paint import Image, _arc, hand_laid, rgb
 from vision.tiles import Node, TileShape
 
 Point = tuple[float, float]
@@ -713,21 +713,9 @@ def render(board: BoardState, scale: float, seed: int = 0) -> Image:
         paint_map_hex(img, (cx * scale, cy * scale), scale, info, board.layout, corp_colours(board, hex_id))
     _grid(img, board, scale)
     img = _grain(img, seed)
-    for hex_id, (tile_id, rotation) in sorted(board.tiles.items()):
-        rng = _rng(seed, hex_id)
-        dx, dy = rng.uniform(-JITTER, JITTER, 2)
-        turn = math.radians(float(rng.uniform(-TURN_DEG, TURN_DEG)))
-        cx, cy = board.geometry.center(hex_id)
-        paint_tile(
-            img,
-            ((cx + dx) * scale, (cy + dy) * scale),
-            scale,
-            board.tile_shape(tile_id),
-            rotation,
-            board.layout,
-            corp_colours(board, hex_id),
-            turn,
-        )
+    laid = hand_laid(board, scale, lambda h: _rng(seed, h), JITTER, TURN_DEG, by_hex=True)
+    for hex_id, shape, rotation, at, turn in laid:
+        paint_tile(img, at, scale, shape, rotation, board.layout, corp_colours(board, hex_id), turn)
     draw_markers(img, view)
     return _side_light(img, seed)
 

@@ -24,6 +24,7 @@ from companion.data import parse_code
 from vision.board import BoardState, HexInfo
 from vision.geometry import edge_angle, vertex_angle
 from vision.render import BoardView, Image, draw_markers
+from vision.styles._paint import hand_laid
 from vision.tiles import TileShape
 
 Grid = NDArray[np.float64]
@@ -431,21 +432,8 @@ def render(board: BoardState, scale: float, seed: int = 0) -> Image:
         cv = _Canvas(img, (cx * scale, cy * scale), scale)
         cv.paint(np.abs(_hex_sdf(cv.x, cv.y, board.layout, 0.5)) - 0.008, GRID)
         cv.done()
-    for hex_id, (tile_id, rotation) in board.tiles.items():
-        rng = _rng(seed, hex_id)
-        dx, dy = rng.uniform(-0.015, 0.015, 2)
-        turn = float(np.radians(rng.uniform(-2.0, 2.0)))
-        cx, cy = board.geometry.center(hex_id)
-        paint_tile(
-            img,
-            ((cx + dx) * scale, (cy + dy) * scale),
-            scale,
-            board.tile_shape(tile_id),
-            rotation,
-            board.layout,
-            _corp_colours(board, hex_id),
-            turn,
-        )
+    for hex_id, shape, rotation, at, turn in hand_laid(board, scale, lambda h: _rng(seed, h), 0.015, 2.0):
+        paint_tile(img, at, scale, shape, rotation, board.layout, _corp_colours(board, hex_id), turn)
     draw_markers(img, view)
     return _screen_and_light(img, seed)
 
