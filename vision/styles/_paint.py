@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from companion.data import parse_code
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle, vertex_angle
+from vision.render import BoardView
 from vision.tiles import TileShape
 
 Image = NDArray[np.uint8]
@@ -457,3 +458,14 @@ def hand_laid(
         turn = math.radians(float(r.uniform(-turn_deg, turn_deg)))
         cx, cy = board.geometry.center(hex_id)
         yield hex_id, board.tile_shape(tile_id), rotation, ((cx + dx) * scale, (cy + dy) * scale), turn
+
+
+def blank_board(
+    board: BoardState, scale: float, paper: tuple[float, float, float]
+) -> tuple[BoardView, Image]:
+    """The board's view at ``scale`` and an image of its size, all ``paper``."""
+    view = BoardView(board.geometry, scale)
+    w, h = view.size
+    img: Image = np.empty((h, w, 3), np.uint8)
+    img[:] = paper
+    return view, img

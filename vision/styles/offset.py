@@ -32,8 +32,8 @@ from numpy.typing import NDArray
 from companion.data import parse_code
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle, vertex_angle
-from vision.render import BoardView, draw_markers, hex_to_bgr
-from vision.styles._paint import Image, _arc, hand_laid, rgb
+from vision.render import draw_markers, hex_to_bgr
+from vision.styles._paint import Image, _arc, blank_board, hand_laid, rgb
 from vision.tiles import Node, TileShape
 
 Point = tuple[float, float]
@@ -704,10 +704,7 @@ def _grid(img: Image, board: BoardState, scale: float) -> None:
 
 def render(board: BoardState, scale: float, seed: int = 0) -> Image:
     """The board in the offset look; the same ``seed`` gives the same pixels."""
-    view = BoardView(board.geometry, scale)
-    w, h = view.size
-    img: Image = np.empty((h, w, 3), np.uint8)
-    img[:] = PAPER
+    view, img = blank_board(board, scale, PAPER)
     for hex_id, info in board.hexes.items():
         cx, cy = board.geometry.center(hex_id)
         paint_map_hex(img, (cx * scale, cy * scale), scale, info, board.layout, corp_colours(board, hex_id))

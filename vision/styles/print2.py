@@ -23,8 +23,8 @@ from numpy.typing import NDArray
 from companion.data import parse_code
 from vision.board import BoardState, HexInfo
 from vision.geometry import edge_angle, vertex_angle
-from vision.render import BoardView, Image, draw_markers
-from vision.styles._paint import hand_laid
+from vision.render import Image, draw_markers
+from vision.styles._paint import blank_board, hand_laid
 from vision.tiles import TileShape
 
 Grid = NDArray[np.float64]
@@ -419,10 +419,7 @@ def _corp_colours(board: BoardState, hex_id: str) -> list[BGR | None]:
 
 def render(board: BoardState, scale: float, seed: int = 0) -> Image:
     """The board in the print2 look; the same ``seed`` gives the same pixels."""
-    view = BoardView(board.geometry, scale)
-    w, h = view.size
-    img: Image = np.empty((h, w, 3), np.uint8)
-    img[:] = PAPER
+    view, img = blank_board(board, scale, PAPER)
     for hex_id, info in board.hexes.items():
         cx, cy = board.geometry.center(hex_id)
         paint_map_hex(img, (cx * scale, cy * scale), scale, info, board.layout, _corp_colours(board, hex_id))
