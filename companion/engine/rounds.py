@@ -76,17 +76,34 @@ class Step:
         self._blocks = self.blocks_default if blocks is None else blocks
         self._actions_epoch = 0
         self._actions_seen: list[tuple[Entity, list[str]]] = []
+        self._any_seen: list[tuple[Entity, bool]] = []
+
+    #: whether :meth:`has_actions` answers for this class's :meth:`actions` (both defined by the same
+    #: class): a subclass that changes ``actions`` without ``has_actions`` gets ``bool(actions)``
+    _has_actions_exact = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._has_actions_exact = _defined_by(cls, "actions") is _defined_by(cls, "has_actions")
+
+    def _window_answers(self) -> bool:
+        """Whether this step may remember answers now (a query window is open); starts a new memory
+        when the window is not the one the remembered answers belong to."""
+        epoch = self.game.query_epoch
+        if epoch is None:
+            return False
+        if self._actions_epoch != epoch:
+            self._actions_epoch = epoch
+            self._actions_seen = []
+            self._any_seen = []
+        return True
 
     def cached_actions(self, entity: Entity) -> list[str]:
         """:meth:`actions`, remembered while the game's state cannot change (one query window of
         :meth:`TableGame.open_queries`): a round asks each step the same question many times
         between two changes of state.  Outside a window this is :meth:`actions` itself."""
-        epoch = self.game.query_epoch
-        if epoch is None:
+        if not self._window_answers():
             return self.actions(entity)
-        if self._actions_epoch != epoch:
-            self._actions_epoch = epoch
-            self._actions_seen = []
         for who, kinds in self._actions_seen:
             if who is entity:
                 return list(kinds)
@@ -94,9 +111,35 @@ class Step:
         self._actions_seen.append((entity, list(kinds)))
         return kinds
 
+    def cached_has_actions(self, entity: Entity) -> bool:
+        """:meth:`has_actions`, remembered like :meth:`cached_actions` (and answered from its list
+        when that is remembered)."""
+        if not self._window_answers():
+            return self._has_actions(entity)
+        for who, kinds in self._actions_seen:
+            if who is entity:
+                return bool(kinds)
+        for who, answer in self._any_seen:
+            if who is entity:
+                return answer
+        if not self._has_actions_exact:
+            return bool(self.cached_actions(entity))
+        answer = self.has_actions(entity)
+        self._any_seen.append((entity, answer))
+        return answer
+
+    def _has_actions(self, entity: Entity) -> bool:
+        return self.has_actions(entity) if self._has_actions_exact else bool(self.actions(entity))
+
     # -- what the step accepts -------------------------------------------------------------------------
     def actions(self, entity: Entity) -> list[str]:
         return []
+
+    def has_actions(self, entity: Entity) -> bool:
+        """Whether :meth:`actions` lists anything: what :meth:`blocking` asks.  A step whose list
+        is slow to build may answer without building it, stopping at the first action it finds; a
+        class that overrides :meth:`actions` must override this too for its own to be used."""
+        return bool(self.actions(entity))
 
     def active(self) -> bool:
         return not self.passed
@@ -120,8 +163,14 @@ class Step:
             return []
         return self.cached_actions(entity)
 
+    def current_has_actions(self) -> bool:
+        entity = self.current_entity()
+        if entity is None or getattr(entity, "closed", False):
+            return False
+        return self.cached_has_actions(entity)
+
     def blocking(self) -> bool:
-        return self.blocks() and bool(self.current_actions())
+        return self.blocks() and self.current_has_actions()
 
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         """Every concrete action of :meth:`actions` ``entity`` may take now, as it would be applied.
@@ -197,7 +246,7 @@ class Round:
         if entity is not None:
             for step in self.steps:
                 is_company = getattr(entity, "is_company", False)
-                if step.active() and (is_company or step.blocking()) and step.cached_actions(entity):
+                if step.active() and (is_company or step.blocking()) and step.cached_has_actions(entity):
                     return step
             return None
         return next((s for s in self.steps if s.active() and s.blocking()), None)
@@ -316,6 +365,11 @@ class Round:
 
     def goto_entity(self, entity: Entity) -> None:
         self.entity_index = self.entities.index(entity)
+
+
+def _defined_by(cls: type, name: str) -> type | None:
+    """The class of ``cls``'s method resolution order that defines ``name``."""
+    return next((k for k in cls.__mro__ if name in vars(k)), None)
 
 
 def entity_name(entity: Entity) -> str:

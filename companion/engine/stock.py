@@ -25,6 +25,20 @@ def par_action(player: Player, corp: Corporation, cell: Cell) -> LegalAction:
     return LegalAction(action, (corp.president_share.id,))
 
 
+def smallest_buyable(shares: list[Share], only: Corporation | None = None) -> dict[Corporation, Share]:
+    """Corporation → the first of its smallest buyable certificates among ``shares`` (of ``only``'s
+    certificates alone, if given), in one pass."""
+    out: dict[Corporation, Share] = {}
+    for share in shares:
+        corp = share.corporation
+        if not share.buyable or (only is not None and corp is not only):
+            continue
+        best = out.get(corp)
+        if best is None or share.percent < best.percent:
+            out[corp] = share
+    return out
+
+
 def sale_action(seller: Entity, shares: list[Share], percent: int) -> LegalAction:
     """Sell ``shares`` (``percent`` of the corporation) to the market."""
     action = {
@@ -398,6 +412,18 @@ class BuySellParShares(Step):
             out.append("pass")
         return out
 
+    def has_actions(self, entity: Entity) -> bool:
+        """As :meth:`actions` (``pass`` comes only with another action), stopping at the first."""
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return False
+        return (
+            self.must_sell(entity)
+            or self.can_buy_any(entity)
+            or self.can_par_any(entity)
+            or bool(self.purchasable_companies(entity))
+            or self.can_sell_any(entity)
+        )
+
     def purchasable_companies(self, player: Player) -> list[Company]:
         """Private companies ``player`` may buy from another player now (phase permitting)."""
         if self.bought() or player.cash <= 0:
@@ -467,12 +493,13 @@ class BuySellParShares(Step):
         )
 
     def can_buy_any(self, player: Player) -> bool:
+        # for each corporation, the first of the smallest buyable certificates (as sorting by
+        # percent would put first) of its IPO and of the market: the market's found in one pass
+        in_pool = smallest_buyable(self.game.pool.shares)
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
                 continue
-            for source in (corp.shares_of(corp), self.game.pool.shares_of(corp)):
-                # the first of the smallest certificates (as sorting by percent would put first)
-                cheapest = min((s for s in source if s.buyable), key=lambda s: s.percent, default=None)
+            for cheapest in (smallest_buyable(corp.shares, corp).get(corp), in_pool.get(corp)):
                 if cheapest is not None and self.can_buy(player, [cheapest]):
                     return True
         return False

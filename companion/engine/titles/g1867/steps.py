@@ -325,6 +325,14 @@ class BuySellParShares1867(BuySellParShares):
             out.append("pass")
         return out
 
+    def has_actions(self, entity: Entity) -> bool:
+        """As :meth:`actions`: ``pass`` comes only with another action (a forced sale included)."""
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return False
+        if self.auction is not None:
+            return True
+        return super().has_actions(entity) or (not self.bought() and self.can_bid_any(entity))
+
     def minor_available(self, corp: Corporation, player: Player) -> bool:
         return (
             corp.type == "minor"  # type: ignore[attr-defined]

@@ -297,6 +297,14 @@ class BuySellParShares1870(BuySellParShares):
             return out
         return super().actions(entity)
 
+    def has_actions(self, entity: Entity) -> bool:
+        if isinstance(entity, Corporation):
+            return bool(self.actions(entity))
+        acts = self.srnd.current_actions
+        if acts and acts[-1].get("entity_type") == "corporation":
+            return False
+        return super().has_actions(entity)
+
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         if not isinstance(entity, Corporation):
             return super().legal_actions(entity)

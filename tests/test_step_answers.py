@@ -1,0 +1,112 @@
+"""The steps' short answers are their long ones: ``Step.has_actions`` (what ``blocking`` asks, which
+a step may answer without building its list) is ``bool(Step.actions)`` for every step of every
+state of real games, and what a query window remembers is what the step would answer again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.engine.rounds import Step
+from companion.engine.stock import BuySellParShares, smallest_buyable
+from companion.engine.titles.g1861.steps import BuySellParShares1861
+from companion.engine.titles.g1867.steps import BuySellParShares1867
+from companion.engine.titles.g1870.game import BuySellParShares1870, PriceProtection
+from companion.interop.actions import effective_actions
+from companion.interop.replay import game_for_export, load_export
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+GAMES = ["1870/34110", "1870/game-end-market-400", "1867/hs_ahjzadkh_19792", "1861/29683"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+def test_has_actions_is_whether_actions_lists_anything(name: str) -> None:
+    export = load_export(FIXTURES / f"{name}.json")
+    game = game_for_export(export)
+    checked = 0
+    for action in effective_actions(export["actions"]):
+        game._process(action)
+        if game.finished:
+            break
+        steps = [s for s in game.round.steps if s.active()]
+        entities = [*game.players, *game.corporations, game.round.current_entity()]
+        for step in steps:
+            for entity in entities:
+                if entity is None:
+                    continue
+                expected = bool(step.actions(entity))
+                # outside a window: the step's short answer (its list's, for a class without one)
+                assert step.cached_has_actions(entity) == expected, (
+                    f"{name} after action {action.get('id')}: {type(step).__name__}.has_actions"
+                    f"({entity}) disagrees with actions {step.actions(entity)}"
+                )
+                with game.queries():
+                    # remembered in the window: the same answer, asked first either way round
+                    assert step.cached_has_actions(entity) == expected
+                    assert step.cached_actions(entity) == step.actions(entity)
+                    assert step.cached_has_actions(entity) == expected
+                checked += 1
+    assert checked > 1000
+
+
+def test_a_step_that_lists_its_own_actions_is_asked_its_list() -> None:
+    """A class overriding ``actions`` without ``has_actions`` is answered from its list, so a
+    subclass never inherits a short answer that does not match its rules."""
+    assert BuySellParShares._has_actions_exact
+    assert BuySellParShares1870._has_actions_exact
+    assert BuySellParShares1867._has_actions_exact
+    assert BuySellParShares1861._has_actions_exact  # changes neither
+    assert not PriceProtection._has_actions_exact
+
+    class Listing(Step):
+        def actions(self, entity: object) -> list[str]:
+            return ["pass"]
+
+        def has_actions(self, entity: object) -> bool:
+            return True
+
+    class Narrower(Listing):
+        def actions(self, entity: object) -> list[str]:
+            return []
+
+    assert Listing._has_actions_exact
+    assert not Narrower._has_actions_exact
+
+
+def test_a_window_forgets_its_answers_when_it_closes() -> None:
+    """A stock round answer remembered in one window is asked again in the next, after a change."""
+    export = load_export(FIXTURES / "1870/34110.json")
+    game = game_for_export(export)
+    actions = list(effective_actions(export["actions"]))
+    for action in actions:
+        step = game.round.steps[0]
+        if isinstance(step, BuySellParShares) and type(step).__name__ == "BuySellParShares1870":
+            break
+        game._process(action)
+    step = game.round.steps[0]
+    player = game.round.current_entity()
+    with game.queries():
+        assert step.cached_has_actions(player)
+    cash = player.cash
+    player.cash = 0  # outside any window: nothing to buy or par with now
+    try:
+        with game.queries():
+            assert step.cached_has_actions(player) == bool(step.actions(player))
+            assert step.cached_actions(player) == step.actions(player)
+            assert "buy_shares" not in step.cached_actions(player)
+    finally:
+        player.cash = cash
+
+
+def test_smallest_buyable_is_the_first_of_the_smallest() -> None:
+    export = load_export(FIXTURES / "1870/34110.json")
+    game = game_for_export(export)
+    corp = game.corporations[0]
+    shares = list(corp.all_shares)
+    shares[3].buyable = False
+    found = smallest_buyable(shares)
+    assert found[corp] is min((s for s in shares if s.buyable), key=lambda s: s.percent)
+    assert smallest_buyable(shares, game.corporations[1]) == {}
+    assert smallest_buyable(list(reversed(shares)))[corp] is shares[-1]
