@@ -4,10 +4,15 @@ state of real games, and what a query window remembers is what the step would an
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from companion.engine import GameError, new_game
+from companion.engine.core import TableGame
 from companion.engine.rounds import Step
 from companion.engine.stock import BuySellParShares, smallest_buyable
 from companion.engine.titles.g1861.steps import BuySellParShares1861
@@ -15,6 +20,7 @@ from companion.engine.titles.g1867.steps import BuySellParShares1867
 from companion.engine.titles.g1870.game import BuySellParShares1870, PriceProtection
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
+from tests import g1833ne_random, tsr_support
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
 GAMES = ["1870/34110", "1870/game-end-market-400", "1867/hs_ahjzadkh_19792", "1861/29683"]
@@ -110,3 +116,73 @@ def test_smallest_buyable_is_the_first_of_the_smallest() -> None:
     assert found[corp] is min((s for s in shares if s.buyable), key=lambda s: s.percent)
     assert smallest_buyable(shares, game.corporations[1]) == {}
     assert smallest_buyable(list(reversed(shares)))[corp] is shares[-1]
+
+
+# -- no answer remembered in a query window is stale ---------------------------------------------------------
+@pytest.fixture
+def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every answer a step gives from its window's memory is checked against the step asked afresh
+    (which changes nothing): a window left open across a change of state fails here."""
+    remembered_lists = Step.cached_actions
+    remembered_bools = Step.cached_has_actions
+    checked = [0]
+
+    def cached_actions(step: Step, entity: Any) -> list[str]:
+        answer = remembered_lists(step, entity)
+        if step.game.query_epoch is not None:
+            assert answer == step.actions(entity), f"{type(step).__name__} remembered a stale list"
+            checked[0] += 1
+        return answer
+
+    def cached_has_actions(step: Step, entity: Any) -> bool:
+        answer = remembered_bools(step, entity)
+        if step.game.query_epoch is not None:
+            assert answer == bool(step.actions(entity)), f"{type(step).__name__} remembered a stale answer"
+            checked[0] += 1
+        return answer
+
+    monkeypatch.setattr(Step, "cached_actions", cached_actions)
+    monkeypatch.setattr(Step, "cached_has_actions", cached_has_actions)
+    yield checked
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name",
+    ["1870/34110", "1870/1870_game_end_bank", "1867/hs_ahjzadkh_19792", "1861/bank_breaks_then_final_phase"],
+)
+def test_no_remembered_answer_is_stale_in_real_games(name: str, fresh_answers: list[int]) -> None:
+    export = load_export(FIXTURES / f"{name}.json")
+    game = game_for_export(export)
+    for action in effective_actions(export["actions"]):
+        game._process(action)
+    assert game.finished
+    assert fresh_answers[0] > 1000
+
+
+def cobs_action(game: TableGame, rng: random.Random) -> dict[str, Any]:
+    return rng.choice(game.legal_actions()).action
+
+
+RANDOM_GAMES: dict[str, tuple[Callable[[], TableGame], Callable[[Any, random.Random], dict[str, Any]]]] = {
+    "1833NE": (lambda: new_game("1833NE", ["A", "B", "C", "D"]), g1833ne_random.random_action),
+    "TSR": (lambda: tsr_support.tsr(3), tsr_support.random_action),
+    "CoBS": (lambda: new_game("CoBS", ["A", "B", "C"], seed=3), cobs_action),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title", sorted(RANDOM_GAMES))
+def test_no_remembered_answer_is_stale_in_random_games(title: str, fresh_answers: list[int]) -> None:
+    make, pick = RANDOM_GAMES[title]
+    game = make()
+    rng = random.Random(17)
+    for _ in range(300):
+        if game.finished:
+            break
+        action = pick(game, rng)
+        try:
+            game.apply(action)
+        except GameError:
+            continue
+    assert fresh_answers[0] > 100

@@ -264,8 +264,14 @@ class Game(TableGame):
         raise GameError(f"unknown train {train_id!r}")
 
     def after_action(self) -> None:
-        """Corporations in the market's close cell close, the game end is checked, rounds advance."""
-        if self.close_corporations_in_close_cell():
+        """Corporations in the market's close cell close, the game end is checked, rounds advance.
+
+        Called in the query window the round's last questions were asked in, if still open: it is
+        closed before anything changes (the steps' answers do not depend on the game end's trigger,
+        but a window is closed once that changes too)."""
+        if self.corporations_in_close_cell():
+            self.close_queries()
+            self.close_corporations_in_close_cell()
             step = self.round.active_step()
             current = self.round.current_entity()
             if step is None or (current is not None and not step.actions(current)):
@@ -273,9 +279,13 @@ class Game(TableGame):
                 next_entity = getattr(self.round, "next_entity", None)
                 if next_entity is not None:
                     next_entity()
+        before = self.game_end_trigger
         trigger = self.game_end_check()
+        if trigger != before:
+            self.close_queries()
         timing = trigger[1] if trigger else None
         if trigger and timing == "immediate":
+            self.close_queries()
             self.end_game(trigger[0])
         guard = 0
         while True:
@@ -367,6 +377,13 @@ class Game(TableGame):
         return False
 
     # -- closing corporations ------------------------------------------------------------------------------
+    def corporations_in_close_cell(self) -> list[Corporation]:
+        return [
+            c
+            for c in self.corporations
+            if not c.closed and c.share_price is not None and c.share_price.is_("close")
+        ]
+
     def close_corporations_in_close_cell(self) -> bool:
         closed_any = False
         for corp in list(self.corporations):

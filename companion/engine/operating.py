@@ -65,8 +65,10 @@ class OperatingRound(Round):
         self.reset_turn()
         self.game.log.append(f"{entity.owner.name if entity.owner else '-'} operates {entity.name}")
         self.game.place_home_token(entity)
-        self.skip_steps()
-        if self.finished():
+        self.skip_steps(keep_open=True)
+        done = self.finished()
+        self.game.close_queries()
+        if done:
             self.game.after_operating_turn(entity)
             self.next_entity()
 
@@ -75,6 +77,7 @@ class OperatingRound(Round):
             return
         if self.active_step() is not None:
             return
+        self.game.close_queries()
         self.game.after_operating_turn(self.current_operator)
         if not self.game.finished:
             self.next_entity()

@@ -334,11 +334,17 @@ class Round:
         self.game.close_queries()
         chosen.acted = True
         chosen.process(action)
-        self.skip_steps()
+        self.skip_steps(keep_open=True)
         self.after_process(action, entity)
 
-    def skip_steps(self) -> None:
+    def skip_steps(self, *, keep_open: bool = False) -> None:
+        """Skip the steps at the front that have nothing to ask of the current entity.
+
+        ``keep_open``: when it stops at a step that blocks, its query window is left open (nothing
+        has changed since its last question), so what it learnt answers the questions asked next;
+        the caller closes it (``game.close_queries()``) before anything may change the state."""
         game = self.game
+        game.close_queries()  # asked after a change: nothing remembered before it holds
         try:
             for step in self.steps:
                 game.open_queries()
@@ -346,14 +352,20 @@ class Round:
                 if not step.active() or not step.blocks() or getattr(current, "closed", False):
                     continue
                 if step.blocking():
+                    if keep_open:
+                        return
                     break
                 game.close_queries()
                 step.skip()
-        finally:
+        except BaseException:
             game.close_queries()
+            raise
+        game.close_queries()
 
     def after_process(self, action: ActionDict, entity: Entity) -> None:
-        pass
+        """After an action and the steps skipped after it: move on (the next entity...).  Called in the
+        query window :meth:`skip_steps` left open, if any, which ``Game.after_action`` goes on asking
+        in: an override asks first and calls ``self.game.close_queries()`` before it changes anything."""
 
     def auto_actions(self) -> list[ActionDict]:
         entity = self.current_entity()

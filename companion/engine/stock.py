@@ -325,8 +325,10 @@ class StockRound(Round):
     def setup(self) -> None:
         for p in self.entities:
             p.passed = False
-        self.skip_steps()
-        if self.active_step() is None:
+        self.skip_steps(keep_open=True)
+        found = self.active_step() is not None
+        self.game.close_queries()
+        if not found:
             self.next_entity()
 
     def finished(self) -> bool:
@@ -335,6 +337,7 @@ class StockRound(Round):
     def after_process(self, action: ActionDict, entity: Entity) -> None:
         if self.active_step() is not None:
             return
+        self.game.close_queries()
         self.next_entity()
 
     def next_entity(self) -> None:
@@ -348,8 +351,10 @@ class StockRound(Round):
                 step.unpass()
             for step in self.steps:
                 step.setup()
-            self.skip_steps()
-            if self.active_step() is not None:
+            self.skip_steps(keep_open=True)
+            found = self.active_step() is not None
+            self.game.close_queries()
+            if found:
                 return
 
     def finish_round(self) -> None:

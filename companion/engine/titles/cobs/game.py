@@ -492,6 +492,7 @@ class CobsGame(TableGame):
                 self.pending_draws.append(("asset", s))
 
     def after_action(self) -> None:
+        self.close_queries()  # the window the round's last questions were asked in
         self.prune_draws()  # an empty bag is refilled before anyone is asked to draw from it
         super().after_action()
 

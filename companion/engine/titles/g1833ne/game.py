@@ -251,8 +251,10 @@ class Game1833NE(Game):
         connections read the off-board tokens) and after (a corporation closed in the market's close
         cell no longer has its private companies' abilities).  A snapshot restored (preview, undo)
         puts back the map's copy with the game's state, and a replay passes here after every action."""
+        self.close_queries()  # the window the round's last questions were asked in
         self.sync_map_rules()
         super().after_action()
+        self.close_queries()  # asked afresh after the map's copy is brought up to date again
         self.sync_map_rules()
 
     def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:

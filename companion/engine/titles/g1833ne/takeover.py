@@ -396,6 +396,7 @@ class TakeoverRound(Round):
         self.settle()
 
     def after_process(self, action: ActionDict, entity: Entity) -> None:
+        self.game.close_queries()
         if (
             action["type"] in ("take_over", "refuse_takeover", "accept_takeover", "pass")
             and self.pending is None

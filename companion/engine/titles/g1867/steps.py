@@ -875,6 +875,7 @@ class MergerRound(Round):
     def after_process(self, action: ActionDict, entity: Entity) -> None:
         if self.active_step() is not None:
             return
+        self.game.close_queries()
         self.converted = None
         for p in self.game.players:
             p.passed = False
