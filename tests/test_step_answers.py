@@ -121,8 +121,9 @@ def test_smallest_buyable_is_the_first_of_the_smallest() -> None:
 # -- no answer remembered in a query window is stale ---------------------------------------------------------
 @pytest.fixture
 def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Every answer a step gives from its window's memory is checked against the step asked afresh
-    (which changes nothing): a window left open across a change of state fails here."""
+    """Every answer a step gives from its window's memory (and every answer the game remembers in
+    one, ``TableGame.remembered``) is checked against the question asked afresh (which changes
+    nothing): a window left open across a change of state fails here."""
     remembered_lists = Step.cached_actions
     remembered_bools = Step.cached_has_actions
     checked = [0]
@@ -141,6 +142,16 @@ def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
             checked[0] += 1
         return answer
 
+    remembered = TableGame.remembered
+
+    def remembered_fresh(game: TableGame, key: str, compute: Callable[[], Any]) -> Any:
+        answer = remembered(game, key, compute)
+        if game.query_epoch is not None:
+            assert answer == compute(), f"the game remembered a stale {key}"
+            checked[0] += 1
+        return answer
+
+    monkeypatch.setattr(TableGame, "remembered", remembered_fresh)
     monkeypatch.setattr(Step, "cached_actions", cached_actions)
     monkeypatch.setattr(Step, "cached_has_actions", cached_has_actions)
     yield checked
@@ -186,3 +197,29 @@ def test_no_remembered_answer_is_stale_in_random_games(title: str, fresh_answers
         except GameError:
             continue
     assert fresh_answers[0] > 100
+
+
+def test_the_game_remembers_an_answer_for_one_window_only() -> None:
+    game = new_game("1870", ["A", "B", "C"])
+    calls: list[int] = []
+
+    def count() -> int:
+        calls.append(1)
+        return len(calls)
+
+    assert game.remembered("n", count) == 1  # outside a window: asked every time
+    assert game.remembered("n", count) == 2
+    with game.queries():
+        assert game.remembered("n", count) == 3
+        assert game.remembered("n", count) == 3
+    with game.queries():  # a new window: asked afresh
+        assert game.remembered("n", count) == 4
+    corp = game.corporations[0]
+    with game.queries():
+        assert game.crowded_corporations() == []
+    corp.trains.extend(game.depot[:9])  # over any limit (outside a window, as every change)
+    try:
+        with game.queries():
+            assert game.crowded_corporations() == [corp]
+    finally:
+        del corp.trains[:]

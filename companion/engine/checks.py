@@ -90,9 +90,12 @@ def check_fields(action: dict[str, Any], required: dict[str, tuple[str, ...]] = 
     for name in required.get(str(kind), ()):
         if name not in action:
             raise GameError(f"the {kind} action has no {name}")
-    for name, (types, words) in FIELD_TYPES.items():
-        if name in action and not _is(action[name], types):
-            raise GameError(f"the {kind} action's {name} must be {words}, not {shown(action[name])}")
+    # the action's own fields looked up (a few), not every known field looked for; a wrong one is
+    # then named in the table's order, as before
+    if not all(name not in FIELD_TYPES or _is(value, FIELD_TYPES[name][0]) for name, value in action.items()):
+        for name, (types, words) in FIELD_TYPES.items():
+            if name in action and not _is(action[name], types):
+                raise GameError(f"the {kind} action's {name} must be {words}, not {shown(action[name])}")
     _check_list(action, "shares", "certificate names", lambda v: isinstance(v, str))
     _check_list(action, "routes", "routes", lambda v: isinstance(v, dict))
     _check_list(action, "auto_actions", "actions", lambda v: isinstance(v, dict))

@@ -15,15 +15,17 @@ import contextlib
 import copy
 import json
 import weakref
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from companion.engine.checks import REQUIRED_FIELDS, check_fields
 from companion.engine.entities import Bank, Player
 from companion.engine.errors import GameError, GameOver
 from companion.engine.rounds import ActionDict, LegalAction, Round
 from companion.engine.snapshot import Snapshot
+
+_T = TypeVar("_T")
 
 __all__ = ["MoneyMove", "Preview", "TableGame"]
 
@@ -104,6 +106,8 @@ class TableGame:
         """While not None, nothing changes the state: the steps may remember what they answered
         (:meth:`open_queries`)."""
         self._epochs = 0
+        self._remembered_epoch = 0
+        self._remembered: dict[str, Any] = {}
         self.bank = Bank(cash=int(data["bank_cash"]))
         self.players = [self.make_player(pid, name) for pid, name in players]
         for p in self.players:
@@ -153,6 +157,22 @@ class TableGame:
     def close_queries(self) -> None:
         """End the query window: from now on the state may change."""
         self.query_epoch = None
+
+    def remembered(self, key: str, compute: Callable[[], _T]) -> _T:
+        """``compute()``, remembered under ``key`` for the open query window (a question many steps
+        ask between two changes of state, e.g. which corporations are over their train limit);
+        outside a window, ``compute()`` itself.  The answer must be treated as read-only."""
+        epoch = self.query_epoch
+        if epoch is None:
+            return compute()
+        if self._remembered_epoch != epoch:
+            self._remembered_epoch = epoch
+            self._remembered = {}
+        if key in self._remembered:
+            return self._remembered[key]  # type: ignore[no-any-return]
+        answer = compute()
+        self._remembered[key] = answer
+        return answer
 
     @contextlib.contextmanager
     def queries(self) -> Iterator[None]:

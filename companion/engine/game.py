@@ -710,7 +710,12 @@ class Game(TableGame):
                 company.closed = True
 
     def crowded_corporations(self) -> list[Corporation]:
-        # a limit is never below zero: a corporation without trains is never over it (asked often)
+        """The corporations over their train limit (remembered in a query window: the discard step
+        asks whether it is active at every question about the round)."""
+        return list(self.remembered("crowded_corporations", self._crowded_corporations))
+
+    def _crowded_corporations(self) -> list[Corporation]:
+        # a limit is never below zero: a corporation without trains is never over it
         return [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
 
     def discard_train(self, train: Train) -> None:
