@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from companion.engine import GameError, new_game
+from companion.engine.checks import REQUIRED_FIELDS
 from companion.engine.core import TableGame
 from companion.engine.rounds import Step
 from companion.engine.stock import BuySellParShares, smallest_buyable
@@ -23,6 +24,18 @@ from companion.interop.replay import game_for_export, load_export
 from tests import g1833ne_random, tsr_support
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+#: every action type a step of these titles lists
+KINDS = [
+    *REQUIRED_FIELDS,
+    "pass",
+    "bankrupt",
+    "destination_connection",
+    "convert",
+    "merge",
+    "remove_token",
+    "take_loan",
+    "payoff_loan",
+]
 GAMES = ["1870/34110", "1870/game-end-market-400", "1867/hs_ahjzadkh_19792", "1861/29683"]
 
 
@@ -48,11 +61,23 @@ def test_has_actions_is_whether_actions_lists_anything(name: str) -> None:
                     f"{name} after action {action.get('id')}: {type(step).__name__}.has_actions"
                     f"({entity}) disagrees with actions {step.actions(entity)}"
                 )
+                listed = step.actions(entity)
+                for kind in KINDS:
+                    assert step.cached_accepts(entity, kind) == (kind in listed), (
+                        f"{name} after action {action.get('id')}: {type(step).__name__}.accepts"
+                        f"({entity}, {kind}) disagrees with actions {listed}"
+                    )
                 with game.queries():
                     # remembered in the window: the same answer, asked first either way round
                     assert step.cached_has_actions(entity) == expected
-                    assert step.cached_actions(entity) == step.actions(entity)
+                    assert [k for k in KINDS if step.cached_accepts(entity, k)] == [
+                        k for k in KINDS if k in listed
+                    ]
+                    assert step.cached_actions(entity) == listed
                     assert step.cached_has_actions(entity) == expected
+                    assert [k for k in KINDS if step.cached_accepts(entity, k)] == [
+                        k for k in KINDS if k in listed
+                    ]
                 checked += 1
     assert checked > 1000
 
@@ -60,11 +85,10 @@ def test_has_actions_is_whether_actions_lists_anything(name: str) -> None:
 def test_a_step_that_lists_its_own_actions_is_asked_its_list() -> None:
     """A class overriding ``actions`` without ``has_actions`` is answered from its list, so a
     subclass never inherits a short answer that does not match its rules."""
-    assert BuySellParShares._has_actions_exact
-    assert BuySellParShares1870._has_actions_exact
-    assert BuySellParShares1867._has_actions_exact
-    assert BuySellParShares1861._has_actions_exact  # changes neither
+    for cls in (BuySellParShares, BuySellParShares1870, BuySellParShares1867, BuySellParShares1861):
+        assert cls._has_actions_exact and cls._accepts_exact  # (1861's changes none of the three)
     assert not PriceProtection._has_actions_exact
+    assert not PriceProtection._accepts_exact
 
     class Listing(Step):
         def actions(self, entity: object) -> list[str]:
@@ -77,7 +101,7 @@ def test_a_step_that_lists_its_own_actions_is_asked_its_list() -> None:
         def actions(self, entity: object) -> list[str]:
             return []
 
-    assert Listing._has_actions_exact
+    assert Listing._has_actions_exact and not Listing._accepts_exact
     assert not Narrower._has_actions_exact
 
 

@@ -455,9 +455,10 @@ class Game(TableGame):
     def cert_limit(self) -> int:
         table = self.data["cert_limit"][str(len(self.players))]
         if isinstance(table, dict):
-            open_corps = len([c for c in self.corporations if not c.closed])
-            keys = sorted(int(k) for k in table)
-            key = next((k for k in keys if k >= open_corps), keys[-1])
+            # the limit of the fewest open corporations at least as many as now (else of the most)
+            open_corps = sum(1 for c in self.corporations if not c.closed)
+            keys = [int(k) for k in table]
+            key = min((k for k in keys if k >= open_corps), default=max(keys))
             return int(table[str(key)])
         return int(table)
 
@@ -635,7 +636,11 @@ class Game(TableGame):
 
     # -- trains and phases ----------------------------------------------------------------------------------
     def depot_trains(self) -> list[Train]:
-        """The trains for sale from the bank: the next new train and every discarded one."""
+        """The trains for sale from the bank: the next new train and every discarded one (remembered
+        in a query window: the train step asks several times per question)."""
+        return list(self.remembered("depot_trains", self._depot_trains))
+
+    def _depot_trains(self) -> list[Train]:
         discarded = self.discarded
         upcoming = [t for t in self.depot if t not in discarded] if discarded else self.depot
         out: list[Train] = []

@@ -77,14 +77,19 @@ class Step:
         self._actions_epoch = 0
         self._actions_seen: list[tuple[Entity, list[str]]] = []
         self._any_seen: list[tuple[Entity, bool]] = []
+        self._accepts_seen: list[tuple[Entity, str, bool]] = []
 
-    #: whether :meth:`has_actions` answers for this class's :meth:`actions` (both defined by the same
-    #: class): a subclass that changes ``actions`` without ``has_actions`` gets ``bool(actions)``
+    #: whether :meth:`has_actions` (:meth:`accepts`) answers for this class's :meth:`actions` (both
+    #: defined by the same class): a subclass that changes ``actions`` without them is answered from
+    #: its list
     _has_actions_exact = True
+    _accepts_exact = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._has_actions_exact = _defined_by(cls, "actions") is _defined_by(cls, "has_actions")
+        lists = _defined_by(cls, "actions")
+        cls._has_actions_exact = lists is _defined_by(cls, "has_actions")
+        cls._accepts_exact = lists is _defined_by(cls, "accepts")
 
     def _window_answers(self) -> bool:
         """Whether this step may remember answers now (a query window is open); starts a new memory
@@ -96,6 +101,7 @@ class Step:
             self._actions_epoch = epoch
             self._actions_seen = []
             self._any_seen = []
+            self._accepts_seen = []
         return True
 
     def cached_actions(self, entity: Entity) -> list[str]:
@@ -131,6 +137,23 @@ class Step:
     def _has_actions(self, entity: Entity) -> bool:
         return self.has_actions(entity) if self._has_actions_exact else bool(self.actions(entity))
 
+    def cached_accepts(self, entity: Entity, kind: str) -> bool:
+        """:meth:`accepts`, remembered like :meth:`cached_actions` (and answered from its list when
+        that is remembered)."""
+        if not self._window_answers():
+            return self.accepts(entity, kind) if self._accepts_exact else kind in self.actions(entity)
+        for who, kinds in self._actions_seen:
+            if who is entity:
+                return kind in kinds
+        for who, what, answer in self._accepts_seen:
+            if who is entity and what == kind:
+                return answer
+        if not self._accepts_exact:
+            return kind in self.cached_actions(entity)
+        answer = self.accepts(entity, kind)
+        self._accepts_seen.append((entity, kind, answer))
+        return answer
+
     # -- what the step accepts -------------------------------------------------------------------------
     def actions(self, entity: Entity) -> list[str]:
         return []
@@ -140,6 +163,12 @@ class Step:
         is slow to build may answer without building it, stopping at the first action it finds; a
         class that overrides :meth:`actions` must override this too for its own to be used."""
         return bool(self.actions(entity))
+
+    def accepts(self, entity: Entity, kind: str) -> bool:
+        """Whether :meth:`actions` lists ``kind``: what choosing the step for an action asks.  As
+        with :meth:`has_actions`, a class that overrides :meth:`actions` overrides this too for its
+        own to be used."""
+        return kind in self.actions(entity)
 
     def active(self) -> bool:
         return not self.passed
@@ -249,6 +278,9 @@ class Round:
                 if step.active() and (is_company or step.blocking()) and step.cached_has_actions(entity):
                     return step
             return None
+        return self.game.remembered(f"active_step {id(self)}", self._first_blocking_step)
+
+    def _first_blocking_step(self) -> Step | None:
         return next((s for s in self.steps if s.active() and s.blocking()), None)
 
     def active_entities(self) -> list[Entity]:
@@ -312,7 +344,7 @@ class Round:
         for step in self.steps:
             if not step.active():
                 continue
-            accepts = kind in step.cached_actions(entity)
+            accepts = step.cached_accepts(entity, kind)
             blocking = step.blocking()
             if blocking and not accepts:
                 reason = step.explain(entity, action)

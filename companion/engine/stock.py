@@ -429,6 +429,22 @@ class BuySellParShares(Step):
             or self.can_sell_any(entity)
         )
 
+    def accepts(self, entity: Entity, kind: str) -> bool:
+        """As :meth:`actions`, asking only what ``kind`` needs."""
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return False
+        if self.must_sell(entity):
+            return kind == "sell_shares"
+        if kind == "buy_shares":
+            return self.can_buy_any(entity)
+        if kind == "par":
+            return self.can_par_any(entity)
+        if kind == "buy_company":
+            return bool(self.purchasable_companies(entity))
+        if kind == "sell_shares":
+            return self.can_sell_any(entity)
+        return kind == "pass" and self.cached_has_actions(entity)  # blocking() asks it too
+
     def purchasable_companies(self, player: Player) -> list[Company]:
         """Private companies ``player`` may buy from another player now (phase permitting)."""
         if self.bought() or player.cash <= 0:

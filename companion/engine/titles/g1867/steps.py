@@ -333,6 +333,17 @@ class BuySellParShares1867(BuySellParShares):
             return True
         return super().has_actions(entity) or (not self.bought() and self.can_bid_any(entity))
 
+    def accepts(self, entity: Entity, kind: str) -> bool:
+        if entity is not self.current_entity() or not isinstance(entity, Player):
+            return False
+        if self.auction is not None:
+            return kind in ("bid", "pass")
+        if kind == "bid":
+            return not self.bought() and self.can_bid_any(entity)
+        if kind == "pass":  # with another action, not under a forced sale
+            return not self.must_sell(entity) and self.cached_has_actions(entity)
+        return super().accepts(entity, kind)
+
     def minor_available(self, corp: Corporation, player: Player) -> bool:
         return (
             corp.type == "minor"  # type: ignore[attr-defined]

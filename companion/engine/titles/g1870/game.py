@@ -305,6 +305,14 @@ class BuySellParShares1870(BuySellParShares):
             return False
         return super().has_actions(entity)
 
+    def accepts(self, entity: Entity, kind: str) -> bool:
+        if isinstance(entity, Corporation):
+            return kind in self.actions(entity)
+        acts = self.srnd.current_actions
+        if acts and acts[-1].get("entity_type") == "corporation":
+            return False
+        return super().accepts(entity, kind)
+
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         if not isinstance(entity, Corporation):
             return super().legal_actions(entity)
