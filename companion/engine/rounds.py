@@ -62,6 +62,11 @@ def entity_fields(entity: Entity) -> dict[str, Any]:
     return {"entity": entity.sym, "entity_type": "corporation"}
 
 
+#: the keys of a step's remembered answers besides an action kind: its whole list, whether it has any
+_LIST = "*list"
+_ANY = "*any"
+
+
 class Step:
     """One phase of a round's work (auction, buy shares, lay track, ...)."""
 
@@ -74,10 +79,11 @@ class Step:
         self.passed = False
         self.acted = False
         self._blocks = self.blocks_default if blocks is None else blocks
-        self._actions_epoch = 0
-        self._actions_seen: list[tuple[Entity, list[str]]] = []
-        self._any_seen: list[tuple[Entity, bool]] = []
-        self._accepts_seen: list[tuple[Entity, str, bool]] = []
+        self._answers_epoch = 0
+        self._answers: dict[tuple[int, str], Any] = {}
+        """What this step answered in the query window ``_answers_epoch``: (entity's id, ``LIST``)
+        → its :meth:`actions`, (id, ``ANY``) → :meth:`has_actions`, (id, kind) → :meth:`accepts`
+        (one dict: a snapshot notes one object per step)."""
 
     #: whether :meth:`has_actions` (:meth:`accepts`) answers for this class's :meth:`actions` (both
     #: defined by the same class): a subclass that changes ``actions`` without them is answered from
@@ -91,67 +97,62 @@ class Step:
         cls._has_actions_exact = lists is _defined_by(cls, "has_actions")
         cls._accepts_exact = lists is _defined_by(cls, "accepts")
 
-    def _window_answers(self) -> bool:
-        """Whether this step may remember answers now (a query window is open); starts a new memory
-        when the window is not the one the remembered answers belong to."""
+    def _window_answers(self) -> dict[tuple[int, str], Any] | None:
+        """What this step remembers in the open query window (None: no window is open); a new
+        memory when the window is not the one the remembered answers belong to."""
         epoch = self.game.query_epoch
         if epoch is None:
-            return False
-        if self._actions_epoch != epoch:
-            self._actions_epoch = epoch
-            self._actions_seen = []
-            self._any_seen = []
-            self._accepts_seen = []
-        return True
+            return None
+        if self._answers_epoch != epoch:
+            self._answers_epoch = epoch
+            self._answers = {}
+        return self._answers
 
     def cached_actions(self, entity: Entity) -> list[str]:
         """:meth:`actions`, remembered while the game's state cannot change (one query window of
         :meth:`TableGame.open_queries`): a round asks each step the same question many times
         between two changes of state.  Outside a window this is :meth:`actions` itself."""
-        if not self._window_answers():
+        answers = self._window_answers()
+        if answers is None:
             return self.actions(entity)
-        for who, kinds in self._actions_seen:
-            if who is entity:
-                return list(kinds)
-        kinds = self.actions(entity)
-        self._actions_seen.append((entity, list(kinds)))
-        return kinds
+        key = (id(entity), _LIST)
+        kinds: list[str] | None = answers.get(key)
+        if kinds is None:
+            kinds = answers[key] = self.actions(entity)
+        return list(kinds)
 
     def cached_has_actions(self, entity: Entity) -> bool:
         """:meth:`has_actions`, remembered like :meth:`cached_actions` (and answered from its list
         when that is remembered)."""
-        if not self._window_answers():
-            return self._has_actions(entity)
-        for who, kinds in self._actions_seen:
-            if who is entity:
-                return bool(kinds)
-        for who, answer in self._any_seen:
-            if who is entity:
-                return answer
+        answers = self._window_answers()
+        if answers is None:
+            return self.has_actions(entity) if self._has_actions_exact else bool(self.actions(entity))
+        kinds = answers.get((id(entity), _LIST))
+        if kinds is not None:
+            return bool(kinds)
         if not self._has_actions_exact:
             return bool(self.cached_actions(entity))
-        answer = self.has_actions(entity)
-        self._any_seen.append((entity, answer))
+        key = (id(entity), _ANY)
+        answer: bool | None = answers.get(key)
+        if answer is None:
+            answer = answers[key] = self.has_actions(entity)
         return answer
-
-    def _has_actions(self, entity: Entity) -> bool:
-        return self.has_actions(entity) if self._has_actions_exact else bool(self.actions(entity))
 
     def cached_accepts(self, entity: Entity, kind: str) -> bool:
         """:meth:`accepts`, remembered like :meth:`cached_actions` (and answered from its list when
         that is remembered)."""
-        if not self._window_answers():
+        answers = self._window_answers()
+        if answers is None:
             return self.accepts(entity, kind) if self._accepts_exact else kind in self.actions(entity)
-        for who, kinds in self._actions_seen:
-            if who is entity:
-                return kind in kinds
-        for who, what, answer in self._accepts_seen:
-            if who is entity and what == kind:
-                return answer
+        kinds = answers.get((id(entity), _LIST))
+        if kinds is not None:
+            return kind in kinds
         if not self._accepts_exact:
             return kind in self.cached_actions(entity)
-        answer = self.accepts(entity, kind)
-        self._accepts_seen.append((entity, kind, answer))
+        key = (id(entity), kind)
+        answer: bool | None = answers.get(key)
+        if answer is None:
+            answer = answers[key] = self.accepts(entity, kind)
         return answer
 
     # -- what the step accepts -------------------------------------------------------------------------
