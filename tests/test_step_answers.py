@@ -21,7 +21,7 @@ from companion.engine.titles.g1867.steps import BuySellParShares1867
 from companion.engine.titles.g1870.game import BuySellParShares1870, PriceProtection
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
-from tests import g1833ne_random, tsr_support
+from tests.test_snapshot import RANDOM_TITLES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
 #: every action type a step of these titles lists
@@ -195,21 +195,10 @@ def test_no_remembered_answer_is_stale_in_real_games(name: str, fresh_answers: l
     assert fresh_answers[0] > 1000
 
 
-def cobs_action(game: TableGame, rng: random.Random) -> dict[str, Any]:
-    return rng.choice(game.legal_actions()).action
-
-
-RANDOM_GAMES: dict[str, tuple[Callable[[], TableGame], Callable[[Any, random.Random], dict[str, Any]]]] = {
-    "1833NE": (lambda: new_game("1833NE", ["A", "B", "C", "D"]), g1833ne_random.random_action),
-    "TSR": (lambda: tsr_support.tsr(3), tsr_support.random_action),
-    "CoBS": (lambda: new_game("CoBS", ["A", "B", "C"], seed=3), cobs_action),
-}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("title", sorted(RANDOM_GAMES))
+@pytest.mark.parametrize("title", sorted(RANDOM_TITLES))
 def test_no_remembered_answer_is_stale_in_random_games(title: str, fresh_answers: list[int]) -> None:
-    make, pick = RANDOM_GAMES[title]
+    make, pick = RANDOM_TITLES[title]
     game = make()
     rng = random.Random(17)
     for _ in range(300):
