@@ -28,6 +28,7 @@ __all__ = [
     "Chain",
     "BoardGraph",
     "Connectivity",
+    "LayCheckWalk",
     "board_graph",
     "connectivity",
     "has_chain",
@@ -49,6 +50,22 @@ class Connectivity:
     reachable_hexes: set[str] = field(default_factory=set)
     hex_edges: dict[str, set[int]] = field(default_factory=dict)
     paths: set[tuple[str, int]] = field(default_factory=set)
+    #: the hexes whose tiles the walk read (reached or looked into across a reached edge): a change
+    #: on any other hex leaves the walk exactly as it was (:meth:`GameMap._changed`)
+    touched: frozenset[str] = frozenset()
+    #: the station tokens it started from
+    tokens: tuple[Node, ...] = ()
+    #: hex → the edges by which one token's walk first came into it (a token's own hex not counted
+    #: for that token): until then the walk had read nothing of that hex (see :func:`reaches_any`)
+    entries: dict[str, set[int]] = field(default_factory=dict)
+
+
+def cached_connectivity(game_map: GameMap, corp: str) -> Connectivity | None:
+    """The walk of :func:`connectivity` for the map as it is now, when one is kept."""
+    cached = game_map._graph_cache.get(f"conn:{corp}")
+    if isinstance(cached, Connectivity) and cached.tokens == tuple(game_map.tokens_of(corp)):
+        return cached
+    return None
 
 
 def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
@@ -67,6 +84,30 @@ class _TileIndex:
         self.at_end = st.spec.paths_touching(st.rotation)
         self.neighbors = game_map.hexes[hex_id].neighbors
         self.state = st
+
+
+@dataclass(frozen=True)
+class _Resume:
+    """A walk stopped just before it first came to one hex: its steps waiting, the paths and stops
+    visited, the edges in use.  Continued on a map that differs from the walked one only on that
+    hex, it walks exactly as a walk of that map from the start would (see :func:`reaches_any`)."""
+
+    stack: tuple[tuple[Any, ...], ...]
+    visited_paths: frozenset[tuple[str, int]]
+    visited_nodes: frozenset[Node]
+    used: dict[tuple[str, int], int]
+
+
+@dataclass(frozen=True)
+class LayCheckWalk:
+    """What the connection check of a lay on ``hex_id`` left for the new-track check of the same
+    lay (a graph cache entry of the map before the lay): the tokens it walked from, and the walk
+    of the first of them to come to the hex, stopped just before it did."""
+
+    hex_id: str
+    tokens: tuple[Node, ...]
+    token: int
+    resume: _Resume
 
 
 # the steps of a walk, kept on one explicit stack (deep boards stay off the interpreter's stack)
@@ -105,6 +146,12 @@ class _TokenWalk:
         #: note in ``conn`` everything reached (a walk asked only for an early answer notes only the
         #: watched hex's edges, all its answer needs)
         self.record = record
+        #: the hexes this walk has read (for ``conn.entries``)
+        self.seen: set[str] = set()
+        #: a lay check's hex: just before the walk first walks a path that reaches it, note
+        #: everything the walk knows in ``resume`` (it has read nothing of that hex until then)
+        self.mark: str | None = None
+        self.resume: _Resume | None = None
 
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
@@ -112,7 +159,13 @@ class _TokenWalk:
             index = self._tiles[hex_id] = _TileIndex(self.map, hex_id)
         return index
 
-    def run(self, start: Node, until: set[tuple[str, int]] | None = None, converging: bool = False) -> bool:
+    def run(
+        self,
+        start: Node,
+        until: set[tuple[str, int]] | None = None,
+        converging: bool = False,
+        resume: _Resume | None = None,
+    ) -> bool:
         """Walk from ``start``; with ``until``, stop as soon as one of those paths is reached (True).
 
         Depth first: entering a stop walks each of its paths in tile order; walking a path walks,
@@ -123,6 +176,11 @@ class _TokenWalk:
         pushed in reverse so they run in exactly that order.
         """
         stack: list[tuple[Any, ...]] = [(_NODE, start, converging)]
+        if resume is not None:
+            stack = list(resume.stack)
+            self.visited_paths = set(resume.visited_paths)
+            self.visited_nodes = set(resume.visited_nodes)
+            self.used = dict(resume.used)
         pop, push = stack.pop, stack.append
         visited_nodes, visited_paths, used = self.visited_nodes, self.visited_paths, self.used
         conn, corp, target, tiles, game_map = self.conn, self.corp, self.target, self._tiles, self.map
@@ -133,6 +191,9 @@ class _TokenWalk:
         accept = self.accept
         stop_at_offboards = game_map.REFERENCE_TRACK_RULES
         record = self.record
+        seen, entries = self.seen, conn.entries
+        seen.add(start[0])
+        mark = self.mark
         while stack:
             step = pop()
             kind = step[0]
@@ -153,8 +214,16 @@ class _TokenWalk:
                         break
                 if blocked:
                     continue
-                visited_paths.add(key)
                 neighbors = index.neighbors
+                if mark is not None:
+                    for e in edges:
+                        if neighbors.get(e) == mark:
+                            self.resume = _Resume(
+                                (*stack, step), frozenset(visited_paths), frozenset(visited_nodes), dict(used)
+                            )
+                            mark = None
+                            break
+                visited_paths.add(key)
                 watched = hex_id == watch_hex
                 nodes = path.nodes
                 if record:
@@ -211,6 +280,13 @@ class _TokenWalk:
                     nb_index = tiles.get(nb)
                     if nb_index is None:
                         nb_index = tiles[nb] = _TileIndex(game_map, nb)
+                    if record and nb not in seen:
+                        seen.add(nb)
+                        first = entries.get(nb)
+                        if first is None:
+                            entries[nb] = {inv}
+                        else:
+                            first.add(inv)
                     for j in reversed(nb_index.at_end.get(inv, ())):
                         push((_PATH, nb, j, inv, origin, onward))
                     push((_USE, edge))
@@ -262,18 +338,32 @@ def destination_walk(game_map: GameMap, corp: str, start: Node, target: Node, ma
     return walk.run(start, converging=True)
 
 
-def reaches_any(game_map: GameMap, corp: str, targets: set[tuple[str, int]]) -> bool:
-    """Does the walk of :func:`connectivity` reach any of ``targets`` (hex, path index)?  Stops early."""
+def reaches_any(
+    game_map: GameMap, corp: str, targets: set[tuple[str, int]], after: LayCheckWalk | None = None
+) -> bool:
+    """Does the walk of :func:`connectivity` reach any of ``targets`` (hex, path index)?  Stops early.
+
+    ``after``: ``game_map`` is a map before a lay with only that lay's hex changed, and every target
+    is on that hex.  A token's walk that never came to the hex is the same on both maps and reaches
+    no target; the first to come to it is continued on this map from just before it did, and
+    the tokens after it are walked from the start."""
     if not targets:
         return False
-    cached = game_map._graph_cache.get(f"conn:{corp}")
-    if isinstance(cached, Connectivity):
+    cached = cached_connectivity(game_map, corp)
+    if cached is not None:
         return not targets.isdisjoint(cached.paths)
     tokens = game_map.tokens_of(corp)
+    first = 0
     tiles: dict[str, _TileIndex] = {}
+    if after is not None and after.tokens == tuple(tokens) and all(h == after.hex_id for h, _ in targets):
+        first = after.token + 1
+        start = tokens[after.token]
+        walk = _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {start}, tiles, record=False)
+        if walk.run(start, targets, resume=after.resume):
+            return True
     return any(
         _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {t}, tiles, record=False).run(t, targets)
-        for t in tokens
+        for t in tokens[first:]
     )
 
 
@@ -281,18 +371,26 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
     """Do any of ``edges`` of ``hex_id`` meet track ``corp`` reaches (``connectivity(...).hex_edges``)?
 
     Stops as soon as the answer is known; the whole walk is neither needed nor kept."""
-    cached = game_map._graph_cache.get(f"conn:{corp}")
-    if isinstance(cached, Connectivity):
+    cached = cached_connectivity(game_map, corp)
+    if cached is not None:
         return not edges.isdisjoint(cached.hex_edges.get(hex_id, ()))
     tokens = game_map.tokens_of(corp)
     if any(h == hex_id for h, _ in tokens):
         return not edges.isdisjoint(game_map.hexes[hex_id].neighbors)
     conn = Connectivity()
     tiles: dict[str, _TileIndex] = {}
-    for start in tokens:
+    noted = False
+    for k, start in enumerate(tokens):
         walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles, record=False)
         walk.watch = (hex_id, edges)
-        if walk.run(start):
+        walk.mark = None if noted else hex_id
+        found = walk.run(start)
+        if walk.resume is not None and not noted:
+            noted = True
+            game_map._graph_cache[f"lay_walk:{corp}:{hex_id}"] = LayCheckWalk(
+                hex_id, tuple(tokens), k, walk.resume
+            )
+        if found:
             return True
     return False
 
@@ -300,8 +398,8 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
 def reaches_node(game_map: GameMap, corp: str, accept: Callable[[Node], bool]) -> bool:
     """Does the walk of :func:`connectivity` reach a stop ``accept`` takes (its tokens' own stops
     included)?  Stops at the first; the cached walk is used when there is one."""
-    cached = game_map._graph_cache.get(f"conn:{corp}")
-    if isinstance(cached, Connectivity):
+    cached = cached_connectivity(game_map, corp)
+    if cached is not None:
         return any(accept(node) for node in cached.nodes)
     tokens = game_map.tokens_of(corp)
     if any(accept(node) for node in tokens):
@@ -319,8 +417,8 @@ def reaches_node(game_map: GameMap, corp: str, accept: Callable[[Node], bool]) -
 def reaches_stop(game_map: GameMap, corp: str, node: Node) -> bool:
     """Is ``node`` among ``connectivity(game_map, corp).nodes``?  The walk stops once it is reached
     (the cached walk is used when there is one)."""
-    cached = game_map._graph_cache.get(f"conn:{corp}")
-    if isinstance(cached, Connectivity):
+    cached = cached_connectivity(game_map, corp)
+    if cached is not None:
         return node in cached.nodes
     return reaches_node(game_map, corp, node.__eq__)
 
@@ -336,12 +434,11 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
     is not reached.  Each stop and path is walked once per token, in tile order: the same walk as
     the 18xx.games engine's, so "connected" means the same thing in both.
     """
-    key = f"conn:{corp}"
-    cached = game_map._graph_cache.get(key)
-    if isinstance(cached, Connectivity):
+    cached = cached_connectivity(game_map, corp)
+    if cached is not None:
         return cached
-    conn = Connectivity()
     tokens = game_map.tokens_of(corp)
+    conn = Connectivity(tokens=tuple(tokens))
     for hex_id, n in tokens:
         conn.nodes.add((hex_id, n))
         conn.hex_edges.setdefault(hex_id, set()).update(game_map.hexes[hex_id].neighbors)
@@ -349,7 +446,8 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
     tiles: dict[str, _TileIndex] = {}
     for start in tokens:
         _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles).run(start)
-    game_map._graph_cache[key] = conn
+    conn.touched = frozenset(tiles)
+    game_map._graph_cache[f"conn:{corp}"] = conn
     return conn
 
 

@@ -551,8 +551,23 @@ class GameMap:
         self.rules = rules
         self._graph_cache.clear()
 
-    def _changed(self) -> None:
-        self._graph_cache.clear()
+    def _changed(self, hex_id: str | None = None, *, tokens_moved: bool = True) -> None:
+        """Drop what was derived from the map before a change; ``hex_id``: only that hex's state
+        changed (a tile laid, a token placed or removed there), so a corporation's walk that never
+        read that hex is still the walk of the changed map and is kept, and so are the tokens
+        unless ``tokens_moved`` (every other cache goes)."""
+        cache = self._graph_cache
+        if hex_id is None or not cache:
+            cache.clear()
+            return
+        from companion.engine.graph import Connectivity
+
+        kept = {k: v for k, v in cache.items() if isinstance(v, Connectivity) and hex_id not in v.touched}
+        tokens = cache.get("tokens")
+        if not tokens_moved and tokens is not None:
+            kept["tokens"] = tokens
+        cache.clear()
+        cache.update(kept)
 
     # ------------------------------------------------------------------ queries
     def hex(self, hex_id: str) -> HexInfo:
@@ -689,12 +704,14 @@ class GameMap:
         one must not repeat an old path (same edges, same kinds of stop), or one must run to a stop
         whose value changed.  Laying on an empty hex always passes; so do special abilities.
         """
-        from companion.engine.graph import reaches_any
+        from companion.engine.graph import LayCheckWalk, reaches_any
 
         old = self.state[hex_id]
         old_paths = old.spec.paths_at(old.rotation)
         if not old_paths:
             return
+        # the connection check's walk of this map, stopped where it first came to the hex
+        after = self._graph_cache.get(f"lay_walk:{corp}:{hex_id}")
         trial = self.copy(sharing_all_but=hex_id)
         trial.lay_tile(corp, hex_id, tile_name, rotation, SimplePhase("", ()), check=False)
         new = trial.state[hex_id]
@@ -714,7 +731,7 @@ class GameMap:
             match = next((op for op in old_paths if all(e in ends(old.spec, op) for e in mine)), None)
             if match is None or values(old.spec, match) != values(new.spec, path):
                 counting.add((hex_id, i))
-        if reaches_any(trial, corp, counting):
+        if reaches_any(trial, corp, counting, after if isinstance(after, LayCheckWalk) else None):
             return
         raise MapError(f"an upgrade on {hex_id} must give {corp} new track or change a city's value")
 
@@ -871,7 +888,8 @@ class GameMap:
             self.laid.pop(old.tile, None)
         self.laid[tile_name] = hex_id
         self.state[hex_id] = st
-        self._changed()
+        # a lay moves the hex's tokens onto the new tile's cities (their node numbers may change)
+        self._changed(hex_id, tokens_moved=bool(old.corporations()))
         return cost
 
     def lay_cost(self, hex_id: str, tile_name: str, rotation: int) -> int:
@@ -1069,7 +1087,7 @@ class GameMap:
         for i, r in enumerate(res):
             if r == corp:
                 res[i] = None
-        self._changed()
+        self._changed(hex_id)
 
     def place_home_token(self, corp: str) -> str:
         """Place a corporation's home token in its reserved slot; return the city reference."""
@@ -1101,7 +1119,7 @@ class GameMap:
                 found = True
         if not found:
             raise MapError(f"{corp} has no token on {hex_id}")
-        self._changed()
+        self._changed(hex_id)
 
     def close_corporation(self, corp: str) -> None:
         """A corporation closes: its tokens and reservations leave the map."""
