@@ -1,0 +1,101 @@
+"""What the map carries from one state to the next gives the answers of a fresh walk.
+
+A tile lay or a token changes one hex: a corporation's walk that never read that hex is kept
+(``GameMap._changed``), and the new-track check of an upgrade continues the connection check's
+walk from just before it came to the hex (``graph.reaches_any(..., after=...)``) instead of
+walking the trial map from the start.  Both are checked against fresh walks on every map state of
+a real game of each title with reference games (1870, 1867, 1861)."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import graph
+from companion.engine.map import GameMap, MapError, SimplePhase
+from companion.interop.replay import iter_replay, load_export, states_before
+
+FIXTURES = Path(__file__).parent / "fixtures" / "18xx.games"
+GAMES = ["1870/34110", "1867/hs_ahjzadkh_19792", "1861/29683"]
+EVERY_COLOUR = SimplePhase("every colour", ("yellow", "green", "brown", "gray"))
+
+
+def _fresh(game_map: GameMap, corp: str) -> graph.Connectivity:
+    other = game_map.copy()
+    other._graph_cache.clear()
+    return graph.connectivity(other, corp)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_a_walk_kept_across_a_change_is_the_walk_of_the_changed_map(game: str) -> None:
+    kept = 0
+    for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
+        game_map = table_game.map
+        for corp in game_map.corporations:
+            if not game_map.tokens_of(corp):
+                continue
+            carried = graph.cached_connectivity(game_map, corp) is not None
+            walk = graph.connectivity(game_map, corp)  # kept from an earlier state, or walked now
+            if not carried:
+                continue
+            kept += 1
+            fresh = _fresh(game_map, corp)
+            assert walk.nodes == fresh.nodes, corp
+            assert walk.paths == fresh.paths, corp
+            assert walk.reachable_hexes == fresh.reachable_hexes, corp
+            assert walk.hex_edges == fresh.hex_edges, corp
+            assert walk.touched == fresh.touched and walk.entries == fresh.entries, corp
+    assert kept > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_the_new_track_check_continued_from_the_connection_check_answers_as_a_fresh_walk(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers: list[bool] = []
+    plain = graph.reaches_any
+
+    def compared(
+        game_map: GameMap, corp: str, targets: set[tuple[str, int]], after: graph.LayCheckWalk | None = None
+    ) -> bool:
+        answer = plain(game_map, corp, targets, after)
+        if after is not None:
+            fresh = game_map.copy()
+            fresh._graph_cache.clear()
+            assert answer == plain(fresh, corp, targets), (corp, after.hex_id, targets)
+            answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(graph, "reaches_any", compared)
+    lays = states_before(load_export(FIXTURES / f"{game}.json"), ("lay_tile",))
+    for n, (action, table_game) in enumerate(lays):
+        if action.get("entity_type") != "corporation":
+            continue
+        corp, hex_id, tile = action["entity"], action["hex"], action["tile"]
+        # the recorded lay at every rotation, and (every other lay) every upgrade of a few of the
+        # corporation's reached hexes
+        trials: list[tuple[str, str]] = [(hex_id, tile)]
+        game_map = table_game.map
+        reached = _fresh(game_map, corp).reachable_hexes if n % 2 == 0 or game.startswith("1867") else set()
+        for other in sorted(reached)[:4]:
+            colour = game_map.state[other].spec.color
+            for tile_id, (spec, _count) in game_map.supply.items():
+                names = game_map.available_tiles(tile_id)
+                if names and spec.color != colour and spec.color in EVERY_COLOUR.tiles:
+                    trials.append((other, names[0]))
+        for trial_hex, trial_tile in trials:
+            for rotation in range(6):
+                board = game_map.copy()
+                board._graph_cache.clear()
+                with contextlib.suppress(MapError):  # a refused lay was checked all the same
+                    board.validate_lay(corp, trial_hex, trial_tile, rotation, EVERY_COLOUR)
+    assert len(answers) > 100 and any(answers) and not all(answers), _summary(answers)
+
+
+def _summary(answers: list[Any]) -> str:
+    return f"{len(answers)} continued checks, {sum(answers)} reached new track"
