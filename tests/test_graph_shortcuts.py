@@ -155,3 +155,18 @@ def test_tokens_and_token_spots_answer_as_the_whole_search() -> None:
     game_map._graph_cache.clear()
     assert game_map.tokens_of("ZZ") == _tokens_by_scan(game_map, "ZZ") == [(hex_id, node), (hex_id, 99)]
     assert checked > 500 and 0 < spots < checked
+
+
+def test_the_chains_along_a_routes_hexes_are_those_of_the_whole_search(states: list[GameMap]) -> None:
+    compared = 0
+    for game_map in states[::2]:
+        game_map._graph_cache.clear()
+        every = graph.ChainsByHex(game_map)
+        wanted = {c.hexes for h in game_map.state for c in every.starting_in(h)}
+        wanted |= {hexes[:-1] for hexes in wanted if len(hexes) > 2}  # track that ends short of a stop
+        for hexes in sorted(wanted):
+            along = graph.ChainsByHex(game_map)
+            chains = along.along(hexes)  # walked first; the whole search then numbers the track alike
+            assert chains == [c for c in along.starting_in(hexes[0]) if c.hexes == hexes], hexes
+            compared += bool(chains)
+    assert compared > 1000

@@ -536,8 +536,10 @@ def _chains_from(
     start: Node,
     intra: dict[tuple[str, int], int],
     edge_id: _EdgeIds,
+    along: tuple[str, ...] | None = None,
 ) -> list[Chain]:
-    """The chains from one node (intra-hex paths get negative resource ids, numbered in ``intra``)."""
+    """The chains from one node (intra-hex paths get negative resource ids, numbered in ``intra``);
+    ``along``: only those whose hexes are these, in this order (the walk goes nowhere else)."""
     out: list[Chain] = []
     hex_id, n = start
     for i, p in enumerate(paths_by_hex[hex_id]):
@@ -545,6 +547,8 @@ def _chains_from(
             continue
         other = p.b if p.a == NODE + n else p.a
         if is_node(other):
+            if along is not None and len(along) != 1:
+                continue
             if (hex_id, i) not in intra:
                 intra[(hex_id, i)] = -1 - len(intra)
             target = (hex_id, other - NODE)
@@ -553,7 +557,7 @@ def _chains_from(
                     Chain(start, target, frozenset({intra[(hex_id, i)]}), (hex_id,), p.terminal, p.terminal)
                 )
             continue
-        _walk(game_map, paths_by_hex, start, p.terminal, other, [hex_id], set(), out, edge_id)
+        _walk(game_map, paths_by_hex, start, p.terminal, other, [hex_id], set(), out, edge_id, along)
     return out
 
 
@@ -601,6 +605,20 @@ class ChainsByHex:
             self._found[hex_id] = found
         return found
 
+    def along(self, hexes: tuple[str, ...]) -> list[Chain]:
+        """The chains of :meth:`starting_in` ``hexes[0]`` whose hexes are ``hexes``, in that order:
+        walked along those hexes only unless the board graph or that hex's chains are known."""
+        if not hexes:
+            return []
+        if self.graph is not None or hexes[0] in self._found:
+            return [chain for chain in self.starting_in(hexes[0]) if chain.hexes == hexes]
+        st = self.map.state.get(hexes[0])
+        found: list[Chain] = []
+        for n, spec in enumerate(st.spec.nodes if st is not None else ()):
+            if spec.is_stop:
+                found += _chains_from(self.map, self._paths, (hexes[0], n), self._intra, self._edge_id, hexes)
+        return found
+
 
 def has_chain(game_map: GameMap, node: Node) -> bool:
     """Does a chain of :func:`board_graph` start at ``node``?  Walks from that node only; the answer
@@ -631,11 +649,15 @@ def _walk(
     used: set[int],
     out: list[Chain],
     edge_id: _EdgeIds,
+    along: tuple[str, ...] | None = None,
 ) -> None:
-    """Depth-first: leave hexes[-1] by ``edge``; record every chain that reaches a node."""
+    """Depth-first: leave hexes[-1] by ``edge``; record every chain that reaches a node (``along``:
+    every chain through exactly these hexes, not stepping off them)."""
     hex_id = hexes[-1]
     nb = game_map.hexes[hex_id].neighbors.get(edge)
     if nb is None:
+        return
+    if along is not None and (len(hexes) >= len(along) or along[len(hexes)] != nb):
         return
     eid = edge_id(hex_id, edge, nb)
     if eid in used:
@@ -652,10 +674,10 @@ def _walk(
             continue
         if is_node(other):
             target = (nb, other - NODE)
-            if target != start:
+            if target != start and (along is None or len(hexes) == len(along)):
                 out.append(Chain(start, target, frozenset(used), tuple(hexes), start_terminal, q.terminal))
         else:
-            _walk(game_map, paths_by_hex, start, start_terminal, other, hexes, used, out, edge_id)
+            _walk(game_map, paths_by_hex, start, start_terminal, other, hexes, used, out, edge_id, along)
     hexes.pop()
     used.discard(eid)
 

@@ -167,8 +167,7 @@ def _paid_stops(
 
 # ---------------------------------------------------------------------- checking a run
 def _candidate_chains(source: ChainsByHex, hexes: Sequence[str]) -> list[Chain]:
-    want = tuple(hexes)
-    return [chain for chain in source.starting_in(want[0]) if chain.hexes == want] if want else []
+    return source.along(tuple(hexes))
 
 
 def _signature(node: Node) -> str:
