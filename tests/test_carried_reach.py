@@ -9,6 +9,7 @@ a real game of each title with reference games (1870, 1867, 1861)."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,4 +99,34 @@ def test_the_new_track_check_continued_from_the_connection_check_answers_as_a_fr
 
 
 def _summary(answers: list[Any]) -> str:
-    return f"{len(answers)} continued checks, {sum(answers)} reached new track"
+    return f"{len(answers)} continued checks, {sum(answers)} answered yes"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_a_check_right_after_a_lay_continued_from_its_connection_check_answers_as_a_fresh_walk(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers: list[bool] = []
+    plain = graph.reaches_node
+
+    def compared(game_map: GameMap, corp: str, accept: Callable[[tuple[str, int]], bool]) -> bool:
+        continued = graph.after_lay(game_map, corp, game_map.tokens_of(corp)) is not None
+        answer = plain(game_map, corp, accept)
+        if continued:
+            fresh = game_map.copy()
+            fresh._graph_cache.clear()
+            assert answer == plain(fresh, corp, accept), corp
+            answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(graph, "reaches_node", compared)
+    for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
+        # as the token step would ask, and of every city: could it take a token, is it reached
+        game_map = table_game.map
+        for corp in game_map.corporations:
+            if graph.after_lay(game_map, corp, game_map.tokens_of(corp)) is not None:
+                for hex_id, st in sorted(game_map.state.items())[::7]:
+                    for node in st.spec.city_indices:
+                        graph.reaches_node(game_map, corp, (hex_id, node).__eq__)
+    assert len(answers) > 50 and any(answers) and not all(answers), _summary(answers)

@@ -96,14 +96,19 @@ class _Resume:
     visited_paths: frozenset[tuple[str, int]]
     visited_nodes: frozenset[Node]
     used: dict[tuple[str, int], int]
+    #: the stops on every path walked until then, by this token's walk and the ones before it
+    walked_nodes: frozenset[Node]
 
 
 @dataclass(frozen=True)
 class LayCheckWalk:
-    """What the connection check of a lay on ``hex_id`` left for the new-track check of the same
-    lay (a graph cache entry of the map before the lay): the tokens it walked from, and the walk
-    of the first of them to come to the hex, stopped just before it did."""
+    """What the connection check of ``corp``'s lay on ``hex_id`` left for the new-track check of
+    the same lay (a graph cache entry of the map before the lay, ``lay_walk:CORP:HEX``) and, once
+    the tile is laid, for the checks asked of the map right after it (``after_lay:CORP``, kept by
+    :meth:`GameMap._changed` until the next change): the tokens it walked from, and the walk of the
+    first of them to come to the hex, stopped just before it did."""
 
+    corp: str
     hex_id: str
     tokens: tuple[Node, ...]
     token: int
@@ -152,6 +157,8 @@ class _TokenWalk:
         #: everything the walk knows in ``resume`` (it has read nothing of that hex until then)
         self.mark: str | None = None
         self.resume: _Resume | None = None
+        #: (with ``mark``) where to note the stops on the paths walked, for ``resume.walked_nodes``
+        self.collect: set[Node] | None = None
 
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
@@ -193,7 +200,7 @@ class _TokenWalk:
         record = self.record
         seen, entries = self.seen, conn.entries
         seen.add(start[0])
-        mark = self.mark
+        mark, collect = self.mark, self.collect
         while stack:
             step = pop()
             kind = step[0]
@@ -219,9 +226,13 @@ class _TokenWalk:
                     for e in edges:
                         if neighbors.get(e) == mark:
                             self.resume = _Resume(
-                                (*stack, step), frozenset(visited_paths), frozenset(visited_nodes), dict(used)
+                                (*stack, step),
+                                frozenset(visited_paths),
+                                frozenset(visited_nodes),
+                                dict(used),
+                                frozenset(collect or ()),
                             )
-                            mark = None
+                            mark = collect = None
                             break
                 visited_paths.add(key)
                 watched = hex_id == watch_hex
@@ -252,6 +263,9 @@ class _TokenWalk:
                         if neighbors.get(e) == watch_hex:
                             hex_edges.setdefault(watch_hex, set()).add((e + 3) % 6)
                             watched = True
+                    if collect is not None:
+                        for n in nodes:
+                            collect.add((hex_id, n))
                 if accept is not None and any(accept((hex_id, n)) for n in nodes):
                     return True
                 if until is not None and key in until:
@@ -338,33 +352,63 @@ def destination_walk(game_map: GameMap, corp: str, start: Node, target: Node, ma
     return walk.run(start, converging=True)
 
 
+def _walk_tokens(
+    game_map: GameMap,
+    corp: str,
+    tokens: list[Node],
+    setup: Callable[[_TokenWalk], None],
+    until: set[tuple[str, int]] | None = None,
+    after: LayCheckWalk | None = None,
+) -> bool:
+    """Walk from each token in turn (``setup`` sets up each walk); True as soon as one is.
+
+    ``after`` (of a map that differs from this one only on its hex; its tokens are ``tokens``): a
+    token's walk that never came to the hex is the same on both maps; the first that did is
+    continued on this map from just before it did, and the tokens after it are walked from the
+    start.  The caller answers for what the walks before it found (``after.resume``)."""
+    tiles: dict[str, _TileIndex] = {}
+    first = 0
+    if after is not None:
+        first = after.token + 1
+        start = tokens[after.token]
+        walk = _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {start}, tiles, record=False)
+        setup(walk)
+        if walk.run(start, until, resume=after.resume):
+            return True
+    for start in tokens[first:]:
+        walk = _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {start}, tiles, record=False)
+        setup(walk)
+        if walk.run(start, until):
+            return True
+    return False
+
+
+def _no_setup(walk: _TokenWalk) -> None:
+    """A plain walk."""
+
+
+def after_lay(game_map: GameMap, corp: str, tokens: list[Node]) -> LayCheckWalk | None:
+    """The connection check's walk of ``corp``'s lay that made this map, if nothing changed since."""
+    after = game_map._graph_cache.get(f"after_lay:{corp}")
+    return after if isinstance(after, LayCheckWalk) and after.tokens == tuple(tokens) else None
+
+
 def reaches_any(
     game_map: GameMap, corp: str, targets: set[tuple[str, int]], after: LayCheckWalk | None = None
 ) -> bool:
     """Does the walk of :func:`connectivity` reach any of ``targets`` (hex, path index)?  Stops early.
 
-    ``after``: ``game_map`` is a map before a lay with only that lay's hex changed, and every target
-    is on that hex.  A token's walk that never came to the hex is the same on both maps and reaches
-    no target; the first to come to it is continued on this map from just before it did, and
-    the tokens after it are walked from the start."""
+    ``after``: ``game_map`` is the map ``after`` walked but for its hex, and every target is on
+    that hex, so no walk before the one ``after`` stopped reached any (see :func:`_walk_tokens`)."""
     if not targets:
         return False
     cached = cached_connectivity(game_map, corp)
     if cached is not None:
         return not targets.isdisjoint(cached.paths)
     tokens = game_map.tokens_of(corp)
-    first = 0
-    tiles: dict[str, _TileIndex] = {}
-    if after is not None and after.tokens == tuple(tokens) and all(h == after.hex_id for h, _ in targets):
-        first = after.token + 1
-        start = tokens[after.token]
-        walk = _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {start}, tiles, record=False)
-        if walk.run(start, targets, resume=after.resume):
-            return True
-    return any(
-        _TokenWalk(game_map, corp, Connectivity(), set(tokens) - {t}, tiles, record=False).run(t, targets)
-        for t in tokens[first:]
-    )
+    if after is not None and (after.tokens != tuple(tokens) or any(h != after.hex_id for h, _ in targets)):
+        after = None
+    return _walk_tokens(game_map, corp, tokens, _no_setup, targets, after)
 
 
 def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[int]) -> bool:
@@ -379,16 +423,18 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
         return not edges.isdisjoint(game_map.hexes[hex_id].neighbors)
     conn = Connectivity()
     tiles: dict[str, _TileIndex] = {}
+    walked: set[Node] = set()
     noted = False
     for k, start in enumerate(tokens):
         walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles, record=False)
         walk.watch = (hex_id, edges)
-        walk.mark = None if noted else hex_id
+        if not noted:
+            walk.mark, walk.collect = hex_id, walked
         found = walk.run(start)
         if walk.resume is not None and not noted:
             noted = True
             game_map._graph_cache[f"lay_walk:{corp}:{hex_id}"] = LayCheckWalk(
-                hex_id, tuple(tokens), k, walk.resume
+                corp, hex_id, tuple(tokens), k, walk.resume
             )
         if found:
             return True
@@ -404,14 +450,14 @@ def reaches_node(game_map: GameMap, corp: str, accept: Callable[[Node], bool]) -
     tokens = game_map.tokens_of(corp)
     if any(accept(node) for node in tokens):
         return True
-    conn = Connectivity()
-    tiles: dict[str, _TileIndex] = {}
-    for start in tokens:
-        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles, record=False)
+    after = after_lay(game_map, corp, tokens)
+    if after is not None and any(accept(node) for node in after.resume.walked_nodes):
+        return True
+
+    def setup(walk: _TokenWalk) -> None:
         walk.accept = accept
-        if walk.run(start):
-            return True
-    return False
+
+    return _walk_tokens(game_map, corp, tokens, setup, None, after)
 
 
 def reaches_stop(game_map: GameMap, corp: str, node: Node) -> bool:

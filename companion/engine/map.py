@@ -551,18 +551,25 @@ class GameMap:
         self.rules = rules
         self._graph_cache.clear()
 
-    def _changed(self, hex_id: str | None = None, *, tokens_moved: bool = True) -> None:
+    def _changed(self, hex_id: str | None = None, *, tokens_moved: bool = True, laid: bool = False) -> None:
         """Drop what was derived from the map before a change; ``hex_id``: only that hex's state
         changed (a tile laid, a token placed or removed there), so a corporation's walk that never
         read that hex is still the walk of the changed map and is kept, and so are the tokens
-        unless ``tokens_moved`` (every other cache goes)."""
+        unless ``tokens_moved`` (every other cache goes).  ``laid``: a tile was laid there; the
+        connection check of that lay is kept for the checks asked right after it."""
         cache = self._graph_cache
         if hex_id is None or not cache:
             cache.clear()
             return
-        from companion.engine.graph import Connectivity
+        from companion.engine.graph import Connectivity, LayCheckWalk
 
-        kept = {k: v for k, v in cache.items() if isinstance(v, Connectivity) and hex_id not in v.touched}
+        kept: dict[str, Any] = {
+            k: v for k, v in cache.items() if isinstance(v, Connectivity) and hex_id not in v.touched
+        }
+        if laid:
+            for v in list(cache.values()):
+                if isinstance(v, LayCheckWalk) and v.hex_id == hex_id:
+                    kept[f"after_lay:{v.corp}"] = v
         tokens = cache.get("tokens")
         if not tokens_moved and tokens is not None:
             kept["tokens"] = tokens
@@ -889,7 +896,7 @@ class GameMap:
         self.laid[tile_name] = hex_id
         self.state[hex_id] = st
         # a lay moves the hex's tokens onto the new tile's cities (their node numbers may change)
-        self._changed(hex_id, tokens_moved=bool(old.corporations()))
+        self._changed(hex_id, tokens_moved=bool(old.corporations()), laid=True)
         return cost
 
     def lay_cost(self, hex_id: str, tile_name: str, rotation: int) -> int:
