@@ -29,6 +29,7 @@ __all__ = [
     "BoardGraph",
     "Connectivity",
     "LayCheckWalk",
+    "TileIndexes",
     "board_graph",
     "connectivity",
     "has_chain",
@@ -74,16 +75,38 @@ def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
 
 
 class _TileIndex:
-    """A laid tile's paths at its rotation, which paths touch each edge or stop, its neighbours."""
+    """A laid tile's paths at its rotation, which paths touch each edge or stop, its neighbours:
+    read from the tile and the board only (never its tokens), so one map state's indexes serve
+    every walk of that state and of its copies (:func:`_tile_indexes`)."""
 
-    __slots__ = ("paths", "at_end", "neighbors", "state")
+    __slots__ = ("paths", "at_end", "neighbors")
 
     def __init__(self, game_map: GameMap, hex_id: str) -> None:
         st = game_map.state[hex_id]
         self.paths = st.spec.paths_at(st.rotation)
         self.at_end = st.spec.paths_touching(st.rotation)
         self.neighbors = game_map.hexes[hex_id].neighbors
-        self.state = st
+
+
+@dataclass(frozen=True)
+class TileIndexes:
+    """hex → its tile's index, filled in as walks read the hexes: a graph cache entry (``tiles``)
+    that a change on one hex carries over without that hex (:meth:`GameMap._changed`).  A value
+    whose derived table fills: what it gains holds for every map state it is in (a copy's, a
+    snapshot's of the same state), as a tile is never changed in place."""
+
+    by_hex: dict[str, _TileIndex] = field(default_factory=dict)
+
+    def without(self, hex_id: str) -> TileIndexes:
+        return TileIndexes({k: v for k, v in self.by_hex.items() if k != hex_id})
+
+
+def _tile_indexes(game_map: GameMap) -> dict[str, _TileIndex]:
+    """The tile indexes of this map state (:class:`TileIndexes`)."""
+    tiles = game_map._graph_cache.get("tiles")
+    if not isinstance(tiles, TileIndexes):
+        tiles = game_map._graph_cache["tiles"] = TileIndexes()
+    return tiles.by_hex
 
 
 @dataclass(frozen=True)
@@ -139,7 +162,7 @@ class _TokenWalk:
         self.visited_paths: set[tuple[str, int]] = set()
         self.used: dict[tuple[str, int], int] = {}
         #: hex → its tile index, shared by the walks over one unchanged map
-        self._tiles: dict[str, _TileIndex] = {} if tiles is None else tiles
+        self._tiles: dict[str, _TileIndex] = _tile_indexes(game_map) if tiles is None else tiles
         #: lay checks: stop once the walk reaches one of these edges of this hex
         self.watch: tuple[str, frozenset[int]] | None = None
         #: destination checks: stop when a path to this stop is walked with fewer stops behind it
@@ -304,8 +327,8 @@ class _TokenWalk:
                     for j in reversed(nb_index.at_end.get(inv, ())):
                         push((_PATH, nb, j, inv, origin, onward))
                     push((_USE, edge))
-                if not path.terminal:
-                    st = index.state
+                if nodes and not path.terminal:
+                    st = game_map.state[hex_id]
                     for n in reversed(nodes):
                         node = (hex_id, n)
                         spec = st.spec.nodes[n]
@@ -366,7 +389,7 @@ def _walk_tokens(
     token's walk that never came to the hex is the same on both maps; the first that did is
     continued on this map from just before it did, and the tokens after it are walked from the
     start.  The caller answers for what the walks before it found (``after.resume``)."""
-    tiles: dict[str, _TileIndex] = {}
+    tiles = _tile_indexes(game_map)
     first = 0
     if after is not None:
         first = after.token + 1
@@ -422,7 +445,7 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
     if any(h == hex_id for h, _ in tokens):
         return not edges.isdisjoint(game_map.hexes[hex_id].neighbors)
     conn = Connectivity()
-    tiles: dict[str, _TileIndex] = {}
+    tiles = _tile_indexes(game_map)
     walked: set[Node] = set()
     noted = False
     for k, start in enumerate(tokens):
@@ -489,10 +512,13 @@ def connectivity(game_map: GameMap, corp: str) -> Connectivity:
         conn.nodes.add((hex_id, n))
         conn.hex_edges.setdefault(hex_id, set()).update(game_map.hexes[hex_id].neighbors)
 
-    tiles: dict[str, _TileIndex] = {}
+    tiles = _tile_indexes(game_map)
+    touched: set[str] = set()
     for start in tokens:
-        _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles).run(start)
-    conn.touched = frozenset(tiles)
+        walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles)
+        walk.run(start)
+        touched |= walk.seen
+    conn.touched = frozenset(touched)
     game_map._graph_cache[f"conn:{corp}"] = conn
     return conn
 

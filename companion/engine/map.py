@@ -561,11 +561,14 @@ class GameMap:
         if hex_id is None or not cache:
             cache.clear()
             return
-        from companion.engine.graph import Connectivity, LayCheckWalk
+        from companion.engine.graph import Connectivity, LayCheckWalk, TileIndexes
 
         kept: dict[str, Any] = {
             k: v for k, v in cache.items() if isinstance(v, Connectivity) and hex_id not in v.touched
         }
+        tiles = cache.get("tiles")
+        if isinstance(tiles, TileIndexes):
+            kept["tiles"] = tiles.without(hex_id)
         if laid:
             for v in list(cache.values()):
                 if isinstance(v, LayCheckWalk) and v.hex_id == hex_id:
