@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.tiles import NODE, PathSpec, is_node
+from companion.engine.tiles import NODE, is_node
 
 if TYPE_CHECKING:
     from companion.engine.map import GameMap
@@ -67,11 +67,6 @@ def cached_connectivity(game_map: GameMap, corp: str) -> Connectivity | None:
     if isinstance(cached, Connectivity) and cached.tokens == tuple(game_map.tokens_of(corp)):
         return cached
     return None
-
-
-def _tile_paths(game_map: GameMap, hex_id: str) -> tuple[PathSpec, ...]:
-    st = game_map.state[hex_id]
-    return st.spec.paths_at(st.rotation)
 
 
 class _TileIndex:
@@ -573,7 +568,7 @@ def board_graph(game_map: GameMap) -> BoardGraph:
         return cached
     edge_id = _EdgeIds()
     intra: dict[tuple[str, int], int] = {}
-    paths_by_hex = {h: _tile_paths(game_map, h) for h in game_map.state}
+    paths_by_hex = _TileReader(game_map)
     nodes: list[Node] = []
     chains: dict[Node, list[Chain]] = {}
     for hex_id, st in game_map.state.items():
@@ -604,7 +599,7 @@ def board_graph(game_map: GameMap) -> BoardGraph:
 
 def _chains_from(
     game_map: GameMap,
-    paths_by_hex: dict[str, tuple[PathSpec, ...]],
+    paths_by_hex: _TileReader,
     start: Node,
     intra: dict[tuple[str, int], int],
     edge_id: _EdgeIds,
@@ -614,9 +609,10 @@ def _chains_from(
     ``along``: only those whose hexes are these, in this order (the walk goes nowhere else)."""
     out: list[Chain] = []
     hex_id, n = start
-    for i, p in enumerate(paths_by_hex[hex_id]):
-        if NODE + n not in (p.a, p.b):
-            continue
+    index = paths_by_hex[hex_id]
+    paths = index.paths
+    for i in index.at_end.get(NODE + n, ()):
+        p = paths[i]
         other = p.b if p.a == NODE + n else p.a
         if is_node(other):
             if along is not None and len(along) != 1:
@@ -633,16 +629,20 @@ def _chains_from(
     return out
 
 
-class _LazyPaths(dict[str, tuple[PathSpec, ...]]):
-    """hex → its tile's paths at its rotation, looked up as the walk reaches each hex."""
+class _TileReader:
+    """hex → its tile's index (:func:`_tile_indexes`), made as the walk reaches each hex."""
+
+    __slots__ = ("map", "tiles")
 
     def __init__(self, game_map: GameMap) -> None:
-        super().__init__()
         self.map = game_map
+        self.tiles = _tile_indexes(game_map)
 
-    def __missing__(self, hex_id: str) -> tuple[PathSpec, ...]:
-        paths = self[hex_id] = _tile_paths(self.map, hex_id)
-        return paths
+    def __getitem__(self, hex_id: str) -> _TileIndex:
+        index = self.tiles.get(hex_id)
+        if index is None:
+            index = self.tiles[hex_id] = _TileIndex(self.map, hex_id)
+        return index
 
 
 class ChainsByHex:
@@ -656,7 +656,7 @@ class ChainsByHex:
         self.map = game_map
         cached = game_map._graph_cache.get("board")
         self.graph = cached if isinstance(cached, BoardGraph) else None
-        self._paths = _LazyPaths(game_map)
+        self._paths = _TileReader(game_map)
         self._intra: dict[tuple[str, int], int] = {}  # intra-hex paths: negative ids
         self._edge_id = _EdgeIds()
         self._found: dict[str, list[Chain]] = {}
@@ -706,14 +706,14 @@ def has_chain(game_map: GameMap, node: Node) -> bool:
     st = game_map.state[hex_id]
     found = False
     if n < len(st.spec.nodes) and st.spec.nodes[n].is_stop:
-        found = bool(_chains_from(game_map, _LazyPaths(game_map), node, {}, _EdgeIds()))
+        found = bool(_chains_from(game_map, _TileReader(game_map), node, {}, _EdgeIds()))
     game_map._graph_cache[key] = found
     return found
 
 
 def _walk(
     game_map: GameMap,
-    paths_by_hex: dict[str, tuple[PathSpec, ...]],
+    paths_by_hex: _TileReader,
     start: Node,
     start_terminal: bool,
     edge: int,
@@ -737,13 +737,11 @@ def _walk(
     inv = (edge + 3) % 6
     used.add(eid)
     hexes.append(nb)
-    for q in paths_by_hex[nb]:
-        if q.a == inv:
-            other = q.b
-        elif q.b == inv:
-            other = q.a
-        else:
-            continue
+    index = paths_by_hex[nb]
+    paths = index.paths
+    for qi in index.at_end.get(inv, ()):
+        q = paths[qi]
+        other = q.b if q.a == inv else q.a
         if is_node(other):
             target = (nb, other - NODE)
             if target != start and (along is None or len(hexes) == len(along)):
