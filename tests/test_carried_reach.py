@@ -1,10 +1,12 @@
 """What the map carries from one state to the next gives the answers of a fresh walk.
 
 A tile lay or a token changes one hex: a corporation's walk that never read that hex is kept
-(``GameMap._changed``), and the new-track check of an upgrade continues the connection check's
-walk from just before it came to the hex (``graph.reaches_any(..., after=...)``) instead of
-walking the trial map from the start.  Both are checked against fresh walks on every map state of
-a real game of each title with reference games (1870, 1867, 1861)."""
+(``GameMap._changed``), and so are a token's "has track" answer (``has_chain``) and the tile
+indexes of the other hexes; the new-track check of an upgrade and the checks asked right after a
+lay continue the connection check's walk from just before it came to the hex
+(``graph.reaches_any(..., after=...)``, ``graph.after_lay``) instead of walking the new map from
+the start.  Each is checked against fresh walks (on a copy with no cache) on every map state of a
+real game of each title with reference games (1870, 1867, 1861)."""
 
 from __future__ import annotations
 
@@ -130,3 +132,26 @@ def test_a_check_right_after_a_lay_continued_from_its_connection_check_answers_a
                     for node in st.spec.city_indices:
                         graph.reaches_node(game_map, corp, (hex_id, node).__eq__)
     assert len(answers) > 50 and any(answers) and not all(answers), _summary(answers)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_a_chain_answer_kept_across_a_change_is_the_board_graphs(game: str) -> None:
+    kept = 0
+    for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
+        game_map = table_game.map
+        nodes = [t for corp in game_map.corporations for t in game_map.tokens_of(corp)]
+        carried = [
+            n
+            for n in nodes
+            if isinstance(game_map._graph_cache.get(f"has_chain:{n[0]}:{n[1]}"), graph.ChainAnswer)
+        ]
+        if carried and "board" not in game_map._graph_cache:
+            fresh = game_map.copy()
+            fresh._graph_cache.clear()
+            chains = graph.board_graph(fresh).chains
+            assert [graph.has_chain(game_map, n) for n in carried] == [bool(chains.get(n)) for n in carried]
+            kept += len(carried)
+        for node in nodes:  # asked at every state, so the answers are carried to the next
+            graph.has_chain(game_map, node)
+    assert kept > 100

@@ -28,6 +28,7 @@ __all__ = [
     "Chain",
     "BoardGraph",
     "Connectivity",
+    "ChainAnswer",
     "LayCheckWalk",
     "TileIndexes",
     "board_graph",
@@ -632,13 +633,17 @@ def _chains_from(
 class _TileReader:
     """hex → its tile's index (:func:`_tile_indexes`), made as the walk reaches each hex."""
 
-    __slots__ = ("map", "tiles")
+    __slots__ = ("map", "tiles", "read")
 
-    def __init__(self, game_map: GameMap) -> None:
+    def __init__(self, game_map: GameMap, read: set[str] | None = None) -> None:
         self.map = game_map
         self.tiles = _tile_indexes(game_map)
+        #: where to note every hex read, if anywhere
+        self.read = read
 
     def __getitem__(self, hex_id: str) -> _TileIndex:
+        if self.read is not None:
+            self.read.add(hex_id)
         index = self.tiles.get(hex_id)
         if index is None:
             index = self.tiles[hex_id] = _TileIndex(self.map, hex_id)
@@ -700,15 +705,25 @@ def has_chain(game_map: GameMap, node: Node) -> bool:
         return bool(cached.chains.get(node))
     key = f"has_chain:{node[0]}:{node[1]}"
     known = game_map._graph_cache.get(key)
-    if isinstance(known, bool):
-        return known
+    if isinstance(known, ChainAnswer):
+        return known.found
     hex_id, n = node
     st = game_map.state[hex_id]
     found = False
+    read = {hex_id}
     if n < len(st.spec.nodes) and st.spec.nodes[n].is_stop:
-        found = bool(_chains_from(game_map, _TileReader(game_map), node, {}, _EdgeIds()))
-    game_map._graph_cache[key] = found
+        found = bool(_chains_from(game_map, _TileReader(game_map, read), node, {}, _EdgeIds()))
+    game_map._graph_cache[key] = ChainAnswer(found, frozenset(read))
     return found
+
+
+@dataclass(frozen=True)
+class ChainAnswer:
+    """:func:`has_chain`'s answer for one node and the hexes its walk read: a change on any other
+    hex leaves it as it was (:meth:`GameMap._changed`)."""
+
+    found: bool
+    touched: frozenset[str]
 
 
 def _walk(

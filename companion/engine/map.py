@@ -561,10 +561,12 @@ class GameMap:
         if hex_id is None or not cache:
             cache.clear()
             return
-        from companion.engine.graph import Connectivity, LayCheckWalk, TileIndexes
+        from companion.engine.graph import ChainAnswer, Connectivity, LayCheckWalk, TileIndexes
 
         kept: dict[str, Any] = {
-            k: v for k, v in cache.items() if isinstance(v, Connectivity) and hex_id not in v.touched
+            k: v
+            for k, v in cache.items()
+            if isinstance(v, (Connectivity, ChainAnswer)) and hex_id not in v.touched
         }
         tiles = cache.get("tiles")
         if isinstance(tiles, TileIndexes):
