@@ -26,10 +26,15 @@ GAMES = ["1870/34110", "1867/hs_ahjzadkh_19792", "1861/29683"]
 EVERY_COLOUR = SimplePhase("every colour", ("yellow", "green", "brown", "gray"))
 
 
-def _fresh(game_map: GameMap, corp: str) -> graph.Connectivity:
+def _uncached(game_map: GameMap) -> GameMap:
+    """A copy of the map that knows nothing derived: every answer on it is walked afresh."""
     other = game_map.copy()
     other._graph_cache.clear()
-    return graph.connectivity(other, corp)
+    return other
+
+
+def _fresh(game_map: GameMap, corp: str) -> graph.Connectivity:
+    return graph.connectivity(_uncached(game_map), corp)
 
 
 @pytest.mark.slow
@@ -68,8 +73,7 @@ def test_the_new_track_check_continued_from_the_connection_check_answers_as_a_fr
     ) -> bool:
         answer = plain(game_map, corp, targets, after)
         if after is not None:
-            fresh = game_map.copy()
-            fresh._graph_cache.clear()
+            fresh = _uncached(game_map)
             assert answer == plain(fresh, corp, targets), (corp, after.hex_id, targets)
             answers.append(answer)
         return answer
@@ -93,8 +97,7 @@ def test_the_new_track_check_continued_from_the_connection_check_answers_as_a_fr
                     trials.append((other, names[0]))
         for trial_hex, trial_tile in trials:
             for rotation in range(6):
-                board = game_map.copy()
-                board._graph_cache.clear()
+                board = _uncached(game_map)
                 with contextlib.suppress(MapError):  # a refused lay was checked all the same
                     board.validate_lay(corp, trial_hex, trial_tile, rotation, EVERY_COLOUR)
     assert len(answers) > 100 and any(answers) and not all(answers), _summary(answers)
@@ -116,8 +119,7 @@ def test_a_check_right_after_a_lay_continued_from_its_connection_check_answers_a
         continued = graph.after_lay(game_map, corp, game_map.tokens_of(corp)) is not None
         answer = plain(game_map, corp, accept)
         if continued:
-            fresh = game_map.copy()
-            fresh._graph_cache.clear()
+            fresh = _uncached(game_map)
             assert answer == plain(fresh, corp, accept), corp
             answers.append(answer)
         return answer
@@ -147,8 +149,7 @@ def test_a_chain_answer_kept_across_a_change_is_the_board_graphs(game: str) -> N
             if isinstance(game_map._graph_cache.get(f"has_chain:{n[0]}:{n[1]}"), graph.ChainAnswer)
         ]
         if carried and "board" not in game_map._graph_cache:
-            fresh = game_map.copy()
-            fresh._graph_cache.clear()
+            fresh = _uncached(game_map)
             chains = graph.board_graph(fresh).chains
             assert [graph.has_chain(game_map, n) for n in carried] == [bool(chains.get(n)) for n in carried]
             kept += len(carried)
