@@ -113,26 +113,39 @@ def test_a_check_right_after_a_lay_continued_from_its_connection_check_answers_a
     game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     answers: list[bool] = []
-    plain = graph.reaches_node
+    plain_node, plain_edges = graph.reaches_node, graph.reaches_edges
 
-    def compared(game_map: GameMap, corp: str, accept: Callable[[tuple[str, int]], bool]) -> bool:
-        continued = graph.after_lay(game_map, corp, game_map.tokens_of(corp)) is not None
-        answer = plain(game_map, corp, accept)
-        if continued:
-            fresh = _uncached(game_map)
-            assert answer == plain(fresh, corp, accept), corp
+    def continued(game_map: GameMap, corp: str) -> bool:
+        return graph.after_lay(game_map, corp, game_map.tokens_of(corp)) is not None
+
+    def node_compared(game_map: GameMap, corp: str, accept: Callable[[tuple[str, int]], bool]) -> bool:
+        check = continued(game_map, corp)
+        answer = plain_node(game_map, corp, accept)
+        if check:
+            assert answer == plain_node(_uncached(game_map), corp, accept), corp
             answers.append(answer)
         return answer
 
-    monkeypatch.setattr(graph, "reaches_node", compared)
+    def edges_compared(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[int]) -> bool:
+        check = continued(game_map, corp)
+        answer = plain_edges(game_map, corp, hex_id, edges)
+        if check:
+            assert answer == plain_edges(_uncached(game_map), corp, hex_id, edges), (corp, hex_id, edges)
+            answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(graph, "reaches_node", node_compared)
+    monkeypatch.setattr(graph, "reaches_edges", edges_compared)
     for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
-        # as the token step would ask, and of every city: could it take a token, is it reached
+        # as the token step and a second lay would ask: could this city take a token, is it
+        # reached, would track on this hex's edges be connected
         game_map = table_game.map
         for corp in game_map.corporations:
-            if graph.after_lay(game_map, corp, game_map.tokens_of(corp)) is not None:
-                for hex_id, st in sorted(game_map.state.items())[::7]:
+            if continued(game_map, corp):
+                for n, (hex_id, st) in enumerate(sorted(game_map.state.items())[::7]):
                     for node in st.spec.city_indices:
                         graph.reaches_node(game_map, corp, (hex_id, node).__eq__)
+                    graph.reaches_edges(game_map, corp, hex_id, frozenset({n % 6, (n + 2) % 6}))
     assert len(answers) > 50 and any(answers) and not all(answers), _summary(answers)
 
 

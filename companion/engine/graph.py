@@ -115,8 +115,8 @@ class _Resume:
     visited_paths: frozenset[tuple[str, int]]
     visited_nodes: frozenset[Node]
     used: dict[tuple[str, int], int]
-    #: the stops on every path walked until then, by this token's walk and the ones before it
-    walked_nodes: frozenset[Node]
+    #: every path walked until then, by this token's walk and the ones before it
+    walked: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,18 @@ class LayCheckWalk:
     tokens: tuple[Node, ...]
     token: int
     resume: _Resume
+    #: derived from the above once asked (:meth:`walked_nodes`)
+    derived: dict[str, frozenset[Node]] = field(default_factory=dict, compare=False, repr=False)
+
+    def walked_nodes(self, game_map: GameMap) -> frozenset[Node]:
+        """The stops on the paths walked before the hex (``game_map``: the map walked, or the map
+        after the lay: those paths are on the other hexes)."""
+        nodes = self.derived.get("nodes")
+        if nodes is None:
+            tiles = _TileReader(game_map)
+            found = [(h, n) for h, i in self.resume.walked for n in tiles[h].paths[i].nodes]
+            nodes = self.derived["nodes"] = frozenset(found)
+        return nodes
 
 
 # the steps of a walk, kept on one explicit stack (deep boards stay off the interpreter's stack)
@@ -176,8 +188,8 @@ class _TokenWalk:
         #: everything the walk knows in ``resume`` (it has read nothing of that hex until then)
         self.mark: str | None = None
         self.resume: _Resume | None = None
-        #: (with ``mark``) where to note the stops on the paths walked, for ``resume.walked_nodes``
-        self.collect: set[Node] | None = None
+        #: (with ``mark``) where to note the paths walked, for ``resume.walked``
+        self.collect: list[tuple[str, int]] | None = None
 
     def tile(self, hex_id: str) -> _TileIndex:
         index = self._tiles.get(hex_id)
@@ -249,7 +261,7 @@ class _TokenWalk:
                                 frozenset(visited_paths),
                                 frozenset(visited_nodes),
                                 dict(used),
-                                frozenset(collect or ()),
+                                tuple(collect or ()),
                             )
                             mark = collect = None
                             break
@@ -283,8 +295,7 @@ class _TokenWalk:
                             hex_edges.setdefault(watch_hex, set()).add((e + 3) % 6)
                             watched = True
                     if collect is not None:
-                        for n in nodes:
-                            collect.add((hex_id, n))
+                        collect.append(key)
                 if accept is not None and any(accept((hex_id, n)) for n in nodes):
                     return True
                 if until is not None and key in until:
@@ -430,6 +441,28 @@ def reaches_any(
     return _walk_tokens(game_map, corp, tokens, _no_setup, targets, after)
 
 
+def _came_to(
+    game_map: GameMap, walked: tuple[tuple[str, int], ...], hex_id: str, edges: frozenset[int]
+) -> tuple[bool, bool]:
+    """Did any of these walked paths come to ``hex_id`` (lie on it or lead into it), and did one
+    reach one of its ``edges``, as :func:`reaches_edges`' walk notes them?"""
+    tiles = _TileReader(game_map)
+    came = False
+    for h, i in walked:
+        index = tiles[h]
+        path = index.paths[i]
+        if h == hex_id:
+            came = True
+            if not edges.isdisjoint(path.edges):
+                return True, True
+        for e in path.edges:
+            if index.neighbors.get(e) == hex_id:
+                came = True
+                if (e + 3) % 6 in edges:
+                    return True, True
+    return came, False
+
+
 def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[int]) -> bool:
     """Do any of ``edges`` of ``hex_id`` meet track ``corp`` reaches (``connectivity(...).hex_edges``)?
 
@@ -442,14 +475,27 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
         return not edges.isdisjoint(game_map.hexes[hex_id].neighbors)
     conn = Connectivity()
     tiles = _tile_indexes(game_map)
-    walked: set[Node] = set()
+    walked: list[tuple[str, int]] = []
     noted = False
-    for k, start in enumerate(tokens):
+    first, resume = 0, None
+    after = after_lay(game_map, corp, tokens)
+    if after is not None:
+        # a second lay right after one: what the first one's check walked before its hex is walked
+        # on this map too; go on from there
+        came, reached = _came_to(game_map, after.resume.walked, hex_id, edges)
+        if reached:
+            return True
+        first, resume = after.token, after.resume
+        walked = list(resume.walked)
+        # a walk before the continued one came to this hex: the new-track check walks afresh
+        noted = came
+    for k in range(first, len(tokens)):
+        start = tokens[k]
         walk = _TokenWalk(game_map, corp, conn, set(tokens) - {start}, tiles, record=False)
         walk.watch = (hex_id, edges)
         if not noted:
             walk.mark, walk.collect = hex_id, walked
-        found = walk.run(start)
+        found = walk.run(start, resume=resume if k == first else None)
         if walk.resume is not None and not noted:
             noted = True
             game_map._graph_cache[f"lay_walk:{corp}:{hex_id}"] = LayCheckWalk(
@@ -470,7 +516,7 @@ def reaches_node(game_map: GameMap, corp: str, accept: Callable[[Node], bool]) -
     if any(accept(node) for node in tokens):
         return True
     after = after_lay(game_map, corp, tokens)
-    if after is not None and any(accept(node) for node in after.resume.walked_nodes):
+    if after is not None and any(accept(node) for node in after.walked_nodes(game_map)):
         return True
 
     def setup(walk: _TokenWalk) -> None:
