@@ -11,7 +11,7 @@ real game of each title with reference games (1870, 1867, 1861)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,12 @@ def _uncached(game_map: GameMap) -> GameMap:
     return other
 
 
+def _maps(game: str) -> Iterator[GameMap]:
+    """The live map after each action of a replay of ``game``."""
+    for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
+        yield table_game.map
+
+
 def _fresh(game_map: GameMap, corp: str) -> graph.Connectivity:
     return graph.connectivity(_uncached(game_map), corp)
 
@@ -41,8 +47,7 @@ def _fresh(game_map: GameMap, corp: str) -> graph.Connectivity:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_walk_kept_across_a_change_is_the_walk_of_the_changed_map(game: str) -> None:
     kept = 0
-    for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
-        game_map = table_game.map
+    for game_map in _maps(game):
         for corp in game_map.corporations:
             if not game_map.tokens_of(corp):
                 continue
@@ -136,10 +141,9 @@ def test_a_check_right_after_a_lay_continued_from_its_connection_check_answers_a
 
     monkeypatch.setattr(graph, "reaches_node", node_compared)
     monkeypatch.setattr(graph, "reaches_edges", edges_compared)
-    for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
+    for game_map in _maps(game):
         # as the token step and a second lay would ask: could this city take a token, is it
         # reached, would track on this hex's edges be connected
-        game_map = table_game.map
         for corp in game_map.corporations:
             if continued(game_map, corp):
                 for n, (hex_id, st) in enumerate(sorted(game_map.state.items())[::7]):
@@ -153,8 +157,7 @@ def test_a_check_right_after_a_lay_continued_from_its_connection_check_answers_a
 @pytest.mark.parametrize("game", GAMES)
 def test_a_chain_answer_kept_across_a_change_is_the_board_graphs(game: str) -> None:
     kept = 0
-    for _action, table_game in iter_replay(load_export(FIXTURES / f"{game}.json")):
-        game_map = table_game.map
+    for game_map in _maps(game):
         nodes = [t for corp in game_map.corporations for t in game_map.tokens_of(corp)]
         carried = [
             n
