@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from vision.calibration import DEFAULT_RANGES, hue_mask
 from vision.finematch import FINE_PATCH, FINE_SCALE, hex_mask, patch_offsets
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle
+from vision.print_marks import MarkReader
 from vision.tiles import TileShape, rotation_classes
 
 FloatArray = NDArray[np.float32]
@@ -54,6 +55,12 @@ EXIT = 0.5
 NO_EXIT = 0.25
 #: ink on an edge at least this strong (but under NO_EXIT) may be a washed-out track
 FAINT_EXIT = 0.1
+#: rows further in (board units from the centre) along which a doubtful exit's track is followed: a
+#: track that fades before the tile's edge (a light border band, the tile's own cut edge, the gap
+#: between two cardboard tiles) still runs as a line of the track's width from there towards the centre
+REACH_ROWS = (0.26, 0.30)
+#: that line's width relative to the track's width at the clear exits
+REACH_WIDTH = (0.5, 1.6)
 #: share of a candidate's centreline that must be seen as ink
 RECALL = 0.8
 #: share of the hex that may be ink no candidate line explains (printed numbers, labels, revenue)
@@ -138,6 +145,7 @@ class _Candidate:
     clear: NDArray[np.bool_]  # pixels left out of the track measures (the city and its slots)
     look: tuple[object, ...]  # candidates with equal looks print the same track and stops
     revenue: bool  # a revenue is printed on it (a town's or a city's: a white circle or box)
+    label: str = ""  # the label printed on it (K, L, P, …), "" for none
 
 
 def _normal(layout: str, edge: int) -> Point:
@@ -259,6 +267,7 @@ class PrintReader:
         #: the track width calibrated on the owner's set, if any (board units)
         self.track_width = track_width
         self.mask = hex_mask(layout, 0.86, FINE_SCALE, FINE_PATCH)
+        self.marks = MarkReader()
         off = patch_offsets(FINE_SCALE, FINE_PATCH)
         radius = np.hypot(off[..., 0], off[..., 1])
         self.inner = radius <= 0.14
@@ -303,6 +312,7 @@ class PrintReader:
                         clear,
                         (shape.edges(rot), city, np.round(dist, 2).tobytes()),
                         has_revenue(shape),
+                        shape.label or "",
                     )
                 )
         # candidates whose centrelines lie within a fraction of a pixel of each other print the same
@@ -345,6 +355,15 @@ class PrintReader:
             lateral = np.linspace(-EXIT_SPAN, EXIT_SPAN, 11)
             pts.append([[(r * n + s * t) * FINE_SCALE + c for s in lateral] for r in EXIT_ROWS])
         self.exit_px = np.round(np.array(pts)).astype(int)  # (6, rows, lateral, 2)
+        reach = []
+        for e in range(6):
+            n, t = np.array(_normal(layout, e)), np.array(_tangent(layout, e))
+            lateral = np.linspace(-EXIT_SPAN, EXIT_SPAN, 11)
+            reach.append([[(r * n + s * t) * FINE_SCALE + c for s in lateral] for r in REACH_ROWS])
+        #: the exit rows with the reach rows in front of them, from the centre outwards
+        self.reach_px = np.concatenate([np.round(np.array(reach)).astype(int), self.exit_px], axis=1).clip(
+            0, FINE_PATCH - 1
+        )  # (6, 6 rows, lateral, 2)
         # where the track's lateral position is measured (to find a tile lying off its hex): the two
         # outer rows, wider than the exit span
         wide = np.linspace(-OFFSET_SPAN, OFFSET_SPAN, 17)
@@ -446,6 +465,57 @@ class PrintReader:
         width = float(np.median(widths)) if widths.size else 0.06
         return out, width
 
+    def settle_exits(
+        self, exits: FloatArray, ink: FloatArray, tiled: FloatArray, width: float
+    ) -> tuple[FloatArray, frozenset[int]]:
+        """Per edge (6,): ``exits`` (:meth:`exits`) settled where the print says more (``tiled`` is the
+        tile colour map of :meth:`measure`, ``width`` the track's width at the clear exits):
+
+        * **the tile's colour at the edge is no exit**: where both outer exit rows show the tile's own
+          colour and brightness in their middle and the outermost has no ink to speak of, what crosses
+          the inner rows (a city's outline running along the edge, a token's rim) does not reach the
+          edge: no track leaves there, however strongly the inner rows are crossed;
+        * **a track fading before the tile's edge is an exit**: where a doubtful edge (between NO_EXIT
+          and EXIT) shows, from a quarter of a hex width from the centre out to the inner exit rows
+          (0.26–0.37), ink in every row as one line of the track's width (half to 1.6 times its width at
+          the clear exits: text is thinner, a city's outline running along the edge is wider) at one
+          lateral place, and where the outer rows miss it their middle is not the tile's colour (a light
+          border band, the tile's own cut edge, the gap between two tiles, a shadow).
+
+        The second needs a clear exit to know the track's width.  Also returns the edges the first rule
+        found bare (the tile's colour at the edge: no hand or revenue circle hides them)."""
+        out = exits.copy()
+        bare: set[int] = set()
+        soft = cv2.GaussianBlur(ink, (0, 0), 0.8)
+        ys, xs = self.reach_px[..., 1], self.reach_px[..., 0]
+        vals = soft[ys, xs]  # (6, rows, lateral), from the centre outwards
+        raw = ink[ys, xs] >= 0.5
+        step = 2 * EXIT_SPAN / (raw.shape[2] - 1)
+        middle = tiled[ys[:, :, 3:8], xs[:, :, 3:8]]  # (6, rows, 5)
+        hue = (middle >= 0.5).mean(axis=2)
+        own = (middle >= 1.5).mean(axis=2)
+        inner, outer = slice(0, 4), slice(4, 6)
+        sized = bool((exits >= EXIT).any())
+        for e in np.flatnonzero(exits > NO_EXIT):
+            if bool((own[e, outer] >= 0.8).all()) and float(vals[e, -1].max()) < NO_EXIT:
+                out[e] = 0.0
+                bare.add(int(e))
+                continue
+            if exits[e] >= EXIT or not sized:
+                continue
+            strength = vals[e, inner].max(axis=1)
+            wide = raw[e, inner].sum(axis=1) * step
+            place = vals[e, inner].argmax(axis=1)
+            missed = vals[e, outer].max(axis=1) < EXIT
+            if (
+                bool((strength >= EXIT).all())
+                and bool((wide >= REACH_WIDTH[0] * width).all() and (wide <= REACH_WIDTH[1] * width).all())
+                and int(np.ptp(place)) <= 3
+                and bool((hue[e, outer][missed] < 0.2).all())
+            ):
+                out[e] = EXIT
+        return out, frozenset(bare)
+
     def offset(self, ink: FloatArray, exits: FloatArray) -> tuple[int, int]:
         """How far (pixels, (dy, dx)) the tile lies off its hex, from where its track crosses the edges
         it leaves by: across each exit the ink's lateral centre is the offset's component along that
@@ -517,6 +587,7 @@ class PrintReader:
             if float(votes[top]) >= 0.06:
                 return Reading("unseen", note="unclear colour")
             return self._empty(patch, ink, outline, clipped)
+        exits, bare_edges = self.settle_exits(exits, ink, tiled, width)
         if bool(((exits > NO_EXIT) & (exits < EXIT)).any()):
             return Reading("unseen", note=f"doubtful exits {np.round(exits, 2).tolist()}")
         bare = self.edge_colour(tiled, blocked)
@@ -534,7 +605,9 @@ class PrintReader:
         hidden = [
             e
             for e in range(6)
-            if exits[e] < NO_EXIT and (bare[e] < 0.6 or (toned[e] < 0.5 and exits[e] >= FAINT_EXIT))
+            if exits[e] < NO_EXIT
+            and e not in bare_edges
+            and (bare[e] < 0.6 or (toned[e] < 0.5 and exits[e] >= FAINT_EXIT))
         ]
         if hidden:
             return Reading("unseen", note=f"edges {hidden} neither track nor tile colour")
@@ -681,7 +754,19 @@ class PrintReader:
                     winner = fits[0]
                     twins = []
             if twins:
-                # the same track and stops (e.g. 171K and 172L): told apart only by label and slots
+                # the same track and stops (e.g. 171K and 172L): a legible label or tile number printed
+                # beside the track that names exactly one of them decides (a confirmation; illegible
+                # print decides nothing)
+                named = self._named_by_marks(ink, [winner, *twins], shift, on_line + 0.01)
+                if named is not None and id(named) in {id(c) for _, c, _ in scored}:
+                    # the others of the same look are ruled out by the print; the winner leads the rest
+                    out = {id(c) for c in alike if c is not named}
+                    scored = [s for s in scored if s[1] is named] + [
+                        s for s in scored if s[1] is not named and id(s[1]) not in out
+                    ]
+                    best_score, winner, shift = scored[0]
+                    twins = []
+            if twins:
                 return Reading("unseen", note=f"{winner.tile} or {twins[0].tile}: same track")
         if any(c.revenue and not winner.revenue and c.city == winner.city for c in pool) and (
             white > REVENUE_NONE
@@ -724,6 +809,17 @@ class PrintReader:
             if id(rival) in close and not decisive:
                 return Reading("unseen", note=f"{name}: close, and where they differ undecided")
         return Reading("tile", winner.tile, winner.rotation, min(1.0, best_score / 2), "print")
+
+    def _named_by_marks(
+        self, ink: FloatArray, alike: Sequence[_Candidate], shift: tuple[int, int], near: float
+    ) -> _Candidate | None:
+        """The one of ``alike`` (candidates printing the same track and stops, drawn at ``shift``) whose
+        label or tile number is printed legibly on the tile, away from the track (:mod:`vision.print_marks`),
+        or ``None``."""
+        region = self.mask & (alike[0].dist > near)
+        ink_s = np.roll(ink, shift, (0, 1))
+        which = self.marks.confirm(ink_s, region, FINE_SCALE, [(c.tile, c.label) for c in alike])
+        return None if which is None else alike[which]
 
     def _revenue_mark(
         self,
