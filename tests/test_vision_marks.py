@@ -182,3 +182,42 @@ def test_a_city_outline_along_an_edge_is_no_exit(reader_1870: PrintReader, style
     reading = reader_1870.read(patch, np.array([0.0, 0.0, 0.8], np.float32), 1.0)
     assert reading.status == "tile" and reading.tile == "15", reading
     assert shapes["15"].edges(reading.rotation or 0) == shapes["15"].edges(0)
+
+
+def _offset_tile(style: str, tile: str, away_from: int, pixels: float) -> np.ndarray:  # type: ignore[type-arg]
+    """``tile`` at rotation 0 on the map's colour, lying ``pixels`` off its hex away from edge
+    ``away_from`` (a tile laid by hand): beyond its own cut edge the map shows there."""
+    from vision.render import draw_tile
+
+    shape = title_tile_shapes("1870")[tile]
+    a = edge_angle("pointy", away_from)
+    c = (FINE_PATCH - 1) / 2
+    at = (c - pixels * np.cos(a), c - pixels * np.sin(a))
+    img = np.full((FINE_PATCH, FINE_PATCH, 3), (234, 224, 200), np.uint8)
+    if style == "ours":
+        draw_tile(img, at, FINE_SCALE, shape, 0, "pointy")
+    else:
+        paint_tile(
+            img, at, FINE_SCALE, shape, 0, "pointy", cardboard.LOOK if style == "cardboard" else flat.LOOK
+        )
+    return cv2.GaussianBlur(img.astype(np.float32), (0, 0), 0.7)
+
+
+@pytest.mark.parametrize(
+    ("style", "tile", "edge", "pixels"),
+    [("ours", "9", 1, 4), ("cardboard", "9", 1, 4), ("cardboard", "7", 2, 4), ("flat", "8", 1, 5)],
+)
+def test_the_tiles_own_edge_beyond_its_colour_is_no_exit(
+    reader_1870: PrintReader, style: str, tile: str, edge: int, pixels: float
+) -> None:
+    """A tile lying a few pixels off its hex: at an edge it does not leave by, its own cut edge and the map
+    beyond show in the outer exit rows, its own colour and no track in the inner ones: no exit, and the
+    tile is read (before: "edges [..] neither track nor tile colour", can't see)."""
+    shapes = title_tile_shapes("1870")
+    patch = _offset_tile(style, tile, edge, pixels)
+    ink, _light, tiled, _vivid, _dull = reader_1870.measure(patch, "yellow")
+    raw, width = reader_1870.exits(ink)
+    assert edge in reader_1870.settle_exits(raw, ink, tiled, width)[1]
+    reading = reader_1870.read(patch, np.array([0.0, 0.8, 0.0], np.float32), 1.0)
+    assert reading.status == "tile" and reading.tile == tile, reading
+    assert shapes[tile].edges(reading.rotation or 0) == shapes[tile].edges(0)

@@ -475,6 +475,10 @@ class PrintReader:
           colour and brightness in their middle and the outermost has no ink to speak of, what crosses
           the inner rows (a city's outline running along the edge, a token's rim) does not reach the
           edge: no track leaves there, however strongly the inner rows are crossed;
+        * **the tile's colour inside the edge is no exit**: where the inner exit rows (0.33–0.37) show the
+          tile's own colour and brightness in their middle and no ink across them, no track leaves by that
+          edge (every track leaving by it crosses them there, a sharp curve too), whatever shows beyond
+          (the tile's own cut edge, the map or the next tile past a tile lying a little off its hex);
         * **a track fading before the tile's edge is an exit**: where a doubtful edge (between NO_EXIT
           and EXIT) shows, from a quarter of a hex width from the centre out to the inner exit rows
           (0.26–0.37), ink in every row as one line of the track's width (half to 1.6 times its width at
@@ -482,8 +486,8 @@ class PrintReader:
           lateral place, and where the outer rows miss it their middle is not the tile's colour (a light
           border band, the tile's own cut edge, the gap between two tiles, a shadow).
 
-        The second needs a clear exit to know the track's width.  Also returns the edges the first rule
-        found bare (the tile's colour at the edge: no hand or revenue circle hides them)."""
+        The last needs a clear exit to know the track's width.  Also returns the edges the first two rules
+        found bare (the tile's colour there: no hand or revenue circle hides a track)."""
         out = exits.copy()
         bare: set[int] = set()
         soft = cv2.GaussianBlur(ink, (0, 0), 0.8)
@@ -496,7 +500,15 @@ class PrintReader:
         own = (middle >= 1.5).mean(axis=2)
         inner, outer = slice(0, 4), slice(4, 6)
         sized = bool((exits >= EXIT).any())
-        for e in np.flatnonzero(exits > NO_EXIT):
+        for e in range(6):
+            inside = bool((own[e, 2:4] >= 0.8).all()) and bool((vals[e, 2:4].max(axis=1) < NO_EXIT).all())
+            if exits[e] <= NO_EXIT and inside:
+                # the inner exit rows show the tile's own colour and no track: whatever lies at the edge
+                # beyond (the tile's own cut edge, the map or the next tile showing past it) is no exit
+                bare.add(e)
+                continue
+            if exits[e] <= NO_EXIT:
+                continue
             if bool((own[e, outer] >= 0.8).all()) and float(vals[e, -1].max()) < NO_EXIT:
                 out[e] = 0.0
                 bare.add(int(e))
