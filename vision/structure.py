@@ -472,9 +472,10 @@ class PrintReader:
         tile colour map of :meth:`measure`, ``width`` the track's width at the clear exits):
 
         * **the tile's colour at the edge is no exit**: where both outer exit rows show the tile's own
-          colour and brightness in their middle and the outermost has no ink to speak of, what crosses
-          the inner rows (a city's outline running along the edge, a token's rim) does not reach the
-          edge: no track leaves there, however strongly the inner rows are crossed;
+          colour and brightness in their middle (or its hue, where the inner rows are crossed right
+          across: a line along the edge) and the outermost has no ink to speak of, what crosses the
+          inner rows (a city's outline running along the edge, a token's rim) does not reach the edge:
+          no track leaves there, however strongly the inner rows are crossed;
         * **the tile's colour inside the edge is no exit**: where the inner exit rows (0.33–0.37) show the
           tile's own colour and brightness in their middle and no ink across them, no track leaves by that
           edge (every track leaving by it crosses them there, a sharp curve too), whatever shows beyond
@@ -509,7 +510,11 @@ class PrintReader:
                 continue
             if exits[e] <= NO_EXIT:
                 continue
-            if bool((own[e, outer] >= 0.8).all()) and float(vals[e, -1].max()) < NO_EXIT:
+            # (the tile's hue alone will do where the inner rows are crossed right across: a line along the
+            # edge, not a track; track in a dark shade of the tile's hue, washed out, is the hue too)
+            along = int(raw[e, 2:4].sum(axis=1).max()) >= raw.shape[2] - 1
+            tile_edge = bool((own[e, outer] >= 0.8).all()) or (along and bool((hue[e, outer] >= 0.8).all()))
+            if tile_edge and float(vals[e, -1].max()) < NO_EXIT:
                 out[e] = 0.0
                 bare.add(int(e))
                 continue
