@@ -347,23 +347,26 @@ class PrintReader:
             )
         }
         c = (FINE_PATCH - 1) / 2
-        pts = []
-        for e in range(6):
-            a = edge_angle(layout, e)
-            n = np.array([math.cos(a), math.sin(a)])
-            t = np.array([-n[1], n[0]])
+
+        def rows_px(rows: Sequence[float]) -> NDArray[np.int64]:
+            """Pixels of short rows parallel to each edge, ``rows`` from the centre, EXIT_SPAN either side."""
             lateral = np.linspace(-EXIT_SPAN, EXIT_SPAN, 11)
-            pts.append([[(r * n + s * t) * FINE_SCALE + c for s in lateral] for r in EXIT_ROWS])
-        self.exit_px = np.round(np.array(pts)).astype(int)  # (6, rows, lateral, 2)
-        reach = []
-        for e in range(6):
-            n, t = np.array(_normal(layout, e)), np.array(_tangent(layout, e))
-            lateral = np.linspace(-EXIT_SPAN, EXIT_SPAN, 11)
-            reach.append([[(r * n + s * t) * FINE_SCALE + c for s in lateral] for r in REACH_ROWS])
+            pts = [
+                [
+                    [
+                        (r * np.array(_normal(layout, e)) + s * np.array(_tangent(layout, e))) * FINE_SCALE
+                        + c
+                        for s in lateral
+                    ]
+                    for r in rows
+                ]
+                for e in range(6)
+            ]
+            return np.round(np.array(pts)).astype(np.int64)  # (6, rows, lateral, 2)
+
+        self.exit_px = rows_px(EXIT_ROWS)
         #: the exit rows with the reach rows in front of them, from the centre outwards
-        self.reach_px = np.concatenate([np.round(np.array(reach)).astype(int), self.exit_px], axis=1).clip(
-            0, FINE_PATCH - 1
-        )  # (6, 6 rows, lateral, 2)
+        self.reach_px = rows_px(REACH_ROWS + EXIT_ROWS).clip(0, FINE_PATCH - 1)
         # where the track's lateral position is measured (to find a tile lying off its hex): the two
         # outer rows, wider than the exit span
         wide = np.linspace(-OFFSET_SPAN, OFFSET_SPAN, 17)
