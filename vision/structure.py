@@ -145,7 +145,6 @@ class _Candidate:
     clear: NDArray[np.bool_]  # pixels left out of the track measures (the city and its slots)
     look: tuple[object, ...]  # candidates with equal looks print the same track and stops
     revenue: bool  # a revenue is printed on it (a town's or a city's: a white circle or box)
-    label: str = ""  # the label printed on it (K, L, P, …), "" for none
 
 
 def _normal(layout: str, edge: int) -> Point:
@@ -268,6 +267,8 @@ class PrintReader:
         self.track_width = track_width
         self.mask = hex_mask(layout, 0.86, FINE_SCALE, FINE_PATCH)
         self.marks = MarkReader()
+        #: the label printed on each tile (K, L, P, …; "" for none), for the printed marks to confirm
+        self.labels = {tile_id: shape.label or "" for tile_id, shape in shapes.items()}
         off = patch_offsets(FINE_SCALE, FINE_PATCH)
         radius = np.hypot(off[..., 0], off[..., 1])
         self.inner = radius <= 0.14
@@ -312,7 +313,6 @@ class PrintReader:
                         clear,
                         (shape.edges(rot), city, np.round(dist, 2).tobytes()),
                         has_revenue(shape),
-                        shape.label or "",
                     )
                 )
         # candidates whose centrelines lie within a fraction of a pixel of each other print the same
@@ -838,7 +838,7 @@ class PrintReader:
         or ``None``."""
         region = self.mask & (alike[0].dist > near)
         ink_s = np.roll(ink, shift, (0, 1))
-        which = self.marks.confirm(ink_s, region, FINE_SCALE, [(c.tile, c.label) for c in alike])
+        which = self.marks.confirm(ink_s, region, FINE_SCALE, [(c.tile, self.labels[c.tile]) for c in alike])
         return None if which is None else alike[which]
 
     def _revenue_mark(
