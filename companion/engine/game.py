@@ -721,7 +721,8 @@ class Game(TableGame):
 
     def _crowded_corporations(self) -> list[Corporation]:
         # a limit is never below zero: a corporation without trains is never over it
-        return [c for c in self.corporations if c.trains and len(c.trains) > self.train_limit(c)]
+        limit = self.train_limit
+        return [c for c in self.corporations if c.trains and len(c.trains) > limit(c)]
 
     def discard_train(self, train: Train) -> None:
         assert train.owner is not None

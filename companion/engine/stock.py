@@ -562,9 +562,11 @@ class BuySellParShares(Step):
     def can_sell_any(self, player: Player) -> bool:
         if not self.game.sellable_turn():  # every can_sell refuses then: skip the bundles
             return False
+        held = {s.corporation for s in player.shares}  # no bundle of a corporation not held
         return any(
             self.can_sell(player, shares, pct)
             for corp in self.game.corporations
+            if corp in held
             for shares, pct in self.game.sale_bundles(player, corp)
         )
 

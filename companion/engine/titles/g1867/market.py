@@ -72,9 +72,17 @@ class Market1867(StockMarket):
         self.move(corporation, self.step_down(corporation, corporation.share_price.coordinates))
 
     def prices_with_types(self, types: tuple[str, ...]) -> list[Cell]:
-        """Cells of any of ``types``, highest price first (18xx.games ``share_prices_with_types``)."""
-        cells = [c for row in self.grid for c in row if c is not None and c.types & set(types)]
-        return sorted(cells, key=lambda c: (c.price, c.col, -c.row), reverse=True)
+        """Cells of any of ``types``, highest price first (18xx.games ``share_prices_with_types``;
+        found once per ``types``: the grid's cells do not change once built)."""
+        found: dict[tuple[str, ...], tuple[Cell, ...]] | None = getattr(self, "_cells_of_types", None)
+        if found is None:
+            found = self._cells_of_types = {}
+        cells = found.get(types)
+        if cells is None:
+            wanted = set(types)
+            listed = [c for row in self.grid for c in row if c is not None and c.types & wanted]
+            cells = found[types] = tuple(sorted(listed, key=lambda c: (c.price, c.col, -c.row), reverse=True))
+        return list(cells)
 
     def relative(self, corporation: Corporation, moves: list[str]) -> tuple[int, int]:
         assert corporation.share_price is not None

@@ -702,10 +702,9 @@ class BuyCompanyPreloan(OperatorStep):
     def actions(self, entity: Entity) -> list[str]:
         if entity is not self.current_entity() or not isinstance(entity, Corporation):
             return []
-        companies = self.game.purchasable_companies(entity)
-        if "can_buy_companies" in self.game.phase.status and companies and entity.cash >= 1:
-            return ["buy_company", "pass"]
-        return []
+        if entity.cash < 1 or "can_buy_companies" not in self.game.phase.status:
+            return []
+        return ["buy_company", "pass"] if self.game.purchasable_companies(entity) else []
 
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         out = super().legal_actions(entity)
@@ -762,11 +761,15 @@ class BuyTrain1867(BuyTrain):
         return not corp.trains and price is not None and self.g.buying_power(corp, full=True) >= price
 
     def can_buy_train(self, corp: Corporation) -> bool:
-        price = self.min_depot_price()
-        power = self.g.buying_power(corp, full=self.must_buy(corp))
-        can_depot = self.room(corp) and price is not None and power >= price
-        can_other = self.room(corp) and corp.cash > 0 and bool(self.other_trains(corp))
-        return can_depot or can_other or bool(self.trade_ins(corp))
+        # the shared answer's three ways, each asked only if the one before says no
+        room = self.room(corp)
+        if room:
+            price = self.min_depot_price()
+            if price is not None and self.g.buying_power(corp, full=self.must_buy(corp)) >= price:
+                return True
+            if corp.cash > 0 and self.other_trains(corp):
+                return True
+        return bool(self.trade_ins(corp))
 
     def trade_ins(self, corp: Corporation) -> list[tuple[Train, Train, int]]:
         if self.game.phase.name != "8":
