@@ -14,13 +14,14 @@ import pytest
 from companion.engine import GameError, new_game
 from companion.engine.checks import REQUIRED_FIELDS
 from companion.engine.core import TableGame
+from companion.engine.game import Game
 from companion.engine.rounds import Step
 from companion.engine.stock import BuySellParShares, smallest_buyable
 from companion.engine.titles.g1861.steps import BuySellParShares1861
 from companion.engine.titles.g1867.steps import BuySellParShares1867
 from companion.engine.titles.g1870.game import BuySellParShares1870, PriceProtection
 from companion.interop.actions import effective_actions
-from companion.interop.replay import game_for_export, load_export
+from companion.interop.replay import game_for_export, iter_replay, load_export
 from tests.test_snapshot import RANDOM_TITLES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
@@ -175,6 +176,25 @@ def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
             checked[0] += 1
         return answer
 
+    remembered_spot = Game.has_token_spot
+
+    def has_token_spot(game: Game, corp: Any) -> bool:
+        # remembered in the map's graph cache until the map changes: against a walk of a map that
+        # knows nothing derived (the cache put back after, so the replay goes on as it would)
+        answer = remembered_spot(game, corp)
+        if type(game).token_spots is Game.token_spots:
+            cache = game.map._graph_cache
+            kept = dict(cache)
+            cache.clear()
+            try:
+                assert answer == bool(game.token_spots(corp)), f"a stale token spot answer for {corp.sym}"
+            finally:
+                cache.clear()
+                cache.update(kept)
+            checked[0] += 1
+        return answer
+
+    monkeypatch.setattr(Game, "has_token_spot", has_token_spot)
     monkeypatch.setattr(TableGame, "remembered", remembered_fresh)
     monkeypatch.setattr(Step, "cached_actions", cached_actions)
     monkeypatch.setattr(Step, "cached_has_actions", cached_has_actions)
@@ -236,3 +256,21 @@ def test_the_game_remembers_an_answer_for_one_window_only() -> None:
             assert game.crowded_corporations() == [corp]
     finally:
         del corp.trains[:]
+
+
+@pytest.mark.parametrize("name", ["1867/hs_ahjzadkh_19792", "1861/bank_breaks_then_final_phase"])
+def test_1867_crowded_corporations_are_those_over_their_train_limit(name: str) -> None:
+    """1867's (and 1861's) short way to the corporations over their limit (the phase's limit of each
+    kind, read once) names exactly those ``train_limit`` puts over it, on every state of a real game."""
+    crowded_seen = 0
+    for _action, game in iter_replay(load_export(FIXTURES / f"{name}.json")):
+        over = [c for c in game.corporations if len(c.trains) > game.train_limit(c)]
+        assert game.crowded_corporations() == over
+        crowded_seen += bool(over)
+        national = getattr(game, "national", None)
+        assert national not in game.corporations  # 1861's own train_limit is the national's alone
+    assert crowded_seen  # a discard is due after some action of each
+    game = new_game(name.split("/")[0], ["A", "B", "C", "D"])
+    minor = next(c for c in game.corporations if getattr(c, "type", "") == "minor")
+    minor.trains.extend(game.depot[: game.train_limit(minor) + 1])
+    assert game.crowded_corporations() == [minor]

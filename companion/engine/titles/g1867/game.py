@@ -253,6 +253,17 @@ class Game1867(Game):
         limits: dict[str, int] = getattr(self.phase, "limits", {})
         return limits.get(getattr(corp, "type", "major"), 0)
 
+    def _crowded_corporations(self) -> list[Corporation]:
+        # asked in every query window (the discard step's ``active``): the phase's limit of each
+        # kind looked up here rather than through ``train_limit`` for each corporation (1861's
+        # own ``train_limit`` differs only for its national, which is not among the corporations)
+        limits: dict[str, int] = getattr(self.phase, "limits", {})
+        return [
+            c
+            for c in self.corporations
+            if c.trains and len(c.trains) > limits.get(getattr(c, "type", "major"), 0)
+        ]
+
     def max_ownership(self, corp: Corporation) -> int:
         return int(getattr(corp, "max_ownership", 60))
 
