@@ -76,7 +76,8 @@ class Market1867(StockMarket):
         found once per ``types``: the grid's cells do not change once built)."""
         found: dict[tuple[str, ...], tuple[Cell, ...]] | None = getattr(self, "_cells_of_types", None)
         if found is None:
-            found = self._cells_of_types = {}
+            found = {}
+            self._cells_of_types = found
         cells = found.get(types)
         if cells is None:
             wanted = set(types)

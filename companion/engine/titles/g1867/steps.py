@@ -383,6 +383,10 @@ class BuySellParShares1867(BuySellParShares):
             return False
         return super().can_sell(player, shares, percent)
 
+    def can_sell_any(self, player: Player) -> bool:
+        # every sale is refused after a purchase this turn: the bundles are not looked at
+        return not self.bought() and super().can_sell_any(player)
+
     def max_bid(self, player: Player, corp: Corporation) -> int:
         return player.cash if self.game.num_certs(player) < self.game.cert_limit() else 0
 
