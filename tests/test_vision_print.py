@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from tests.vision_support import styled_photo
 from vision.board import board_from_title, title_tile_shapes
 from vision.evaluate import run_bench, summarise
+from vision.geometry import edge_angle
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.structure import PrintReader, centreline
@@ -183,3 +185,85 @@ def test_a_town_where_four_tracks_meet_is_never_read_as_the_crossing(board_1867)
                 assert obs.rotation in equivalent_rotations(shapes[tile], rotation)
         if style == "ours":  # the look the templates are drawn in still reads both
             assert all(result.observations[h].placed is not None for h in tiles)
+
+
+def _thick_patch(edges: tuple[int, ...], pairs: tuple[tuple[int, int], ...], fill=(60, 210, 230)):  # type: ignore[no-untyped-def]
+    """A drawn tile in a look of its own: thick dark track (0.13 hex widths) with a light casing, as a
+    printed cardboard tile may have, joining ``pairs`` of edges along the reader's own geometry."""
+    import cv2
+
+    size, scale = 54, 48.0
+    c = (size - 1) / 2
+    patch = np.empty((size, size, 3), np.float32)
+    patch[:] = fill
+    lines = [
+        np.array([(x * scale + c, y * scale + c) for x, y in centreline("pointy", a, b)], np.int32)
+        for a, b in pairs
+    ]
+    for pts in lines:
+        cv2.polylines(patch, [pts.reshape(-1, 1, 2)], False, (225, 235, 240), 8)
+    for pts in lines:
+        cv2.polylines(patch, [pts.reshape(-1, 1, 2)], False, (25, 30, 35), 6)
+    return patch, c, scale
+
+
+def test_a_town_bar_across_thick_track_at_the_centre() -> None:
+    """Thick track with a town's bar across it at the centre (tile 4) fills the very centre with ink, as a
+    token would: the bar is the town's own print, so the tile's colour around it decides; the same track
+    under a dark token disc is no tile 4 (nor the plain 9)."""
+    import cv2
+
+    reader = PrintReader("pointy", title_tile_shapes("1870"))
+    votes = np.array([0.0, 0.8, 0.0], np.float32)
+    patch, c, scale = _thick_patch((1, 4), ((1, 4),))
+    a = edge_angle("pointy", 1)
+    nx, ny = -math.sin(a), math.cos(a)  # across the track
+    half = 0.13 * scale
+    p0 = (int(round(c - half * nx)), int(round(c - half * ny)))
+    p1 = (int(round(c + half * nx)), int(round(c + half * ny)))
+    cv2.line(patch, p0, p1, (25, 30, 35), 4)
+    reading = reader.read(patch, votes, 1.0)
+    assert reading.status == "tile" and reading.tile == "4", reading
+    tokened = patch.copy()
+    cv2.circle(tokened, (int(round(c)), int(round(c))), 8, (58, 56, 55), -1)  # a near-black token
+    assert reader.read(tokened, votes, 1.0).tile not in ("4", "9")
+
+
+@pytest.fixture(scope="module")
+def plain_1870():  # type: ignore[no-untyped-def]
+    empty = board_from_title("1870")
+    return [
+        h
+        for h, i in empty.hexes.items()
+        if i.tileable and not i.shape.nodes and not i.printed_tile and not i.terrain
+    ]
+
+
+def _read_board(tiles, tokens, style: str, seed: int):  # type: ignore[no-untyped-def]
+    """The observations of a board with ``tiles`` and ``tokens``, photographed in ``style``."""
+    board = board_from_title("1870", tiles, tokens)
+    result = Recognizer(board).recognise(_photo(board, style, seed))
+    assert result.ok
+    return result.observations
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_town_tiles_with_thick_track_on_cardboard(plain_1870, seed: int) -> None:  # type: ignore[no-untyped-def]
+    """`cardboard` prints thick track (0.13 hex widths) with a town bar across it: tile 4's centre is all
+    ink, as a token's would be; it is read, and a 57 under a dark token is never read as a 4 or 9."""
+    shapes = title_tile_shapes("1870")
+    fours = {h: ("4", k % 3) for k, h in enumerate(plain_1870[:4])}
+    cities = {h: ("57", k % 3) for k, h in enumerate(plain_1870[4:8])}
+    tokens = {h: ["TP" if k % 2 else "MP"] for k, h in enumerate(cities)}
+    obs = _read_board({**fours, **cities}, tokens, "cardboard", seed)
+    read = [
+        h
+        for h, (t, r) in fours.items()
+        if obs[h].tile == t and obs[h].rotation in equivalent_rotations(shapes[t], r)
+    ]
+    assert len(read) >= 3, {h: obs[h] for h in fours}
+    for hex_id, (tile, rotation) in {**fours, **cities}.items():
+        o = obs[hex_id]
+        assert o.status == "unseen" or (
+            o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
+        ), o

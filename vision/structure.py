@@ -93,6 +93,8 @@ UNCLIPPED = 0.25
 FAINT = 0.25
 #: share of the centre a coloured station token covers (a dark grey one reads as ink: can't see)
 TOKEN = 0.8
+#: how far from the centre a station token reaches at least (a city's circle is 0.13–0.2 hex widths)
+TOKEN_REACH = 0.17
 #: rays looked along for a city's printed outline around the centre
 RING_RAYS = 32
 #: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
@@ -145,6 +147,7 @@ class _Candidate:
     clear: NDArray[np.bool_]  # pixels left out of the track measures (the city and its slots)
     look: tuple[object, ...]  # candidates with equal looks print the same track and stops
     revenue: bool  # a revenue is printed on it (a town's or a city's: a white circle or box)
+    town_centre: bool = False  # a town's bar or dot is printed at the very centre (one dark patch there)
 
 
 def _normal(layout: str, edge: int) -> Point:
@@ -231,6 +234,17 @@ def has_revenue(shape: TileShape) -> bool:
     return any(n.kind in ("city", "town") and n.revenue not in ("", "0") for n in shape.nodes)
 
 
+def _town_at_centre(shape: TileShape, bars: Sequence[Sequence[Point]], layout: str) -> bool:
+    """Whether a town's bar crosses the tile's centre, or a town where three or more tracks meet (a dot)
+    sits there: what any printing then shows at the centre is one dark patch, wider than the track."""
+    dots = [n for n in shape.nodes if n.kind == "town" and len(shape.node_edges(n.index)) != 2]
+    if dots and len(shape.nodes) == 1:
+        return True
+    return any(
+        math.hypot((x0 + x1) / 2, (y0 + y1) / 2) < 0.05 for (x0, y0), (x1, y1) in (b[:2] for b in bars)
+    )
+
+
 def _distance_map(lines: Sequence[Sequence[Point]]) -> NDArray[np.float32]:
     """Distance (board units) of every fine-patch pixel from the nearest of ``lines``."""
     scale = 4  # draw finely, then measure
@@ -313,6 +327,7 @@ class PrintReader:
                         clear,
                         (shape.edges(rot), city, np.round(dist, 2).tobytes()),
                         has_revenue(shape),
+                        _town_at_centre(shape, bars, layout),
                     )
                 )
         # candidates whose centrelines lie within a fraction of a pixel of each other print the same
@@ -686,13 +701,16 @@ class PrintReader:
         soft = cv2.dilate(ink, np.ones((3, 3), np.uint8))
         foreign = (tiled < 0.5) & (ink < 0.3) & (light < 0.5)
         scored: list[tuple[float, _Candidate, tuple[int, int]]] = []
-        why = f"city {centre_tiled:.2f}/{centre_light:.2f}"
+        # why each candidate was ruled out (the note of a "can't see")
+        why: list[str] = []
+        city_note = f"city {centre_tiled:.2f}/{centre_light:.2f}"
         # the very centre, wider than the track: one dark disc there is a token or a dot, not track
         core = self.radius <= max(0.08, width / 2 + 0.035)
         solid = float((ink[core] >= 0.5).mean())
         ring_hit = ink[self.ring_px[..., 1], self.ring_px[..., 0]].max(axis=1) >= 0.5  # (rays,)
         for cand in pool:
             if (cand.city and not city_seen) or (not cand.city and not no_city):
+                why.append(f"{cand.tile}/{cand.rotation}: {city_note}")
                 continue
             region = m & ~cand.clear
             area = float(region.sum())
@@ -730,13 +748,22 @@ class PrintReader:
             assert best is not None
             score, fault, shift = best
             if fault:
-                why = f"{cand.tile}/{cand.rotation}: {fault}"
+                why.append(f"{cand.tile}/{cand.rotation}: {fault}")
                 continue
             if not cand.city:
                 # without a city the tile's own colour (hue and brightness) shows around the track at
                 # the centre, and the very centre is not one dark disc: a token there, of any colour,
                 # is no town bar or crossing (measured where the track fit lays the tile, not searched for)
                 probe = self.inner & (cand.dist > on_line)
+                if cand.town_centre and int(probe.sum()) < 6:
+                    # thick track and a town's bar fill the very centre: a station token would still
+                    # cover the disc around them, as far as a token reaches beyond the track
+                    probe = (
+                        (self.radius <= max(on_line + 0.06, TOKEN_REACH))
+                        & (cand.track_dist > on_line + 0.01)
+                        & (cand.bar_dist > max(0.06, width / 2))
+                        & m
+                    )
                 t_s, l_s, d_s, i_s, v_s, y_s = (
                     np.roll(a, shift, (0, 1)) for a in (tiled, light, dull, ink, vivid, luma)
                 )
@@ -750,14 +777,18 @@ class PrintReader:
                 # where a city tile leaves by the same edges, the centre must be seen to be the tile's
                 # (thick track can leave no pixel to look at: then a token cannot be ruled out)
                 unmeasured = city_rival and int(probe.sum()) < 6
-                if covered > 0.35 or solid >= 0.97 or ringed >= 0.6 or unmeasured:
-                    why = (
+                # (a town's bar or dot at the centre is itself one dark patch: there only the tile's colour
+                # around it, the probe, tells a token; where the disc around the centre is dark all round,
+                # a dark token lies there, not a bar)
+                one_disc = (solid >= 0.97 and not cand.town_centre) or (cand.town_centre and dark_token)
+                if covered > 0.35 or one_disc or ringed >= 0.6 or unmeasured:
+                    why.append(
                         f"{cand.tile}/{cand.rotation}: covered centre {covered:.2f}/{solid:.2f}/{ringed:.2f}"
                     )
                     continue
             scored.append((score, cand, shift))
         if not scored:
-            return Reading("unseen", note=f"no tile of {len(pool)} fits the track ({why})")
+            return Reading("unseen", note=f"no tile of {len(pool)} fits the track ({'; '.join(why)})")
         scored.sort(key=lambda item: -item[0])
         best_score, winner, shift = scored[0]
         twins = [c for c in pool if c is not winner and c.look == winner.look]
