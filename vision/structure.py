@@ -93,6 +93,10 @@ UNCLIPPED = 0.25
 FAINT = 0.25
 #: share of the centre a coloured station token covers (a dark grey one reads as ink: can't see)
 TOKEN = 0.8
+#: share of a town bar's ends beyond thick track at most inked where the bar is not printed, and at least
+#: where it is (a printed bar shows there all along)
+BAR_ABSENT = 0.3
+BAR_SEEN = 0.85
 #: how far from the centre a station token reaches at least (a city's circle is 0.13–0.2 hex widths)
 TOKEN_REACH = 0.17
 #: rays looked along for a city's printed outline around the centre
@@ -708,6 +712,8 @@ class PrintReader:
         core = self.radius <= max(0.08, width / 2 + 0.035)
         solid = float((ink[core] >= 0.5).mean())
         ring_hit = ink[self.ring_px[..., 1], self.ring_px[..., 0]].max(axis=1) >= 0.5  # (rays,)
+        # per candidate with town bars: the most of its bars seen at any shift
+        bars_seen: dict[int, float] = {}
         for cand in pool:
             if (cand.city and not city_seen) or (not cand.city and not no_city):
                 why.append(f"{cand.tile}/{cand.rotation}: {city_note}")
@@ -723,8 +729,17 @@ class PrintReader:
                 # every track must show along its whole length, every town bar beyond the track
                 recalls = [float(seen_ink[core].mean()) for core in cand.lines if core.any()]
                 for bar in cand.long_bars if thick else cand.bars:
-                    beyond = bar & (cand.track_dist > on_line + 0.01)
-                    recalls.append(float(seen_ink[beyond].mean()) if beyond.any() else 0.0)
+                    if thick:
+                        # thick track leaves a bar little beyond it: there the ink itself (not widened by
+                        # a pixel, which the track's own ink would fill) must show from the track's edge
+                        beyond = bar & (cand.track_dist > width / 2 + 0.01)
+                        bar_ink = np.roll(strong, (dy, dx), (0, 1))
+                    else:
+                        beyond = bar & (cand.track_dist > on_line + 0.01)
+                        bar_ink = seen_ink
+                    recalls.append(float(bar_ink[beyond].mean()) if beyond.any() else 0.0)
+                if cand.bars:
+                    bars_seen[id(cand)] = max(bars_seen.get(id(cand), 0.0), min(recalls[len(cand.lines) :]))
                 recall = min(recalls, default=0.0)
                 precision = float((ink_s & (cand.dist <= on_line)).sum()) / total
                 away = region & (cand.dist > near)
@@ -747,6 +762,7 @@ class PrintReader:
                     best = (score, fault, (dy, dx))
             assert best is not None
             score, fault, shift = best
+
             if fault:
                 why.append(f"{cand.tile}/{cand.rotation}: {fault}")
                 continue
@@ -853,6 +869,12 @@ class PrintReader:
             if n_theirs >= 6 and ink_theirs >= 0.5:
                 return Reading("unseen", note=f"{name}: ink where either runs")
             if n_mine < 6 and n_theirs < 6:
+                # thick track leaves a town's bar little beyond it, but there it is bare where no bar is
+                # printed and inked all along where one is
+                if thick and not winner.bars and bars_seen.get(id(rival), 1.0) <= BAR_ABSENT:
+                    continue
+                if thick and winner.bars and not rival.bars and bars_seen.get(id(winner), 0.0) >= BAR_SEEN:
+                    continue
                 return Reading("unseen", note=f"{name}: alike at this track width")
             if n_mine >= 6 and ink_mine < 0.6:
                 return Reading("unseen", note=f"{name}: its own track not seen")
