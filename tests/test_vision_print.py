@@ -274,3 +274,21 @@ def test_town_tiles_with_thick_track_on_cardboard(plain_1870, seed: int) -> None
         assert o.status == "unseen" or (
             o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
         ), o
+
+
+@pytest.mark.parametrize("style", ["cardboard", "flat"])
+def test_a_city_under_tokens_of_the_tiles_own_hue(plain_1870, style: str) -> None:  # type: ignore[no-untyped-def]
+    """A brown 63 (two slots, six exits) under a red and a pink token: their hue is near the brown tile's,
+    so the centre looks partly like the tile's colour.  No tile without a city leaves by all six edges,
+    so a centre less than half the tile's colour is the city: it is read, never as another tile."""
+    shapes = title_tile_shapes("1870")
+    cities = {h: ("63", 0) for h in plain_1870[:4]}
+    tokens = {h: ["SLSF", "GMO"] for h in cities}
+    obs = _read_board(cities, tokens, style, 1)
+    read = [h for h, (t, _) in cities.items() if obs[h].tile == t]
+    assert len(read) >= 3, {h: obs[h] for h in cities}
+    for hex_id, (tile, rotation) in cities.items():
+        o = obs[hex_id]
+        assert o.status == "unseen" or (
+            o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
+        ), o

@@ -69,6 +69,9 @@ UNEXPLAINED = 0.045
 MARGIN = 0.08
 CITY_DISC = 0.1  # radius looked at for a city at the centre
 CITY_COVER = 0.1  # share of that disc in the tile's colour above which no city is there
+#: where no tile without a city leaves by the same edges, a centre less than this share in the tile's
+#: colour is a city (its tokens may be of a hue near the tile's: a red token on a brown tile)
+CITY_ALONE = 0.5
 CITY_WIDE = 0.2  # radius within which a city of several slots covers most of the tile
 #: radius around a city left out of the track measures, by its token slots (a slot is 0.14–0.19)
 CITY_CLEAR = (0.0, 0.21, 0.36, 0.38)
@@ -698,7 +701,7 @@ class PrintReader:
             or centre_token >= TOKEN
             or dark_token
             or slots_seen
-            or (centre_tiled < CITY_COVER and not plain_rival)
+            or (centre_tiled < CITY_ALONE and not plain_rival)
         )
         no_city = centre_light < 0.3
         strong = ink >= 0.5
