@@ -187,7 +187,10 @@ def test_a_town_where_four_tracks_meet_is_never_read_as_the_crossing(board_1867)
             assert all(result.observations[h].placed is not None for h in tiles)
 
 
-def _thick_patch(pairs: tuple[tuple[int, int], ...], track: int = 6, casing: int = 10):  # type: ignore[no-untyped-def]
+GREEN = (80, 165, 60)
+
+
+def _thick_patch(pairs: tuple[tuple[int, int], ...], track: int = 6, casing: int = 10, fill=(60, 210, 230)):  # type: ignore[no-untyped-def]
     """A drawn yellow tile in a look of its own: thick dark track (``track`` pixels of 48 per hex width:
     6 is 0.125) with a light casing, as a printed cardboard tile may have, joining ``pairs`` of edges
     along the reader's own geometry."""
@@ -196,7 +199,7 @@ def _thick_patch(pairs: tuple[tuple[int, int], ...], track: int = 6, casing: int
     size, scale = 54, 48.0
     c = (size - 1) / 2
     patch = np.empty((size, size, 3), np.float32)
-    patch[:] = (60, 210, 230)
+    patch[:] = fill
     lines = [
         np.array([(x * scale + c, y * scale + c) for x, y in centreline("pointy", a, b)], np.int32)
         for a, b in pairs
@@ -288,6 +291,38 @@ def test_a_city_under_tokens_of_the_tiles_own_hue(plain_1870, style: str) -> Non
     read = [h for h, (t, _) in cities.items() if obs[h].tile == t]
     assert len(read) >= 3, {h: obs[h] for h in cities}
     for hex_id, (tile, rotation) in cities.items():
+        o = obs[hex_id]
+        assert o.status == "unseen" or (
+            o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
+        ), o
+
+
+def test_a_plain_junction_whose_thick_track_is_cased_in_light_at_the_centre() -> None:
+    """A plain Y (tile 25: two gentle curves from one edge) in thick track with a light casing: where the
+    tracks meet at the centre, the casing is light there. No tile with a city leaves by those edges, so
+    light within the casing is no city's white; light beyond it would be (a white disc, a card)."""
+    import cv2
+
+    reader = PrintReader("pointy", title_tile_shapes("1870"))
+    votes = np.array([0.0, 0.0, 0.8], np.float32)
+    patch, c, scale = _thick_patch(((0, 2), (0, 4)), 6, 10, GREEN)
+    reading = reader.read(cv2.GaussianBlur(patch, (0, 0), 0.6), votes, 1.0)
+    assert reading.status == "tile" and reading.tile == "25", reading
+    disc = patch.copy()
+    cv2.circle(disc, (int(round(c)), int(round(c))), 8, (245, 245, 245), -1)  # a white disc at the centre
+    assert reader.read(disc, votes, 1.0).status == "unseen"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_plain_junction_in_thick_track_on_cardboard(plain_1870, seed: int) -> None:  # type: ignore[no-untyped-def]
+    """`cardboard`'s thick track and casing where a Y junction's tracks meet: the 25 is read (before: a
+    light centre was taken for a city's white), never as another tile."""
+    shapes = title_tile_shapes("1870")
+    tiles = {h: ("25", k % 2) for k, h in enumerate(plain_1870[:6])}
+    obs = _read_board(tiles, {}, "cardboard", seed)
+    read = [h for h, (t, r) in tiles.items() if obs[h].placed is not None and obs[h].tile == t]
+    assert len(read) >= 5, {h: obs[h] for h in tiles}
+    for hex_id, (tile, rotation) in tiles.items():
         o = obs[hex_id]
         assert o.status == "unseen" or (
             o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)

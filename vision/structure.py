@@ -72,7 +72,9 @@ CITY_COVER = 0.1  # share of that disc in the tile's colour above which no city 
 #: where no tile without a city leaves by the same edges, a centre less than this share in the tile's
 #: colour is a city (its tokens may be of a hue near the tile's: a red token on a brown tile)
 CITY_ALONE = 0.5
-CITY_WIDE = 0.2  # radius within which a city of several slots covers most of the tile
+CITY_WIDE = 0.2
+#: share of the centre beyond a plain candidate's track and casing that may be light (a white disc is more)
+CASING_LIGHT = 0.15  # radius within which a city of several slots covers most of the tile
 #: radius around a city left out of the track measures, by its token slots (a slot is 0.14–0.19)
 CITY_CLEAR = (0.0, 0.21, 0.36, 0.38)
 #: share of the hex that may be neither the tile's colour, ink nor white away from the track (a hand,
@@ -718,7 +720,14 @@ class PrintReader:
         # per candidate with town bars: the most of its bars seen at any shift
         bars_seen: dict[int, float] = {}
         for cand in pool:
-            if (cand.city and not city_seen) or (not cand.city and not no_city):
+            if not cand.city and not no_city and not city_rival:
+                # no tile with a city leaves by these edges: light at the centre is thick track's light
+                # casing where the tracks meet, unless it lies beyond the casing (a white disc, glare)
+                beyond = (self.radius <= CITY_WIDE) & (cand.dist > near) & m
+                cased = int(beyond.sum()) >= 10 and float(light[beyond].mean()) < CASING_LIGHT
+            else:
+                cased = False
+            if (cand.city and not city_seen) or (not cand.city and not no_city and not cased):
                 why.append(f"{cand.tile}/{cand.rotation}: {city_note}")
                 continue
             region = m & ~cand.clear
