@@ -246,6 +246,16 @@ def plain_1870():  # type: ignore[no-untyped-def]
     ]
 
 
+def _never_wrong(obs, tiles) -> None:  # type: ignore[no-untyped-def]
+    """Every hex of ``tiles`` is read as its tile at an equivalent rotation, or "can't see"."""
+    shapes = title_tile_shapes("1870")
+    for hex_id, (tile, rotation) in tiles.items():
+        o = obs[hex_id]
+        assert o.status == "unseen" or (
+            o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
+        ), o
+
+
 def _read_board(tiles, tokens, style: str, seed: int):  # type: ignore[no-untyped-def]
     """The observations of a board with ``tiles`` and ``tokens``, photographed in ``style``."""
     board = board_from_title("1870", tiles, tokens)
@@ -272,11 +282,7 @@ def test_town_tiles_with_thick_track_on_cardboard(plain_1870, seed: int) -> None
             if obs[h].tile == t and obs[h].rotation in equivalent_rotations(shapes[t], r)
         ]
         assert len(read) >= 3, {h: obs[h] for h in tiles}
-    for hex_id, (tile, rotation) in {**fours, **cities, **nines}.items():
-        o = obs[hex_id]
-        assert o.status == "unseen" or (
-            o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
-        ), o
+    _never_wrong(obs, {**fours, **cities, **nines})
 
 
 @pytest.mark.parametrize("style", ["cardboard", "flat"])
@@ -284,17 +290,12 @@ def test_a_city_under_tokens_of_the_tiles_own_hue(plain_1870, style: str) -> Non
     """A brown 63 (two slots, six exits) under a red and a pink token: their hue is near the brown tile's,
     so the centre looks partly like the tile's colour.  No tile without a city leaves by all six edges,
     so a centre less than half the tile's colour is the city: it is read, never as another tile."""
-    shapes = title_tile_shapes("1870")
     cities = {h: ("63", 0) for h in plain_1870[:4]}
     tokens = {h: ["SLSF", "GMO"] for h in cities}
     obs = _read_board(cities, tokens, style, 1)
     read = [h for h, (t, _) in cities.items() if obs[h].tile == t]
     assert len(read) >= 3, {h: obs[h] for h in cities}
-    for hex_id, (tile, rotation) in cities.items():
-        o = obs[hex_id]
-        assert o.status == "unseen" or (
-            o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
-        ), o
+    _never_wrong(obs, cities)
 
 
 def test_a_plain_junction_whose_thick_track_is_cased_in_light_at_the_centre() -> None:
@@ -317,13 +318,8 @@ def test_a_plain_junction_whose_thick_track_is_cased_in_light_at_the_centre() ->
 def test_a_plain_junction_in_thick_track_on_cardboard(plain_1870, seed: int) -> None:  # type: ignore[no-untyped-def]
     """`cardboard`'s thick track and casing where a Y junction's tracks meet: the 25 is read (before: a
     light centre was taken for a city's white), never as another tile."""
-    shapes = title_tile_shapes("1870")
     tiles = {h: ("25", k % 2) for k, h in enumerate(plain_1870[:6])}
     obs = _read_board(tiles, {}, "cardboard", seed)
     read = [h for h, (t, r) in tiles.items() if obs[h].placed is not None and obs[h].tile == t]
     assert len(read) >= 5, {h: obs[h] for h in tiles}
-    for hex_id, (tile, rotation) in tiles.items():
-        o = obs[hex_id]
-        assert o.status == "unseen" or (
-            o.tile == tile and o.rotation in equivalent_rotations(shapes[tile], rotation)
-        ), o
+    _never_wrong(obs, tiles)
