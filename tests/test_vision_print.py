@@ -323,3 +323,26 @@ def test_a_plain_junction_in_thick_track_on_cardboard(plain_1870, seed: int) -> 
     read = [h for h, (t, r) in tiles.items() if obs[h].placed is not None and obs[h].tile == t]
     assert len(read) >= 5, {h: obs[h] for h in tiles}
     _never_wrong(obs, tiles)
+
+
+def test_a_city_of_two_slots_one_taken() -> None:
+    """A green 14 (two slots, an X of thick track) with a red token in one slot and the other free: the
+    centre is half a token's colour, half white, no one of them enough alone. Together, a token beside a
+    free slot's white, they tell a city where the plain crossing 20 leaves by the same edges; the
+    crossing itself, without them, is never read as the city."""
+    import cv2
+
+    reader = PrintReader("pointy", title_tile_shapes("1870"))
+    votes = np.array([0.0, 0.0, 0.8], np.float32)
+    crossing, c, scale = _thick_patch(((0, 3), (1, 4)), 6, 9, GREEN)
+    assert reader.read(cv2.GaussianBlur(crossing, (0, 0), 0.6), votes, 1.0).tile in (None, "20")
+    for edge in (0, 1, 2):  # the slots side by side across the hex, at three turns
+        patch = crossing.copy()
+        a = edge_angle("pointy", edge) + math.pi / 2
+        r = 0.16 * scale
+        for k, colour in ((1, (60, 40, 210)), (-1, (250, 250, 250))):
+            at = (int(round(c + k * r * math.cos(a))), int(round(c + k * r * math.sin(a))))
+            cv2.circle(patch, at, int(round(r)), colour, -1)
+            cv2.circle(patch, at, int(round(r)), (30, 30, 30), 1)
+        reading = reader.read(cv2.GaussianBlur(patch, (0, 0), 0.6), votes, 1.0)
+        assert reading.status == "tile" and reading.tile == "14", (edge, reading)

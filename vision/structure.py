@@ -73,6 +73,8 @@ CITY_COVER = 0.1  # share of that disc in the tile's colour above which no city 
 #: colour is a city (its tokens may be of a hue near the tile's: a red token on a brown tile)
 CITY_ALONE = 0.5
 CITY_WIDE = 0.2
+#: share of the centre white or a token's colour (a token beside a free slot) that tells a city
+SLOTS_MIXED = 0.5
 #: share of the centre beyond a plain candidate's track and casing that may be light (a white disc is more)
 CASING_LIGHT = 0.15  # radius within which a city of several slots covers most of the tile
 #: radius around a city left out of the track measures, by its token slots (a slot is 0.14–0.19)
@@ -698,11 +700,15 @@ class PrintReader:
         if city_rival and int(wide.sum()) >= 20:
             tile = self._tile_colour(tiled, dull, luma, pool[0].track_dist > near)
             slots_seen = float((~tile[wide]).mean()) >= 0.7
+        # a city of several slots: a token beside a free slot's white, between them most of the centre
+        centre_lit = float(np.maximum(light, vivid)[self.centre].mean())
+        slots_mixed = centre_lit >= SLOTS_MIXED and centre_token >= 0.2 and centre_light >= 0.1
         city_seen = (
             centre_light >= 0.45
             or centre_token >= TOKEN
             or dark_token
             or slots_seen
+            or slots_mixed
             or (centre_tiled < CITY_ALONE and not plain_rival)
         )
         no_city = centre_light < 0.3
