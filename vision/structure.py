@@ -72,11 +72,11 @@ CITY_COVER = 0.1  # share of that disc in the tile's colour above which no city 
 #: where no tile without a city leaves by the same edges, a centre less than this share in the tile's
 #: colour is a city (its tokens may be of a hue near the tile's: a red token on a brown tile)
 CITY_ALONE = 0.5
-CITY_WIDE = 0.2
+CITY_WIDE = 0.2  # radius within which a city of several slots covers most of the tile
 #: share of the centre white or a token's colour (a token beside a free slot) that tells a city
 SLOTS_MIXED = 0.5
 #: share of the centre beyond a plain candidate's track and casing that may be light (a white disc is more)
-CASING_LIGHT = 0.15  # radius within which a city of several slots covers most of the tile
+CASING_LIGHT = 0.15
 #: radius around a city left out of the track measures, by its token slots (a slot is 0.14–0.19)
 CITY_CLEAR = (0.0, 0.21, 0.36, 0.38)
 #: share of the hex that may be neither the tile's colour, ink nor white away from the track (a hand,
@@ -245,7 +245,7 @@ def has_revenue(shape: TileShape) -> bool:
     return any(n.kind in ("city", "town") and n.revenue not in ("", "0") for n in shape.nodes)
 
 
-def _town_at_centre(shape: TileShape, bars: Sequence[Sequence[Point]], layout: str) -> bool:
+def _town_at_centre(shape: TileShape, bars: Sequence[Sequence[Point]]) -> bool:
     """Whether a town's bar crosses the tile's centre, or a town where three or more tracks meet (a dot)
     sits there: what any printing then shows at the centre is one dark patch, wider than the track."""
     dots = [n for n in shape.nodes if n.kind == "town" and len(shape.node_edges(n.index)) != 2]
@@ -338,7 +338,7 @@ class PrintReader:
                         clear,
                         (shape.edges(rot), city, np.round(dist, 2).tobytes()),
                         has_revenue(shape),
-                        _town_at_centre(shape, bars, layout),
+                        _town_at_centre(shape, bars),
                     )
                 )
         # candidates whose centrelines lie within a fraction of a pixel of each other print the same
@@ -780,7 +780,6 @@ class PrintReader:
                     best = (score, fault, (dy, dx))
             assert best is not None
             score, fault, shift = best
-
             if fault:
                 why.append(f"{cand.tile}/{cand.rotation}: {fault}")
                 continue
