@@ -13,7 +13,7 @@ from vision.board import board_from_title, title_tile_shapes
 from vision.evaluate import run_bench
 from vision.geometry import edge_angle, vertex_angle
 from vision.markers import detect_markers
-from vision.styles import STYLES, TUNED, offset, renderer
+from vision.styles import STYLES, TUNED, offset, renderer, reprint
 from vision.styles.offset import Art
 from vision.tiles import TileShape
 
@@ -280,3 +280,173 @@ def test_offset_is_never_tuned_on_and_prints_tokens_casing_and_a_hand_laid_card(
     rx, ry = (v * scale for v in board.geometry.center("J15"))  # a river hex
     patch = empty[int(ry) - 40 : int(ry) + 40, int(rx) - 40 : int(rx) + 40].reshape(-1, 3).astype(int)
     assert ((patch[:, 0] > patch[:, 2] + 60) & (patch[:, 0] > 150)).sum() > 20  # the river's blue
+
+
+# ---------------------------------------------------------------- the reprint look (never tuned on)
+
+RP_SCALE = 100.0
+
+
+def _rp_tile(shape: TileShape, rotation: int, layout: str) -> tuple[np.ndarray, reprint.Art]:
+    img = np.full((140, 140, 3), 215, np.uint8)
+    art = reprint.paint_tile(img, (70.0, 70.0), RP_SCALE, shape, rotation, layout)
+    return img, art
+
+
+def _rp_px(p: tuple[float, float]) -> tuple[int, int]:
+    return int(round(70 + p[0] * RP_SCALE)), int(round(70 + p[1] * RP_SCALE))
+
+
+def _rp_ink(img: np.ndarray, p: tuple[float, float]) -> bool:
+    """Whether board point ``p`` (from the tile's centre) is printed in the track's blue-black."""
+    x, y = _rp_px(p)
+    return int(np.abs(img[y, x].astype(int) - np.array(reprint.TRACK)).sum()) < 60
+
+
+def _rp_on_tile(p: tuple[float, float], rotation: int) -> tuple[float, float]:
+    """A point of the tile's art (its own frame, rotation 0) on the board: turned and shrunk."""
+    x, y = reprint.turned(p, math.radians(60 * rotation))
+    return x * reprint.INSET, y * reprint.INSET
+
+
+def _rp_leaves(img: np.ndarray, layout: str, edge: int) -> bool:
+    """A blue-black band at least 0.06 wide across the edge's direction near the card's edge."""
+    a = edge_angle(layout, edge)
+    for dist in (0.41, 0.45):
+        run = best = 0
+        for k in range(-16, 17):
+            run = run + 1 if _rp_ink(img, _polar(a + math.radians(0.5 * k), dist)) else 0
+            best = max(best, run)
+        if best * math.radians(0.5) * dist < 0.06:
+            return False
+    return True
+
+
+def _rp_curve(layout: str, a: int, b: int) -> tuple[tuple[float, float], float] | None:
+    """The circle of this printing's curve between edges ``a`` and ``b`` (tile frame), worked out here:
+    tangent to both edge normals at ``STUB`` from the centre; ``None`` for a straight track."""
+    if (b - a) % 6 == 3:
+        return None
+    half = math.radians(30 if (b - a) % 6 in (1, 5) else 60)  # half the angle between the normals
+    ua, ub = edge_angle(layout, a), edge_angle(layout, b)
+    bis = math.atan2(math.sin(ua) + math.sin(ub), math.cos(ua) + math.cos(ub))
+    return _polar(bis, reprint.STUB / math.cos(half)), reprint.STUB * math.tan(half)
+
+
+def _rp_middle(layout: str, a: int, b: int) -> tuple[float, float]:
+    curve = _rp_curve(layout, a, b)
+    if curve is None:  # a straight track: a point a fifth of the way in from edge a
+        return _polar(edge_angle(layout, a), 0.3)
+    (cx, cy), r = curve
+    d = math.hypot(cx, cy)
+    return cx * (d - r) / d, cy * (d - r) / d
+
+
+def _rp_on_track(layout: str, a: int, b: int, p: tuple[float, float]) -> bool:
+    curve = _rp_curve(layout, a, b)
+    if curve is None:
+        ang = edge_angle(layout, a)
+        return abs(p[0] * math.sin(ang) - p[1] * math.cos(ang)) < 0.01
+    (cx, cy), r = curve
+    return abs(math.dist(p, (cx, cy)) - r) < 0.01 or math.dist(p, (0, 0)) > reprint.STUB - 0.01
+
+
+def _rp_dark_near(img: np.ndarray, p: tuple[float, float]) -> bool:
+    """Something much darker than the white token space within a pixel of ``p`` (a thin ring)."""
+    x, y = _rp_px(p)
+    return int(img[y - 1 : y + 2, x - 1 : x + 2].astype(int).sum(axis=2).min()) < 330
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title", ["1870", "1867", "1861", "1833NE"])
+def test_reprint_draws_every_tile_as_its_tile_code_says_at_every_rotation(title: str) -> None:
+    """Tile by tile and rotation by rotation, from the pixels against the tile codes with this
+    printing's geometry worked out here: track leaves by exactly the tile's edges, every track between
+    two edges runs through its curve's middle, a town on a straight two-exit track is a bar across
+    it and every other town a dot wider than the track, each on its own track, every city has as many
+    white token spaces in a dark ring as its code says, and revenue, label and number are printed."""
+    layout = board_from_title(title, {}).layout
+    for tile_id, shape in title_tile_shapes(title).items():
+        for rotation in range(6):
+            img, art = _rp_tile(shape, rotation, layout)
+            where = f"{title} tile {tile_id} rotation {rotation}"
+            leaves = {e for e in range(6) if _rp_leaves(img, layout, e)}
+            assert leaves == set(shape.edges(rotation)), (where, leaves)
+            for p in shape.paths:
+                if isinstance(p.a, int) and isinstance(p.b, int):
+                    mid = _rp_on_tile(_rp_middle(layout, p.a, p.b), rotation)
+                    assert _rp_ink(img, mid), (where, "track", p.a, p.b)
+            assert len(art.towns) == len(shape.towns), where
+            for node in shape.towns:
+                edges = list(shape.node_edges(node.index))
+                straight = len(edges) == 2 and (edges[1] - edges[0]) % 6 == 3
+                if len(edges) == 2:  # which printed town is this one's: the one on its track
+                    mine = [t for t in art.towns if _rp_on_track(layout, edges[0], edges[1], t.at)]
+                    assert mine, (where, "town off its track", node.index)
+                    town = mine[0]
+                    assert (town.bar is not None) == straight, (where, "bar on straight track only")
+                else:
+                    town = next(t for t in art.towns if t.bar is None)
+                at = _rp_on_tile(town.at, rotation)
+                if straight:
+                    across = edge_angle(layout, (edges[0] + rotation) % 6) + math.pi / 2
+                    for side in (-1, 1):  # beyond the track's width, both ends of the bar
+                        q = _polar(across, side * 0.075)
+                        assert _rp_ink(img, (at[0] + q[0], at[1] + q[1])), (where, "town bar")
+                else:
+                    ring = [_polar(k * math.pi / 8, 0.06) for k in range(16)]
+                    assert all(_rp_ink(img, (at[0] + x, at[1] + y)) for x, y in ring), (where, "town dot")
+            assert sorted(c.slots for c in art.cities) == sorted(max(n.slots, 1) for n in shape.cities), where
+            for city in art.cities:
+                for c in city.centres():
+                    centre = _rp_on_tile(c, rotation)
+                    x, y = _rp_px(centre)
+                    assert img[y, x].min() > 235, (where, "token space not white")
+                    r = (city.slot_r - reprint.RING_W / 2) * reprint.INSET
+                    away = [q for q in (_polar(k * math.pi / 4, r) for k in range(8))]
+                    assert sum(_rp_dark_near(img, (centre[0] + x, centre[1] + y)) for x, y in away) >= 3, (
+                        where,
+                        "city ring",
+                    )
+            assert (art.label is not None) == bool(shape.label), where
+            assert art.label is None or art.label[1] == shape.label
+            revenues = [n.revenue for n in shape.nodes if n.revenue not in ("", "0")]
+            assert (art.revenue is not None) == bool(revenues), where
+            assert art.number is not None and art.number[2] == tile_id
+
+
+def test_reprint_is_never_tuned_on_and_prints_its_own_conventions() -> None:
+    """The reprint look: registered, never tuned on, measured by `make bench`; tiles laid by hand
+    (offset and turned by the seed), a token as a disc of the corporation's colour with a white logo
+    ring, lemon-yellow cards with rounded corners smaller than the hex, and the map under an empty hex
+    as the title data says (a printed city: a white space in a thin dark ring; a river: a blue band;
+    a parchment map)."""
+    from companion.bench.vision import OTHER_LOOKS
+
+    assert "reprint" in STYLES and "reprint" not in TUNED and "reprint" in OTHER_LOOKS
+    board = board_from_title("1870", {"H13": ("57", 0), "G12": ("9", 0)}, {"H13": ["SSW"]})
+    scale = 80.0
+    draw = renderer("reprint")
+    img = draw(board, scale, 4)
+    assert not np.array_equal(img, draw(board, scale, 5))  # the hand lays the tiles differently
+    cx, cy = (v * scale for v in board.geometry.center("H13"))
+    token = img[int(cy) - 2 : int(cy) + 3, int(cx) - 2 : int(cx) + 3].reshape(-1, 3).mean(axis=0)
+    assert token[0] > token[2] + 40  # SSW's dark blue (BGR)
+    # a card squarely laid: yellow near the edge its track does not leave by, the map's parchment at
+    # the hex's corner (the card is smaller and its corners are rounded)
+    card = np.full((140, 140, 3), 0, np.uint8)
+    reprint.paint_tile(card, (70.0, 70.0), 100.0, board.tile_shape("9"), 0, "pointy")
+    side = _polar(edge_angle("pointy", 1), 0.42)
+    b, g, r = card[int(round(70 + side[1] * 100)), int(round(70 + side[0] * 100))].astype(int)
+    assert r > 220 and g > 200 and b < 120  # lemon yellow
+    corner = _polar(vertex_angle("pointy", 0), 0.56)
+    assert card[int(round(70 + corner[1] * 100)), int(round(70 + corner[0] * 100))].max() < 80  # not card
+    # the empty map: G14 a printed city (a white space in a thin dark ring), J15 a river, parchment
+    empty = draw(board_from_title("1870", {}), scale, 4)
+    centre = empty[int(cy) - 1 : int(cy) + 2, int(cx) - 1 : int(cx) + 2].reshape(-1, 3)
+    assert centre.min() > 200
+    ring_x = int(round(cx + (reprint.SLOT_R - reprint.RING_W / 2) * scale))
+    assert empty[int(cy) - 1 : int(cy) + 2, ring_x - 1 : ring_x + 2].astype(int).sum(axis=2).min() < 330
+    rx, ry = (v * scale for v in board.geometry.center("J15"))
+    patch = empty[int(ry) - 40 : int(ry) + 40, int(rx) - 40 : int(rx) + 40].reshape(-1, 3).astype(int)
+    assert ((patch[:, 0] > patch[:, 2] + 80) & (patch[:, 0] > 150)).sum() > 40  # the river's blue band

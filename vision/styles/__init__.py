@@ -16,13 +16,21 @@
   bevelled card tiles laid by hand, black track with a white casing, heavy-ringed cities and pills,
   towns as dots, red-rimmed revenue circles, condensed serif numbers that turn with the tile, hatched
   terrain and wavy rivers); added as the new untuned look after ``classic`` had been measured for
-  several rounds.
+  several rounds;
+* ``reprint``: :mod:`vision.styles.reprint`, a modern reprint by a third publisher, written (like
+  ``offset``) by someone who had not read the recogniser and added while the recogniser was being
+  fixed on ``offset``: blue-black track with no casing whose curves leave each edge by a short
+  straight stub and bend on a tighter circular arc, towns as a bar on straight two-exit track and a
+  dot on curves and junctions, cities as white token spaces in a thin ring set in a halo of the
+  tile's deeper colour, a bare revenue number, the tile number along a free edge, lemon-yellow,
+  blue-green, red-brown and light-gray cards with rounded corners laid by hand, a parchment map with
+  soft terrain shading, blue river bands and a mid-grey grid, tokens with a white logo ring.
 
 :data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
 print reader's rules were found on ``ours`` and ``flat``, in a second round on ``flat`` and
-``cardboard``, and in a third on ``print2``'s wrong readings); figures on ``classic`` and ``offset``
-are figures on boards it was never tuned on (``offset``'s frames have never been looked at by anyone
-who worked on the recogniser).
+``cardboard``, and in a third on ``print2``'s wrong readings); figures on ``classic``, ``offset`` and
+``reprint`` are figures on boards it was never tuned on (``offset``'s and ``reprint``'s frames have
+never been looked at by anyone who worked on the recogniser).
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from collections.abc import Callable
 
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, classic, flat, offset, print2
+from vision.styles import cardboard, classic, flat, offset, print2, reprint
 
 Renderer = Callable[[BoardState, float, int], Image]
 
@@ -48,6 +56,7 @@ STYLES: dict[str, Renderer] = {
     "classic": classic.render,
     "print2": print2.render,
     "offset": offset.render,
+    "reprint": reprint.render,
 }
 #: looks whose photos were used while developing and tuning the recogniser
 TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2"})
