@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.board import board_from_title, title_tile_shapes
+from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.evaluate import run_bench
 from vision.geometry import edge_angle, vertex_angle
 from vision.markers import detect_markers
-from vision.styles import STYLES, TUNED, offset, renderer, reprint
+from vision.styles import STYLES, TUNED, Renderer, offset, renderer, reprint
 from vision.styles.offset import Art
 from vision.tiles import TileShape
 
@@ -244,22 +244,30 @@ def test_offset_draws_every_tile_as_its_tile_code_says_at_every_rotation(title: 
             assert art.number is not None and art.number[1] == tile_id
 
 
-def test_offset_is_never_tuned_on_and_prints_tokens_casing_and_a_hand_laid_card() -> None:
-    """The offset look: registered, never tuned on, measured on every map by `make bench`; a station
-    token's colour on its city, near-black track with a thin white casing, the tile laid by hand
-    (offset and turned by the seed), and the map under an empty hex printed as the title data says (a
-    printed city: a white circle in a heavy ring; a river: blue)."""
+def _untuned_hand_laid_with_a_token(name: str) -> tuple[BoardState, Renderer, float, tuple[float, float]]:
+    """The checks every untuned look shares: registered, not tuned on, measured on every map by `make
+    bench`; tiles laid by hand (the seed moves them); SSW's dark blue token shows on H13's city.
+    Returns the board, the look's renderer, the scale and H13's centre in pixels."""
     from companion.bench.vision import OTHER_LOOKS
 
-    assert "offset" in STYLES and "offset" not in TUNED and "offset" in OTHER_LOOKS
+    assert name in STYLES and name not in TUNED and name in OTHER_LOOKS
     board = board_from_title("1870", {"H13": ("57", 0), "G12": ("9", 0)}, {"H13": ["SSW"]})
     scale = 80.0
-    draw = renderer("offset")
+    draw = renderer(name)
     img = draw(board, scale, 4)
     assert not np.array_equal(img, draw(board, scale, 5))  # the hand lays the tiles differently
     cx, cy = (v * scale for v in board.geometry.center("H13"))
     token = img[int(cy) - 2 : int(cy) + 3, int(cx) - 2 : int(cx) + 3].reshape(-1, 3).mean(axis=0)
     assert token[0] > token[2] + 40  # SSW's dark blue (BGR)
+    return board, draw, scale, (cx, cy)
+
+
+def test_offset_is_never_tuned_on_and_prints_tokens_casing_and_a_hand_laid_card() -> None:
+    """The offset look: registered, never tuned on, measured on every map by `make bench`; a station
+    token's colour on its city, near-black track with a thin white casing, the tile laid by hand
+    (offset and turned by the seed), and the map under an empty hex printed as the title data says (a
+    printed city: a white circle in a heavy ring; a river: blue)."""
+    board, draw, scale, (cx, cy) = _untuned_hand_laid_with_a_token("offset")
     # across tile 9's straight track, squarely drawn (no jitter): ink in the middle, white casing beside
     plain = np.full((140, 140, 3), 215, np.uint8)
     offset.paint_tile(plain, (70.0, 70.0), 100.0, board.tile_shape("9"), 0, "pointy")
@@ -421,17 +429,7 @@ def test_reprint_is_never_tuned_on_and_prints_its_own_conventions() -> None:
     ring, lemon-yellow cards with rounded corners smaller than the hex, and the map under an empty hex
     as the title data says (a printed city: a white space in a thin dark ring; a river: a blue band;
     a parchment map)."""
-    from companion.bench.vision import OTHER_LOOKS
-
-    assert "reprint" in STYLES and "reprint" not in TUNED and "reprint" in OTHER_LOOKS
-    board = board_from_title("1870", {"H13": ("57", 0), "G12": ("9", 0)}, {"H13": ["SSW"]})
-    scale = 80.0
-    draw = renderer("reprint")
-    img = draw(board, scale, 4)
-    assert not np.array_equal(img, draw(board, scale, 5))  # the hand lays the tiles differently
-    cx, cy = (v * scale for v in board.geometry.center("H13"))
-    token = img[int(cy) - 2 : int(cy) + 3, int(cx) - 2 : int(cx) + 3].reshape(-1, 3).mean(axis=0)
-    assert token[0] > token[2] + 40  # SSW's dark blue (BGR)
+    board, draw, scale, (cx, cy) = _untuned_hand_laid_with_a_token("reprint")
     # a card squarely laid: yellow near the edge its track does not leave by, the map's parchment at
     # the hex's corner (the card is smaller and its corners are rounded)
     card = np.full((140, 140, 3), 0, np.uint8)
