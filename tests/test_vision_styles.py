@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -148,14 +149,20 @@ def _polar(angle: float, dist: float) -> tuple[float, float]:
     return dist * math.cos(angle), dist * math.sin(angle)
 
 
-def _track_leaves(img: np.ndarray, layout: str, edge: int) -> bool:
-    """Track leaves by ``edge``: a dark band at least 0.06 wide across the edge's direction at three
-    distances from the centre (text, rings and the bevel are thinner or elsewhere)."""
+def _track_leaves(
+    img: np.ndarray,
+    layout: str,
+    edge: int,
+    ink: Callable[[np.ndarray, tuple[float, float]], bool] = _ink,
+    dists: tuple[float, ...] = (0.39, 0.415, 0.44),
+) -> bool:
+    """Track leaves by ``edge``: a band of ``ink`` at least 0.06 wide across the edge's direction at
+    each of ``dists`` from the centre (text, rings and the bevel are thinner or elsewhere)."""
     a = edge_angle(layout, edge)
-    for dist in (0.39, 0.415, 0.44):
+    for dist in dists:
         run = best = 0
         for k in range(-16, 17):
-            run = run + 1 if _ink(img, _polar(a + math.radians(0.5 * k), dist)) else 0
+            run = run + 1 if ink(img, _polar(a + math.radians(0.5 * k), dist)) else 0
             best = max(best, run)
         if best * math.radians(0.5) * dist < 0.06:
             return False
@@ -175,22 +182,30 @@ def _arc_of(layout: str, a: int, b: int) -> tuple[tuple[float, float], float] | 
     return _polar(edge_angle(layout, middle), 1.0), math.sqrt(3) / 2
 
 
-def _middle_of(layout: str, a: int, b: int) -> tuple[float, float]:
-    arc = _arc_of(layout, a, b)
-    if arc is None:
-        return 0.0, 0.0
-    (cx, cy), r = arc
+def _curve_middle(curve: tuple[tuple[float, float], float]) -> tuple[float, float]:
+    """The point of a curve's circle nearest the tile's centre (the middle of its track)."""
+    (cx, cy), r = curve
     d = math.hypot(cx, cy)
     return cx * (d - r) / d, cy * (d - r) / d
 
 
-def _on_track(layout: str, a: int, b: int, p: tuple[float, float]) -> bool:
-    arc = _arc_of(layout, a, b)
-    if arc is None:
+def _on_curve(
+    layout: str, a: int, curve: tuple[tuple[float, float], float] | None, p: tuple[float, float]
+) -> bool:
+    """Whether ``p`` lies on the curve's circle, or for ``None`` on the straight line through edge ``a``."""
+    if curve is None:
         ang = edge_angle(layout, a)
         return abs(p[0] * math.sin(ang) - p[1] * math.cos(ang)) < 0.01
-    (cx, cy), r = arc
-    return abs(math.dist(p, (cx, cy)) - r) < 0.01
+    return abs(math.dist(p, curve[0]) - curve[1]) < 0.01
+
+
+def _middle_of(layout: str, a: int, b: int) -> tuple[float, float]:
+    arc = _arc_of(layout, a, b)
+    return (0.0, 0.0) if arc is None else _curve_middle(arc)
+
+
+def _on_track(layout: str, a: int, b: int, p: tuple[float, float]) -> bool:
+    return _on_curve(layout, a, _arc_of(layout, a, b), p)
 
 
 @pytest.mark.slow
@@ -317,19 +332,6 @@ def _rp_on_tile(p: tuple[float, float], rotation: int) -> tuple[float, float]:
     return x * reprint.INSET, y * reprint.INSET
 
 
-def _rp_leaves(img: np.ndarray, layout: str, edge: int) -> bool:
-    """A blue-black band at least 0.06 wide across the edge's direction near the card's edge."""
-    a = edge_angle(layout, edge)
-    for dist in (0.41, 0.45):
-        run = best = 0
-        for k in range(-16, 17):
-            run = run + 1 if _rp_ink(img, _polar(a + math.radians(0.5 * k), dist)) else 0
-            best = max(best, run)
-        if best * math.radians(0.5) * dist < 0.06:
-            return False
-    return True
-
-
 def _rp_curve(layout: str, a: int, b: int) -> tuple[tuple[float, float], float] | None:
     """The circle of this printing's curve between edges ``a`` and ``b`` (tile frame), worked out here:
     tangent to both edge normals at ``STUB`` from the centre; ``None`` for a straight track."""
@@ -345,18 +347,13 @@ def _rp_middle(layout: str, a: int, b: int) -> tuple[float, float]:
     curve = _rp_curve(layout, a, b)
     if curve is None:  # a straight track: a point a fifth of the way in from edge a
         return _polar(edge_angle(layout, a), 0.3)
-    (cx, cy), r = curve
-    d = math.hypot(cx, cy)
-    return cx * (d - r) / d, cy * (d - r) / d
+    return _curve_middle(curve)
 
 
 def _rp_on_track(layout: str, a: int, b: int, p: tuple[float, float]) -> bool:
     curve = _rp_curve(layout, a, b)
-    if curve is None:
-        ang = edge_angle(layout, a)
-        return abs(p[0] * math.sin(ang) - p[1] * math.cos(ang)) < 0.01
-    (cx, cy), r = curve
-    return abs(math.dist(p, (cx, cy)) - r) < 0.01 or math.dist(p, (0, 0)) > reprint.STUB - 0.01
+    on_stub = curve is not None and math.dist(p, (0, 0)) > reprint.STUB - 0.01
+    return _on_curve(layout, a, curve, p) or on_stub
 
 
 def _rp_dark_near(img: np.ndarray, p: tuple[float, float]) -> bool:
@@ -378,7 +375,8 @@ def test_reprint_draws_every_tile_as_its_tile_code_says_at_every_rotation(title:
         for rotation in range(6):
             img, art = _rp_tile(shape, rotation, layout)
             where = f"{title} tile {tile_id} rotation {rotation}"
-            leaves = {e for e in range(6) if _rp_leaves(img, layout, e)}
+            # a band of the track's blue-black near the card's edge
+            leaves = {e for e in range(6) if _track_leaves(img, layout, e, _rp_ink, (0.41, 0.45))}
             assert leaves == set(shape.edges(rotation)), (where, leaves)
             for p in shape.paths:
                 if isinstance(p.a, int) and isinstance(p.b, int):
