@@ -672,6 +672,8 @@ def _chains_from(
                     Chain(start, target, frozenset({intra[(hex_id, i)]}), (hex_id,), p.terminal, p.terminal)
                 )
             continue
+        if along is not None and (len(along) < 2 or along[1] != index.neighbors.get(other)):
+            continue  # off the hexes asked for (as :func:`_walk` would find at once)
         _walk(game_map, paths_by_hex, start, p.terminal, other, [hex_id], set(), out, edge_id, along)
     return out
 
@@ -807,7 +809,7 @@ def _walk(
             target = (nb, other - NODE)
             if target != start and (along is None or len(hexes) == len(along)):
                 out.append(Chain(start, target, frozenset(used), tuple(hexes), start_terminal, q.terminal))
-        else:
+        elif along is None or (len(hexes) < len(along) and along[len(hexes)] == index.neighbors.get(other)):
             _walk(game_map, paths_by_hex, start, start_terminal, other, hexes, used, out, edge_id, along)
     hexes.pop()
     used.discard(eid)

@@ -219,9 +219,9 @@ class HexState:
     def blocks(self, node: int, corp: str) -> bool:
         """A city whose slots are all taken by others blocks passage for ``corp``."""
         slots = self.tokens.get(node)
-        if not slots or self.tokened_by(node, corp):
+        if not slots or None in slots or corp in slots:
             return False
-        return all(t is not None for t in slots)
+        return corp not in (self.extra_tokens.get(node) or ())
 
     def corporations(self) -> set[str]:
         out: set[str] = set()
@@ -628,22 +628,26 @@ class GameMap:
         return list(every.tokens.get(corp, ()))
 
     def _all_tokens(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        # each corporation's nodes in the order met: hex by hex, node by node, extra tokens' nodes last
         found: dict[str, list[tuple[str, int]]] = {}
         for hex_id, st in self.state.items():
             extra = st.extra_tokens
-            if not st.tokens and not extra:
-                continue
-            here: dict[str, list[tuple[str, int]]] = {}
             for node, slots in st.tokens.items():
-                for corp in dict.fromkeys([*slots, *extra.get(node, ())]):
+                beside = extra.get(node) if extra else None
+                if beside:
+                    corps: Iterable[str | None] = dict.fromkeys([*slots, *beside])
+                elif slots.count(None) == len(slots):
+                    continue  # empty slots (the common case)
+                else:
+                    corps = dict.fromkeys(slots)
+                for corp in corps:
                     if corp is not None:
-                        here.setdefault(corp, []).append((hex_id, node))
-            for node, corps in extra.items():
-                if node not in st.tokens:
-                    for corp in dict.fromkeys(corps):
-                        here.setdefault(corp, []).append((hex_id, node))
-            for corp, nodes in here.items():
-                found.setdefault(corp, []).extend(nodes)
+                        found.setdefault(corp, []).append((hex_id, node))
+            if extra:
+                for node, corps_beside in extra.items():
+                    if node not in st.tokens:
+                        for corp in dict.fromkeys(corps_beside):
+                            found.setdefault(corp, []).append((hex_id, node))
         return {corp: tuple(nodes) for corp, nodes in found.items()}
 
     def home_hex(self, corp: str) -> str | None:

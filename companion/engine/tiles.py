@@ -162,6 +162,8 @@ class TileSpec:
     _rotated: dict[int, tuple[tuple[PathSpec, ...], dict[int, tuple[int, ...]]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    #: :attr:`city_indices`, once asked
+    _cities: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def _at(self, rotation: int) -> tuple[tuple[PathSpec, ...], dict[int, tuple[int, ...]]]:
         rotation %= 6
@@ -190,7 +192,12 @@ class TileSpec:
 
     @property
     def city_indices(self) -> tuple[int, ...]:
-        return tuple(i for i, n in enumerate(self.nodes) if n.is_city)
+        """The indices of the tile's cities (worked out once: a tile never changes)."""
+        found = self._cities
+        if found is None:
+            found = tuple(i for i, n in enumerate(self.nodes) if n.is_city)
+            object.__setattr__(self, "_cities", found)
+        return found
 
     @property
     def town_count(self) -> int:
