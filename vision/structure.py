@@ -125,6 +125,14 @@ GLARE = 245.0
 GLARE_SHARE = 0.003
 #: colour (max minus min channel) below which a very dark pixel is ink at any saturation
 DEEP_CHROMA = 100.0
+#: a town printed as a dot or a bar is wider than the track at its place: the ink's width across the
+#: track there, relative to the same track's width away from it, is at least TOWN_WIDE for a town to
+#: be seen there, and at most NO_TOWN for a reading without it to rule out a town there
+TOWN_WIDE = 1.3
+NO_TOWN = 1.2
+#: lateral reach (board units) and step of the profiles across the track where its width is measured
+PROFILE_SPAN = 0.24
+PROFILE_STEP = 0.003
 #: pixel shifts tried for a tile lying a little off its hex (1 px = 1/48 hex width)
 SHIFTS = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
@@ -139,6 +147,38 @@ class Reading:
     confidence: float = 0.0
     note: str = ""
     vetoes_empty: bool = False  # unseen because the hex shows what a plain map hex does not
+
+
+@dataclass(frozen=True)
+class _Place:
+    """A town's place on its (two-exit) track, with where the same track is measured away from it."""
+
+    at: Point
+    tangent: Point
+    refs: tuple[tuple[Point, Point], ...]  # (point, tangent) on the same track, away from the town
+
+
+def _on_line(pts: Sequence[Point], k: int) -> tuple[Point, Point]:
+    """The ``k``-th point of a polyline and the unit tangent there."""
+    (x0, y0), (x1, y1) = pts[max(k - 1, 0)], pts[min(k + 1, len(pts) - 1)]
+    norm = math.hypot(x1 - x0, y1 - y0) or 1.0
+    return pts[k], ((x1 - x0) / norm, (y1 - y0) / norm)
+
+
+def _town_places(shape: TileShape, rotation: int, layout: str) -> tuple[_Place, ...]:
+    """Where the tile's towns on two-exit track lie on it (the middle of the track's centreline, where
+    a bar or a dot is printed), each with two points of the same track between the town and the
+    edges (to measure the plain track's width on)."""
+    out: list[_Place] = []
+    for node in shape.nodes:
+        edges = [(e + rotation) % 6 for e in shape.node_edges(node.index)]
+        if node.kind != "town" or len(edges) != 2:
+            continue
+        pts = centreline(layout, edges[0], edges[1])
+        n = len(pts) - 1
+        mid, tangent = _on_line(pts, n // 2)
+        out.append(_Place(mid, tangent, (_on_line(pts, round(n * 0.27)), _on_line(pts, round(n * 0.73)))))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -159,6 +199,7 @@ class _Candidate:
     look: tuple[object, ...]  # candidates with equal looks print the same track and stops
     revenue: bool  # a revenue is printed on it (a town's or a city's: a white circle or box)
     town_centre: bool = False  # a town's bar or dot is printed at the very centre (one dark patch there)
+    towns: tuple[_Place, ...] = ()  # the places of its towns on two-exit track
 
 
 def _normal(layout: str, edge: int) -> Point:
@@ -339,6 +380,7 @@ class PrintReader:
                         (shape.edges(rot), city, np.round(dist, 2).tobytes()),
                         has_revenue(shape),
                         _town_at_centre(shape, bars),
+                        _town_places(shape, rot, layout),
                     )
                 )
         # candidates whose centrelines lie within a fraction of a pixel of each other print the same
@@ -738,15 +780,16 @@ class PrintReader:
                 continue
             region = m & ~cand.clear
             area = float(region.sum())
-            best: tuple[float, str, tuple[int, int]] | None = None
+            best: tuple[float, str, tuple[int, int], bool] | None = None
             for dy, dx in SHIFTS:
+                dots = False
                 # the tile may lie a little off its hex: move the observation back
                 ink_s = np.roll(strong, (dy, dx), (0, 1)) & region
                 total = max(float(ink_s.sum()), 1.0)
                 seen_ink = np.roll(soft, (dy, dx), (0, 1))
                 # every track must show along its whole length, every town bar beyond the track
                 recalls = [float(seen_ink[core].mean()) for core in cand.lines if core.any()]
-                for bar in cand.long_bars if thick else cand.bars:
+                for k, bar in enumerate(cand.long_bars if thick else cand.bars):
                     if thick:
                         # thick track leaves a bar little beyond it: there the ink itself (not widened by
                         # a pixel, which the track's own ink would fill) must show from the track's edge
@@ -755,7 +798,16 @@ class PrintReader:
                     else:
                         beyond = bar & (cand.track_dist > on_line + 0.01)
                         bar_ink = seen_ink
-                    recalls.append(float(bar_ink[beyond].mean()) if beyond.any() else 0.0)
+                    bar_seen = float(bar_ink[beyond].mean()) if beyond.any() else 0.0
+                    if (
+                        bar_seen < RECALL
+                        and min(recalls, default=1.0) >= RECALL  # (a track not seen fails anyway)
+                        and k < len(cand.towns)
+                        and self._dotted(ink, cand.towns[k], (dy, dx))
+                    ):
+                        # a town printed as a dot on the track, not a bar across it
+                        bar_seen, dots = 1.0, True
+                    recalls.append(bar_seen)
                 if cand.bars:
                     bars_seen[id(cand)] = max(bars_seen.get(id(cand), 0.0), min(recalls[len(cand.lines) :]))
                 recall = min(recalls, default=0.0)
@@ -777,9 +829,9 @@ class PrintReader:
                 )
                 score = recall + precision if not fault else -1.0
                 if best is None or score > best[0]:
-                    best = (score, fault, (dy, dx))
+                    best = (score, fault, (dy, dx), dots)
             assert best is not None
-            score, fault, shift = best
+            score, fault, shift, dotted = best
             if fault:
                 why.append(f"{cand.tile}/{cand.rotation}: {fault}")
                 continue
@@ -788,7 +840,10 @@ class PrintReader:
                 # the centre, and the very centre is not one dark disc: a token there, of any colour,
                 # is no town bar or crossing (measured where the track fit lays the tile, not searched for)
                 probe = self.inner & (cand.dist > on_line)
-                if cand.town_centre and int(probe.sum()) < 6:
+                if dotted:
+                    # a town printed as a dot, not a bar: the tile shows around the dot, beside the track
+                    probe = self.inner & (cand.track_dist > on_line) & self._off_towns(cand, on_line + 0.03)
+                elif cand.town_centre and int(probe.sum()) < 6:
                     # thick track and a town's bar fill the very centre: a station token would still
                     # cover the disc around them, as far as a token reaches beyond the track
                     probe = (
@@ -813,7 +868,9 @@ class PrintReader:
                 # (a town's bar or dot at the centre is itself one dark patch: there only the tile's colour
                 # around it, the probe, tells a token; where the disc around the centre is dark all round,
                 # a dark token lies there, not a bar)
-                one_disc = (solid >= 0.97 and not cand.town_centre) or (cand.town_centre and dark_token)
+                one_disc = (solid >= 0.97 and not cand.town_centre and not dotted) or (
+                    cand.town_centre and dark_token
+                )
                 if covered > 0.35 or one_disc or ringed >= 0.6 or unmeasured:
                     why.append(
                         f"{cand.tile}/{cand.rotation}: covered centre {covered:.2f}/{solid:.2f}/{ringed:.2f}"
@@ -823,6 +880,13 @@ class PrintReader:
         if not scored:
             return Reading("unseen", note=f"no tile of {len(pool)} fits the track ({'; '.join(why)})")
         scored.sort(key=lambda item: -item[0])
+        # a tile whose town was seen on its track (a bar or a dot: its recall needs it) beats one that fits
+        # as well without it: the town is printed there
+        for item in scored[1:]:
+            if scored[0][0] - item[0] < MARGIN and self._missing_towns(scored[0][1], item[1]):
+                scored.remove(item)
+                scored.insert(0, item)
+                break
         best_score, winner, shift = scored[0]
         twins = [c for c in pool if c is not winner and c.look == winner.look]
         white = self._revenue_mark((ink, tiled, dull, vivid), winner, shift, near)
@@ -852,6 +916,12 @@ class PrintReader:
                     twins = []
             if twins:
                 return Reading("unseen", note=f"{winner.tile} or {twins[0].tile}: same track")
+        # a tile with less at a place than a rival leaving by the same edges (a town on its track) needs
+        # decisive evidence that the rival's stop is not printed there: the track no wider there than
+        # elsewhere (a bar, a dot or anything else printed there is wider)
+        unruled = self._unruled_town(ink, winner, pool, shift)
+        if unruled:
+            return Reading("unseen", note=f"{winner.tile}/{winner.rotation}: {unruled}")
         if any(c.revenue and not winner.revenue and c.city == winner.city for c in pool) and (
             white > REVENUE_NONE
         ):
@@ -875,6 +945,13 @@ class PrintReader:
         for rival in pool:
             if rival.look == winner.look or rival.city != winner.city:
                 continue
+            extra = self._missing_towns(rival, winner)
+            if (
+                extra
+                and float(np.abs(winner.track_dist - rival.track_dist)[m].max()) < 0.012
+                and all(self._dotted(ink, place, shift) for place in extra)
+            ):
+                continue  # the same track, and the winner's town on it is printed there (a dot or a bar)
             regions = m & ~winner.clear & ~rival.clear
             w_dist, r_dist = (winner.long_dist, rival.long_dist) if thick else (winner.dist, rival.dist)
             mine = regions & (w_dist <= 0.03) & (r_dist > apart)
@@ -910,6 +987,89 @@ class PrintReader:
         ink_s = np.roll(ink, shift, (0, 1))
         which = self.marks.confirm(ink_s, region, FINE_SCALE, [(c.tile, self.labels[c.tile]) for c in alike])
         return None if which is None else alike[which]
+
+    def _width_across(
+        self, ink: FloatArray, point: Point, tangent: Point, shift: tuple[int, int] = (0, 0)
+    ) -> float:
+        """The ink's width (board units) across the track at ``point`` (its direction ``tangent``): the
+        widest of three profiles a little along the track, each the run of ink (0.5 or more) through the
+        centreline; ``shift`` (dy, dx pixels) lays the drawing that far off the hex."""
+        c = (FINE_PATCH - 1) / 2
+        lateral = np.arange(-PROFILE_SPAN, PROFILE_SPAN + 1e-6, PROFILE_STEP, dtype=np.float32)
+        along = np.array([-0.025, 0.0, 0.025], np.float32)
+        tx, ty = tangent
+        xs = (point[0] + along[:, None] * tx - lateral[None, :] * ty) * FINE_SCALE + c - shift[1]
+        ys = (point[1] + along[:, None] * ty + lateral[None, :] * tx) * FINE_SCALE + c - shift[0]
+        prof = cv2.remap(ink, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR) >= 0.5
+        mid = len(lateral) // 2
+        best = 0
+        for row in prof:
+            hits = np.flatnonzero(row[mid - 5 : mid + 6])
+            if not hits.size:
+                continue
+            k = mid - 5 + int(hits[0])
+            lo, hi = k, k
+            while lo > 0 and row[lo - 1]:
+                lo -= 1
+            while hi < len(row) - 1 and row[hi + 1]:
+                hi += 1
+            best = max(best, hi - lo + 1)
+        return best * PROFILE_STEP
+
+    def town_width(self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)) -> float:
+        """How much wider than its own track the ink is at a town's ``place`` (1: the plain track; a dot
+        or a bar is wider, whatever its shape); 0 where the track itself is not seen."""
+        track = float(np.median([self._width_across(ink, p, t, shift) for p, t in place.refs]))
+        if track <= 0.0:
+            return 0.0
+        return self._width_across(ink, place.at, place.tangent, shift) / track
+
+    def _dotted(self, ink: FloatArray, place: _Place, shift: tuple[int, int]) -> bool:
+        """A town printed as a compact blob on its track at ``place``: clearly wider than the track."""
+        return self.town_width(ink, place, shift) >= TOWN_WIDE
+
+    def _off_towns(self, cand: _Candidate, radius: float) -> NDArray[np.bool_]:
+        """The fine patch's pixels farther than ``radius`` (board units) from each of ``cand``'s towns."""
+        off = patch_offsets(FINE_SCALE, FINE_PATCH)
+        out = np.ones(off.shape[:2], bool)
+        for place in cand.towns:
+            out &= np.hypot(off[..., 0] - place.at[0], off[..., 1] - place.at[1]) > radius
+        return out
+
+    @staticmethod
+    def _missing_towns(winner: _Candidate, rival: _Candidate) -> list[_Place]:
+        """The rival's towns on two-exit track that ``winner`` does not print there, where the rival's
+        track is the winner's (the same course, with a town on it)."""
+        out = []
+        for place in rival.towns:
+            if any(math.dist(place.at, own.at) < 0.05 for own in winner.towns):
+                continue
+            px = np.clip(
+                np.round(np.array(place.at) * FINE_SCALE + (FINE_PATCH - 1) / 2).astype(int),
+                0,
+                FINE_PATCH - 1,
+            )
+            if float(winner.track_dist[px[1], px[0]]) < 0.02:
+                out.append(place)
+        return out
+
+    def _unruled_town(
+        self,
+        ink: FloatArray,
+        winner: _Candidate,
+        rivals: Sequence[_Candidate],
+        shift: tuple[int, int] = (0, 0),
+    ) -> str:
+        """Why a town a rival leaving by the same edges prints on the winner's track cannot be ruled out
+        there (the ink at its place wider than the track, or the track not seen there), or ""."""
+        for rival in rivals:
+            if rival is winner or rival.edges != winner.edges or rival.color != winner.color:
+                continue
+            for place in self._missing_towns(winner, rival):
+                ratio = self.town_width(ink, place, shift)
+                if not 0.0 < ratio <= NO_TOWN:
+                    return f"{rival.tile}/{rival.rotation}'s town may be printed ({ratio:.2f} of the track's width)"
+        return ""
 
     def _revenue_mark(
         self,
@@ -948,11 +1108,16 @@ class PrintReader:
         ink, _light, tiled, vivid, dull = self.measure(patch, color)
         if not cand.city and float(vivid[self.centre].mean()) >= 0.5:
             return "a token's colour over the centre"
+        exits, width = self.exits(ink)
+        back = self.offset(ink, exits)
+        # a rival leaving by the same edges prints a town on this tile's track: it must be ruled out
+        # there (another printing's town may be a dot the templates' bar does not fit)
+        unruled = self._unruled_town(ink, cand, self.candidates, (-back[0], -back[1]))
+        if unruled:
+            return unruled
         if not twin:
             return ""
-        exits, width = self.exits(ink)
         near = max(0.06, width / 2 + 0.025) + 0.04
-        back = self.offset(ink, exits)
         mark = self._revenue_mark((ink, tiled, dull, vivid), cand, (-back[0], -back[1]), near)
         # (a template reading with a revenue has the template's own evidence of its town: a clear white
         # revenue circle is not taken for glare here, as it is where the print reader alone decides)
