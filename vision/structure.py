@@ -130,6 +130,7 @@ DEEP_CHROMA = 100.0
 #: be seen there, and at most NO_TOWN for a reading without it to rule out a town there
 TOWN_WIDE = 1.3
 NO_TOWN = 1.2
+TOWN_EXCESS = 0.03
 #: lateral reach (board units) and step of the profiles across the track where its width is measured
 PROFILE_SPAN = 0.24
 PROFILE_STEP = 0.003
@@ -177,7 +178,7 @@ def _town_places(shape: TileShape, rotation: int, layout: str) -> tuple[_Place, 
         pts = centreline(layout, edges[0], edges[1])
         n = len(pts) - 1
         mid, tangent = _on_line(pts, n // 2)
-        out.append(_Place(mid, tangent, (_on_line(pts, round(n * 0.27)), _on_line(pts, round(n * 0.73)))))
+        out.append(_Place(mid, tangent, tuple(_on_line(pts, round(n * f)) for f in (0.2, 0.3, 0.7, 0.8))))
     return tuple(out)
 
 
@@ -1016,17 +1017,26 @@ class PrintReader:
             best = max(best, hi - lo + 1)
         return best * PROFILE_STEP
 
+    def town_widths(
+        self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)
+    ) -> tuple[float, float]:
+        """The ink's width across the track at a town's ``place`` and the same track's own width away
+        from it (the median of its reference points; 0 where the track is not seen)."""
+        track = float(np.median([self._width_across(ink, p, t, shift) for p, t in place.refs]))
+        return self._width_across(ink, place.at, place.tangent, shift), track
+
     def town_width(self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)) -> float:
         """How much wider than its own track the ink is at a town's ``place`` (1: the plain track; a dot
         or a bar is wider, whatever its shape); 0 where the track itself is not seen."""
-        track = float(np.median([self._width_across(ink, p, t, shift) for p, t in place.refs]))
-        if track <= 0.0:
-            return 0.0
-        return self._width_across(ink, place.at, place.tangent, shift) / track
+        at, track = self.town_widths(ink, place, shift)
+        return at / track if track > 0.0 else 0.0
 
     def _dotted(self, ink: FloatArray, place: _Place, shift: tuple[int, int]) -> bool:
-        """A town printed as a compact blob on its track at ``place``: clearly wider than the track."""
-        return self.town_width(ink, place, shift) >= TOWN_WIDE
+        """A town printed as a compact blob on its track at ``place``: clearly wider than the track, in
+        proportion and by more than a pixel and a half (thin track measures a pixel wider or narrower
+        from place to place)."""
+        at, track = self.town_widths(ink, place, shift)
+        return track > 0.0 and at >= TOWN_WIDE * track and at - track >= TOWN_EXCESS
 
     def _off_towns(self, cand: _Candidate, radius: float) -> NDArray[np.bool_]:
         """The fine patch's pixels farther than ``radius`` (board units) from each of ``cand``'s towns."""
@@ -1038,8 +1048,8 @@ class PrintReader:
 
     @staticmethod
     def _missing_towns(winner: _Candidate, rival: _Candidate) -> list[_Place]:
-        """The rival's towns on two-exit track that ``winner`` does not print there, where the rival's
-        track is the winner's (the same course, with a town on it)."""
+        """The rival's towns on two-exit track that ``winner`` does not print there (neither a town nor a
+        city), where the rival's track is the winner's (the same course, with a town on it)."""
         out = []
         for place in rival.towns:
             if any(math.dist(place.at, own.at) < 0.05 for own in winner.towns):
@@ -1049,7 +1059,10 @@ class PrintReader:
                 0,
                 FINE_PATCH - 1,
             )
-            if float(winner.track_dist[px[1], px[0]]) < 0.02:
+            # (a city there prints more than a town: nothing is missing)
+            if float(winner.track_dist[px[1], px[0]]) < 0.02 and not (
+                winner.city and winner.clear[px[1], px[0]]
+            ):
                 out.append(place)
         return out
 
