@@ -59,7 +59,7 @@ def test_unknown_style_is_a_clear_error() -> None:
         renderer("glossy")
     with pytest.raises(ValueError, match="unknown style"):
         next(run_bench("1870", 1, 1, style="glossy"))
-    assert "classic" not in TUNED and "ours" in TUNED
+    assert "classic" not in TUNED and "ours" in TUNED and "offset" in TUNED
 
 
 def test_bench_command_reports_the_look_and_whether_it_was_tuned(capsys: pytest.CaptureFixture[str]) -> None:

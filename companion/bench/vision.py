@@ -21,8 +21,8 @@ FRAMES = 40
 MAP_FRAMES = 24
 MAP_FRAMES_UNTUNED = 12
 #: the looks drawn by other painters than the recogniser's templates, each also measured on every
-#: other map title (``print2`` was tuned on in the third round, ``classic``, ``offset`` and ``reprint``
-#: never)
+#: other map title (``print2`` was tuned on in the third round, ``offset`` from the round after its first
+#: measurement, ``classic`` and ``reprint`` never)
 OTHER_LOOKS = ("classic", "print2", "offset", "reprint")
 SEED = 20261129  # never used by the tests
 

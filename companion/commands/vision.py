@@ -54,7 +54,8 @@ def register(subparsers: Any) -> None:
         help="the look the boards are drawn in: ours (the renderer the recogniser is tuned on), flat "
         "(18xx.games-like tile graphics), cardboard (printed map, jittered cardboard tiles, tokens), "
         "classic (an older printing never used for tuning), print2 (a third printing, tuned on since its "
-        "third round) or offset (another publisher's offset-printed board, never used for tuning)",
+        "third round) or offset (another publisher's offset-printed board, tuned on since its town dots were "
+        "looked at)",
     )
     bench.add_argument("--json", action="store_true", help="one JSON object per frame, then the summary")
     bench.set_defaults(func=cmd_bench)

@@ -16,7 +16,9 @@
   bevelled card tiles laid by hand, black track with a white casing, heavy-ringed cities and pills,
   towns as dots, red-rimmed revenue circles, condensed serif numbers that turn with the tile, hatched
   terrain and wavy rivers); added as the new untuned look after ``classic`` had been measured for
-  several rounds;
+  several rounds, measured once untuned; in the next round its town dots (read as the plain track)
+  were looked at and the rule that a town is a bar or a dot was found on them, so it counts as tuned
+  on since;
 * ``reprint``: :mod:`vision.styles.reprint`, a modern reprint by a third publisher, written (like
   ``offset``) by someone who had not read the recogniser and added while the recogniser was being
   fixed on ``offset``: blue-black track with no casing whose curves leave each edge by a short
@@ -28,9 +30,9 @@
 
 :data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
 print reader's rules were found on ``ours`` and ``flat``, in a second round on ``flat`` and
-``cardboard``, and in a third on ``print2``'s wrong readings); figures on ``classic``, ``offset`` and
-``reprint`` are figures on boards it was never tuned on (``offset``'s and ``reprint``'s frames have
-never been looked at by anyone who worked on the recogniser).
+``cardboard``, in a third on ``print2``'s wrong readings, and in a later one on ``offset``'s town
+dots); figures on ``classic`` and ``reprint`` are figures on boards it was never tuned on
+(``reprint``'s frames have never been looked at by anyone who worked on the recogniser).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ STYLES: dict[str, Renderer] = {
     "reprint": reprint.render,
 }
 #: looks whose photos were used while developing and tuning the recogniser
-TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2"})
+TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2", "offset"})
 
 
 def renderer(name: str) -> Renderer:

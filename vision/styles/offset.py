@@ -1,4 +1,4 @@
-"""The "offset" look: an offset-printed board from another publisher, never used for tuning.
+"""The "offset" look: an offset-printed board from another publisher (tuned on since its first round).
 
 Written by someone who has not read the recogniser, from what real printings do, in its own measures
 and by its own method: every hex and every tile is a small supersampled sprite (premultiplied colour
@@ -14,8 +14,13 @@ casing; cities as white circles with a heavy black ring, two slots as a "pill", 
 rounded cluster; towns as black dots, on curves too; revenue in a small white circle with a red rim
 wherever the tile is clear; the tile number in a corner in a condensed serif; labels in a heavy
 letter; a pale butter yellow, olive green, dark brown and warm gray; station tokens as wooden-looking
-discs with a rim and a shadow; fine paper grain and soft light from one side.  Only its figures are
-ever looked at (its frames never are).
+discs with a rim and a shadow; fine paper grain and soft light from one side.
+
+It was measured once untuned (only its figures looked at); in the next round its town dots were
+read as the plain track (4 as 9, 58 as 8, 3 as 7), and the print reader's rule that a town is a bar
+*or a dot* (the ink clearly wider than the track at the town's place, and a reading without a rival's
+town needing the track no wider there) was found on its frames, so it counts as tuned on since
+(``vision.styles.TUNED``).
 """
 
 from __future__ import annotations
