@@ -1009,11 +1009,10 @@ class PrintReader:
             if not hits.size:
                 continue
             k = mid - 5 + int(hits[0])
-            lo, hi = k, k
-            while lo > 0 and row[lo - 1]:
-                lo -= 1
-            while hi < len(row) - 1 and row[hi + 1]:
-                hi += 1
+            gaps_left = np.flatnonzero(~row[:k])
+            gaps_right = np.flatnonzero(~row[k:])
+            lo = int(gaps_left[-1]) + 1 if gaps_left.size else 0
+            hi = k + int(gaps_right[0]) - 1 if gaps_right.size else len(row) - 1
             best = max(best, hi - lo + 1)
         return best * PROFILE_STEP
 
