@@ -259,13 +259,16 @@ def test_offset_draws_every_tile_as_its_tile_code_says_at_every_rotation(title: 
             assert art.number is not None and art.number[1] == tile_id
 
 
-def _untuned_hand_laid_with_a_token(name: str) -> tuple[BoardState, Renderer, float, tuple[float, float]]:
-    """The checks every untuned look shares: registered, not tuned on, measured on every map by `make
-    bench`; tiles laid by hand (the seed moves them); SSW's dark blue token shows on H13's city.
-    Returns the board, the look's renderer, the scale and H13's centre in pixels."""
+def _untuned_hand_laid_with_a_token(
+    name: str, tuned: bool = False
+) -> tuple[BoardState, Renderer, float, tuple[float, float]]:
+    """The checks every look added untuned shares: registered, tuned on or not as ``tuned`` says
+    (``offset`` since its town dots were looked at), measured on every map by `make bench`; tiles laid
+    by hand (the seed moves them); SSW's dark blue token shows on H13's city.  Returns the board, the
+    look's renderer, the scale and H13's centre in pixels."""
     from companion.bench.vision import OTHER_LOOKS
 
-    assert name in STYLES and name not in TUNED and name in OTHER_LOOKS
+    assert name in STYLES and (name in TUNED) == tuned and name in OTHER_LOOKS
     board = board_from_title("1870", {"H13": ("57", 0), "G12": ("9", 0)}, {"H13": ["SSW"]})
     scale = 80.0
     draw = renderer(name)
@@ -277,12 +280,13 @@ def _untuned_hand_laid_with_a_token(name: str) -> tuple[BoardState, Renderer, fl
     return board, draw, scale, (cx, cy)
 
 
-def test_offset_is_never_tuned_on_and_prints_tokens_casing_and_a_hand_laid_card() -> None:
-    """The offset look: registered, never tuned on, measured on every map by `make bench`; a station
+def test_offset_is_tuned_on_and_prints_tokens_casing_and_a_hand_laid_card() -> None:
+    """The offset look: registered, tuned on since its town dots were looked at, measured on every map
+    by `make bench`; a station
     token's colour on its city, near-black track with a thin white casing, the tile laid by hand
     (offset and turned by the seed), and the map under an empty hex printed as the title data says (a
     printed city: a white circle in a heavy ring; a river: blue)."""
-    board, draw, scale, (cx, cy) = _untuned_hand_laid_with_a_token("offset")
+    board, draw, scale, (cx, cy) = _untuned_hand_laid_with_a_token("offset", tuned=True)
     # across tile 9's straight track, squarely drawn (no jitter): ink in the middle, white casing beside
     plain = np.full((140, 140, 3), 215, np.uint8)
     offset.paint_tile(plain, (70.0, 70.0), 100.0, board.tile_shape("9"), 0, "pointy")
