@@ -377,17 +377,17 @@ class Game(TableGame):
         return False
 
     # -- closing corporations ------------------------------------------------------------------------------
+    @staticmethod
+    def _in_close_cell(corp: Corporation) -> bool:
+        return not corp.closed and corp.share_price is not None and corp.share_price.is_("close")
+
     def corporations_in_close_cell(self) -> list[Corporation]:
-        return [
-            c
-            for c in self.corporations
-            if not c.closed and c.share_price is not None and c.share_price.is_("close")
-        ]
+        return [c for c in self.corporations if self._in_close_cell(c)]
 
     def close_corporations_in_close_cell(self) -> bool:
         closed_any = False
         for corp in list(self.corporations):
-            if not corp.closed and corp.share_price is not None and corp.share_price.is_("close"):
+            if self._in_close_cell(corp):
                 self.close_corporation(corp)
                 closed_any = True
         return closed_any
