@@ -475,11 +475,10 @@ class Recognizer:
         )
         return out
 
-    def _clipped_edges(self, fine: FloatArray) -> NDArray[np.bool_]:
-        """(N, 6) edges of the raw fine patches where the camera clipped the outline or the hex just
-        inside it in some channel (over half of the samples along the edge)."""
+    def _clipped_edges(self, peak: FloatArray) -> NDArray[np.bool_]:
+        """(N, 6) edges of the raw fine patches (``peak``: each pixel's brightest channel) where the
+        camera clipped the outline or the hex just inside it (over half of the samples along the edge)."""
         line_pts, inner_pts = outline_points(self.layout)
-        peak = fine.max(axis=3)
         line = bilinear(peak, line_pts)
         inner = bilinear(peak, inner_pts)
         out: NDArray[np.bool_] = (np.maximum(line, inner) >= 250).mean(axis=-1) > 0.5
@@ -648,7 +647,8 @@ class Recognizer:
         # on a hex printed with a tile, an edge the camera over-exposed shows no outline contrast (its
         # tile colour clips to white like the paper beside it): it is not checked; the printed tile's own
         # colour, fit and drawing still decide (a card or hand over it is not that tile's colour)
-        clipped_edges = self._clipped_edges(fine)
+        fine_peak = fine.max(axis=3)  # each pixel's brightest channel: where the camera clipped
+        clipped_edges = self._clipped_edges(fine_peak)
         ratios = np.where(self._printed[:, None] & clipped_edges, np.inf, ratios).astype(np.float32)
         outline = np.sort(ratios, axis=1)[:, 1]
         outline_ok = np.clip((outline - 0.04) / 0.08, 0.0, 1.0)
@@ -668,7 +668,7 @@ class Recognizer:
             if k >= self.fine.n_tiles:
                 conf = d.confidence * float(outline_ok[i])
                 reading = self.read_print(
-                    i, fine_balanced[i], votes[i], float(outline[i]), clipped=fine[i].max(axis=2) >= 250
+                    i, fine_balanced[i], votes[i], float(outline[i]), clipped=fine_peak[i] >= 250
                 )
                 # where the print shows a tile, the tile is the reading (the templates' plain look can
                 # fit a tile drawn in another look); where both say no tile, either may be sure of it
