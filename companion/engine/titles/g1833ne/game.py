@@ -71,6 +71,9 @@ SHERBROOKE = "F5"
 SHARED_TOKEN = ("StL&A", "A&StL")
 #: Boston & Providence's reserved slot in Boston, from Boston's green tile until phase IV
 BOSTON_RESERVED = "B&P"
+#: the private companies whose abilities the map holds a copy of (``sync_map_rules``): Ogdensburg,
+#: Luxury Ferry Service and the Delaware & Hudson
+MAP_COMPANIES = ("P4", "P5", "P6")
 
 
 def train_cards(title_data: dict[str, Any], optional_rules: Iterable[str]) -> list[dict[str, Any]]:
@@ -217,6 +220,15 @@ class Game1833NE(Game):
         return route_phase(self.phase.name, self.phase.tiles)
 
     def sync_map_rules(self) -> None:
+        """The map's copy of the ferries and of P4's, P5's and P6's abilities, brought up to date
+        where the game changes them, so that it is never stale when the map is read (the next
+        question about the round included, e.g. a takeover round's connections, which read the
+        off-board tokens): a ferry bought (``BuyFerry``), P5 assigned (``LuxuryFerry``), P4 or P6
+        bought (``after_company_sold_to_corporation``), a takeover (``takeover.take_over``), phase IV
+        (``on_phase_change``), and one of the three closing (:meth:`close_company`: a corporation
+        closing, in the market's close cell or for want of a president, closes its private
+        companies).  A snapshot restored (preview, undo) puts the map's copy back with the game's
+        state, and a replay passes through the same points."""
         super().sync_map_rules()
         if isinstance(self.map, Map1833NE):
             self.map.ferries = dict(getattr(self, "ferries", {}))
@@ -236,6 +248,11 @@ class Game1833NE(Game):
         owner = company.owner if company is not None and not company.closed else None
         return owner.sym if isinstance(owner, Corporation) and not owner.closed else None
 
+    def close_company(self, company: Company) -> None:
+        super().close_company(company)
+        if company.sym in MAP_COMPANIES:
+            self.sync_map_rules()  # its ability leaves the map
+
     def sync_offboard_tokens(self) -> None:
         """Ogdensburg (P4) and the Delaware & Hudson (P6): their corporation lays track and runs
         routes from A6 / A12 as if it had a token there (routes.py, ``set_offboard_tokens``)."""
@@ -243,19 +260,6 @@ class Game1833NE(Game):
             self.map.set_offboard_tokens(
                 {OGDENSBURG: self.owning_corporation("P4"), DELAWARE_HUDSON: self.owning_corporation("P6")}
             )
-
-    def after_action(self) -> None:
-        """The map's copy of the ferries and the private companies' abilities is kept up to date
-        after every action that may change them (a ferry bought, P5 assigned, P4 or P6 bought, a
-        takeover, phase IV, a corporation closing): before the rounds advance (a takeover round's
-        connections read the off-board tokens) and after (a corporation closed in the market's close
-        cell no longer has its private companies' abilities).  A snapshot restored (preview, undo)
-        puts back the map's copy with the game's state, and a replay passes here after every action."""
-        self.close_queries()  # the window the round's last questions were asked in
-        self.sync_map_rules()
-        super().after_action()
-        self.close_queries()  # asked afresh after the map's copy is brought up to date again
-        self.sync_map_rules()
 
     def route_trains(self, trains: Iterable[Train]) -> list[RouteTrain]:
         """Each card as the side its buyer chose."""
@@ -673,6 +677,7 @@ class Game1833NE(Game):
             self.ferries.clear()
             self.new_ferry = None
             self.luxury_ferry = None
+            self.sync_map_rules()
             self.end_reservations()
             self.log.append("-- Phase IV: ferries and P3-P5 are removed, reservations end --")
 
@@ -1145,6 +1150,7 @@ class BuyFerry(OperatorStep):
         corp.spend(FERRY_PRICE, gm.bank)
         gm.ferries[hex_id] = corp.sym
         gm.new_ferry = hex_id
+        gm.sync_map_rules()
         self.ornd.ferry_bought = corp  # type: ignore[attr-defined]
         gm.log.append(f"{corp.name} buys the ferry in {hex_id} for ${FERRY_PRICE}")
 
@@ -1199,6 +1205,7 @@ class LuxuryFerry(OperatorStep):
             raise GameError(f"{corp.name} has no ferry in {hex_id}")
         gm = _gm(self.game)
         gm.luxury_ferry = hex_id
+        gm.sync_map_rules()
         gm.log.append(f"{company.name} doubles {corp.name}'s ferry in {hex_id}")
 
 

@@ -309,6 +309,7 @@ def take_over(game: Game1833NE, buyer: Corporation, target: Corporation, deal: T
     for hex_id, owner in list(game.ferries.items()):
         if owner == target.sym:
             game.ferries[hex_id] = buyer.sym
+    game.sync_map_rules()  # its ferries and P4's, P5's, P6's abilities are the buyer's on the map too
     game.shared_token_moves(target, buyer)  # Sherbrooke's shared token first (it is beside a slot)
     inherited = _move_stations(game, buyer, target)
     buyer.tokens.extend(Token(0, used=True) for _ in range(inherited))
