@@ -175,6 +175,27 @@ def test_copy_is_independent(gm: GameMap) -> None:
     assert other.tile_on("C18").tokens[0] == ["MP"]
 
 
+def test_an_answer_is_remembered_until_the_map_changes(gm: GameMap) -> None:
+    """``remember_until_changed``: asked again, the map's answer is not worked out again; a copy
+    starts with it; any change, a lay on one far hex included, drops it (and only on that map)."""
+    gm.place_home_token("MP")
+    asked: list[int] = []
+
+    def answer() -> int:
+        asked.append(1)
+        return len(asked)
+
+    assert gm.remember_until_changed("test:MP", answer) == 1
+    assert gm.remember_until_changed("test:MP", answer) == 1 and len(asked) == 1
+    other = gm.copy()
+    assert other.remember_until_changed("test:MP", answer) == 1 and len(asked) == 1
+    other.lay_tile("MP", "C18", "5-0", 3, YELLOW)  # one hex changed on the copy
+    assert other.remember_until_changed("test:MP", answer) == 2
+    assert gm.remember_until_changed("test:MP", answer) == 1
+    gm.assign("B9", "SCC", "ATSF")
+    assert gm.remember_until_changed("test:MP", answer) == 3
+
+
 def test_assignments_and_destination(gm: Map1870) -> None:
     gm.assign("B9", "SCC", "ATSF")
     with pytest.raises(MapError, match="already has"):

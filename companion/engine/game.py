@@ -993,18 +993,14 @@ class Game(TableGame):
 
     def has_token_spot(self, corp: Corporation) -> bool:
         """Whether :meth:`token_spots` names any city: the walk stops at the first one (a title
-        with its own ``token_spots`` is asked for them all).  The answer is the map's alone, so it
-        is remembered in the map's graph cache until the map changes (the token step asks it in
-        every query window of the corporation's turn)."""
+        with its own ``token_spots`` is asked for them all).  The answer is the map's alone, so the
+        map remembers it until it changes (the token step asks it in every query window of the
+        corporation's turn)."""
         if type(self).token_spots is not Game.token_spots:
             return bool(self.token_spots(corp))
-        game_map = self.map
-        key = f"token_spot:{corp.sym}"
-        known = game_map._graph_cache.get(key)
-        if isinstance(known, bool):
-            return known
-        found = game_map._graph_cache[key] = self._walk_to_token_spot(corp)
-        return found
+        return self.map.remember_until_changed(
+            f"token_spot:{corp.sym}", lambda: self._walk_to_token_spot(corp)
+        )
 
     def _walk_to_token_spot(self, corp: Corporation) -> bool:
         from companion.engine.graph import reaches_node

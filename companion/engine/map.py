@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 from companion.engine.tiles import (
     COLORS,
@@ -288,6 +288,8 @@ class _TokensByCorporation:
     tokens: dict[str, tuple[tuple[str, int], ...]]
 
 
+_T = TypeVar("_T")
+
 _TILE_NAME_RE = re.compile(r"^(?P<id>[0-9A-Za-z]+?)-(?P<n>\d+)$")
 
 
@@ -550,6 +552,20 @@ class GameMap:
             return
         self.rules = rules
         self._graph_cache.clear()
+
+    def remember_until_changed(self, key: str, compute: Callable[[], _T]) -> _T:
+        """``compute()``, an answer read from this map alone, remembered under ``key`` in the graph
+        cache until the map changes: every change drops it (only graph.py's walks and the token and
+        tile tables are kept past a change on one hex, see :meth:`_changed`), and a copy or a restored
+        snapshot has the answers of its own state.  ``key`` names the question and whom it is about,
+        ``"what:whose"`` (e.g. ``token_spot:HR``), none of graph.py's own (``conn:``, ``has_chain:``,
+        ``lay_walk:``, ``after_lay:``, ``board``, ``tiles``, ``tokens``)."""
+        cache = self._graph_cache
+        if key in cache:
+            known: _T = cache[key]
+            return known
+        answer = cache[key] = compute()
+        return answer
 
     def _changed(self, hex_id: str | None = None, *, tokens_moved: bool = True, laid: bool = False) -> None:
         """Drop what was derived from the map before a change; ``hex_id``: only that hex's state

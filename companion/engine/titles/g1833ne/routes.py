@@ -156,20 +156,20 @@ class Map1833NE(GameMap):
         are for track and routes only)."""
         if corp not in self.offboard_tokens.values():
             return connectivity(self, corp).nodes
-        key = f"stations:{corp}"
-        cached = self._graph_cache.get(key)
-        if isinstance(cached, set):
-            return cached
-        saved = {k: self._graph_cache.pop(k) for k in (f"conn:{corp}",) if k in self._graph_cache}
+        return self.remember_until_changed(f"stations:{corp}", lambda: self._station_walk(corp))
+
+    def _station_walk(self, corp: str) -> set[Node]:
+        # the walk from the station tokens alone, without leaving it as the corporation's walk (the
+        # one from all its tokens, which the lays and routes read, is put back as it was)
+        conn = f"conn:{corp}"
+        saved = {conn: self._graph_cache.pop(conn)} if conn in self._graph_cache else {}
         self._stations_only = True
         try:
-            reach = set(connectivity(self, corp).nodes)
+            return set(connectivity(self, corp).nodes)
         finally:
             self._stations_only = False
-            self._graph_cache.pop(f"conn:{corp}", None)
+            self._graph_cache.pop(conn, None)
             self._graph_cache.update(saved)
-        self._graph_cache[key] = reach
-        return reach
 
     def validate_token(
         self, corp: str, city_ref: str, slot: int | None = None, *, home: bool = False
