@@ -14,7 +14,7 @@ from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.evaluate import run_bench
 from vision.geometry import edge_angle, vertex_angle
 from vision.markers import detect_markers
-from vision.styles import STYLES, TUNED, Renderer, offset, renderer, reprint
+from vision.styles import STYLES, TUNED, Renderer, folio, offset, renderer, reprint
 from vision.styles.offset import Art
 from vision.tiles import TileShape
 
@@ -450,3 +450,194 @@ def test_reprint_is_never_tuned_on_and_prints_its_own_conventions() -> None:
     rx, ry = (v * scale for v in board.geometry.center("J15"))
     patch = empty[int(ry) - 40 : int(ry) + 40, int(rx) - 40 : int(rx) + 40].reshape(-1, 3).astype(int)
     assert ((patch[:, 0] > patch[:, 2] + 80) & (patch[:, 0] > 150)).sum() > 40  # the river's blue band
+
+
+# ---------------------------------------------------------------- the folio look (never tuned on)
+
+FO_SCALE = 100.0
+
+
+def _fo_tile(shape: TileShape, rotation: int, layout: str) -> tuple[np.ndarray, folio.Art]:
+    img = np.full((140, 140, 3), 215, np.uint8)
+    art = folio.paint_tile(img, (70.0, 70.0), FO_SCALE, shape, rotation, layout)
+    return img, art
+
+
+def _fo_px(img: np.ndarray, p: tuple[float, float]) -> np.ndarray:
+    return img[int(round(70 + p[1] * FO_SCALE)), int(round(70 + p[0] * FO_SCALE))].astype(int)
+
+
+def _fo_ink(img: np.ndarray, p: tuple[float, float]) -> bool:
+    """Whether board point ``p`` (from the tile's centre) is printed in the near-black ink (the
+    darker shades of the cards' own colours are not: they keep a channel above 75)."""
+    return int(_fo_px(img, p).max()) < 75
+
+
+def _fo_ink_near(img: np.ndarray, p: tuple[float, float]) -> bool:
+    """Ink within a pixel of ``p``, allowing for a line under 2 px wide being softened by anti-aliasing."""
+    x, y = int(round(70 + p[0] * FO_SCALE)), int(round(70 + p[1] * FO_SCALE))
+    return int(img[y - 1 : y + 2, x - 1 : x + 2].max(axis=2).min()) < 100
+
+
+def _fo_leaves(img: np.ndarray, layout: str, edge: int) -> bool:
+    """Track leaves by ``edge``: a run of ink at least 0.03 wide across the edge's direction, within
+    0.03 of it, at each of three distances between the curves' first bend and the card's margin
+    (missing the printed border line at 0.4575)."""
+    a = edge_angle(layout, edge)
+    for dist in (0.425, 0.44, 0.475):
+        run = best = 0
+        for k in range(-10, 11):
+            q = _polar(a, dist)
+            side = _polar(a + math.pi / 2, 0.003 * k)
+            run = run + 1 if _fo_ink(img, (q[0] + side[0], q[1] + side[1])) else 0
+            best = max(best, run)
+        if best * 0.003 < 0.03:
+            return False
+    return True
+
+
+def _fo_track(layout: str, a: int, b: int) -> list[tuple[float, float]]:
+    """This printing's track between edges ``a`` and ``b``, worked out here: straight across, or
+    square off each edge for ``STUB`` and straight to a corner point on the bisector of the two edge
+    directions (``SHARP`` from the centre for neighbouring edges, ``GENTLE`` for edges two apart)."""
+    ua, ub = edge_angle(layout, a), edge_angle(layout, b)
+    if (b - a) % 6 == 3:
+        return [_polar(ua, 0.5), _polar(ub, 0.5)]
+    bis = math.atan2(math.sin(ua) + math.sin(ub), math.cos(ua) + math.cos(ub))
+    corner = _polar(bis, folio.SHARP if (b - a) % 6 in (1, 5) else folio.GENTLE)
+    stub = 0.5 - folio.STUB
+    return [_polar(ua, 0.5), _polar(ua, stub), corner, _polar(ub, stub), _polar(ub, 0.5)]
+
+
+def _fo_spoke(at: tuple[float, float], a: float) -> list[tuple[float, float]]:
+    """Points along the track from a stop at ``at`` to the edge in direction ``a``: straight to the
+    end of the edge's ``STUB``, then square out to the edge."""
+    stub, rim = _polar(a, 0.5 - folio.STUB), _polar(a, 0.5)
+    return [_fo_between(at, stub, k / 40) for k in range(41)] + [
+        _fo_between(stub, rim, k / 10) for k in range(11)
+    ]
+
+
+def _fo_near_line(p: tuple[float, float], line: list[tuple[float, float]]) -> bool:
+    return folio.line_dist(p, line) < 0.004
+
+
+def _fo_between(p: tuple[float, float], q: tuple[float, float], t: float) -> tuple[float, float]:
+    return p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title", ["1870", "1867", "1861", "1833NE"])
+def test_folio_draws_every_tile_as_its_tile_code_says_at_every_rotation(title: str) -> None:
+    """Tile by tile and rotation by rotation, from the pixels against the tile codes with this
+    printing's geometry worked out here: track leaves by exactly the tile's edges, every track between
+    two edges runs through its segments' middles and its corner, every town is a hollow circle (a
+    ring of ink, white inside) on its own track or joined to each of its edges, every city has as
+    many white token spaces in a whole dark ring as its code says and its track to each of its edges
+    is ink all the way (under no other city, town or printed mark),
+    and revenue (in an outlined hexagon), label and number are printed where the code says."""
+    layout = board_from_title(title, {}).layout
+    for tile_id, shape in title_tile_shapes(title).items():
+        for rotation in range(6):
+            img, art = _fo_tile(shape, rotation, layout)
+            where = f"{title} tile {tile_id} rotation {rotation}"
+            leaves = {e for e in range(6) if _fo_leaves(img, layout, e)}
+            assert leaves == set(shape.edges(rotation)), (where, leaves)
+            for p in shape.paths:
+                if isinstance(p.a, int) and isinstance(p.b, int):
+                    line = _fo_track(layout, (p.a + rotation) % 6, (p.b + rotation) % 6)
+                    for u, v in zip(line, line[1:], strict=False):
+                        assert _fo_ink(img, _fo_between(u, v, 0.5)), (where, "track", p.a, p.b)
+                    assert all(_fo_ink(img, q) for q in line[1:-1]), (where, "track bend", p.a, p.b)
+            assert len(art.towns) == len(shape.towns), where
+            for node, at in zip(shape.towns, art.towns, strict=True):
+                r = folio.TOWN_R - folio.TOWN_RING / 2
+                ring = [_polar(k * math.pi / 8, r) for k in range(16)]
+                assert all(_fo_ink_near(img, (at[0] + x, at[1] + y)) for x, y in ring), (where, "town ring")
+                assert _fo_px(img, at).min() > 235, (where, "town not hollow")
+                edges = [(e + rotation) % 6 for e in shape.node_edges(node.index)]
+                if len(edges) == 2 and _fo_near_line(at, _fo_track(layout, edges[0], edges[1])):
+                    continue  # on its own track (checked above or below as that track)
+                for e in edges:  # else joined to each edge: ink from its circle to the edge
+                    along = _fo_spoke(at, edge_angle(layout, e))
+                    outside = [q for q in along if math.dist(q, at) > folio.TOWN_R + 0.015]
+                    assert outside and all(_fo_ink(img, q) for q in outside), (where, "town's track", e)
+            cities = [c for c in shape.nodes if c.kind == "city"]
+            assert [c.slots for c in art.cities] == [max(n.slots, 1) for n in cities], where
+            for node, city in zip(cities, art.cities, strict=True):
+                centres = city.centres()
+                for c in centres:
+                    assert _fo_px(img, c).min() > 235, (where, "token space not white")
+                    r = folio.SLOT_R - folio.RING_W / 2
+                    ring = [_polar(k * math.pi / 4, r) for k in range(8)]
+                    assert all(_fo_ink_near(img, (c[0] + x, c[1] + y)) for x, y in ring), (where, "city ring")
+                for e in shape.node_edges(node.index):  # its track, from its spaces to the edge
+                    along = _fo_spoke(city.at, edge_angle(layout, (e + rotation) % 6))
+                    outside = [
+                        q for q in along if all(math.dist(q, c) > folio.SLOT_R + 0.015 for c in centres)
+                    ]
+                    # ink all the way: under no other city, town or printed mark
+                    assert outside and all(_fo_ink(img, q) for q in outside), (where, "city's track", e)
+            revenues = [n.revenue for n in shape.nodes if n.revenue not in ("", "0") and n.kind != "offboard"]
+            assert (art.revenue is not None) == bool(revenues), where
+            if art.revenue is not None:
+                (x, y), text = art.revenue
+                assert text == "/".join(sorted({folio.revenue_text(v) for v in revenues})), where
+                r = (folio.REV_R - folio.REV_LINE / 2) * math.cos(
+                    math.pi / 6
+                )  # the outline, across each side
+                corners = [_polar(art.turn + (k + 0.5) * math.pi / 3, r) for k in range(6)]
+                assert all(_fo_ink_near(img, (x + u, y + v)) for u, v in corners), (where, "revenue hexagon")
+            assert (art.label is not None) == bool(shape.label), where
+            assert art.label is None or art.label[1] == shape.label
+            assert art.number is not None and art.number[1] == tile_id
+            (nx, ny), _ = art.number
+            x, y = int(round(70 + nx * FO_SCALE)), int(round(70 + ny * FO_SCALE))
+            text = (img[y - 5 : y + 6, x - 5 : x + 6].max(axis=2) < 130).sum()
+            assert text >= 4, (where, "tile number printed")
+
+
+def test_folio_is_never_tuned_on_and_prints_its_own_conventions() -> None:
+    """The folio look: registered, never tuned on, measured by `make bench`; cards laid by hand (offset
+    and turned by the seed), a token as a wooden disc of the corporation's colour with a darker rim;
+    ochre cards exactly hex-sized with a white margin and a printed border line in a darker ochre;
+    thin near-black track; a glossy laminate that lightens some card pixels and no map pixel; and the
+    map under an empty hex as the title data says (a printed city: a white space in a thin dark ring;
+    a river: a thin dark-blue line; very light green paper)."""
+    board, draw, scale, (cx, cy) = _untuned_hand_laid_with_a_token("folio")
+    disc = np.full((140, 140, 3), 0, np.uint8)
+    folio.paint_tile(disc, (70.0, 70.0), 100.0, board.tile_shape("57"), 0, "pointy", [(153, 17, 17)])
+    flat, rim = _fo_px(disc, (0.0, 0.0)), _fo_px(disc, (folio.SLOT_R * 0.86 - folio.TOKEN_RIM / 2, 0.0))
+    assert tuple(flat) == (153, 17, 17) and rim.sum() < 0.8 * flat.sum()  # flat colour, a darker rim
+    card = np.full((140, 140, 3), 0, np.uint8)
+    folio.paint_tile(card, (70.0, 70.0), 100.0, board.tile_shape("9"), 0, "pointy")
+    side = edge_angle("pointy", 1)
+    b, g, r = _fo_px(card, _polar(side, 0.38))
+    assert r > 200 and 140 < g < 200 and b < 90  # ochre
+    border = _fo_px(card, _polar(side, folio.BORDER_AT * 0.5))
+    assert border[2] < 0.8 * r and border[2] > 100 and border[0] < 60  # a darker ochre, not ink
+    assert _fo_px(card, _polar(side, 0.497)).min() > 200  # the white margin at the card's edge
+    assert _fo_px(card, _polar(vertex_angle("pointy", 0), 0.575)).min() > 200  # square-cut: to the corner
+    across = edge_angle("pointy", 0) + math.pi / 2
+    assert _fo_ink(card, (0.0, 0.0)) and _fo_ink(card, _polar(across, 0.012))
+    assert not _fo_ink(card, _polar(across, 0.035))  # thin: under 0.07 wide
+    # the laminate: soft highlights lift the cards' print towards white, and only where cards lie
+    ochre = np.full((600, 600, 3), folio.TILE["yellow"], np.uint8)
+    for seed in range(3):
+        lit = folio._gloss(ochre, np.full_like(ochre, 255), scale, seed).astype(int) - ochre
+        assert lit.min() >= 0 and lit.max() > 30 and (lit.max(axis=2) < 3).mean() > 0.2
+        assert np.array_equal(folio._gloss(ochre, np.zeros_like(ochre), scale, seed), ochre)
+    # the empty map: G14 a printed city (white in a thin dark ring), J15 a river, pale green paper
+    empty = draw(board_from_title("1870", {}), scale, 4)
+    centre = empty[int(cy) - 1 : int(cy) + 2, int(cx) - 1 : int(cx) + 2].reshape(-1, 3)
+    assert centre.min() > 235
+    ring_x = int(round(cx + (folio.SLOT_R - folio.RING_W / 2) * scale))
+    assert (
+        empty[int(cy) - 1 : int(cy) + 2, ring_x - 1 : ring_x + 2].max(axis=2).min() < 130
+    )  # thin: 1 px here
+    paper = empty[int(cy) + 30, int(cx) - 5].astype(int)
+    assert paper[1] > paper[0] and paper[1] > paper[2] and paper.min() > 210  # very light green
+    rx, ry = (v * scale for v in board.geometry.center("J15"))
+    patch = empty[int(ry) - 40 : int(ry) + 40, int(rx) - 40 : int(rx) + 40].reshape(-1, 3).astype(int)
+    river = (patch[:, 0] > patch[:, 2] + 70) & (patch[:, 2] < 90)
+    assert 10 < river.sum() < 400  # a thin dark-blue line, not a band

@@ -22,8 +22,8 @@ MAP_FRAMES = 24
 MAP_FRAMES_UNTUNED = 12
 #: the looks drawn by other painters than the recogniser's templates, each also measured on every
 #: other map title (``print2`` was tuned on in the third round, ``offset`` from the round after its first
-#: measurement, ``classic`` and ``reprint`` never)
-OTHER_LOOKS = ("classic", "print2", "offset", "reprint")
+#: measurement, ``classic``, ``reprint`` and ``folio`` never)
+OTHER_LOOKS = ("classic", "print2", "offset", "reprint", "folio")
 SEED = 20261129  # never used by the tests
 
 

@@ -41,7 +41,7 @@ from collections.abc import Callable
 
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, classic, flat, offset, print2, reprint
+from vision.styles import cardboard, classic, flat, folio, offset, print2, reprint
 
 Renderer = Callable[[BoardState, float, int], Image]
 
@@ -59,6 +59,7 @@ STYLES: dict[str, Renderer] = {
     "print2": print2.render,
     "offset": offset.render,
     "reprint": reprint.render,
+    "folio": folio.render,
 }
 #: looks whose photos were used while developing and tuning the recogniser
 TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2", "offset"})
