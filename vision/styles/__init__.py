@@ -26,13 +26,24 @@
   dot on curves and junctions, cities as white token spaces in a thin ring set in a halo of the
   tile's deeper colour, a bare revenue number, the tile number along a free edge, lemon-yellow,
   blue-green, red-brown and light-gray cards with rounded corners laid by hand, a parchment map with
-  soft terrain shading, blue river bands and a mid-grey grid, tokens with a white logo ring.
+  soft terrain shading, blue river bands and a mid-grey grid, tokens with a white logo ring;
+* ``folio``: :mod:`vision.styles.folio`, a laminated edition by a fourth publisher, written by a
+  further helper who had not read the recogniser nor the other looks' painters, added while
+  ``reprint``'s frames were being looked at: thin near-black track (0.042 hex widths) whose curves
+  are polylines of straight segments (a stub square off each edge, then straight to a corner point),
+  towns as hollow white circles in a dark ring on the track, cities as white circles in a thin ring
+  (two spaces as touching circles, three as a trefoil, four as a square), revenue in a small white
+  hexagon at a corner, the tile number in another corner, labels as a serif letter in a white box,
+  ochre, forest-green, chocolate and silver cards exactly the hex's size with a thin white margin
+  and a printed border line in a darker shade of their colour, a glossy laminate with a few soft
+  highlights, a very light green map with terrain as small symbols, thin dark-blue rivers and a thin
+  dark grid, and wooden station tokens (a flat colour with a darker rim).
 
 :data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
 print reader's rules were found on ``ours`` and ``flat``, in a second round on ``flat`` and
 ``cardboard``, in a third on ``print2``'s wrong readings, and in a later one on ``offset``'s town
-dots); figures on ``classic`` and ``reprint`` are figures on boards it was never tuned on
-(``reprint``'s frames have never been looked at by anyone who worked on the recogniser).
+dots); figures on ``classic``, ``reprint`` and ``folio`` are figures on boards it was never tuned
+on (``folio``'s frames have never been looked at by anyone who worked on the recogniser).
 """
 
 from __future__ import annotations
