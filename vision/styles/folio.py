@@ -660,14 +660,14 @@ def _gloss(img: Image, mask: Image, scale: float, seed: int) -> Image:
 def render(board: BoardState, scale: float, seed: int = 0) -> Image:
     """The board in the folio look; the same ``seed`` gives the same pixels."""
     view, img = blank_board(board, scale, PAPER)
-    for hex_id, info in board.hexes.items():
-        cx, cy = board.geometry.center(hex_id)
-        paint_map_hex(img, (cx * scale, cy * scale), scale, info, board.layout, corp_colours(board, hex_id))
-    for hex_id in board.hexes:
-        cx, cy = board.geometry.center(hex_id)
-        _Brush(img, (cx * scale, cy * scale), scale).stroke(
-            _hex_outline(board.layout, 1.0), GRID, GRID_W, True
-        )
+    centres = {
+        h: (x * scale, y * scale) for h, (x, y) in ((h, board.geometry.center(h)) for h in board.hexes)
+    }
+    for hex_id, info in board.hexes.items():  # the map, then its grid over it
+        paint_map_hex(img, centres[hex_id], scale, info, board.layout, corp_colours(board, hex_id))
+    outline = _hex_outline(board.layout, 1.0)
+    for centre in centres.values():
+        _Brush(img, centre, scale).stroke(outline, GRID, GRID_W, True)
     mask: Image = np.zeros_like(img)
     for hex_id, shape, rotation, at, turn in hand_laid(
         board, scale, lambda h: _rng(seed, h), JITTER, TURN_DEG
