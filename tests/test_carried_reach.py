@@ -84,6 +84,13 @@ def test_the_new_track_check_continued_from_the_connection_check_answers_as_a_fr
         return answer
 
     monkeypatch.setattr(graph, "reaches_any", compared)
+    _try_lays(game)
+    assert len(answers) > 100 and any(answers) and not all(answers), _summary(answers)
+
+
+def _try_lays(game: str) -> None:
+    """Check, on a map with no cache, the recorded lays of ``game`` at every rotation and (every
+    other lay) every upgrade of a few of the corporation's reached hexes."""
     lays = states_before(load_export(FIXTURES / f"{game}.json"), ("lay_tile",))
     for n, (action, table_game) in enumerate(lays):
         if action.get("entity_type") != "corporation":
@@ -105,7 +112,30 @@ def test_the_new_track_check_continued_from_the_connection_check_answers_as_a_fr
                 board = _uncached(game_map)
                 with contextlib.suppress(MapError):  # a refused lay was checked all the same
                     board.validate_lay(corp, trial_hex, trial_tile, rotation, EVERY_COLOUR)
-    assert len(answers) > 100 and any(answers) and not all(answers), _summary(answers)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_new_track_at_a_token_is_reached_as_the_whole_walk_reaches_it(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new-track check answers yes without walking when new track touches the corporation's
+    token (``graph._touches_token``): the whole walk on that map must reach that track."""
+    answers: list[bool] = []
+    plain = graph._touches_token
+
+    def compared(game_map: GameMap, tokens: list[tuple[str, int]], targets: set[tuple[str, int]]) -> bool:
+        answer = plain(game_map, tokens, targets)
+        corps = {c for c in game_map.corporations if game_map.tokens_of(c) == tokens}
+        for corp in corps:
+            walked = graph.connectivity(_uncached(game_map), corp).paths
+            assert answer <= (not targets.isdisjoint(walked)), (corp, targets)
+        answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(graph, "_touches_token", compared)
+    _try_lays(game)
+    assert sum(answers) > 20 and not all(answers), _summary(answers)
 
 
 def _summary(answers: list[Any]) -> str:

@@ -436,9 +436,34 @@ def reaches_any(
     if cached is not None:
         return not targets.isdisjoint(cached.paths)
     tokens = game_map.tokens_of(corp)
+    if _touches_token(game_map, tokens, targets):
+        return True
     if after is not None and (after.tokens != tuple(tokens) or any(h != after.hex_id for h, _ in targets)):
         after = None
     return _walk_tokens(game_map, corp, tokens, _no_setup, targets, after)
+
+
+def _touches_token(game_map: GameMap, tokens: list[Node], targets: set[tuple[str, int]]) -> bool:
+    """Does one of ``targets`` (hex, path index) touch a stop holding one of ``tokens``?  Then the
+    walk of :func:`connectivity` reaches it, and :func:`reaches_any` need not walk: a token's walk
+    starts by walking every path at its own stop in turn, each before any edge is in use (the one
+    before it, and all it led to, is done with and has freed its edges), so each is walked then
+    unless the walk came to it earlier; and the token walks answer each for itself, so which one
+    reaches a target first does not change the answer.  (An upgrade on a hex holding the
+    corporation's token: its new-track check, whose connection check walked nothing.)"""
+    tiles: dict[str, _TileIndex] | None = None
+    for hex_id, n in tokens:
+        for h, i in targets:
+            if h != hex_id:
+                continue
+            if tiles is None:
+                tiles = _tile_indexes(game_map)
+            index = tiles.get(h)
+            if index is None:
+                index = tiles[h] = _TileIndex(game_map, h)
+            if n in index.paths[i].nodes:
+                return True
+    return False
 
 
 def _came_to(
