@@ -202,3 +202,19 @@ def test_a_chain_answer_kept_across_a_change_is_the_board_graphs(game: str) -> N
         for node in nodes:  # asked at every state, so the answers are carried to the next
             graph.has_chain(game_map, node)
     assert kept > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_the_token_table_carried_across_a_change_is_found_again_alike(game: str) -> None:
+    """A token placed, removed or moved by a lay on one hex updates the remembered table of every
+    corporation's tokens for that hex alone (``GameMap._tokens_after``): the same nodes in the same
+    order as a table found afresh from the whole map."""
+    carried = 0
+    for game_map in _maps(game):
+        if "tokens" in game_map._graph_cache:
+            carried += 1
+        fresh = _uncached(game_map)
+        for corp in game_map.corporations:
+            assert game_map.tokens_of(corp) == fresh.tokens_of(corp), corp
+    assert carried > 100

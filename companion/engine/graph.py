@@ -94,7 +94,9 @@ class TileIndexes:
     by_hex: dict[str, _TileIndex] = field(default_factory=dict)
 
     def without(self, hex_id: str) -> TileIndexes:
-        return TileIndexes({k: v for k, v in self.by_hex.items() if k != hex_id})
+        by_hex = self.by_hex.copy()
+        by_hex.pop(hex_id, None)
+        return TileIndexes(by_hex)
 
 
 def _tile_indexes(game_map: GameMap) -> dict[str, _TileIndex]:

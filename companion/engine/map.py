@@ -286,6 +286,30 @@ class _TokensByCorporation:
     changed once made, so a snapshot puts back the same one)."""
 
     tokens: dict[str, tuple[tuple[str, int], ...]]
+    #: hex → its place in the map's order (the same for every state of one map; shared)
+    rank: dict[str, int]
+
+
+def _hex_tokens(hex_id: str, st: HexState, found: dict[str, list[tuple[str, int]]]) -> None:
+    """Add the tokens on one hex to ``found`` (corporation → nodes), in the order
+    :meth:`GameMap.tokens_of` gives them: node by node, the nodes of tokens beside the slots last."""
+    extra = st.extra_tokens
+    for node, slots in st.tokens.items():
+        beside = extra.get(node) if extra else None
+        if beside:
+            corps: Iterable[str | None] = dict.fromkeys([*slots, *beside])
+        elif slots.count(None) == len(slots):
+            continue  # empty slots (the common case)
+        else:
+            corps = dict.fromkeys(slots)
+        for corp in corps:
+            if corp is not None:
+                found.setdefault(corp, []).append((hex_id, node))
+    if extra:
+        for node, corps_beside in extra.items():
+            if node not in st.tokens:
+                for corp in dict.fromkeys(corps_beside):
+                    found.setdefault(corp, []).append((hex_id, node))
 
 
 _T = TypeVar("_T")
@@ -592,8 +616,8 @@ class GameMap:
                 if isinstance(v, LayCheckWalk) and v.hex_id == hex_id:
                     kept[f"after_lay:{v.corp}"] = v
         tokens = cache.get("tokens")
-        if not tokens_moved and tokens is not None:
-            kept["tokens"] = tokens
+        if isinstance(tokens, _TokensByCorporation):
+            kept["tokens"] = self._tokens_after(tokens, hex_id) if tokens_moved else tokens
         cache.clear()
         cache.update(kept)
 
@@ -640,31 +664,34 @@ class GameMap:
         corporation in one pass over the map, remembered until the map changes."""
         every = self._graph_cache.get("tokens")
         if not isinstance(every, _TokensByCorporation):
-            every = self._graph_cache["tokens"] = _TokensByCorporation(self._all_tokens())
+            found: dict[str, list[tuple[str, int]]] = {}
+            for hex_id, st in self.state.items():
+                _hex_tokens(hex_id, st, found)
+            rank = {hex_id: i for i, hex_id in enumerate(self.state)}
+            every = _TokensByCorporation({corp: tuple(nodes) for corp, nodes in found.items()}, rank)
+            self._graph_cache["tokens"] = every
         return list(every.tokens.get(corp, ()))
 
-    def _all_tokens(self) -> dict[str, tuple[tuple[str, int], ...]]:
-        # each corporation's nodes in the order met: hex by hex, node by node, extra tokens' nodes last
-        found: dict[str, list[tuple[str, int]]] = {}
-        for hex_id, st in self.state.items():
-            extra = st.extra_tokens
-            for node, slots in st.tokens.items():
-                beside = extra.get(node) if extra else None
-                if beside:
-                    corps: Iterable[str | None] = dict.fromkeys([*slots, *beside])
-                elif slots.count(None) == len(slots):
-                    continue  # empty slots (the common case)
-                else:
-                    corps = dict.fromkeys(slots)
-                for corp in corps:
-                    if corp is not None:
-                        found.setdefault(corp, []).append((hex_id, node))
-            if extra:
-                for node, corps_beside in extra.items():
-                    if node not in st.tokens:
-                        for corp in dict.fromkeys(corps_beside):
-                            found.setdefault(corp, []).append((hex_id, node))
-        return {corp: tuple(nodes) for corp, nodes in found.items()}
+    def _tokens_after(self, before: _TokensByCorporation, hex_id: str) -> _TokensByCorporation:
+        """:meth:`tokens_of`'s table once the tokens of ``hex_id`` alone changed: the other hexes'
+        entries as they were, that hex's found again and put in its place in the map's order."""
+        here: dict[str, list[tuple[str, int]]] = {}
+        _hex_tokens(hex_id, self.state[hex_id], here)
+        rank = before.rank
+        place = rank[hex_id]
+        tokens: dict[str, tuple[tuple[str, int], ...]] = {}
+        for corp in dict.fromkeys([*before.tokens, *here]):
+            nodes = before.tokens.get(corp, ())
+            new = here.get(corp)
+            if new is None and all(h != hex_id for h, _ in nodes):
+                tokens[corp] = nodes
+                continue
+            others = [node for node in nodes if node[0] != hex_id]
+            at = next((k for k, node in enumerate(others) if rank[node[0]] > place), len(others))
+            found = (*others[:at], *(new or ()), *others[at:])
+            if found:
+                tokens[corp] = found
+        return _TokensByCorporation(tokens, rank)
 
     def home_hex(self, corp: str) -> str | None:
         return self._corp(corp).home
