@@ -768,8 +768,66 @@ class ChainsByHex:
         found: list[Chain] = []
         for n, spec in enumerate(st.spec.nodes if st is not None else ()):
             if spec.is_stop:
-                found += _chains_from(self.map, self._paths, (hexes[0], n), self._intra, self._edge_id, hexes)
+                if len(hexes) == 1:
+                    found += _chains_from(
+                        self.map, self._paths, (hexes[0], n), self._intra, self._edge_id, hexes
+                    )
+                else:
+                    _chains_along(self._paths.tiles, self.map, (hexes[0], n), self._edge_id, hexes, found)
         return found
+
+
+def _chains_along(
+    tiles: dict[str, _TileIndex],
+    game_map: GameMap,
+    start: Node,
+    edge_id: _EdgeIds,
+    along: tuple[str, ...],
+    out: list[Chain],
+) -> None:
+    """:func:`_chains_from` ``start`` along two or more hexes (no chain within one hex is among
+    them), walked as :func:`_walk` walks it, in the same order (so the chains come out and the
+    edges are numbered in the same order), with what :func:`_walk` asks at each step known already:
+    the hex it leaves for is the next one asked."""
+    hex_id, n = start
+    index = tiles.get(hex_id)
+    if index is None:
+        index = tiles[hex_id] = _TileIndex(game_map, hex_id)
+    paths = index.paths
+    end = NODE + n
+    last = len(along) - 1
+    ids, used = edge_id.ids, set[int]()
+
+    def walk(k: int, from_hex: str, edge: int, terminal: bool) -> None:
+        # leave along[k - 1] by ``edge`` into along[k] (known to be its neighbour by that edge)
+        nb = along[k]
+        eid = ids.get((from_hex, edge))
+        if eid is None:
+            eid = edge_id(from_hex, edge, nb)
+        if eid in used:
+            return
+        inv = (edge + 3) % 6
+        used.add(eid)
+        nb_index = tiles.get(nb)
+        if nb_index is None:
+            nb_index = tiles[nb] = _TileIndex(game_map, nb)
+        nb_paths = nb_index.paths
+        for qi in nb_index.at_end.get(inv, ()):
+            q = nb_paths[qi]
+            onward = q.b if q.a == inv else q.a
+            if onward >= NODE:
+                target = (nb, onward - NODE)
+                if target != start and k == last:
+                    out.append(Chain(start, target, frozenset(used), along, terminal, q.terminal))
+            elif k < last and along[k + 1] == nb_index.neighbors.get(onward):
+                walk(k + 1, nb, onward, terminal)
+        used.discard(eid)
+
+    for i in index.at_end.get(end, ()):
+        p = paths[i]
+        other = p.b if p.a == end else p.a
+        if other < NODE and index.neighbors.get(other) == along[1]:
+            walk(1, hex_id, other, p.terminal)
 
 
 def has_chain(game_map: GameMap, node: Node) -> bool:

@@ -785,9 +785,10 @@ class GameMap:
 
         # the new tile's paths that would count: new track, or track to a stop whose value changed
         counting: set[tuple[str, int]] = set()
+        old_ends = [(op, ends(old.spec, op)) for op in old_paths]
         for i, path in enumerate(new.spec.paths_at(new.rotation)):
             mine = ends(new.spec, path)
-            match = next((op for op in old_paths if all(e in ends(old.spec, op) for e in mine)), None)
+            match = next((op for op, theirs in old_ends if all(e in theirs for e in mine)), None)
             if match is None or values(old.spec, match) != values(new.spec, path):
                 counting.add((hex_id, i))
         if reaches_any(trial, corp, counting, after if isinstance(after, LayCheckWalk) else None):

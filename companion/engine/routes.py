@@ -129,40 +129,53 @@ def route_value(
     Raises ``ValueError`` if the stops do not fit the train.
     """
     values = [stop_value(game_map, s, phase) for s in stops]
+    rows: _Rows | None = None
     if isinstance(train.distance, int):
         if len(stops) > train.distance:
             raise ValueError(f"{len(stops)} stops is too many for a {train.distance} train")
-        paid = list(range(len(stops)))
     else:
-        paid = _paid_stops(game_map, train.distance, stops, values)
+        rows = _Rows(game_map, train.distance, stops, values)
     custom = game_map.train_revenue(corp, train, stops, values, phase)
     if custom is not None:
         return custom, values
+    paid = list(range(len(stops))) if rows is None else rows.paid()
     revenue = sum(values[i] for i in paid) * train.multiplier
     paid_stops = [stops[i] for i in paid]
     revenue += game_map.route_bonus(corp, paid_stops, values, paid, phase)
     return revenue, values
 
 
-def _paid_stops(
-    game_map: GameMap, rows: tuple[DistanceRow, ...], stops: Sequence[Node], values: list[int]
-) -> list[int]:
-    kinds = [stop_kind(game_map, s) for s in stops]
-    ordered = sorted(rows, key=lambda r: len(r.nodes))
-    visit_left = [r.visit for r in ordered]
-    for i in sorted(range(len(stops)), key=lambda i: -values[i]):
-        row = next((k for k, r in enumerate(ordered) if kinds[i] in r.nodes and visit_left[k] > 0), None)
-        if row is None:
-            raise ValueError("route has too many stops for the train")
-        visit_left[row] -= 1
-    pay_left = [r.pay for r in ordered]
-    paid: list[int] = []
-    for i in sorted(range(len(stops)), key=lambda i: -values[i]):
-        row = next((k for k, r in enumerate(ordered) if kinds[i] in r.nodes and pay_left[k] > 0), None)
-        if row is not None:
-            pay_left[row] -= 1
-            paid.append(i)
-    return sorted(paid)
+class _Rows:
+    """The stops of a route on an N+M train's rows: checked at once to fit the rows they may visit
+    (each stop, the most valuable first, in the narrowest row with room), and the stops paid for
+    (:meth:`paid`, the same way on the rows' paid places), worked out when asked."""
+
+    def __init__(
+        self, game_map: GameMap, rows: tuple[DistanceRow, ...], stops: Sequence[Node], values: list[int]
+    ) -> None:
+        self.kinds = [stop_kind(game_map, s) for s in stops]
+        self.ordered = sorted(rows, key=lambda r: len(r.nodes))
+        self.by_value = sorted(range(len(stops)), key=lambda i: -values[i])
+        visit_left = [r.visit for r in self.ordered]
+        for i in self.by_value:
+            row = self._row(i, visit_left)
+            if row is None:
+                raise ValueError("route has too many stops for the train")
+            visit_left[row] -= 1
+
+    def _row(self, i: int, left: list[int]) -> int | None:
+        kind = self.kinds[i]
+        return next((k for k, r in enumerate(self.ordered) if kind in r.nodes and left[k] > 0), None)
+
+    def paid(self) -> list[int]:
+        pay_left = [r.pay for r in self.ordered]
+        paid: list[int] = []
+        for i in self.by_value:
+            row = self._row(i, pay_left)
+            if row is not None:
+                pay_left[row] -= 1
+                paid.append(i)
+        return sorted(paid)
 
 
 # ---------------------------------------------------------------------- checking a run
