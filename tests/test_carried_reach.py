@@ -23,6 +23,9 @@ from companion.interop.replay import iter_replay, load_export, states_before
 
 FIXTURES = Path(__file__).parent / "fixtures" / "18xx.games"
 GAMES = ["1870/34110", "1867/hs_ahjzadkh_19792", "1861/29683"]
+#: the games among them where a second lay's hex was come to by the walk of the lay before
+#: (``hs_ahjzadkh_19792`` has no such lay)
+SECOND_LAYS = ["1870/34110", "1861/29683"]
 EVERY_COLOUR = SimplePhase("every colour", ("yellow", "green", "brown", "gray"))
 
 
@@ -88,9 +91,10 @@ def test_the_new_track_check_continued_from_the_connection_check_answers_as_a_fr
     assert len(answers) > 100 and any(answers) and not all(answers), _summary(answers)
 
 
-def _try_lays(game: str) -> None:
-    """Check, on a map with no cache, the recorded lays of ``game`` at every rotation and (every
-    other lay) every upgrade of a few of the corporation's reached hexes."""
+def _try_lays(game: str, *, keep_cache: bool = False) -> None:
+    """Check, on a map with no cache (``keep_cache``: on a copy of the live map, which knows what
+    the lay before left), the recorded lays of ``game`` at every rotation and (every other lay)
+    every upgrade of a few of the corporation's reached hexes."""
     lays = states_before(load_export(FIXTURES / f"{game}.json"), ("lay_tile",))
     for n, (action, table_game) in enumerate(lays):
         if action.get("entity_type") != "corporation":
@@ -109,9 +113,38 @@ def _try_lays(game: str) -> None:
                     trials.append((other, names[0]))
         for trial_hex, trial_tile in trials:
             for rotation in range(6):
-                board = _uncached(game_map)
+                board = game_map.copy() if keep_cache else _uncached(game_map)
                 with contextlib.suppress(MapError):  # a refused lay was checked all the same
                     board.validate_lay(corp, trial_hex, trial_tile, rotation, EVERY_COLOUR)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", SECOND_LAYS)
+def test_the_new_track_check_of_a_second_lay_answers_as_a_fresh_walk(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after a lay, a second one's connection check goes on from the first one's walk; when
+    that walk came to the second lay's hex, the new-track check knows the edge it came in by
+    (``graph.LayEntry``) and answers yes when new track starts there."""
+    answers: list[bool] = []
+    plain = graph.reaches_any
+
+    def compared(
+        game_map: GameMap,
+        corp: str,
+        targets: set[tuple[str, int]],
+        after: graph.LayCheckWalk | graph.LayEntry | None = None,
+    ) -> bool:
+        answer = plain(game_map, corp, targets, after)
+        if after is not None:
+            assert answer == plain(_uncached(game_map), corp, targets), (corp, after.hex_id, targets)
+            if isinstance(after, graph.LayEntry):
+                answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(graph, "reaches_any", compared)
+    _try_lays(game, keep_cache=True)
+    assert len(answers) > 30 and any(answers) and not all(answers), _summary(answers)
 
 
 @pytest.mark.slow

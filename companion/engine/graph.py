@@ -30,6 +30,7 @@ __all__ = [
     "Connectivity",
     "ChainAnswer",
     "LayCheckWalk",
+    "LayEntry",
     "TileIndexes",
     "board_graph",
     "connectivity",
@@ -75,13 +76,24 @@ class _TileIndex:
     read from the tile and the board only (never its tokens), so one map state's indexes serve
     every walk of that state and of its copies (:func:`_tile_indexes`)."""
 
-    __slots__ = ("paths", "at_end", "neighbors")
+    __slots__ = ("paths", "at_end", "neighbors", "keys", "onward")
 
     def __init__(self, game_map: GameMap, hex_id: str) -> None:
         st = game_map.state[hex_id]
-        self.paths = st.spec.paths_at(st.rotation)
-        self.at_end = st.spec.paths_touching(st.rotation)
-        self.neighbors = game_map.hexes[hex_id].neighbors
+        self.paths = paths = st.spec.paths_at(st.rotation)
+        self.at_end = at_end = st.spec.paths_touching(st.rotation)
+        self.neighbors = neighbors = game_map.hexes[hex_id].neighbors
+        #: for the token walk, per path: its edges as (hex, edge) keys, and the edges it leads on
+        #: by (the last first): (edge, neighbour, the neighbour's edge, key, shared by other paths)
+        self.keys = tuple(tuple((hex_id, e) for e in p.edges) for p in paths)
+        self.onward = tuple(
+            tuple(
+                (e, neighbors[e], (e + 3) % 6, (hex_id, e), len(at_end.get(e, ())) > 1)
+                for e in reversed(p.edges)
+                if e in neighbors
+            )
+            for p in paths
+        )
 
 
 @dataclass(frozen=True)
@@ -248,8 +260,8 @@ class _TokenWalk:
                 path = index.paths[i]
                 edges = path.edges
                 blocked = False
-                for e in edges:
-                    if used.get((hex_id, e)):
+                for edge in index.keys[i]:
+                    if used.get(edge):
                         blocked = True
                         break
                 if blocked:
@@ -310,19 +322,12 @@ class _TokenWalk:
                     return True
                 if conv:
                     push((_LEAVE_PATH, key))
-                at_end = index.at_end
-                for e in reversed(edges):
+                for e, nb, inv, edge, shared in index.onward[i]:
                     if e == skip:
                         continue
-                    nb = neighbors.get(e)
-                    if nb is None:
-                        continue
-                    inv = (e + 3) % 6
                     # leaving by an edge several paths of this tile share: from here on the walk may
                     # come back over what it visits (as the 18xx.games engine walks "converging" exits)
-                    onward = conv or len(at_end.get(e, ())) > 1
-                    edge = (hex_id, e)
-                    push((_FREE, edge))
+                    onward = conv or shared
                     nb_index = tiles.get(nb)
                     if nb_index is None:
                         nb_index = tiles[nb] = _TileIndex(game_map, nb)
@@ -333,9 +338,12 @@ class _TokenWalk:
                             entries[nb] = {inv}
                         else:
                             first.add(inv)
-                    for j in reversed(nb_index.at_end.get(inv, ())):
-                        push((_PATH, nb, j, inv, origin, onward))
-                    push((_USE, edge))
+                    there = nb_index.at_end.get(inv)
+                    if there:  # (no track there: nothing would be walked while the edge is in use)
+                        push((_FREE, edge))
+                        for j in reversed(there):
+                            push((_PATH, nb, j, inv, origin, onward))
+                        push((_USE, edge))
                 if nodes and not path.terminal:
                     st = game_map.state[hex_id]
                     for n in reversed(nodes):
@@ -426,12 +434,20 @@ def after_lay(game_map: GameMap, corp: str, tokens: list[Node]) -> LayCheckWalk 
 
 
 def reaches_any(
-    game_map: GameMap, corp: str, targets: set[tuple[str, int]], after: LayCheckWalk | None = None
+    game_map: GameMap,
+    corp: str,
+    targets: set[tuple[str, int]],
+    after: LayCheckWalk | LayEntry | None = None,
 ) -> bool:
     """Does the walk of :func:`connectivity` reach any of ``targets`` (hex, path index)?  Stops early.
 
     ``after``: ``game_map`` is the map ``after`` walked but for its hex, and every target is on
-    that hex, so no walk before the one ``after`` stopped reached any (see :func:`_walk_tokens`)."""
+    that hex, so no walk before the one ``after`` stopped reached any (see :func:`_walk_tokens`).
+    A :class:`LayEntry`: the walks come to that hex first by its edge, by a path walked the same
+    way on this map (nothing before it read the hex), which leads on into every path there at
+    that edge: each is walked then, no edge of the hex being in use yet (the walk never left it),
+    nor any of them visited; the one it leads into first, and each after it in turn once all
+    the walk led to from the one before is done with (its edges freed) or came to it itself."""
     if not targets:
         return False
     cached = cached_connectivity(game_map, corp)
@@ -440,6 +456,12 @@ def reaches_any(
     tokens = game_map.tokens_of(corp)
     if _touches_token(game_map, tokens, targets):
         return True
+    if isinstance(after, LayEntry):
+        if after.tokens == tuple(tokens) and all(h == after.hex_id for h, _ in targets):
+            index = _TileReader(game_map)[after.hex_id]
+            if any((after.hex_id, i) in targets for i in index.at_end.get(after.edge, ())):
+                return True
+        after = None
     if after is not None and (after.tokens != tuple(tokens) or any(h != after.hex_id for h, _ in targets)):
         after = None
     return _walk_tokens(game_map, corp, tokens, _no_setup, targets, after)
@@ -468,26 +490,44 @@ def _touches_token(game_map: GameMap, tokens: list[Node], targets: set[tuple[str
     return False
 
 
+@dataclass(frozen=True)
+class LayEntry:
+    """What the connection check of ``corp``'s second lay, on ``hex_id``, knew for the new-track
+    check of the same lay (a graph cache entry of the map before the lay, ``lay_walk:CORP:HEX``,
+    as :class:`LayCheckWalk`): the paths walked by the check of the lay before came to the hex, the
+    first of them leading into it by its edge ``edge``.  Walking ``tokens`` on a map that differs
+    only on that hex, every path there at that edge is walked then (see :func:`reaches_any`)."""
+
+    corp: str
+    hex_id: str
+    tokens: tuple[Node, ...]
+    edge: int
+
+
 def _came_to(
     game_map: GameMap, walked: tuple[tuple[str, int], ...], hex_id: str, edges: frozenset[int]
-) -> tuple[bool, bool]:
-    """Did any of these walked paths come to ``hex_id`` (lie on it or lead into it), and did one
-    reach one of its ``edges``, as :func:`reaches_edges`' walk notes them?"""
+) -> tuple[bool, bool, int | None]:
+    """Did any of these walked paths come to ``hex_id`` (lie on it or lead into it), did one reach
+    one of its ``edges``, as :func:`reaches_edges`' walk notes them, and by which edge of the hex
+    did the first of them lead into it (None: the first lay on it)?"""
     tiles = _TileReader(game_map)
     came = False
+    entry: int | None = None
     for h, i in walked:
         index = tiles[h]
         path = index.paths[i]
         if h == hex_id:
             came = True
             if not edges.isdisjoint(path.edges):
-                return True, True
+                return True, True, entry
         for e in path.edges:
             if index.neighbors.get(e) == hex_id:
+                if not came:
+                    entry = (e + 3) % 6
                 came = True
                 if (e + 3) % 6 in edges:
-                    return True, True
-    return came, False
+                    return True, True, entry
+    return came, False, entry
 
 
 def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[int]) -> bool:
@@ -509,7 +549,10 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
     if after is not None:
         # a second lay right after one: what the first one's check walked before its hex is walked
         # on this map too; go on from there
-        came, reached = _came_to(game_map, after.resume.walked, hex_id, edges)
+        came, reached, entry = _came_to(game_map, after.resume.walked, hex_id, edges)
+        if entry is not None:
+            key = f"lay_walk:{corp}:{hex_id}"
+            game_map._graph_cache[key] = LayEntry(corp, hex_id, tuple(tokens), entry)
         if reached:
             return True
         first, resume = after.token, after.resume

@@ -763,7 +763,7 @@ class GameMap:
         one must not repeat an old path (same edges, same kinds of stop), or one must run to a stop
         whose value changed.  Laying on an empty hex always passes; so do special abilities.
         """
-        from companion.engine.graph import LayCheckWalk, reaches_any
+        from companion.engine.graph import LayCheckWalk, LayEntry, reaches_any
 
         old = self.state[hex_id]
         old_paths = old.spec.paths_at(old.rotation)
@@ -791,7 +791,7 @@ class GameMap:
             match = next((op for op, theirs in old_ends if all(e in theirs for e in mine)), None)
             if match is None or values(old.spec, match) != values(new.spec, path):
                 counting.add((hex_id, i))
-        if reaches_any(trial, corp, counting, after if isinstance(after, LayCheckWalk) else None):
+        if reaches_any(trial, corp, counting, after if isinstance(after, (LayCheckWalk, LayEntry)) else None):
             return
         raise MapError(f"an upgrade on {hex_id} must give {corp} new track or change a city's value")
 
