@@ -457,14 +457,38 @@ def reaches_any(
     if _touches_token(game_map, tokens, targets):
         return True
     if isinstance(after, LayEntry):
-        if after.tokens == tuple(tokens) and all(h == after.hex_id for h, _ in targets):
-            index = _TileReader(game_map)[after.hex_id]
-            if any((after.hex_id, i) in targets for i in index.at_end.get(after.edge, ())):
-                return True
+        same = after.tokens == tuple(tokens) and all(h == after.hex_id for h, _ in targets)
+        if same and _entered_into(game_map, corp, after.hex_id, after.edge, targets):
+            return True
         after = None
     if after is not None and (after.tokens != tuple(tokens) or any(h != after.hex_id for h, _ in targets)):
         after = None
     return _walk_tokens(game_map, corp, tokens, _no_setup, targets, after)
+
+
+def _entered_into(
+    game_map: GameMap, corp: str, hex_id: str, edge: int, targets: set[tuple[str, int]]
+) -> bool:
+    """A walk coming into ``hex_id`` for the first time by its ``edge`` walks every path there at
+    that edge (see :func:`reaches_any`), and, from one running on to a stop it may pass (not an
+    offboard of the reference rules, not a city full of others' tokens), every path at that stop
+    in turn, the same way (none of them is visited or has an edge in use yet): is one a target?"""
+    index = _TileReader(game_map)[hex_id]
+    st = game_map.state[hex_id]
+    stop_at_offboards = game_map.REFERENCE_TRACK_RULES
+    for i in index.at_end.get(edge, ()):
+        if (hex_id, i) in targets:
+            return True
+        path = index.paths[i]
+        if path.terminal:
+            continue
+        for n in path.nodes:
+            spec = st.spec.nodes[n]
+            if (spec.kind == "offboard" and stop_at_offboards) or (spec.is_city and st.blocks(n, corp)):
+                continue
+            if any((hex_id, j) in targets for j in index.at_end.get(NODE + n, ())):
+                return True
+    return False
 
 
 def _touches_token(game_map: GameMap, tokens: list[Node], targets: set[tuple[str, int]]) -> bool:
