@@ -76,24 +76,13 @@ class _TileIndex:
     read from the tile and the board only (never its tokens), so one map state's indexes serve
     every walk of that state and of its copies (:func:`_tile_indexes`)."""
 
-    __slots__ = ("paths", "at_end", "neighbors", "keys", "onward")
+    __slots__ = ("paths", "at_end", "neighbors")
 
     def __init__(self, game_map: GameMap, hex_id: str) -> None:
         st = game_map.state[hex_id]
-        self.paths = paths = st.spec.paths_at(st.rotation)
-        self.at_end = at_end = st.spec.paths_touching(st.rotation)
-        self.neighbors = neighbors = game_map.hexes[hex_id].neighbors
-        #: for the token walk, per path: its edges as (hex, edge) keys, and the edges it leads on
-        #: by (the last first): (edge, neighbour, the neighbour's edge, key, shared by other paths)
-        self.keys = tuple(tuple((hex_id, e) for e in p.edges) for p in paths)
-        self.onward = tuple(
-            tuple(
-                (e, neighbors[e], (e + 3) % 6, (hex_id, e), len(at_end.get(e, ())) > 1)
-                for e in reversed(p.edges)
-                if e in neighbors
-            )
-            for p in paths
-        )
+        self.paths = st.spec.paths_at(st.rotation)
+        self.at_end = st.spec.paths_touching(st.rotation)
+        self.neighbors = game_map.hexes[hex_id].neighbors
 
 
 @dataclass(frozen=True)
@@ -260,8 +249,8 @@ class _TokenWalk:
                 path = index.paths[i]
                 edges = path.edges
                 blocked = False
-                for edge in index.keys[i]:
-                    if used.get(edge):
+                for e in edges:
+                    if used.get((hex_id, e)):
                         blocked = True
                         break
                 if blocked:
@@ -322,12 +311,17 @@ class _TokenWalk:
                     return True
                 if conv:
                     push((_LEAVE_PATH, key))
-                for e, nb, inv, edge, shared in index.onward[i]:
+                at_end = index.at_end
+                for e in reversed(edges):
                     if e == skip:
                         continue
+                    nb = neighbors.get(e)
+                    if nb is None:
+                        continue
+                    inv = (e + 3) % 6
                     # leaving by an edge several paths of this tile share: from here on the walk may
                     # come back over what it visits (as the 18xx.games engine walks "converging" exits)
-                    onward = conv or shared
+                    onward = conv or len(at_end.get(e, ())) > 1
                     nb_index = tiles.get(nb)
                     if nb_index is None:
                         nb_index = tiles[nb] = _TileIndex(game_map, nb)
@@ -340,6 +334,7 @@ class _TokenWalk:
                             first.add(inv)
                     there = nb_index.at_end.get(inv)
                     if there:  # (no track there: nothing would be walked while the edge is in use)
+                        edge = (hex_id, e)
                         push((_FREE, edge))
                         for j in reversed(there):
                             push((_PATH, nb, j, inv, origin, onward))
@@ -835,66 +830,8 @@ class ChainsByHex:
         found: list[Chain] = []
         for n, spec in enumerate(st.spec.nodes if st is not None else ()):
             if spec.is_stop:
-                if len(hexes) == 1:
-                    found += _chains_from(
-                        self.map, self._paths, (hexes[0], n), self._intra, self._edge_id, hexes
-                    )
-                else:
-                    _chains_along(self._paths.tiles, self.map, (hexes[0], n), self._edge_id, hexes, found)
+                found += _chains_from(self.map, self._paths, (hexes[0], n), self._intra, self._edge_id, hexes)
         return found
-
-
-def _chains_along(
-    tiles: dict[str, _TileIndex],
-    game_map: GameMap,
-    start: Node,
-    edge_id: _EdgeIds,
-    along: tuple[str, ...],
-    out: list[Chain],
-) -> None:
-    """:func:`_chains_from` ``start`` along two or more hexes (no chain within one hex is among
-    them), walked as :func:`_walk` walks it, in the same order (so the chains come out and the
-    edges are numbered in the same order), with what :func:`_walk` asks at each step known already:
-    the hex it leaves for is the next one asked."""
-    hex_id, n = start
-    index = tiles.get(hex_id)
-    if index is None:
-        index = tiles[hex_id] = _TileIndex(game_map, hex_id)
-    paths = index.paths
-    end = NODE + n
-    last = len(along) - 1
-    ids, used = edge_id.ids, set[int]()
-
-    def walk(k: int, from_hex: str, edge: int, terminal: bool) -> None:
-        # leave along[k - 1] by ``edge`` into along[k] (known to be its neighbour by that edge)
-        nb = along[k]
-        eid = ids.get((from_hex, edge))
-        if eid is None:
-            eid = edge_id(from_hex, edge, nb)
-        if eid in used:
-            return
-        inv = (edge + 3) % 6
-        used.add(eid)
-        nb_index = tiles.get(nb)
-        if nb_index is None:
-            nb_index = tiles[nb] = _TileIndex(game_map, nb)
-        nb_paths = nb_index.paths
-        for qi in nb_index.at_end.get(inv, ()):
-            q = nb_paths[qi]
-            onward = q.b if q.a == inv else q.a
-            if onward >= NODE:
-                target = (nb, onward - NODE)
-                if target != start and k == last:
-                    out.append(Chain(start, target, frozenset(used), along, terminal, q.terminal))
-            elif k < last and along[k + 1] == nb_index.neighbors.get(onward):
-                walk(k + 1, nb, onward, terminal)
-        used.discard(eid)
-
-    for i in index.at_end.get(end, ()):
-        p = paths[i]
-        other = p.b if p.a == end else p.a
-        if other < NODE and index.neighbors.get(other) == along[1]:
-            walk(1, hex_id, other, p.terminal)
 
 
 def has_chain(game_map: GameMap, node: Node) -> bool:
