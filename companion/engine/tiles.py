@@ -164,6 +164,12 @@ class TileSpec:
     )
     #: :attr:`city_indices`, once asked
     _cities: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    #: rotation → :meth:`exits_at`, :meth:`node_edges_at`, once asked (asked several times by each
+    #: lay check)
+    _exits: dict[int, frozenset[int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _node_edges: dict[int, dict[int, frozenset[int]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def _at(self, rotation: int) -> tuple[tuple[PathSpec, ...], dict[int, tuple[int, ...]]]:
         rotation %= 6
@@ -188,7 +194,12 @@ class TileSpec:
         return self._at(rotation)[1]
 
     def exits_at(self, rotation: int) -> frozenset[int]:
-        return frozenset(e for p in self.paths_at(rotation) for e in p.edges)
+        """The edges the tile's track leads to at ``rotation`` (computed once per rotation)."""
+        rotation %= 6
+        found = self._exits.get(rotation)
+        if found is None:
+            found = self._exits[rotation] = frozenset(e for p in self.paths_at(rotation) for e in p.edges)
+        return found
 
     @property
     def city_indices(self) -> tuple[int, ...]:
@@ -208,13 +219,20 @@ class TileSpec:
         return sum(1 for n in self.nodes if n.kind == "city")
 
     def node_edges_at(self, rotation: int) -> dict[int, frozenset[int]]:
-        """For each city/town: the edges its paths lead to."""
-        out: dict[int, set[int]] = {i: set() for i, n in enumerate(self.nodes) if n.kind in ("city", "town")}
-        for path in self.paths_at(rotation):
-            for n in path.nodes:
-                if n in out:
-                    out[n].update(path.edges)
-        return {k: frozenset(v) for k, v in out.items()}
+        """For each city/town: the edges its paths lead to (computed once per rotation; shared
+        between callers: do not change it)."""
+        rotation %= 6
+        found = self._node_edges.get(rotation)
+        if found is None:
+            out: dict[int, set[int]] = {
+                i: set() for i, n in enumerate(self.nodes) if n.kind in ("city", "town")
+            }
+            for path in self.paths_at(rotation):
+                for n in path.nodes:
+                    if n in out:
+                        out[n].update(path.edges)
+            found = self._node_edges[rotation] = {k: frozenset(v) for k, v in out.items()}
+        return found
 
 
 def _revenue(value: str | None) -> tuple[tuple[str, int], ...]:
