@@ -223,12 +223,13 @@ def _rebuild(
                 best = (s, list(nodes), list(chains))
             return
         for chain in candidates[i]:
-            if chain.resources & res:
+            if not chain.resources.isdisjoint(res):
                 continue
             if i == 0:
-                for c in (chain, chain.reversed()):
-                    if len(candidates) > 1 and not any(c.b in (d.a, d.b) for d in candidates[1]):
-                        continue
+                for end, turned in ((chain.b, False), (chain.a, True)):
+                    if len(candidates) > 1 and not any(end in (d.a, d.b) for d in candidates[1]):
+                        continue  # (a reversed chain made only when it may start the route)
+                    c = chain.reversed() if turned else chain
                     extend(1, [c.a, c.b], [c], res | c.resources)
                 continue
             last = nodes[-1]
@@ -265,7 +266,7 @@ def check_route(
             raise ValueError("route chains do not join its stops")
     seen: set[int] = set()
     for chain in chains:
-        if chain.resources & seen:
+        if not chain.resources.isdisjoint(seen):
             raise ValueError(f"route reuses track on {'-'.join(chain.hexes)}")
         seen |= chain.resources
     for i in range(1, len(nodes) - 1):
