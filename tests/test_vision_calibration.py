@@ -11,12 +11,14 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.bench.vision import owner_calibration
 from companion.cli import main
 from vision.board import BoardState, board_from_title
 from vision.calibration import Calibration, CalibrationError, load
+from vision.evaluate import FrameReport, run_bench
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
-from vision.styles import flat
+from vision.styles import STYLES, flat
 from vision.styles._paint import Image, rgb
 
 #: a printing whose yellow is orange enough to fall in the default brown hues, and a teal green
@@ -93,3 +95,59 @@ def test_calibration_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixt
     with pytest.raises(CalibrationError, match="bad.json"):
         load(bad)
     assert Calibration().hue_ranges()["yellow"] == ((19.0, 38.0),)
+
+
+def _paint_odd_seeded(board: BoardState, scale: float, seed: int) -> Image:
+    return flat.flat_board(board, scale, ODD)
+
+
+def test_the_bench_calibrates_as_the_owner_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(STYLES, "odd", _paint_odd_seeded)
+    owner = owner_calibration("1870", "odd", 5, photos=1)
+    assert owner.error is None and owner.calibration is not None, owner.error
+    # learned from the walk-through's layout: one tile of each colour, on the hexes it names
+    assert owner.calibration.photos == 1
+    assert owner.calibration.hexes == {"yellow": 1, "green": 1, "brown": 1}
+    assert owner.calibration.hues["yellow"] < 19  # the orange yellow, below the default yellow hues
+    assert "calibrated as the owner would, from 1 photos" in owner.describe()
+
+    board = board_from_title("1870", TILES)
+    yellow = {h for h, (t, _) in TILES.items() if t in ("57", "7", "8", "9")}
+
+    def bench(calibration: Calibration | None) -> list[FrameReport]:
+        return list(
+            run_bench(
+                "1870", 2, 5, style="odd", states=[[(1, board)]], max_changes=0, calibration=calibration
+            )
+        )
+
+    def yellow_read(reports: list[FrameReport]) -> int:
+        return sum(r.rotation_correct for r in reports)
+
+    before, after = bench(None), bench(owner.calibration)
+    for r in before + after:
+        assert not r.wrong and not r.false_differences, r
+    # uncalibrated the orange yellow tiles are not read; calibrated they are (and the others still)
+    assert yellow_read(after) >= yellow_read(before) + len(yellow)
+    assert sum(r.tiles_visible for r in after) == yellow_read(after)
+
+
+def test_a_failed_bench_calibration_is_reported(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grey = replace(ODD, tile_fill={**ODD.tile_fill, "brown": rgb("#8a8580")})  # a brown with no colour left
+
+    def paint(board: BoardState, scale: float, seed: int) -> Image:
+        return flat.flat_board(board, scale, grey)
+
+    monkeypatch.setitem(STYLES, "grey", paint)
+    owner = owner_calibration("1870", "grey", 5, photos=1)
+    assert owner.calibration is None and owner.error is not None and "brown" in owner.error
+    assert owner.describe().startswith("calibration failed") and "measured uncalibrated" in owner.describe()
+    # the bench command says so before its frames and in its summary
+    assert (
+        main(["vision", "bench", "--title", "1870", "--frames", "1", "--style", "grey", "--calibrate"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("calibration failed (the brown tiles")
+    assert "calibrated: False" in out and "calibration: calibration failed" in out

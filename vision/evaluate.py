@@ -23,16 +23,17 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vision.board import UPGRADE_ORDER, BoardState, title_tile_shapes
+from vision.calibration import Calibration
 from vision.fixture_states import FixtureError, FixtureGame, load_fixture, replay
-from vision.perturb import FRAME_SIZE, hex_visibility, random_perturbation, simulate_frame
+from vision.perturb import FRAME_SIZE, Perturbation, hex_visibility, random_perturbation, simulate_frame
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.render import Image
@@ -220,9 +221,11 @@ def run_bench(
     recognizer: Recognizer | None = None,
     style: str = "ours",
     states: Sequence[Sequence[tuple[int, BoardState]]] | None = None,
+    calibration: Calibration | None = None,
 ) -> Iterator[FrameReport]:
     """Yield one report per simulated frame (deterministic for ``seed``), the board drawn in the
-    look ``style`` (:mod:`vision.styles`).
+    look ``style`` (:mod:`vision.styles`), read with ``calibration`` (the owner's, e.g. learned from
+    :func:`calibration_photos`) unless a ``recognizer`` is given.
 
     ``states`` are the board states to photograph, one list of ``(action id, board)`` per game (the
     caller's replay of the games, e.g. the rules engine's); without them the fixture exports of the
@@ -234,7 +237,7 @@ def run_bench(
         states = [_states(g) for g in fixture_games(title, fixtures)]
     if not states:
         raise ValueError(f"no {title} board states to photograph")
-    rec = recognizer or Recognizer(states[0][-1][1] if states[0] else _empty(title))
+    rec = recognizer or Recognizer(states[0][-1][1] if states[0] else _empty(title), calibration=calibration)
     rng = np.random.default_rng(seed)
     for index in range(frames):
         g = int(rng.integers(len(states)))
@@ -294,6 +297,63 @@ def run_bench(
                     f"{change.hex}: {change.kind}" + (f" reported as {found.kind}" if found else "")
                 )
         yield report
+
+
+#: the calibration photos' random stream, apart from the frames' (``seed`` picks the frames)
+CALIBRATION_STREAM = 0xCA1
+
+
+def calibration_rng(seed: int) -> np.random.Generator:
+    """The random stream of a bench's calibration photos: its own, never the frames' stream."""
+    return np.random.default_rng((seed, CALIBRATION_STREAM))
+
+
+def calibration_tiles(
+    board: BoardState, colours: Mapping[str, str], rng: np.random.Generator
+) -> dict[str, Placed]:
+    """Hex → a tile of the named colour the owner might lay there (plain track where the hex takes it,
+    as on the walk-through's plain hexes; else any tile of that colour the hex takes), at a random
+    rotation."""
+    shapes = title_tile_shapes(board.title)
+    out: dict[str, Placed] = {}
+    for hex_id, colour in sorted(colours.items()):
+        info = board.hexes[hex_id]
+        fits = [
+            s for s in sorted(shapes.values(), key=lambda s: s.id) if s.color == colour and info.may_carry(s)
+        ]
+        plain = [s for s in fits if not s.nodes]
+        pick = plain or fits
+        if not pick:
+            raise ValueError(f"no {colour} tile of {board.title} fits {hex_id}")
+        out[hex_id] = (pick[int(rng.integers(len(pick)))].id, int(rng.integers(6)))
+    return out
+
+
+def calibration_perturbation(rng: np.random.Generator) -> Perturbation:
+    """A calibration photo's camera and light: the bench's usual perturbations in a moderate light,
+    without a hand or cards over the board, shadows or glare (the owner takes it with care)."""
+    p = random_perturbation(rng)
+    return replace(
+        p,
+        brightness=float(np.clip(p.brightness, 0.9, 1.1)),
+        contrast=float(np.clip(p.contrast, 0.9, 1.1)),
+        hand=False,
+        cards=0,
+        shadows=0,
+        glare=0,
+    )
+
+
+def calibration_photos(
+    table: BoardState, style: str, rng: np.random.Generator, photos: int, size: tuple[int, int] = FRAME_SIZE
+) -> list[Image]:
+    """``photos`` simulated calibration photos of ``table`` (the calibration tiles laid) in ``style``."""
+    paint = renderer(style)
+    out = []
+    for _ in range(photos):
+        p = calibration_perturbation(rng)
+        out.append(simulate_frame(table, p, size, draw=_drawn_with(paint, p.seed)).image)
+    return out
 
 
 def _drawn_with(paint: Renderer, seed: int) -> Callable[[BoardState, float], Image]:

@@ -5,15 +5,26 @@ from __future__ import annotations
 
 import contextlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import cv2
 
 from companion.interop.replay import load_export
+from companion.table.calibrate import CalibrationWalk, learn_from_photos, tile_colours
 from companion.table.camera import export_board_states
 from vision.board import BoardState
-from vision.evaluate import fixture_paths, run_bench, summarise
+from vision.calibration import Calibration, CalibrationError
+from vision.evaluate import (
+    calibration_photos,
+    calibration_rng,
+    calibration_tiles,
+    fixture_paths,
+    run_bench,
+    summarise,
+)
+from vision.perturb import FRAME_SIZE
 from vision.styles import STYLES, TUNED
 
 FRAMES = 40
@@ -25,6 +36,54 @@ MAP_FRAMES_UNTUNED = 12
 #: measurement, ``classic``, ``reprint`` and ``folio`` never)
 OTHER_LOOKS = ("classic", "print2", "offset", "reprint", "folio")
 SEED = 20261129  # never used by the tests
+#: photos the bench's owner takes to calibrate (the walk-through takes one to three)
+CALIBRATION_PHOTOS = 2
+
+
+@dataclass(frozen=True)
+class OwnerCalibration:
+    """The calibration a bench learned as the owner would, or why it failed."""
+
+    photos: int
+    calibration: Calibration | None = None
+    error: str | None = None
+
+    def describe(self) -> str:
+        cal = self.calibration
+        if cal is None:
+            return f"calibration failed ({self.error}): measured uncalibrated"
+        hues = ", ".join(f"{c} {cal.hues[c]:.1f}" for c in ("yellow", "green", "brown"))
+        width = f"{cal.track_width:.3f} hex widths" if cal.track_width else "not measured"
+        return f"calibrated as the owner would, from {self.photos} photos: hues {hues}; track {width}"
+
+    def to_json(self) -> dict[str, Any]:
+        cal = self.calibration
+        return {
+            "photos": self.photos,
+            "error": self.error,
+            "hues": None if cal is None else dict(cal.hues),
+            "track_width": None if cal is None else cal.track_width,
+        }
+
+
+def owner_calibration(
+    title: str, style: str, seed: int, photos: int = CALIBRATION_PHOTOS, size: tuple[int, int] = FRAME_SIZE
+) -> OwnerCalibration:
+    """Calibrate as the owner would on the Setup screen: one tile of each colour laid on the hexes its
+    walk-through names, ``photos`` photos of it in the look ``style`` (their own random stream, apart
+    from the frames' for ``seed``), learned from as ``companion vision calibrate --tiles`` does.  A
+    calibration that fails says why (the bench then measures uncalibrated)."""
+    walk = CalibrationWalk.for_layout(title)
+    rng = calibration_rng(seed)
+    laid = calibration_tiles(walk.board, walk.colours, rng)
+    images = calibration_photos(walk.board.with_tiles(laid), style, rng, photos, size)
+    try:
+        colours = tile_colours(walk.board, {h: t for h, (t, _) in laid.items()})
+        calibration = learn_from_photos(walk.board, colours, images)
+        calibration.hue_ranges()  # a calibration the camera could not use (as `load` refuses it)
+    except CalibrationError as exc:
+        return OwnerCalibration(photos, error=str(exc))
+    return OwnerCalibration(photos, calibration)
 
 
 def bench_states(title: str, directory: Path | None = None) -> list[list[tuple[int, BoardState]]]:

@@ -57,6 +57,12 @@ def register(subparsers: Any) -> None:
         "third round) or offset (another publisher's offset-printed board, tuned on since its town dots were "
         "looked at)",
     )
+    bench.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="first calibrate as the owner would (the Setup walk-through's tiles, photographed in the look) "
+        "and measure with that calibration",
+    )
     bench.add_argument("--json", action="store_true", help="one JSON object per frame, then the summary")
     bench.set_defaults(func=cmd_bench)
 
@@ -131,7 +137,7 @@ def _fmt(value: float) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from companion.bench.vision import bench_states
+    from companion.bench.vision import bench_states, owner_calibration
     from companion.engine import GameError
     from companion.engine.titles import title_info
     from vision.evaluate import run_bench, summarise
@@ -147,6 +153,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # the engine replays the games where the title's rules are written (exact tokens); the
         # fixture reader otherwise (tiles exact, home tokens placed at par)
         states = bench_states(args.title, args.fixtures) if title_info(args.title).playable else None
+        owner = owner_calibration(args.title, args.style, args.seed) if args.calibrate else None
+        if owner is not None:
+            print(
+                json.dumps({"calibration": owner.to_json()}) if args.json else owner.describe(),
+                file=sys.stdout,
+                flush=True,
+            )
         reports = []
         for report in run_bench(
             args.title,
@@ -156,6 +169,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             fixtures=args.fixtures,
             style=args.style,
             states=states,
+            calibration=None if owner is None else owner.calibration,
         ):
             reports.append(report)
             if args.json:
@@ -178,6 +192,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary = summarise(reports)
     summary["style"] = args.style
     summary["style_tuned"] = args.style in TUNED
+    summary["calibrated"] = owner is not None and owner.calibration is not None
+    if owner is not None:
+        summary["calibration"] = owner.describe()
     if args.json:
         print(json.dumps({"summary": summary}))
     else:
