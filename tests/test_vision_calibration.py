@@ -151,3 +151,39 @@ def test_a_failed_bench_calibration_is_reported(
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("calibration failed (the brown tiles")
     assert "calibrated: False" in out and "calibration: calibration failed" in out
+
+
+def test_make_bench_marks_the_calibrated_figures() -> None:
+    from companion.bench.vision import OwnerCalibration, _rows
+
+    figures = {
+        "frames": 1,
+        "registration_failures": 0,
+        "p50_seconds": 0.1,
+        "p95_seconds": 0.1,
+        "p95_cpu_seconds": 0.1,
+        "hexes_visible": 10,
+        "hex_accuracy": 1.0,
+        "cant_see_rate": 0.0,
+        "wrong_hexes": 0,
+        "rotation_accuracy": 1.0,
+        "tile_number_accuracy": 1.0,
+        "false_differences_per_frame": 0.0,
+        "frames_without_false_difference": 1.0,
+        "real_differences": 0,
+        "missed_differences": 0,
+    }
+    learned = OwnerCalibration(2, Calibration(photos=2))
+    failed = OwnerCalibration(2, error="no brown tile in the photos")
+    rows = _rows(
+        {
+            "classic": {**figures, "style": "classic", "calibrated": "no"},
+            "classic, calibrated": {**figures, "style": "classic", "calibrated": learned.short()},
+            "reprint, calibrated": {**figures, "style": "reprint", "calibrated": failed.short()},
+        }
+    )
+    assert rows[0] == "| figure | classic | classic, calibrated | reprint, calibrated |"
+    assert (
+        "| calibrated | no | as the owner would, from 2 photos | failed (no brown tile in the photos), "
+        "measured uncalibrated |" in rows
+    )

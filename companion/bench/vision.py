@@ -56,6 +56,12 @@ class OwnerCalibration:
         width = f"{cal.track_width:.3f} hex widths" if cal.track_width else "not measured"
         return f"calibrated as the owner would, from {self.photos} photos: hues {hues}; track {width}"
 
+    def short(self) -> str:
+        """For a table cell: calibrated from how many photos, or why not."""
+        if self.calibration is None:
+            return f"failed ({self.error}), measured uncalibrated"
+        return f"as the owner would, from {self.photos} photos"
+
     def to_json(self) -> dict[str, Any]:
         cal = self.calibration
         return {
@@ -100,6 +106,7 @@ def _rows(summaries: dict[str, dict[str, Any]]) -> list[str]:
         "| figure | " + " | ".join(summaries) + " |",
         "|---|" + "---|" * len(summaries),
         row("used for tuning", lambda s: "yes" if s["style"] in TUNED else "**no**"),
+        row("calibrated", lambda s: s["calibrated"]),
         row("frames (registration failures)", lambda s: f"{s['frames']} ({s['registration_failures']})"),
         row("p50 / p95 seconds per frame", lambda s: f"{s['p50_seconds']:.3f} / {s['p95_seconds']:.3f}"),
         row("p95 processor seconds per frame", lambda s: f"{s['p95_cpu_seconds']:.3f}"),
@@ -162,9 +169,17 @@ def _title_rows(summaries: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def _summary(
-    title: str, frames: int, style: str, states: list[list[tuple[int, BoardState]]]
+    title: str,
+    frames: int,
+    style: str,
+    states: list[list[tuple[int, BoardState]]],
+    owner: OwnerCalibration | None = None,
 ) -> dict[str, Any]:
-    return dict(summarise(list(run_bench(title, frames, SEED, style=style, states=states))), style=style)
+    reports = run_bench(
+        title, frames, SEED, style=style, states=states, calibration=owner.calibration if owner else None
+    )
+    calibrated = "no" if owner is None else owner.short()
+    return dict(summarise(list(reports)), style=style, calibrated=calibrated)
 
 
 def bench() -> str:
@@ -176,10 +191,14 @@ def bench() -> str:
     summaries: dict[str, dict[str, Any]] = {}
     titles = map_titles()
     first, others = titles[0], titles[1:]
+    never_tuned = [s for s in STYLES if s not in TUNED]
     try:
         states = bench_states(first)
         for style in STYLES:
             summaries[style] = _summary(first, FRAMES, style, states)
+        for style in never_tuned:
+            owner = owner_calibration(first, style, SEED)
+            summaries[f"{style}, calibrated"] = _summary(first, FRAMES, style, states, owner)
         per_title = {first: summaries["ours"]}
         untuned: dict[str, dict[str, dict[str, Any]]] = {look: {} for look in OTHER_LOOKS}
         for title in others:
@@ -189,7 +208,7 @@ def bench() -> str:
                 untuned[look][title] = _summary(title, MAP_FRAMES_UNTUNED, look, states)
     except FileNotFoundError as exc:
         return f"## Camera tile recognition\n\nNot run: {exc}\n"
-    untuned_looks = ", ".join(s for s in STYLES if s not in TUNED)
+    untuned_looks = ", ".join(never_tuned)
     return (
         "## Camera tile recognition\n\n"
         f"`companion vision bench --title {first} --frames {FRAMES} --seed {SEED} --style STYLE` for each look "
@@ -198,7 +217,10 @@ def bench() -> str:
         "perspective tilt up to 25°, lighting, shadows, glare, a hand or cards, blur, noise and JPEG, and 0–3 "
         "deliberate differences per frame; one core (process pinned, OpenCV single-threaded); time is marker "
         "detection to observations. `ours` is the renderer the recogniser's templates are drawn with; "
-        f"looks not used for tuning: {untuned_looks}.\n\n"
+        f"looks not used for tuning: {untuned_looks}; each of them also calibrated as the owner would "
+        f"(`--calibrate`: the Setup walk-through's one tile of each colour on the hexes it names, "
+        f"{CALIBRATION_PHOTOS} photos in that look on their own random stream, in a moderate light without "
+        "hands, cards, shadows or glare, learned from as `companion vision calibrate` does).\n\n"
         + "\n".join(_rows(summaries))
         + "\n\n### Every map\n\n"
         f"The same on every title with a map, on the `ours` look ({FRAMES} frames for {first}, {MAP_FRAMES} "

@@ -1,8 +1,9 @@
 """``companion vision``: camera tile recognition tools.
 
-* ``vision bench --title 1870 --frames N --seed S [--style ours|flat|cardboard] [--json]``: simulated
-  photos of fixture board states drawn in a look, with deliberate differences; per-frame results and
-  a summary that says whether the look was used for tuning;
+* ``vision bench --title 1870 --frames N --seed S [--style ours|flat|cardboard] [--calibrate] [--json]``:
+  simulated photos of fixture board states drawn in a look, with deliberate differences; per-frame
+  results and a summary that says whether the look was used for tuning and (``--calibrate``) how the
+  bench calibrated to the look as the owner would first;
 * ``vision check IMAGE… (--fixture FILE [--action ID] | --game ID [--db PATH]) [--out annotated.png]``:
   recognise photos of the table and list their differences from a game's map, an 18xx.games
   export at an action or a live game of the database (which also proposes a newly laid tile);
