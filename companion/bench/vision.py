@@ -36,6 +36,9 @@ MAP_FRAMES_UNTUNED = 12
 #: measurement, ``classic``, ``reprint`` and ``folio`` never)
 OTHER_LOOKS = ("classic", "print2", "offset", "reprint", "folio")
 SEED = 20261129  # never used by the tests
+#: frames of each never-tuned look measured again calibrated (the first of its FRAMES: the calibration
+#: photos draw on their own random stream), fewer to keep `make bench` within two more minutes
+CALIBRATED_FRAMES = 20
 #: photos the bench's owner takes to calibrate (the walk-through takes one to three)
 CALIBRATION_PHOTOS = 2
 
@@ -198,7 +201,7 @@ def bench() -> str:
             summaries[style] = _summary(first, FRAMES, style, states)
         for style in never_tuned:
             owner = owner_calibration(first, style, SEED)
-            summaries[f"{style}, calibrated"] = _summary(first, FRAMES, style, states, owner)
+            summaries[f"{style}, calibrated"] = _summary(first, CALIBRATED_FRAMES, style, states, owner)
         per_title = {first: summaries["ours"]}
         untuned: dict[str, dict[str, dict[str, Any]]] = {look: {} for look in OTHER_LOOKS}
         for title in others:
@@ -217,7 +220,8 @@ def bench() -> str:
         "perspective tilt up to 25°, lighting, shadows, glare, a hand or cards, blur, noise and JPEG, and 0–3 "
         "deliberate differences per frame; one core (process pinned, OpenCV single-threaded); time is marker "
         "detection to observations. `ours` is the renderer the recogniser's templates are drawn with; "
-        f"looks not used for tuning: {untuned_looks}; each of them also calibrated as the owner would "
+        f"looks not used for tuning: {untuned_looks}; each of them also on its first {CALIBRATED_FRAMES} "
+        "frames calibrated as the owner would "
         f"(`--calibrate`: the Setup walk-through's one tile of each colour on the hexes it names, "
         f"{CALIBRATION_PHOTOS} photos in that look on their own random stream, in a moderate light without "
         "hands, cards, shadows or glare, learned from as `companion vision calibrate` does).\n\n"
