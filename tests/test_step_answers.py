@@ -5,6 +5,7 @@ state of real games, and what a query window remembers is what the step would an
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from companion.engine import GameError, new_game
 from companion.engine.checks import REQUIRED_FIELDS
 from companion.engine.core import TableGame
 from companion.engine.game import Game
-from companion.engine.rounds import Step
+from companion.engine.rounds import Round, Step
 from companion.engine.stock import BuySellParShares, smallest_buyable
 from companion.engine.titles.g1861.steps import BuySellParShares1861
 from companion.engine.titles.g1867.steps import BuySellParShares1867
@@ -167,6 +168,43 @@ def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
             checked[0] += 1
         return answer
 
+    remembered_kinds = Step.cached_accepts
+
+    def cached_accepts(step: Step, entity: Any, kind: str) -> bool:
+        answer = remembered_kinds(step, entity, kind)
+        if step.game.query_epoch is not None:
+            assert answer == (kind in step.actions(entity)), (
+                f"{type(step).__name__} remembered a stale {kind}"
+            )
+            checked[0] += 1
+        return answer
+
+    remembered_blocking = Step.blocking
+
+    def blocking(step: Step) -> bool:
+        answer = remembered_blocking(step)
+        if step.game.query_epoch is not None:
+            entity = step.current_entity()
+            fresh = (
+                step.blocks()
+                and entity is not None
+                and not getattr(entity, "closed", False)
+                and bool(step.actions(entity))
+            )
+            assert answer == fresh, f"{type(step).__name__} remembered a stale blocking answer"
+            checked[0] += 1
+        return answer
+
+    remembered_step = Round.active_step
+
+    def active_step(rnd: Round, entity: Any = None) -> Step | None:
+        answer = remembered_step(rnd, entity)
+        if entity is None and rnd.game.query_epoch is not None:
+            fresh = next((s for s in rnd.steps if s.active() and s.blocking()), None)
+            assert answer is fresh, f"{type(rnd).__name__} remembered a stale active step"
+            checked[0] += 1
+        return answer
+
     remembered = TableGame.remembered
 
     def remembered_fresh(game: TableGame, key: str, compute: Callable[[], Any]) -> Any:
@@ -198,6 +236,9 @@ def fresh_answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     monkeypatch.setattr(TableGame, "remembered", remembered_fresh)
     monkeypatch.setattr(Step, "cached_actions", cached_actions)
     monkeypatch.setattr(Step, "cached_has_actions", cached_has_actions)
+    monkeypatch.setattr(Step, "cached_accepts", cached_accepts)
+    monkeypatch.setattr(Step, "blocking", blocking)
+    monkeypatch.setattr(Round, "active_step", active_step)
     yield checked
 
 
@@ -274,3 +315,76 @@ def test_1867_crowded_corporations_are_those_over_their_train_limit(name: str) -
     minor = next(c for c in game.corporations if getattr(c, "type", "") == "minor")
     minor.trains.extend(game.depot[: game.train_limit(minor) + 1])
     assert game.crowded_corporations() == [minor]
+
+
+# -- the next action chooses its step in the window the last one ended in -----------------------------------
+def _epochs_choosing(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The query window each step choice (``Round.process``) asks its first question in."""
+    seen: list[int | None] = []
+    accepts = Step.cached_accepts
+
+    def noted(step: Step, entity: Any, kind: str) -> bool:
+        if sys._getframe(1).f_code is Round.process.__code__:
+            seen.append(step.game.query_epoch)
+        return accepts(step, entity, kind)
+
+    monkeypatch.setattr(Step, "cached_accepts", noted)
+    return seen
+
+
+def test_the_next_action_chooses_its_step_in_the_window_the_last_one_ended_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Back to back (a replay), an action's choice of step takes up the window the previous action's
+    last questions were asked in; a public query, a hand change closed by ``close_queries``,
+    ``apply`` and ``preview`` start a new one."""
+    export = load_export(FIXTURES / "1861/29683.json")
+    actions = effective_actions(export["actions"])
+    game = game_for_export(export)
+    for action in actions[:40]:
+        game._process(action)
+    seen = _epochs_choosing(monkeypatch)
+    left = game._resumable
+    assert left is not None and game.query_epoch is None
+    game._process(actions[40])
+    assert seen[0] == left  # taken up again: its answers are of this very state
+    seen.clear()
+    game.close_queries()  # as code changing the game by hand does first
+    game._process(actions[41])
+    assert seen[0] not in (None, left, game._resumable) and seen[0] == seen[-1]
+    game._process(actions[42])
+    left = game._resumable
+    seen.clear()
+    game.legal_actions()  # a public query: a window of its own, and the one left is forgotten
+    game._process(actions[43])
+    assert seen and left not in seen
+    left = game._resumable
+    seen.clear()
+    game.preview(actions[44])
+    assert seen and left not in seen
+    seen.clear()
+    game.apply(actions[44])
+    assert seen and left not in seen
+
+
+def test_a_window_taken_up_after_a_change_is_found_stale(
+    monkeypatch: pytest.MonkeyPatch, fresh_answers: list[int]
+) -> None:
+    """The check above catches a window taken up again after the state changed (here: every window
+    opened after a change takes up the latest one, as if the engine resumed without asking whether
+    anything happened since)."""
+    opened = TableGame.open_queries
+
+    def careless(game: TableGame) -> None:
+        if game.query_epoch is None and game._epochs:
+            game.query_epoch = game._epochs
+        else:
+            opened(game)
+
+    monkeypatch.setattr(TableGame, "open_queries", careless)
+    monkeypatch.setattr(TableGame, "resume_queries", careless)
+    export = load_export(FIXTURES / "1861/29683.json")
+    game = game_for_export(export)
+    with pytest.raises(AssertionError, match="stale"):
+        for action in effective_actions(export["actions"]):
+            game._process(action)

@@ -106,6 +106,10 @@ class TableGame:
         """While not None, nothing changes the state: the steps may remember what they answered
         (:meth:`open_queries`)."""
         self._epochs = 0
+        self._resumable: int | None = None
+        """The query window the last action ended in, while nothing has changed since (the engine
+        has done nothing else): the next action's choice of step takes it up again
+        (:meth:`resume_queries`).  Opening or closing any other window forgets it."""
         self._remembered_epoch = 0
         self._remembered: dict[str, Any] = {}
         self.bank = Bank(cash=int(data["bank_cash"]))
@@ -151,12 +155,33 @@ class TableGame:
         engine opens one around each read-only stretch (choosing the step for an action, the checks
         after it, a public query) and closes it before anything can change the state."""
         if self.query_epoch is None:
+            self._resumable = None
             self._epochs += 1
             self.query_epoch = self._epochs
 
     def close_queries(self) -> None:
         """End the query window: from now on the state may change."""
         self.query_epoch = None
+        self._resumable = None
+
+    def suspend_queries(self) -> None:
+        """End the query window where nothing has changed since its questions and the engine goes
+        on to the next action (the end of :meth:`_process`, the start of :meth:`process_single`):
+        that action's choice of step may take it up again (:meth:`resume_queries`), unless
+        anything opens or closes a window first."""
+        if self.query_epoch is not None:
+            self._resumable = self.query_epoch
+            self.query_epoch = None
+
+    def resume_queries(self) -> None:
+        """Open the window for choosing the step of an action: the one the previous action ended in
+        when :meth:`suspend_queries` left it resumable (its answers are of this very state), else a
+        new one (:meth:`open_queries`)."""
+        if self.query_epoch is None and self._resumable is not None:
+            self.query_epoch = self._resumable
+            self._resumable = None
+        else:
+            self.open_queries()
 
     def remembered(self, key: str, compute: Callable[[], _T]) -> _T:
         """``compute()``, remembered under ``key`` for the open query window (a question many steps
@@ -267,10 +292,12 @@ class TableGame:
         # elsewhere a preview of this very action on this game as it is now has tried it already.
         previewed = self.previewed(action, preview)
         if previewed and not self.checkpointing:
+            self.close_queries()  # an action from outside the engine: nothing remembered is taken up
             return self._process(action)
         before = preview.snapshot if previewed and preview is not None else None
         if before is None:
             before = self.snapshot()
+        self.close_queries()
         try:
             lines = self._process(action)
         except BaseException:
@@ -326,6 +353,7 @@ class TableGame:
         out: Self = copy.deepcopy(self, memo)
         out.checkpointing = False
         out.query_epoch = None
+        out._resumable = None
         return out
 
     def undo(self) -> ActionDict:
@@ -427,6 +455,7 @@ class TableGame:
         snapshot = self.snapshot()
         try:
             self.checkpointing = False  # a trial keeps no checkpoint
+            self.close_queries()
             lines = self._process(action)
             after, later = self.cash_table(), self.price_table()
         finally:
@@ -461,10 +490,19 @@ class TableGame:
         return {}
 
     def _process(self, action: ActionDict, *, auto: bool = True) -> list[str]:
+        """Process ``action`` (with its automatic actions): the next action of a replay.
+
+        The window its last questions were asked in is left resumable (:meth:`suspend_queries`):
+        processed right after, the next action chooses its step in it.  Code that changes the game
+        by hand between two calls (a test setting up a position) calls :meth:`close_queries`
+        first; :meth:`apply`, :meth:`preview` and every public query start afresh."""
         try:
-            return self._process_one(action, auto)
-        finally:
+            lines = self._process_one(action, auto)
+        except BaseException:
             self.close_queries()
+            raise
+        self.suspend_queries()
+        return lines
 
     def _process_one(self, action: ActionDict, auto: bool) -> list[str]:
         start = len(self.log)
@@ -492,7 +530,7 @@ class TableGame:
         return self.log[start:]
 
     def process_single(self, action: ActionDict) -> None:
-        self.close_queries()
+        self.suspend_queries()  # nothing has changed yet: the step is chosen in that window
         try:
             self._process_single(action)
         except BaseException:

@@ -65,6 +65,8 @@ def entity_fields(entity: Entity) -> dict[str, Any]:
 #: the keys of a step's remembered answers besides an action kind: its whole list, whether it has any
 _LIST = "*list"
 _ANY = "*any"
+#: the key of a step's remembered :meth:`Step.blocking` answer (no entity's id is 0)
+_BLOCKING = (0, "*blocking")
 
 
 class Step:
@@ -90,12 +92,18 @@ class Step:
     #: its list
     _has_actions_exact = True
     _accepts_exact = True
+    #: whether the class's acting entity is the round's (it keeps :meth:`active_entities` as it is):
+    #: :meth:`current_entity` then reads it without building the list
+    _round_entity = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         lists = _defined_by(cls, "actions")
         cls._has_actions_exact = lists is _defined_by(cls, "has_actions")
         cls._accepts_exact = lists is _defined_by(cls, "accepts")
+        cls._round_entity = (
+            _defined_by(cls, "active_entities") is Step and _defined_by(cls, "current_entity") is Step
+        )
 
     def _window_answers(self) -> dict[tuple[int, str], Any] | None:
         """What this step remembers in the open query window (None: no window is open); a new
@@ -184,6 +192,9 @@ class Step:
         return [entities[self.round.entity_index]]
 
     def current_entity(self) -> Entity | None:
+        if self._round_entity:
+            rnd = self.round
+            return rnd.entities[rnd.entity_index] if rnd.entities else None
         ents = self.active_entities()
         return ents[0] if ents else None
 
@@ -200,7 +211,17 @@ class Step:
         return self.cached_has_actions(entity)
 
     def blocking(self) -> bool:
-        return self.blocks() and self.current_has_actions()
+        """Whether the step waits for its current entity: it blocks and that entity has something to
+        do (remembered in the open query window, like the answers it is made of)."""
+        if not self.blocks():
+            return False
+        answers = self._window_answers()
+        if answers is None:
+            return self.current_has_actions()
+        answer: bool | None = answers.get(_BLOCKING)
+        if answer is None:
+            answer = answers[_BLOCKING] = self.current_has_actions()
+        return answer
 
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         """Every concrete action of :meth:`actions` ``entity`` may take now, as it would be applied.
@@ -253,6 +274,9 @@ class Round:
 
     def __init__(self, game: Game, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
+        self._active_step: tuple[int, Step | None] = (0, None)
+        """(query window, :meth:`active_step`'s answer in it): the first blocking step, asked many
+        times in one window (no window is numbered 0)."""
         self.round_num = round_num
         self.entity_index = 0
         self.entities: list[Entity] = self.select_entities()
@@ -274,15 +298,25 @@ class Round:
     # -- queries -----------------------------------------------------------------------------------------
     def active_step(self, entity: Entity | None = None) -> Step | None:
         if entity is not None:
+            is_company = getattr(entity, "is_company", False)
             for step in self.steps:
-                is_company = getattr(entity, "is_company", False)
                 if step.active() and (is_company or step.blocking()) and step.cached_has_actions(entity):
                     return step
             return None
-        return self.game.remembered(f"active_step {id(self)}", self._first_blocking_step)
+        epoch = self.game.query_epoch
+        if epoch is None:
+            return self._first_blocking_step()
+        known, first = self._active_step
+        if known != epoch:
+            first = self._first_blocking_step()
+            self._active_step = (epoch, first)
+        return first
 
     def _first_blocking_step(self) -> Step | None:
-        return next((s for s in self.steps if s.active() and s.blocking()), None)
+        for step in self.steps:
+            if step.active() and step.blocking():
+                return step
+        return None
 
     def active_entities(self) -> list[Entity]:
         step = self.active_step()
@@ -341,7 +375,7 @@ class Round:
     def process(self, action: ActionDict, entity: Entity) -> None:
         kind = action["type"]
         chosen: Step | None = None
-        self.game.open_queries()  # choosing the step changes nothing
+        self.game.resume_queries()  # choosing the step changes nothing
         for step in self.steps:
             if not step.active():
                 continue
@@ -380,9 +414,12 @@ class Round:
         game.close_queries()  # asked after a change: nothing remembered before it holds
         try:
             for step in self.steps:
-                game.open_queries()
+                if game.query_epoch is None:
+                    game.open_queries()
+                if not step.blocks() or not step.active():
+                    continue
                 current = self.entities[self.entity_index] if self.entities else None
-                if not step.active() or not step.blocks() or getattr(current, "closed", False):
+                if getattr(current, "closed", False):
                     continue
                 if step.blocking():
                     if keep_open:
