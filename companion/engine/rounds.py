@@ -163,6 +163,19 @@ class Step:
             answer = answers[key] = self.accepts(entity, kind)
         return answer
 
+    def window_answer(self, name: str, entity: Entity) -> Any:
+        """``getattr(self, name)(entity)``, remembered in the open query window like the step's own
+        answers: a question several of them are made of (the stock round's "can this player buy
+        anything", asked by :meth:`has_actions` and again by :meth:`accepts`)."""
+        answers = self._window_answers()
+        if answers is None:
+            return getattr(self, name)(entity)
+        key = (id(entity), name)
+        if key in answers:
+            return answers[key]
+        answer = answers[key] = getattr(self, name)(entity)
+        return answer
+
     # -- what the step accepts -------------------------------------------------------------------------
     def actions(self, entity: Entity) -> list[str]:
         return []

@@ -421,28 +421,30 @@ class BuySellParShares(Step):
         """As :meth:`actions` (``pass`` comes only with another action), stopping at the first."""
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return False
-        return (
-            self.must_sell(entity)
-            or self.can_buy_any(entity)
-            or self.can_par_any(entity)
-            or bool(self.purchasable_companies(entity))
-            or self.can_sell_any(entity)
+        asked = self.window_answer  # each part remembered in the window: accepts asks them again
+        return bool(
+            asked("must_sell", entity)
+            or asked("can_buy_any", entity)
+            or asked("can_par_any", entity)
+            or asked("purchasable_companies", entity)
+            or asked("can_sell_any", entity)
         )
 
     def accepts(self, entity: Entity, kind: str) -> bool:
         """As :meth:`actions`, asking only what ``kind`` needs."""
         if entity is not self.current_entity() or not isinstance(entity, Player):
             return False
-        if self.must_sell(entity):
+        asked = self.window_answer
+        if asked("must_sell", entity):
             return kind == "sell_shares"
         if kind == "buy_shares":
-            return self.can_buy_any(entity)
+            return bool(asked("can_buy_any", entity))
         if kind == "par":
-            return self.can_par_any(entity)
+            return bool(asked("can_par_any", entity))
         if kind == "buy_company":
-            return bool(self.purchasable_companies(entity))
+            return bool(asked("purchasable_companies", entity))
         if kind == "sell_shares":
-            return self.can_sell_any(entity)
+            return bool(asked("can_sell_any", entity))
         return kind == "pass" and self.cached_has_actions(entity)  # blocking() asks it too
 
     def purchasable_companies(self, player: Player) -> list[Company]:
@@ -521,7 +523,12 @@ class BuySellParShares(Step):
             if not corp.ipoed or corp.closed:
                 continue
             for cheapest in (smallest_buyable(corp.shares, corp).get(corp), in_pool.get(corp)):
-                if cheapest is not None and self.can_buy(player, [cheapest]):
+                # (``can_buy`` refuses a certificate dearer than the player's cash: asked first)
+                if (
+                    cheapest is not None
+                    and cheapest.price <= player.cash
+                    and self.can_buy(player, [cheapest])
+                ):
                     return True
         return False
 

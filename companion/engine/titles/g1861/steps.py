@@ -38,6 +38,8 @@ class BuyCompany1861(s.BuyCompany1867):
     def actions(self, entity: Entity) -> list[str]:
         return [] if is_national(self.game, entity) else super().actions(entity)
 
+    accepts = s.BuyCompany1867.accepts  # (the same kinds: its own, for this class's list)
+
 
 class BuyCompanyPreloan1861(s.BuyCompanyPreloan):
     def actions(self, entity: Entity) -> list[str]:

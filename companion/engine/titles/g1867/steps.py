@@ -331,7 +331,9 @@ class BuySellParShares1867(BuySellParShares):
             return False
         if self.auction is not None:
             return True
-        return super().has_actions(entity) or (not self.bought() and self.can_bid_any(entity))
+        return super().has_actions(entity) or (
+            not self.bought() and bool(self.window_answer("can_bid_any", entity))
+        )
 
     def accepts(self, entity: Entity, kind: str) -> bool:
         if entity is not self.current_entity() or not isinstance(entity, Player):
@@ -339,9 +341,9 @@ class BuySellParShares1867(BuySellParShares):
         if self.auction is not None:
             return kind in ("bid", "pass")
         if kind == "bid":
-            return not self.bought() and self.can_bid_any(entity)
+            return not self.bought() and bool(self.window_answer("can_bid_any", entity))
         if kind == "pass":  # with another action, not under a forced sale
-            return not self.must_sell(entity) and self.cached_has_actions(entity)
+            return not self.window_answer("must_sell", entity) and self.cached_has_actions(entity)
         return super().accepts(entity, kind)
 
     def minor_available(self, corp: Corporation, player: Player) -> bool:
@@ -734,6 +736,11 @@ class BuyCompany1867(BuyCompanyPreloan):
     def actions(self, entity: Entity) -> list[str]:
         out = super().actions(entity)
         return out if self.blocks() else [a for a in out if a != "pass"]
+
+    def accepts(self, entity: Entity, kind: str) -> bool:
+        """As :meth:`actions`, which lists a company purchase and its pass only: any other kind is
+        refused without the list (the round asks this step about every action of the turn)."""
+        return kind in ("buy_company", "pass") and kind in self.actions(entity)
 
 
 class LoanOperations(OperatorStep):
