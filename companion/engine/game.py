@@ -382,7 +382,20 @@ class Game(TableGame):
         return not corp.closed and corp.share_price is not None and corp.share_price.is_("close")
 
     def corporations_in_close_cell(self) -> list[Corporation]:
+        """(Asked after every action: none at once on a market without a close cell, as 1867's.)"""
+        if not self._market_has_close_cell():
+            return []
         return [c for c in self.corporations if self._in_close_cell(c)]
+
+    def _market_has_close_cell(self) -> bool:
+        """Whether a cell of the market closes the corporations in it (found once per market: its
+        grid's cells do not change once built)."""
+        known: tuple[StockMarket, bool] | None = getattr(self, "_close_cell_known", None)
+        if known is None or known[0] is not self.market:
+            cells = (cell for row in self.market.grid for cell in row if cell is not None)
+            known = (self.market, any(cell.is_("close") for cell in cells))
+            self._close_cell_known = known
+        return known[1]
 
     def close_corporations_in_close_cell(self) -> bool:
         closed_any = False
