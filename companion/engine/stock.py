@@ -566,10 +566,16 @@ class BuySellParShares(Step):
                 return False
         return self.game.can_sell_extra(self, player, shares, pct)
 
+    def may_sell_some(self, corp: Corporation) -> bool:
+        """False only where :meth:`can_sell` refuses every sale of ``corp`` whatever the
+        certificates (its bundles are then not looked at)."""
+        return True
+
     def can_sell_any(self, player: Player) -> bool:
         if not self.game.sellable_turn():  # every can_sell refuses then: skip the bundles
             return False
-        held = {s.corporation for s in player.shares}  # no bundle of a corporation not held
+        # no bundle of a corporation not held, nor of one every sale of which is refused
+        held = {s.corporation for s in player.shares if self.may_sell_some(s.corporation)}
         return any(
             self.can_sell(player, shares, pct)
             for corp in self.game.corporations

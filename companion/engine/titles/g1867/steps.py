@@ -385,6 +385,9 @@ class BuySellParShares1867(BuySellParShares):
             return False
         return super().can_sell(player, shares, percent)
 
+    def may_sell_some(self, corp: Corporation) -> bool:
+        return corp.type != "minor" and corp.operated  # type: ignore[attr-defined]  # (as can_sell)
+
     def can_sell_any(self, player: Player) -> bool:
         # every sale is refused after a purchase this turn: the bundles are not looked at
         return not self.bought() and super().can_sell_any(player)
