@@ -120,6 +120,7 @@ class TableGame:
         self.setup()
         self.round: Round = self.initial_round()
         self.round.setup()
+        self.close_queries()  # set up: whoever holds the game may change it before its first action
 
     # -- construction hooks ----------------------------------------------------------------------------------
     def make_player(self, pid: Any, name: str) -> Player:

@@ -66,11 +66,14 @@ class OperatingRound(Round):
         self.game.log.append(f"{entity.owner.name if entity.owner else '-'} operates {entity.name}")
         self.game.place_home_token(entity)
         self.skip_steps(keep_open=True)
-        done = self.finished()
+        if not self.finished():
+            # the window stays open, as skip_steps leaves it: whoever started this turn changes
+            # nothing after (the round's after_process, a round's setup, the game's after_action,
+            # which goes on asking in it and closes it before any change)
+            return
         self.game.close_queries()
-        if done:
-            self.game.after_operating_turn(entity)
-            self.next_entity()
+        self.game.after_operating_turn(entity)
+        self.next_entity()
 
     def after_process(self, action: ActionDict, entity: Entity) -> None:
         if action["type"] == "message":

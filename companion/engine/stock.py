@@ -326,10 +326,10 @@ class StockRound(Round):
         for p in self.entities:
             p.passed = False
         self.skip_steps(keep_open=True)
-        found = self.active_step() is not None
+        if self.active_step() is not None:
+            return  # the window stays open (as in start_operating): nothing changes after
         self.game.close_queries()
-        if not found:
-            self.next_entity()
+        self.next_entity()
 
     def finished(self) -> bool:
         return bool(self.game.finished) or all(p.passed for p in self.entities)
@@ -352,10 +352,9 @@ class StockRound(Round):
             for step in self.steps:
                 step.setup()
             self.skip_steps(keep_open=True)
-            found = self.active_step() is not None
+            if self.active_step() is not None:
+                return  # the window stays open (as in start_operating): nothing changes after
             self.game.close_queries()
-            if found:
-                return
 
     def finish_round(self) -> None:
         game = self.game
