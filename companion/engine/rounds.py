@@ -84,8 +84,9 @@ class Step:
         self._answers_epoch = 0
         self._answers: dict[tuple[int, str], Any] = {}
         """What this step answered in the query window ``_answers_epoch``: (entity's id, ``LIST``)
-        → its :meth:`actions`, (id, ``ANY``) → :meth:`has_actions`, (id, kind) → :meth:`accepts`
-        (one dict: a snapshot notes one object per step)."""
+        → its :meth:`actions`, (id, ``ANY``) → :meth:`has_actions`, (id, kind) → :meth:`accepts`,
+        ``BLOCKING`` → :meth:`blocking`, (id, method name) → :meth:`window_answer` (one dict: a
+        snapshot notes one object per step)."""
 
     #: whether :meth:`has_actions` (:meth:`accepts`) answers for this class's :meth:`actions` (both
     #: defined by the same class): a subclass that changes ``actions`` without them is answered from
@@ -106,15 +107,17 @@ class Step:
         )
 
     def _window_answers(self) -> dict[tuple[int, str], Any] | None:
-        """What this step remembers in the open query window (None: no window is open); a new
-        memory when the window is not the one the remembered answers belong to."""
+        """What this step remembers in the open query window (None: no window is open); emptied
+        when the window is not the one the remembered answers belong to (the same dict: no new
+        object for the collector at every window)."""
         epoch = self.game.query_epoch
         if epoch is None:
             return None
+        answers = self._answers
         if self._answers_epoch != epoch:
             self._answers_epoch = epoch
-            self._answers = {}
-        return self._answers
+            answers.clear()
+        return answers
 
     def cached_actions(self, entity: Entity) -> list[str]:
         """:meth:`actions`, remembered while the game's state cannot change (one query window of
@@ -287,9 +290,10 @@ class Round:
 
     def __init__(self, game: Game, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
-        self._active_step: tuple[int, Step | None] = (0, None)
-        """(query window, :meth:`active_step`'s answer in it): the first blocking step, asked many
-        times in one window (no window is numbered 0)."""
+        self._active_epoch = 0
+        self._active_first: Step | None = None
+        """:meth:`active_step`'s answer (the first blocking step, asked many times in one window) in
+        the query window ``_active_epoch`` (no window is numbered 0)."""
         self.round_num = round_num
         self.entity_index = 0
         self.entities: list[Entity] = self.select_entities()
@@ -319,11 +323,10 @@ class Round:
         epoch = self.game.query_epoch
         if epoch is None:
             return self._first_blocking_step()
-        known, first = self._active_step
-        if known != epoch:
-            first = self._first_blocking_step()
-            self._active_step = (epoch, first)
-        return first
+        if self._active_epoch != epoch:
+            self._active_first = self._first_blocking_step()
+            self._active_epoch = epoch
+        return self._active_first
 
     def _first_blocking_step(self) -> Step | None:
         for step in self.steps:
