@@ -263,9 +263,10 @@ def _untuned_hand_laid_with_a_token(
     name: str, tuned: bool = False
 ) -> tuple[BoardState, Renderer, float, tuple[float, float]]:
     """The checks every look added untuned shares: registered, tuned on or not as ``tuned`` says
-    (``offset`` since its town dots were looked at), measured on every map by `make bench`; tiles laid
-    by hand (the seed moves them); SSW's dark blue token shows on H13's city.  Returns the board, the
-    look's renderer, the scale and H13's centre in pixels."""
+    (``offset`` since its town dots were looked at, ``reprint`` since its wrong readings were),
+    measured on every map by `make bench`; tiles laid by hand (the seed moves them); SSW's dark blue
+    token shows on H13's city.  Returns the board, the look's renderer, the scale and H13's centre in
+    pixels."""
     from companion.bench.vision import OTHER_LOOKS
 
     assert name in STYLES and (name in TUNED) == tuned and name in OTHER_LOOKS
@@ -425,13 +426,14 @@ def test_reprint_draws_every_tile_as_its_tile_code_says_at_every_rotation(title:
             assert art.number is not None and art.number[2] == tile_id
 
 
-def test_reprint_is_never_tuned_on_and_prints_its_own_conventions() -> None:
-    """The reprint look: registered, never tuned on, measured by `make bench`; tiles laid by hand
+def test_reprint_is_tuned_on_since_looked_at_and_prints_its_own_conventions() -> None:
+    """The reprint look: registered, tuned on since its wrong readings were looked at, measured by
+    `make bench`; tiles laid by hand
     (offset and turned by the seed), a token as a disc of the corporation's colour with a white logo
     ring, lemon-yellow cards with rounded corners smaller than the hex, and the map under an empty hex
     as the title data says (a printed city: a white space in a thin dark ring; a river: a blue band;
     a parchment map)."""
-    board, draw, scale, (cx, cy) = _untuned_hand_laid_with_a_token("reprint")
+    board, draw, scale, (cx, cy) = _untuned_hand_laid_with_a_token("reprint", tuned=True)
     # a card squarely laid: yellow near the edge its track does not leave by, the map's parchment at
     # the hex's corner (the card is smaller and its corners are rounded)
     card = np.full((140, 140, 3), 0, np.uint8)

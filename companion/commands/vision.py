@@ -55,8 +55,9 @@ def register(subparsers: Any) -> None:
         help="the look the boards are drawn in: ours (the renderer the recogniser is tuned on), flat "
         "(18xx.games-like tile graphics), cardboard (printed map, jittered cardboard tiles, tokens), "
         "classic (an older printing never used for tuning), print2 (a third printing, tuned on since its "
-        "third round) or offset (another publisher's offset-printed board, tuned on since its town dots were "
-        "looked at)",
+        "third round), offset (another publisher's offset-printed board, tuned on since its town dots were "
+        "looked at), reprint (a third publisher's reprint, tuned on since its wrong readings were looked "
+        "at) or folio (a fourth publisher's laminated edition, never used for tuning)",
     )
     bench.add_argument(
         "--calibrate",

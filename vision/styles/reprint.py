@@ -1,4 +1,5 @@
-"""The ``reprint`` look: a modern reprint by a third publisher, never tuned on.
+"""The ``reprint`` look: a modern reprint by a third publisher (measured untuned once; its frames were
+looked at since, so it counts as tuned on: ``vision.styles.TUNED``).
 
 Written without reading the recogniser, from the board's geometry and the tile codes only.  What
 this publisher prints differently from every other look:
