@@ -120,6 +120,9 @@ MAX_OFFSET = 3
 #: differs from it by having a revenue: a town dot too small to see, a town bar hidden under white)
 REVENUE_SEEN = 0.006
 REVENUE_NONE = 0.002
+#: ink (summed over the fine patch's pixels, 0..1 each) away from a junction town's track that tells its
+#: revenue printed as bare digits, where no white circle or box shows (:meth:`PrintReader.read`)
+REVENUE_INK = 2.5
 #: share of the hex blown out (every channel this bright) above which white says nothing
 GLARE = 245.0
 GLARE_SHARE = 0.003
@@ -891,6 +894,9 @@ class PrintReader:
         best_score, winner, shift = scored[0]
         twins = [c for c in pool if c is not winner and c.look == winner.look]
         white = self._revenue_mark((ink, tiled, dull, vivid), winner, shift, near)
+        unproven = self._unproven_junction_town(ink, winner, pool, shift, near, white)
+        if unproven:
+            return Reading("unseen", note=unproven)
         if twins:
             # the same track (e.g. 20 and 88, whose town dot may be printed little wider than the
             # crossing): a revenue printed on one and not the other tells them apart, nothing else does
@@ -1083,6 +1089,50 @@ class PrintReader:
                     return f"{rival.tile}/{rival.rotation}'s town may be printed ({ratio:.2f} of the track's width)"
         return ""
 
+    def _unproven_junction_town(
+        self,
+        ink: FloatArray,
+        winner: _Candidate,
+        pool: Sequence[_Candidate],
+        shift: tuple[int, int],
+        near: float,
+        white: float,
+    ) -> str:
+        """Why a reading of a town where three or more tracks meet at the centre is not proven, or "".
+        Where a junction without a town leaves by the same edges, the town's tracks into the centre can
+        fit that junction printed on tighter curves than the reader's (its curves then fail their
+        recall), and the town's own dot lies where the junction's tracks merge anyway: only the town's
+        revenue tells them, printed in a white circle or box (``white``, :meth:`_revenue_mark`, more
+        than a tile without a revenue shows) or as bare digits: ink away from the town's track (the
+        junction prints only its small tile number there, which at FINE_SCALE blurs below REVENUE_INK)."""
+        if not (winner.town_centre and not winner.bars and not winner.city and winner.revenue):
+            return ""
+        if not any(not c.city and not c.revenue for c in pool) or white > REVENUE_NONE:
+            return ""
+        region = self.mask & ~winner.clear & (winner.dist > near)
+        digits = float(np.roll(ink, shift, (0, 1))[region].sum())
+        if digits >= REVENUE_INK:
+            return ""
+        return (
+            f"{winner.tile}/{winner.rotation}: no revenue seen for its town ({white:.3f}, ink {digits:.1f})"
+        )
+
+    def _junction_town_contradicted(
+        self,
+        maps: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        cand: _Candidate,
+        shift: tuple[int, int],
+        near: float,
+    ) -> str:
+        """For another reader's reading of a town where three or more tracks meet: why its revenue is not
+        seen where a junction without a town leaves by the same edges (:meth:`_unproven_junction_town`),
+        or ""."""
+        if not (cand.town_centre and not cand.bars and not cand.city):
+            return ""
+        rivals = [c for c in self.candidates if c.color == cand.color and c.edges == cand.edges]
+        white = self._revenue_mark(maps, cand, shift, near)
+        return self._unproven_junction_town(maps[0], cand, rivals, shift, near, white)
+
     def _revenue_mark(
         self,
         maps: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
@@ -1108,7 +1158,9 @@ class PrintReader:
           its track read as a town's or a plain tile's);
         * where another tile of its colour prints the same track with a revenue where it has none, or
           none where it has one (20 and 88: a town dot may be printed little wider than the crossing,
-          so only the revenue tells them apart), the revenue printed or not."""
+          so only the revenue tells them apart), the revenue printed or not;
+        * a town where three or more tracks meet whose revenue is not seen, where a junction without a
+          town leaves by the same edges (:meth:`_unproven_junction_town`)."""
         cand = self._by_key.get((tile, rotation))
         if cand is None:
             return ""
@@ -1127,9 +1179,14 @@ class PrintReader:
         unruled = self._unruled_town(ink, cand, self.candidates, (-back[0], -back[1]))
         if unruled:
             return unruled
+        near = max(0.06, width / 2 + 0.025) + 0.04
+        unproven = self._junction_town_contradicted(
+            (ink, tiled, dull, vivid), cand, (-back[0], -back[1]), near
+        )
+        if unproven:
+            return unproven
         if not twin:
             return ""
-        near = max(0.06, width / 2 + 0.025) + 0.04
         mark = self._revenue_mark((ink, tiled, dull, vivid), cand, (-back[0], -back[1]), near)
         # (a template reading with a revenue has the template's own evidence of its town: a clear white
         # revenue circle is not taken for glare here, as it is where the print reader alone decides)
