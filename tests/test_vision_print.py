@@ -11,7 +11,7 @@ import pytest
 from tests.vision_support import styled_photo
 from vision.board import board_from_title, title_tile_shapes
 from vision.evaluate import run_bench, summarise
-from vision.geometry import edge_angle
+from vision.geometry import APOTHEM, edge_angle
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.structure import PrintReader, centreline
@@ -487,3 +487,57 @@ def test_a_junction_is_never_read_as_the_town_where_its_tracks_meet(
     assert len(read) >= len(towns) - (5 if style == "reprint" else 7), [
         (h, result.observations[h]) for h in towns if h not in read
     ]
+
+
+def _drawn(lines, fill, digits: str = "", at: int = 4, size_: float = 0.28):  # type: ignore[no-untyped-def]
+    """A patch of ``fill`` with dark track along ``lines`` and, if any, bare ``digits`` (a revenue printed
+    without a circle, ``size_`` the font scale) 0.25 from the centre towards edge ``at``."""
+    import cv2
+
+    size, scale = 54, 48.0
+    c = (size - 1) / 2
+    patch = np.empty((size, size, 3), np.uint8)
+    patch[:] = fill
+    for pts in lines:
+        px = np.array([(x * scale + c, y * scale + c) for x, y in pts], np.int32)
+        cv2.polylines(patch, [px.reshape(-1, 1, 2)], False, (20, 20, 20), 4)
+    if digits:
+        a = edge_angle("pointy", at)
+        (w, h), _ = cv2.getTextSize(digits, cv2.FONT_HERSHEY_SIMPLEX, size_, 1)
+        x, y = c + 0.25 * scale * math.cos(a), c + 0.25 * scale * math.sin(a)
+        cv2.putText(
+            patch, digits, (int(x - w / 2), int(y + h / 2)), cv2.FONT_HERSHEY_SIMPLEX, size_, (20, 20, 20), 1
+        )
+    return patch.astype(np.float32)
+
+
+def test_a_town_where_tracks_meet_needs_its_revenue_and_a_plain_curve_none() -> None:
+    """Straight tracks from three edges into the centre are a 141 only where its revenue shows (here as
+    bare digits, as `reprint` prints it), since a junction leaving by the same edges (a 23 or 24, printed
+    on tighter curves) can look the same; and a gentle curve with bare revenue digits beside it is no
+    plain 8 (a 58 whose town dot lies off the reader's arc), while a small tile number leaves it an 8."""
+    import cv2
+
+    reader = PrintReader("pointy", title_tile_shapes("1870"))
+    green, yellow = np.array([0.0, 0.0, 0.8], np.float32), np.array([0.0, 0.8, 0.0], np.float32)
+    spokes = [
+        [
+            (APOTHEM * math.cos(edge_angle("pointy", e)), APOTHEM * math.sin(edge_angle("pointy", e))),
+            (0.0, 0.0),
+        ]
+        for e in (0, 1, 3)
+    ]
+    bare = _drawn(spokes, (120, 190, 60))
+    cv2.circle(bare, (26, 26), 3, (20, 20, 20), -1)  # the town's dot
+    assert reader.read(bare, green, 1.0).status == "unseen"
+    with_revenue = _drawn(spokes, (120, 190, 60), "10", at=5)
+    cv2.circle(with_revenue, (26, 26), 3, (20, 20, 20), -1)
+    reading = reader.read(with_revenue, green, 1.0)
+    assert reading.status == "tile" and reading.tile == "141", reading
+    # the templates' reading of the 141 without a revenue is contradicted
+    assert reader.contradiction(bare, green, "141", 0) != ""
+    assert reader.contradiction(with_revenue, green, "141", 0) == ""
+    curve = [centreline("pointy", 0, 2)]
+    assert reader.read(_drawn(curve, (60, 210, 230)), yellow, 1.0).tile == "8"
+    assert reader.read(_drawn(curve, (60, 210, 230), "8", size_=0.17), yellow, 1.0).tile == "8"
+    assert reader.read(_drawn(curve, (60, 210, 230), "10"), yellow, 1.0).status == "unseen"

@@ -123,6 +123,9 @@ REVENUE_NONE = 0.002
 #: ink (summed over the fine patch's pixels, 0..1 each) away from a junction town's track that tells its
 #: revenue printed as bare digits, where no white circle or box shows (:meth:`PrintReader.read`)
 REVENUE_INK = 2.5
+#: the same ink away from a reading without a revenue above which it may be a rival's bare revenue
+#: digits (a tile number sums to at most about 2 on a sharp frame)
+REVENUE_DIGITS = 5.0
 #: share of the hex blown out (every channel this bright) above which white says nothing
 GLARE = 245.0
 GLARE_SHARE = 0.003
@@ -897,6 +900,9 @@ class PrintReader:
         unproven = self._unproven_junction_town(ink, winner, pool, shift, near, white)
         if unproven:
             return Reading("unseen", note=unproven)
+        digits = self._unexplained_digits(ink, winner, pool, shift, near, white)
+        if digits:
+            return Reading("unseen", note=digits)
         if twins:
             # the same track (e.g. 20 and 88, whose town dot may be printed little wider than the
             # crossing): a revenue printed on one and not the other tells them apart, nothing else does
@@ -1116,6 +1122,29 @@ class PrintReader:
         return (
             f"{winner.tile}/{winner.rotation}: no revenue seen for its town ({white:.3f}, ink {digits:.1f})"
         )
+
+    def _unexplained_digits(
+        self,
+        ink: FloatArray,
+        winner: _Candidate,
+        pool: Sequence[_Candidate],
+        shift: tuple[int, int],
+        near: float,
+        white: float,
+    ) -> str:
+        """Why a reading without a revenue is not proven where a rival leaving by the same edges prints one
+        (a town on a curve whose dot lies off the reader's arc fails its own recall) and no white shows:
+        ink away from the track, much more than a tile number's (REVENUE_DIGITS), is the rival's bare
+        revenue digits; or ""."""
+        if winner.revenue or winner.city or white > REVENUE_NONE:
+            return ""
+        if not any(c.revenue and not c.city and c.edges == winner.edges for c in pool if c is not winner):
+            return ""
+        region = self.mask & ~winner.clear & (winner.dist > near)
+        digits = float(np.roll(ink, shift, (0, 1))[region].sum())
+        if digits < REVENUE_DIGITS:
+            return ""
+        return f"{winner.tile}/{winner.rotation}: ink away from the track ({digits:.1f}) may be a rival's revenue"
 
     def _junction_town_contradicted(
         self,
