@@ -251,3 +251,45 @@ def test_the_token_table_carried_across_a_change_is_found_again_alike(game: str)
         for corp in game_map.corporations:
             assert game_map.tokens_of(corp) == fresh.tokens_of(corp), corp
     assert carried > 100
+
+
+def _named(chains: list[graph.Chain], memo: graph.ChainMemo) -> list[tuple[Any, ...]]:
+    """The chains with their track pieces named by what they are (an edge by the lesser of its two
+    sides, an intra-hex path by its hex and index) instead of by ``memo``'s numbers."""
+    names: dict[int, tuple[Any, ...]] = {}
+    for side, number in memo.edge_id.ids.items():
+        names[number] = min(names.get(number, ("edge", *side)), ("edge", *side))
+    for path, number in memo.intra.items():
+        names[number] = ("path", *path)
+    return [
+        (c.a, c.b, c.hexes, c.terminal_a, c.terminal_b, sorted(names[r] for r in c.resources)) for c in chains
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [*GAMES, "1861/bank_breaks_then_final_phase"])
+def test_chains_along_a_route_remembered_from_an_earlier_state_are_a_fresh_walks(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run check's chains along a connection's hexes, remembered by the tiles on them
+    (``graph.ChainMemo``, carried across changes and shared by copies), are those a map with no
+    cache walks, in the same order and over the same track, numbered alike within one run."""
+    along = graph.ChainsByHex.along
+    asked: list[tuple[bool, list[tuple[Any, ...]], list[tuple[Any, ...]]]] = []
+
+    def checked(self: graph.ChainsByHex, hexes: tuple[str, ...]) -> list[graph.Chain]:
+        key = self._along_key(hexes)
+        remembered = key is not None and key in self._memo.along
+        found = along(self, hexes)
+        fresh = graph.ChainsByHex(_uncached(self.map))
+        walked = along(fresh, hexes)
+        asked.append((remembered, _named(found, self._memo), _named(walked, fresh._memo)))
+        return found
+
+    monkeypatch.setattr(graph.ChainsByHex, "along", checked)
+    for _ in _maps(game):
+        pass
+    for _remembered, found, walked in asked:
+        assert found == walked
+    assert sum(remembered for remembered, _, _ in asked) >= 10
+    assert any(found for _, found, _ in asked)

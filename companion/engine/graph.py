@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.engine.tiles import NODE, is_node
 
@@ -787,20 +787,54 @@ class _TileReader:
         return index
 
 
+@dataclass(frozen=True)
+class ChainMemo:
+    """The chains walked along given hexes (:meth:`ChainsByHex.along`) in earlier run checks, and
+    the numbering of the track pieces they are made of: a graph cache entry (``chains_along``)
+    that every change on one hex carries over (:meth:`GameMap._changed`), shared by a map's copies.
+
+    A walk along hexes reads those hexes' tiles alone (their tile indexes, :func:`_tile_indexes`)
+    and the board's fixed geometry, never their tokens: its chains are remembered under the hexes
+    and the very index objects it read, and a map state whose indexes for those hexes are the same
+    objects (a hex's index is replaced when its tile changes) has the same chains.  The numbering
+    is one for every state the entry is shared by: a physical edge has one id seen from either
+    side, and an intra-hex path one id per hex and path index (two tiles' paths with the same id
+    are never on the map together), so the chains of one run check, remembered or walked, are
+    numbered alike.  A value (like :class:`TileIndexes`) whose tables fill: what they gain holds
+    for every state the entry is in."""
+
+    #: remembered walks beyond this many are forgotten (the numbering is kept)
+    LIMIT: ClassVar[int] = 4096
+
+    intra: dict[tuple[str, int], int] = field(default_factory=dict)  # intra-hex paths: negative ids
+    edge_id: _EdgeIds = field(default_factory=_EdgeIds)
+    along: dict[tuple[Any, ...], list[Chain]] = field(default_factory=dict)
+
+
+def _chain_memo(game_map: GameMap) -> ChainMemo:
+    memo = game_map._graph_cache.get("chains_along")
+    if not isinstance(memo, ChainMemo):
+        memo = game_map._graph_cache["chains_along"] = ChainMemo()
+    return memo
+
+
 class ChainsByHex:
     """The chains of :func:`board_graph` that start at the stops of one hex, for checking a run:
     read from the board graph when it is built already, else walked from those stops only (a run
-    is checked after most tile lays, and the whole graph costs a walk from every stop).  Walked
-    chains number their track pieces (``Chain.resources``) consistently within one instance, not
-    as the board graph numbers them: compare the chains of one instance only."""
+    is checked after most tile lays, and the whole graph costs a walk from every stop), or along
+    given hexes only, remembered across map states by the tiles walked (:class:`ChainMemo`).
+    Walked chains number their track pieces (``Chain.resources``) consistently within one
+    instance (as the map's :class:`ChainMemo` numbers them), not as the board graph numbers them:
+    compare the chains of one instance only."""
 
     def __init__(self, game_map: GameMap) -> None:
         self.map = game_map
         cached = game_map._graph_cache.get("board")
         self.graph = cached if isinstance(cached, BoardGraph) else None
         self._paths = _TileReader(game_map)
-        self._intra: dict[tuple[str, int], int] = {}  # intra-hex paths: negative ids
-        self._edge_id = _EdgeIds()
+        self._memo = _chain_memo(game_map)
+        self._intra = self._memo.intra
+        self._edge_id = self._memo.edge_id
         self._found: dict[str, list[Chain]] = {}
 
     def starting_in(self, hex_id: str) -> list[Chain]:
@@ -826,12 +860,36 @@ class ChainsByHex:
             return []
         if self.graph is not None or hexes[0] in self._found:
             return [chain for chain in self.starting_in(hexes[0]) if chain.hexes == hexes]
+        key = self._along_key(hexes)
+        if key is not None:
+            known = self._memo.along.get(key)
+            if known is not None:
+                return list(known)
         st = self.map.state.get(hexes[0])
         found: list[Chain] = []
         for n, spec in enumerate(st.spec.nodes if st is not None else ()):
             if spec.is_stop:
                 found += _chains_from(self.map, self._paths, (hexes[0], n), self._intra, self._edge_id, hexes)
+        if key is not None:
+            along = self._memo.along
+            if len(along) >= ChainMemo.LIMIT:
+                along.clear()
+            along[key] = list(found)
         return found
+
+    def _along_key(self, hexes: tuple[str, ...]) -> tuple[Any, ...] | None:
+        """What a walk along ``hexes`` reads of this map: the hexes and their tile indexes (None:
+        a hex not on the map, walked without the memo)."""
+        state, tiles = self.map.state, self._paths.tiles
+        indexes: list[Any] = [hexes]
+        for hex_id in hexes:
+            index = tiles.get(hex_id)
+            if index is None:
+                if hex_id not in state:
+                    return None
+                index = tiles[hex_id] = _TileIndex(self.map, hex_id)
+            indexes.append(index)
+        return tuple(indexes)
 
 
 def has_chain(game_map: GameMap, node: Node) -> bool:

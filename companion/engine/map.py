@@ -583,7 +583,7 @@ class GameMap:
         tile tables are kept past a change on one hex, see :meth:`_changed`), and a copy or a restored
         snapshot has the answers of its own state.  ``key`` names the question and whom it is about,
         ``"what:whose"`` (e.g. ``token_spot:HR``), none of graph.py's own (``conn:``, ``has_chain:``,
-        ``lay_walk:``, ``after_lay:``, ``board``, ``tiles``, ``tokens``)."""
+        ``lay_walk:``, ``after_lay:``, ``board``, ``tiles``, ``tokens``, ``chains_along``)."""
         cache = self._graph_cache
         if key in cache:
             known: _T = cache[key]
@@ -601,7 +601,7 @@ class GameMap:
         if hex_id is None or not cache:
             cache.clear()
             return
-        from companion.engine.graph import ChainAnswer, Connectivity, LayCheckWalk, TileIndexes
+        from companion.engine.graph import ChainAnswer, ChainMemo, Connectivity, LayCheckWalk, TileIndexes
 
         kept: dict[str, Any] = {
             k: v
@@ -615,6 +615,9 @@ class GameMap:
             for v in list(cache.values()):
                 if isinstance(v, LayCheckWalk) and v.hex_id == hex_id:
                     kept[f"after_lay:{v.corp}"] = v
+        memo = cache.get("chains_along")
+        if isinstance(memo, ChainMemo):  # (keyed by the tiles it read: a changed hex has a new one)
+            kept["chains_along"] = memo
         tokens = cache.get("tokens")
         if isinstance(tokens, _TokensByCorporation):
             kept["tokens"] = self._tokens_after(tokens, hex_id) if tokens_moved else tokens
