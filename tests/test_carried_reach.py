@@ -171,6 +171,33 @@ def test_new_track_at_a_token_is_reached_as_the_whole_walk_reaches_it(
     assert sum(answers) > 20 and not all(answers), _summary(answers)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_a_lay_next_to_a_token_is_connected_as_the_whole_walk_finds_it(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection check of a lay on a hex without track answers yes without walking when a
+    path at one of the corporation's tokens leads straight into one of the new tile's exits
+    (``graph._faces_token``): the whole walk on that map must reach that edge of the hex."""
+    answers: list[bool] = []
+    plain = graph._faces_token
+
+    def compared(
+        game_map: GameMap, tokens: list[tuple[str, int]], hex_id: str, edges: frozenset[int]
+    ) -> bool:
+        answer = plain(game_map, tokens, hex_id, edges)
+        corps = {c for c in game_map.corporations if game_map.tokens_of(c) == tokens}
+        for corp in corps:
+            reached = graph.connectivity(_uncached(game_map), corp).hex_edges.get(hex_id, set())
+            assert answer <= (not edges.isdisjoint(reached)), (corp, hex_id, edges)
+        answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(graph, "_faces_token", compared)
+    _try_lays(game)
+    assert sum(answers) > 20 and not all(answers), _summary(answers)
+
+
 def _summary(answers: list[Any]) -> str:
     return f"{len(answers)} continued checks, {sum(answers)} answered yes"
 

@@ -319,9 +319,6 @@ class _TokenWalk:
                     if nb is None:
                         continue
                     inv = (e + 3) % 6
-                    # leaving by an edge several paths of this tile share: from here on the walk may
-                    # come back over what it visits (as the 18xx.games engine walks "converging" exits)
-                    onward = conv or len(at_end.get(e, ())) > 1
                     nb_index = tiles.get(nb)
                     if nb_index is None:
                         nb_index = tiles[nb] = _TileIndex(game_map, nb)
@@ -334,6 +331,10 @@ class _TokenWalk:
                             first.add(inv)
                     there = nb_index.at_end.get(inv)
                     if there:  # (no track there: nothing would be walked while the edge is in use)
+                        # leaving by an edge several paths of this tile share: from here on the walk
+                        # may come back over what it visits (as the 18xx.games engine walks
+                        # "converging" exits)
+                        onward = conv or len(at_end.get(e, ())) > 1
                         edge = (hex_id, e)
                         push((_FREE, edge))
                         for j in reversed(there):
@@ -341,14 +342,15 @@ class _TokenWalk:
                         push((_USE, edge))
                 if nodes and not path.terminal:
                     st = game_map.state[hex_id]
+                    specs = st.spec.nodes
                     for n in reversed(nodes):
                         node = (hex_id, n)
-                        spec = st.spec.nodes[n]
+                        node_kind = specs[n].kind
                         # track never runs on through an offboard, nor a city full of others' tokens
                         if (
                             node == origin
-                            or (spec.kind == "offboard" and stop_at_offboards)
-                            or (spec.is_city and st.blocks(n, corp))
+                            or (node_kind == "offboard" and stop_at_offboards)
+                            or (node_kind == "city" and st.blocks(n, corp))
                         ):
                             continue
                         push((_NODE, node, conv))
@@ -559,6 +561,9 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
     tokens = game_map.tokens_of(corp)
     if any(h == hex_id for h, _ in tokens):
         return not edges.isdisjoint(game_map.hexes[hex_id].neighbors)
+    st = game_map.state[hex_id]
+    if not st.spec.paths_at(st.rotation) and _faces_token(game_map, tokens, hex_id, edges):
+        return True
     conn = Connectivity()
     tiles = _tile_indexes(game_map)
     walked: list[tuple[str, int]] = []
@@ -592,6 +597,27 @@ def reaches_edges(game_map: GameMap, corp: str, hex_id: str, edges: frozenset[in
             )
         if found:
             return True
+    return False
+
+
+def _faces_token(game_map: GameMap, tokens: list[Node], hex_id: str, edges: frozenset[int]) -> bool:
+    """Does a path at the stop of one of ``tokens`` lead straight into ``hex_id`` by one of its
+    ``edges``?  Then :func:`reaches_edges`' walk answers yes, and need not walk: that token's walk
+    walks the path either when it comes to it among its stop's paths, with no edge in use (each
+    path before it, and all it led to, is done with and has freed its edges), or earlier, from its
+    other end; and walking it notes the hex's edge it leads into, which is one of ``edges``.
+    (Asked only of a lay on a hex without track: no new-track check follows that would go on from
+    the connection check's walk.)"""
+    tiles = _tile_indexes(game_map)
+    for h, n in tokens:
+        index = tiles.get(h)
+        if index is None:
+            index = tiles[h] = _TileIndex(game_map, h)
+        neighbors, paths = index.neighbors, index.paths
+        for i in index.at_end.get(NODE + n, ()):
+            for e in paths[i].edges:
+                if neighbors.get(e) == hex_id and (e + 3) % 6 in edges:
+                    return True
     return False
 
 
