@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.data import load_title
+from companion.engine import as_18xx, new_game, playable_titles, title_info
 from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, SpecialLay, neighbor_coords
 from companion.engine.titles.g1870.map import Map1870
 from companion.interop.run_states import run_states
@@ -223,3 +224,32 @@ def test_fixture_lays_and_route_revenue(path: Path) -> None:
         assert got == state.played, (state.action_id, state.corporation)
         runs += 1
     assert runs > 0
+
+
+@pytest.mark.parametrize("title", [t for t in playable_titles() if title_info(t).has_map])
+def test_every_hex_neighbours_the_map_hex_across_each_edge_unless_a_border_or_track_rule_closes_it(
+    title: str,
+) -> None:
+    """``GameMap.for_title`` finds each hex's neighbours by their parsed coordinates: the same as
+    naming the hex across every edge (``neighbor_coords``) and looking it up, less the edges an
+    impassable border (written on either side) or the reference track rules close."""
+    game_map = as_18xx(new_game(title, ["A", "B", "C", "D"])).map
+    layout, hexes = game_map.layout, game_map.hexes
+    for hex_id, info in hexes.items():
+        for edge in range(6):
+            across = neighbor_coords(hex_id, edge, layout)
+            if across not in hexes:
+                assert edge not in info.neighbors, (hex_id, edge)
+                continue
+            other = hexes[across]
+            shut = (
+                edge in info.impassable
+                or (edge + 3) % 6 in other.impassable
+                or (
+                    game_map.REFERENCE_TRACK_RULES
+                    and other.color in ("gray", "red", "blue")
+                    and (edge + 3) % 6 not in other.preprinted.exits_at(0)
+                )
+            )
+            assert info.neighbors.get(edge) == (None if shut else across), (hex_id, edge)
+    assert sum(len(info.neighbors) for info in hexes.values()) > 100

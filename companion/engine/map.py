@@ -404,15 +404,26 @@ class GameMap:
                 colors[hex_id] = color
                 numbers[hex_id] = sharing[code] = sharing.get(code, -1) + 1
         infos: dict[str, HexInfo] = {}
+        # each hex's coordinates parsed once, and the map's hexes found by them (what
+        # :func:`neighbor_coords` names, without building names: only an id it would give back
+        # as it is, i.e. one written without leading zeros, can be found)
+        coords = {hex_id: parse_hex_id(hex_id) for hex_id in specs}
+        by_coords = {xy: hex_id for hex_id, xy in coords.items() if _hex_name(*xy) == hex_id}
+        table = _POINTY if layout == "pointy" else _FLAT
         for hex_id, spec in specs.items():
             impassable = {b.edge for b in spec.borders if b.type == "impassable"}
             neighbors: dict[int, str] = {}
+            letter, number = coords[hex_id]
             for edge in range(6):
-                other = neighbor_coords(hex_id, edge, layout)
-                if other is None or other not in specs or edge in impassable:
+                dl, dn = table[edge]
+                found = by_coords.get((letter + dl, number + dn))
+                if found is None or edge in impassable:
                     continue
+                other = found
                 # an impassable border may be written on either side
-                if any(b.edge == (edge + 3) % 6 and b.type == "impassable" for b in specs[other].borders):
+                if specs[other].borders and any(
+                    b.edge == (edge + 3) % 6 and b.type == "impassable" for b in specs[other].borders
+                ):
                     continue
                 # a gray, red or blue hex is entered only where its own track leads (18xx.games)
                 if (
