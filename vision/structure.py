@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.calibration import DEFAULT_RANGES, hue_mask
+from vision.calibration import DEFAULT_RANGES, circular_median, hue_mask
 from vision.finematch import FINE_PATCH, FINE_SCALE, hex_mask, patch_offsets
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle
 from vision.print_marks import MarkReader
@@ -67,6 +67,12 @@ RECALL = 0.8
 UNEXPLAINED = 0.045
 #: a reading must beat every other one by this much of the track score (recall + precision)
 MARGIN = 0.08
+#: how far (OpenCV hue) beyond its colour's range a tile's own print may lie, and how far either side
+#: of the hue measured on the hex its pixels still count as the tile's (a printing whose green is
+#: olive sits on the yellow/green border of the default ranges: half its pixels would be "yellow")
+OWN_HUE_SPAN = 8.0
+#: share of the hex that must show the colour's (widened) hue for its own hue to be measured
+OWN_HUE_SHARE = 0.2
 CITY_DISC = 0.1  # radius looked at for a city at the centre
 CITY_COVER = 0.1  # share of that disc in the tile's colour above which no city is there
 #: where no tile without a city leaves by the same edges, a centre less than this share in the tile's
@@ -495,7 +501,7 @@ class PrintReader:
             tiled = (np.abs(luma - level) < 0.2 * level) & (sat < 90)
             loose = tiled
         else:
-            hue_ok = hue_mask(hue, self.hue_ranges[color])
+            hue_ok = hue_mask(hue, self.own_hue_ranges(hue, sat, color))
             tiled = hue_ok & (sat >= 80)
             # in a shadow the tile's print is duller: its hue, less saturated
             loose = hue_ok & (sat >= 40) & (ink < 0.5)
@@ -517,6 +523,26 @@ class PrintReader:
             vivid.astype(np.float32),
             loose.astype(np.float32),
         )
+
+    def own_hue_ranges(self, hue: FloatArray, sat: FloatArray, color: str) -> tuple[tuple[float, float], ...]:
+        """The hue ranges of the tile colour ``color`` on this hex: the colour's ranges, plus
+        OWN_HUE_SPAN either side of the hue the tile's own print shows here (the circular median of the
+        hex's saturated pixels within OWN_HUE_SPAN of the colour's ranges), where at least
+        OWN_HUE_SHARE of the hex shows it.  A printing whose colour sits on the border of two ranges is
+        then still its colour all over, not half of it the neighbour's."""
+        base = tuple(self.hue_ranges[color])
+        wide = tuple((lo - OWN_HUE_SPAN, hi + OWN_HUE_SPAN) for lo, hi in base)
+        near = self.mask & (sat >= 80) & (hue_mask(hue, wide) | hue_mask(hue + 180.0, wide))
+        if int(near.sum()) < OWN_HUE_SHARE * int(self.mask.sum()):
+            return base
+        m = circular_median(hue[near])
+        lo, hi = m - OWN_HUE_SPAN, m + OWN_HUE_SPAN
+        own = [(lo, hi)]
+        if lo < 0:
+            own.append((lo + 180.0, 181.0))
+        if hi > 180.0:
+            own.append((-1.0, hi - 180.0))
+        return base + tuple(own)
 
     def exits(self, ink: FloatArray, blocked: FloatArray | None = None) -> tuple[FloatArray, float]:
         """Per edge (6,): the second weakest of the exit rows' strongest ink across the edge; and the track's
