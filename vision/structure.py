@@ -1121,6 +1121,12 @@ class PrintReader:
                     return f"{rival.tile}/{rival.rotation}'s town may be printed ({ratio:.2f} of the track's width)"
         return ""
 
+    def _ink_off_track(self, ink: FloatArray, cand: _Candidate, shift: tuple[int, int], near: float) -> float:
+        """The ink on the hex farther than ``near`` from ``cand``'s track and outside its clear zone: where
+        a revenue's bare digits (or a tile number) are printed."""
+        region = self.mask & ~cand.clear & (cand.dist > near)
+        return float(np.roll(ink, shift, (0, 1))[region].sum())
+
     def _unproven_junction_town(
         self,
         ink: FloatArray,
@@ -1141,8 +1147,7 @@ class PrintReader:
             return ""
         if not any(not c.city and not c.revenue for c in pool) or white > REVENUE_NONE:
             return ""
-        region = self.mask & ~winner.clear & (winner.dist > near)
-        digits = float(np.roll(ink, shift, (0, 1))[region].sum())
+        digits = self._ink_off_track(ink, winner, shift, near)
         if digits >= REVENUE_INK:
             return ""
         return (
@@ -1166,8 +1171,7 @@ class PrintReader:
             return ""
         if not any(c.revenue and not c.city and c.edges == winner.edges for c in pool if c is not winner):
             return ""
-        region = self.mask & ~winner.clear & (winner.dist > near)
-        digits = float(np.roll(ink, shift, (0, 1))[region].sum())
+        digits = self._ink_off_track(ink, winner, shift, near)
         if digits < REVENUE_DIGITS:
             return ""
         return f"{winner.tile}/{winner.rotation}: ink away from the track ({digits:.1f}) may be a rival's revenue"
