@@ -608,11 +608,9 @@ def _faces_token(game_map: GameMap, tokens: list[Node], hex_id: str, edges: froz
     other end; and walking it notes the hex's edge it leads into, which is one of ``edges``.
     (Asked only of a lay on a hex without track: no new-track check follows that would go on from
     the connection check's walk.)"""
-    tiles = _tile_indexes(game_map)
+    tiles = _TileReader(game_map)
     for h, n in tokens:
-        index = tiles.get(h)
-        if index is None:
-            index = tiles[h] = _TileIndex(game_map, h)
+        index = tiles[h]
         neighbors, paths = index.neighbors, index.paths
         for i in index.at_end.get(NODE + n, ()):
             for e in paths[i].edges:
@@ -906,16 +904,9 @@ class ChainsByHex:
     def _along_key(self, hexes: tuple[str, ...]) -> tuple[Any, ...] | None:
         """What a walk along ``hexes`` reads of this map: the hexes and their tile indexes (None:
         a hex not on the map, walked without the memo)."""
-        state, tiles = self.map.state, self._paths.tiles
-        indexes: list[Any] = [hexes]
-        for hex_id in hexes:
-            index = tiles.get(hex_id)
-            if index is None:
-                if hex_id not in state:
-                    return None
-                index = tiles[hex_id] = _TileIndex(self.map, hex_id)
-            indexes.append(index)
-        return tuple(indexes)
+        if any(hex_id not in self.map.state for hex_id in hexes):
+            return None
+        return (hexes, *(self._paths[hex_id] for hex_id in hexes))
 
 
 def has_chain(game_map: GameMap, node: Node) -> bool:
