@@ -354,16 +354,10 @@ PLAIN_TWIN = {"4": "9", "58": "8", "3": "7"}
 
 
 @pytest.fixture(scope="module")
-def town_board():  # type: ignore[no-untyped-def]
+def town_board(plain_1870):  # type: ignore[no-untyped-def]
     """1870's plain hexes with each town tile and its plain twin at every rotation."""
-    empty = board_from_title("1870")
-    plain = [
-        h
-        for h, i in empty.hexes.items()
-        if i.tileable and not i.shape.nodes and not i.printed_tile and not i.terrain
-    ]
     order = [t for town in TOWN_TILES for t in (town, PLAIN_TWIN[town])]
-    tiles = {h: (order[k % 6], (k // 6) % 6) for k, h in enumerate(plain[:36])}
+    tiles = {h: (order[k % 6], (k // 6) % 6) for k, h in enumerate(plain_1870[:36])}
     board = board_from_title("1870", tiles)
     return board, Recognizer(board)
 
@@ -446,16 +440,10 @@ JUNCTIONS = ("23", "24", "25", "26", "28", "29", "43", "45", "46")
 
 
 @pytest.fixture(scope="module")
-def junction_board():  # type: ignore[no-untyped-def]
+def junction_board(plain_1870):  # type: ignore[no-untyped-def]
     """1870's plain hexes with each junction town and each junction at three rotations."""
-    empty = board_from_title("1870")
-    plain = [
-        h
-        for h, i in empty.hexes.items()
-        if i.tileable and not i.shape.nodes and not i.printed_tile and not i.terrain
-    ]
     order = [*JUNCTION_TOWNS[:4], *JUNCTIONS[:6], *JUNCTION_TOWNS[4:], *JUNCTIONS[6:]]
-    tiles = {h: (order[k % len(order)], (k // len(order)) % 6) for k, h in enumerate(plain[:48])}
+    tiles = {h: (order[k % len(order)], (k // len(order)) % 6) for k, h in enumerate(plain_1870[:48])}
     board = board_from_title("1870", tiles)
     return board, Recognizer(board)
 
