@@ -8,7 +8,10 @@ caches, counters and who holds which object), and written independently of the s
 
 from __future__ import annotations
 
+import copy
+import gc
 import random
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -229,6 +232,107 @@ def test_a_snapshot_puts_back_objects_in_place_and_refuses_what_it_cannot_restor
     with pytest.raises(TypeError, match="memoryview"):
         Snapshot(Holder())
     Snapshot(Opaque())  # nothing in it to restore
+
+
+def test_flat_notes_put_back_every_list_and_dict_with_its_own_items() -> None:
+    """Lists and dicts are noted flat (sizes in one list, items one after the other): each one
+    gets back exactly its own items, whichever of them grew, shrank, emptied or filled."""
+
+    class Thing:
+        def __init__(self) -> None:
+            self.empty: list[int] = []
+            self.lists = [[1, 2, 3], [], [4], [5, 6]]
+            self.tables = [{"a": 1, "b": 2}, {}, {"c": [7]}]
+            self.counts: defaultdict[str, int] = defaultdict(int, {"x": 1})
+
+    thing = Thing()
+    lists, tables, counts = thing.lists, thing.tables, thing.counts
+    inner = [list(x) for x in lists], [dict(t) for t in tables]
+    snap = Snapshot(thing)
+    thing.empty.append(9)
+    lists[0].clear()
+    lists[1].extend([8, 8])
+    lists[2].append(5)
+    lists[3].pop()
+    tables[0]["z"] = 0
+    del tables[0]["a"]
+    tables[1]["new"] = 1
+    tables[2]["c"].append(8)
+    counts["y"] += 1
+    thing.added = True  # an attribute set by the "action": gone again
+    snap.restore()
+    assert thing.empty == [] and [list(x) for x in thing.lists] == inner[0]
+    assert [dict(t) for t in thing.tables] == [{"a": 1, "b": 2}, {}, {"c": [7]}] == inner[1]
+    assert list(tables[0]) == ["a", "b"]  # in their order
+    assert thing.counts is counts and dict(counts) == {"x": 1} and counts.default_factory is int
+    assert not hasattr(thing, "added") and list(vars(thing)) == ["empty", "lists", "tables", "counts"]
+    snap.restore()  # a snapshot may be put back more than once (an undo of a previewed action)
+    assert [list(x) for x in thing.lists] == inner[0]
+
+
+def test_map_notes_put_back_changed_hexes_and_their_token_tables() -> None:
+    """The map notes its hex states flat: a hex whose token tables' contents (tables with tokens
+    and empty ones) or whose fields changed gets them back, in the same objects."""
+    from tests.engine_support import game_at
+
+    game = game_at("1870_game_end_bank", 300)
+
+    def tables() -> dict[str, Any]:  # the tables' contents (the state graph sees the tables' identities)
+        return {
+            h: copy.deepcopy((st.tokens, st.reservations, st.extra_tokens))
+            for h, st in game.map.state.items()
+        }
+
+    before, contents = state_graph(game), tables()
+    snap = game.snapshot()
+    tokened = [st for st in game.map.state.values() if st.tokens]
+    bare = [st for st in game.map.state.values() if not st.tokens and not st.reservations]
+    assert len(tokened) > 3 and len(bare) > 3
+    # only the contents of tables with tokens: every field still the same object
+    next(iter(tokened[0].tokens.values())).append("XX")
+    tokened[1].tokens[99] = ["YY"]
+    tokened[2].tokens.clear()
+    snap.restore()
+    assert tables() == contents
+    assert_same_state(before, state_graph(game), "a map's tables put back")
+    bare[0].reservations[0] = ["ZZ"]  # empty tables filled, nothing else
+    bare[1].extra_tokens[1] = ["QQ"]
+    snap.restore()
+    assert tables() == contents
+    # fields: a rotation, a table replaced, a hex gone from the map
+    bare[2].rotation = (bare[2].rotation + 1) % 6
+    table = bare[3].tokens
+    bare[3].tokens = {0: ["RR"]}
+    del game.map.state[next(iter(game.map.state))]
+    snap.restore()
+    assert bare[3].tokens is table and tables() == contents
+    assert_same_state(before, state_graph(game), "a map put back")
+    snap.restore()  # again, from a state that is already the noted one (nothing to write)
+    assert_same_state(before, state_graph(game), "a map put back twice")
+
+
+def test_a_snapshot_makes_a_container_per_object_with_attributes_and_few_besides() -> None:
+    """What a snapshot keeps alive for the cyclic collector (each such container counts towards its
+    next collection and is looked at by it: docs/BENCHMARKS.md, "Part 12"): one copy per object
+    with attributes, and a few flat lists for the game's other lists and dicts and the map's 154
+    hex states (before: a container for each of those too, 700 more on this game)."""
+    from tests.engine_support import game_at
+
+    game = game_at("1870_game_end_bank", 300)
+    game.snapshot()  # the classes met are noted once
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        tracked = len(gc.get_objects())
+        snap = game.snapshot()
+        made = len(gc.get_objects()) - tracked
+    finally:
+        if enabled:
+            gc.enable()
+    with_attributes = len(snap._attrs[0])
+    assert len(game.map.state) > 100 and len(snap._lists[0]) > 100 and with_attributes > 100
+    assert with_attributes <= made < with_attributes + 100, (made, with_attributes)
 
 
 def test_undo_beyond_the_latest_snapshots_restores_a_checkpoint_in_place() -> None:

@@ -235,6 +235,18 @@ class HexState:
 _HEX_TABLES = ("tokens", "reservations", "extra_tokens")
 #: an empty hex table as a snapshot notes it (never changed: only read back from)
 _NO_TABLE: dict[int, Any] = {}
+_EMPTY_MARKS = (-1, -1, -1)
+
+
+def _noted_table(entries: list[Any], at: int) -> dict[int, Any]:
+    """A hex table as :meth:`GameMap.snapshot_state` noted it at ``entries[at]``: a new copy."""
+    table: dict[int, Any] = {}
+    pos = at + 1
+    for _ in range(entries[at]):
+        node, size = entries[pos], entries[pos + 1]
+        table[node] = entries[pos + 2 : pos + 2 + size]
+        pos += 2 + size
+    return table
 
 
 def _put_back(live: Any, old: Any) -> None:
@@ -548,16 +560,42 @@ class GameMap:
         it covers; nothing else to look into (a map holds only plain data).  Most hexes hold no
         tokens: their empty tables are noted as one shared empty table, not copied."""
         attrs = self.__dict__.copy()
-        hexes = []
-        for hex_id, st in self.state.items():
-            fields = st.__dict__.copy()
-            tokens, reservations, extra = fields["tokens"], fields["reservations"], fields["extra_tokens"]
-            tables = (
-                {k: list(v) for k, v in tokens.items()} if tokens else _NO_TABLE,
-                {k: list(v) for k, v in reservations.items()} if reservations else _NO_TABLE,
-                {k: list(v) for k, v in extra.items()} if extra else _NO_TABLE,
-            )
-            hexes.append((hex_id, st, fields, tables))
+        # every hex state's fields in flat lists (its field names, one tuple per layout; their
+        # values one after the other; its three tables), so that a snapshot makes a few containers
+        # rather than some per hex (docs/BENCHMARKS.md, "Part 12")
+        ids: list[str] = list(self.state)
+        states: list[HexState] = list(self.state.values())
+        layouts: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple of field names per layout
+        names: list[tuple[str, ...]] = []
+        values: list[Any] = []
+        marks: list[int] = []  # each hex's three tables: where in ``entries`` each is noted, -1 if empty
+        entries: list[Any] = []  # each noted table's size, then each key, its slots' count and slots
+        empty: list[dict[int, Any]] = []  # the tables noted empty
+        held: list[dict[int, Any]] = []  # the others, noted at ``held_marks``
+        held_marks: list[int] = []
+        for st in states:
+            own = st.__dict__
+            fields = tuple(own)
+            names.append(layouts.setdefault(fields, fields))
+            values.extend(own.values())
+            tokens, reservations, extra = own["tokens"], own["reservations"], own["extra_tokens"]
+            if tokens or reservations or extra:
+                for table in (tokens, reservations, extra):
+                    if table:
+                        held.append(table)
+                        held_marks.append(len(entries))
+                        marks.append(len(entries))
+                        entries.append(len(table))
+                        for node, slots in table.items():
+                            entries.append(node)
+                            entries.append(len(slots))
+                            entries.extend(slots)
+                    else:
+                        empty.append(table)
+                        marks.append(-1)
+            else:
+                empty.extend((tokens, reservations, extra))
+                marks.extend(_EMPTY_MARKS)
         before = self._copy_with({})
 
         def restore() -> None:
@@ -567,18 +605,37 @@ class GameMap:
                 if name != "state":
                     _put_back(attrs[name], value)
             self.state.clear()
-            for hex_id, st, fields, tables in hexes:
-                self.state[hex_id] = st
+            self.state.update(zip(ids, states, strict=True))
+            # most actions change no hex: every field (the tables' identities among them) and the
+            # tables' contents compared at once first
+            now: list[Any] = []
+            add = now.extend
+            for st in states:
+                add(st.__dict__.values())
+            if (
+                now == values
+                and not any(empty)
+                and all(t == _noted_table(entries, m) for t, m in zip(held, held_marks, strict=True))
+            ):
+                return
+            tables = [_NO_TABLE if mark < 0 else _noted_table(entries, mark) for mark in marks]
+            end = 0
+            for i, (st, fields) in enumerate(zip(states, names, strict=True)):
+                start, end = end, end + len(fields)
+                own = st.__dict__
+                noted = values[start:end]
+                old_tables = tables[3 * i : 3 * i + 3]
                 if (
-                    st.__dict__ != fields
-                    or st.tokens != tables[0]
-                    or st.reservations != tables[1]
-                    or st.extra_tokens != tables[2]
+                    [*own.values()] != noted
+                    or tuple(own) != fields
+                    or st.tokens != old_tables[0]
+                    or st.reservations != old_tables[1]
+                    or st.extra_tokens != old_tables[2]
                 ):
-                    st.__dict__.clear()
-                    st.__dict__.update(fields)
-                    for table, old in zip(_HEX_TABLES, tables, strict=True):
-                        _put_back(fields[table], old)
+                    own.clear()
+                    own.update(zip(fields, noted, strict=True))
+                    for table, old in zip(_HEX_TABLES, old_tables, strict=True):
+                        _put_back(own[table], old)
 
         return restore, [self.state, *self.state.values()], []
 

@@ -34,6 +34,7 @@ import types
 import weakref
 from collections import deque
 from collections.abc import Iterable
+from itertools import islice
 from typing import Any
 
 __all__ = ["Snapshot"]
@@ -64,6 +65,8 @@ _VALUES: frozenset[type] = frozenset(
 _ATOMS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 # how each kind of object is noted
 _SKIP, _ITEMS, _ATTRS, _PLAIN, _LIST, _DICT, _SET, _DEQUE, _RANDOM, _SLOTS, _OWN = range(11)
+# containers noted by a copy of their own (SNAPSHOT_SHALLOW)
+_COPIED_LIST, _COPIED_DICT = 11, 12
 _UNSET = object()
 
 
@@ -115,13 +118,21 @@ class Snapshot:
             kinds = {}
         if not kinds:
             kinds.update(dict.fromkeys(_VALUES, _SKIP))
-        # the commonest kinds in parallel lists (object, its contents); the rest as (kind, object, contents)
+        # The commonest kinds in parallel lists: each object's attributes as a copy of its
+        # ``__dict__`` (put back by the quickest way there is); lists and dicts flat, their sizes
+        # in one list and every item (key, value) one after the other in another.  A snapshot so
+        # makes a container per object with attributes rather than one per container: every
+        # container made counts towards the cyclic collector's next collection (docs/BENCHMARKS.md,
+        # "Part 12").  The rest as (kind, object, contents).
         objects: list[Any] = []
-        attrs: list[dict[str, Any]] = []
+        attr_copies: list[dict[str, Any]] = []
         lists: list[list[Any]] = []
-        list_items: list[list[Any] | tuple[()]] = []
+        list_sizes: list[int] = []
+        list_items: list[Any] = []
         dicts: list[dict[Any, Any]] = []
-        dict_items: list[dict[Any, Any]] = []
+        dict_sizes: list[int] = []
+        dict_keys: list[Any] = []
+        dict_values: list[Any] = []
         others: list[tuple[int, Any, Any]] = []
         stack: list[Any] = [root]
         pop, extend, note = stack.pop, stack.extend, others.append
@@ -138,46 +149,41 @@ class Snapshot:
                 continue
             seen.add(key)
             if kind == _PLAIN:
-                contents = obj.__dict__.copy()
+                own = obj.__dict__
                 objects.append(obj)
-                attrs.append(contents)
-                extend(contents.values())
+                attr_copies.append(own.copy())
+                extend(own.values())
             elif kind == _LIST:
-                if obj:
-                    items = obj[:]
-                    lists.append(obj)
-                    list_items.append(items)
-                    extend(items)
-                else:  # many lists are empty: noted as one shared empty tuple (a snapshot makes few objects)
-                    lists.append(obj)
-                    list_items.append(())
+                lists.append(obj)
+                list_sizes.append(len(obj))
+                list_items.extend(obj)
+                extend(obj)
             elif kind == _DICT:
-                table = obj.copy() if cls is dict else dict(obj)
                 dicts.append(obj)
-                dict_items.append(table)
-                extend(table.values())
-                extend(table)
+                dict_sizes.append(len(obj))
+                dict_keys.extend(obj)
+                dict_values.extend(obj.values())
+                extend(obj.values())
+                extend(obj)
             elif kind == _ITEMS:
                 extend(obj)
             elif kind == _ATTRS:
                 own = getattr(obj, "__dict__", None)
                 if own is not None:
-                    contents = own.copy()
                     objects.append(obj)
-                    attrs.append(contents)
+                    attr_copies.append(own.copy())
                     shallow = getattr(cls, "SNAPSHOT_SHALLOW", ())
                     for name in shallow:
-                        value = contents.get(name)
+                        value = own.get(name)
                         # plain data (a cache, a log): the container is restored, never looked into
+                        # (copied whole: a log is long, one copy is quicker to take and put back)
                         if type(value) is dict:
                             seen.add(id(value))
-                            dicts.append(value)
-                            dict_items.append(value.copy())
+                            note((_COPIED_DICT, value, value.copy()))
                         elif type(value) is list:
                             seen.add(id(value))
-                            lists.append(value)
-                            list_items.append(value[:])
-                    extend([v for k, v in contents.items() if k not in shallow])
+                            note((_COPIED_LIST, value, value[:]))
+                    extend([v for k, v in own.items() if k not in shallow])
                 slots = _slot_values(obj, cls)
                 if slots:
                     note((_SLOTS, obj, slots))
@@ -197,9 +203,9 @@ class Snapshot:
                 extend(refs)
             else:  # _RANDOM
                 note((_RANDOM, obj, obj.getstate()))
-        self._attrs = (objects, attrs)
-        self._lists = (lists, list_items)
-        self._dicts = (dicts, dict_items)
+        self._attrs = (objects, attr_copies)
+        self._lists = (lists, list_sizes, list_items)
+        self._dicts = (dicts, dict_sizes, dict_keys, dict_values)
         self._others = others
 
     def __len__(self) -> int:
@@ -211,13 +217,24 @@ class Snapshot:
             own = obj.__dict__
             own.clear()
             own.update(contents)
-        for items, saved in zip(*self._lists, strict=True):
-            items[:] = saved
-        for table, saved_table in zip(*self._dicts, strict=True):
+        lists, sizes, items = self._lists
+        end = 0
+        for seq, size in zip(lists, sizes, strict=True):
+            if size:
+                seq[:] = items[end : end + size]
+                end += size
+            elif seq:
+                seq.clear()
+        dicts, sizes, keys, values = self._dicts
+        key_iter, value_iter = iter(keys), iter(values)
+        for table, size in zip(dicts, sizes, strict=True):
             table.clear()
-            table.update(saved_table)
+            # (not strict: the values go on past this table's keys)
+            table.update(zip(islice(key_iter, size), value_iter, strict=False))
         for kind, obj, contents in self._others:
-            if kind == _SET:
+            if kind == _COPIED_LIST:
+                obj[:] = contents
+            elif kind in (_COPIED_DICT, _SET):
                 obj.clear()
                 obj.update(contents)
             elif kind == _DEQUE:
