@@ -555,10 +555,11 @@ class GameMap:
 
     def snapshot_state(self) -> tuple[Callable[[], None], list[Any], list[Any]]:
         """This map's part of a game snapshot (companion.engine.snapshot): what it and each hex
-        state refer to, and a copy of their contents (:meth:`copy`), put back in place when
-        restored (the same objects; a table that changed gets its entries back); the hex states
-        it covers; nothing else to look into (a map holds only plain data).  Most hexes hold no
-        tokens: their empty tables are noted as one shared empty table, not copied."""
+        state refer to, and their contents (the map's own containers copied, :meth:`copy`; the hex
+        states' fields and token tables noted flat), put back in place when restored (the same
+        objects; a table that changed gets its entries back); the hex states it covers; nothing
+        else to look into (a map holds only plain data).  Most hexes hold no tokens: their empty
+        tables are noted as empty, not copied."""
         attrs = self.__dict__.copy()
         # every hex state's fields in flat lists (its field names, one tuple per layout; their
         # values one after the other; its three tables), so that a snapshot makes a few containers
