@@ -54,6 +54,33 @@ def test_cardboard_tiles_are_jittered_by_seed_and_carry_tokens() -> None:
     assert with_token.mean() < 0.6 * without.mean()
 
 
+def test_offset_blends_only_where_a_mask_covers_yet_as_a_whole_patch_blend_would() -> None:
+    """``offset``'s sprite lays a colour through a mask on the box the mask touches only (the
+    suite's offset tests spend most of their time there): the result equals, to the bit, the blend
+    of the whole patch, for masks inside, at the rim, empty, at opacity 0 and partly transparent."""
+    from vision.styles.offset import _Sprite
+
+    rng = np.random.default_rng(7)
+    sp = _Sprite((70.0, 70.0), 30.0)
+    n = sp.n
+    sp.ink[:] = rng.uniform(0, 255, sp.ink.shape).astype(np.float32)
+    sp.cover[:] = rng.uniform(0, 1, sp.cover.shape).astype(np.float32)
+    masks = [np.zeros((n, n), np.float32) for _ in range(5)]
+    masks[0][10:30, 40:45] = 1.0
+    masks[1][:, n - 3 :] = rng.uniform(0, 1, (n, 3)).astype(np.float32)
+    masks[3][0, 0] = 0.25
+    masks[4][5:n:7, 3:n:11] = rng.uniform(0, 1, masks[4][5:n:7, 3:n:11].shape).astype(np.float32)
+    steps = [(masks[0], (10, 20, 30), 1.0), (masks[1], (200, 0, 90), 0.5), (masks[2], (1, 2, 3), 1.0)]
+    steps += [(masks[0], (9, 9, 9), 0.0), (masks[3], (255, 255, 255), 0.7), (masks[4], (0, 0, 0), 0.3)]
+    ink, cover = sp.ink.copy(), sp.cover.copy()
+    for mask, colour, opacity in steps:
+        sp.put(mask, colour, opacity)
+        m = mask * opacity
+        ink = ink * (1 - m[..., None]) + np.array(colour, np.float32) * m[..., None]
+        cover = cover * (1 - m) + m
+        assert np.array_equal(sp.ink, ink) and np.array_equal(sp.cover, cover), (colour, opacity)
+
+
 def test_unknown_style_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown style 'glossy'.*ours, flat, cardboard, classic"):
         renderer("glossy")

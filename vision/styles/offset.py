@@ -424,9 +424,16 @@ class _Sprite:
         return np.asarray(out, np.float32) / 255.0
 
     def put(self, mask: Mask, colour: BGR, opacity: float = 1.0) -> None:
-        m = mask * opacity
-        self.ink = self.ink * (1 - m[..., None]) + np.array(colour, np.float32) * m[..., None]
-        self.cover = self.cover * (1 - m) + m
+        """Lay ``colour`` over the patch through ``mask`` (coverage 0..1) at ``opacity``.  Only the
+        box of rows and columns the mask touches is blended: outside it the blend is ``x * 1 + 0``,
+        so the result is the same to the bit as blending the whole patch (several times faster)."""
+        rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+        if rows.size == 0 or opacity == 0:
+            return
+        box = np.s_[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+        m = mask[box] * opacity
+        self.ink[box] = self.ink[box] * (1 - m[..., None]) + np.array(colour, np.float32) * m[..., None]
+        self.cover[box] = self.cover[box] * (1 - m) + m
 
     def clip(self, mask: Mask) -> None:
         self.ink *= mask[..., None]
