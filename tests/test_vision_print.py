@@ -529,3 +529,40 @@ def test_a_town_where_tracks_meet_needs_its_revenue_and_a_plain_curve_none() -> 
     assert reader.read(_drawn(curve, (60, 210, 230)), yellow, 1.0).tile == "8"
     assert reader.read(_drawn(curve, (60, 210, 230), "8", size_=0.17), yellow, 1.0).tile == "8"
     assert reader.read(_drawn(curve, (60, 210, 230), "10"), yellow, 1.0).status == "unseen"
+
+
+#: the darker corporations' colours of 1870 (dark blue, grey-brown, charcoal, steel blue): tokens that are
+#: neither vivid nor ink
+DARK_TOKENS = ("SSW", "MP", "TP", "ATSF")
+
+
+@pytest.fixture(scope="module")
+def dark_token_board(plain_1870):  # type: ignore[no-untyped-def]
+    """57s under dark tokens at three turns, with the tiles leaving by the same edges without a city (the
+    plain 9 and the town 4) beside them, untokened."""
+    cities = {h: ("57", k % 3) for k, h in enumerate(plain_1870[:8])}
+    plain = {h: ("9" if k % 2 else "4", k % 3) for k, h in enumerate(plain_1870[8:14])}
+    tokens = {h: [DARK_TOKENS[k % len(DARK_TOKENS)]] for k, h in enumerate(cities)}
+    return cities, plain, tokens
+
+
+@pytest.mark.parametrize("style", ["flat", "print2"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_city_under_a_dark_token_beside_a_plain_rival(dark_token_board, style: str, seed: int) -> None:  # type: ignore[no-untyped-def]
+    """A 57 (one slot, straight track) under a dark token: the token is neither a free slot's white nor a
+    vivid colour, and a 9 and a 4 leave by the same edges. Beside thin track and the 4's bar the disc
+    around the centre within the track's reach leaves too few pixels to tell a token, the disc as far as a
+    token reaches (``TOKEN_DISC``) does: the 57 is read (before: 4 of 8 on `flat`, 2 of 8 on `print2`; now
+    all 8), and the 9 and 4 beside it are still read, never as a city."""
+    cities, plain, tokens = dark_token_board
+    obs = _read_board({**cities, **plain}, tokens, style, seed)
+    shapes = title_tile_shapes("1870")
+    read = [
+        h
+        for h, (t, r) in cities.items()
+        if obs[h].tile == t and obs[h].rotation in equivalent_rotations(shapes[t], r)
+    ]
+    assert len(read) >= 7, {h: obs[h] for h in cities}
+    plain_read = [h for h, (t, r) in plain.items() if obs[h].placed is not None and obs[h].tile == t]
+    assert len(plain_read) >= 5, {h: obs[h] for h in plain}
+    _never_wrong(obs, {**cities, **plain})

@@ -112,6 +112,9 @@ BAR_ABSENT = 0.3
 BAR_SEEN = 0.85
 #: how far from the centre a station token reaches at least (a city's circle is 0.13–0.2 hex widths)
 TOKEN_REACH = 0.17
+#: the disc around a city's centre a station token covers on every printing (token radius 0.118 on
+#: `reprint` to 0.17 on `cardboard`): a dark token covers it beyond the track, a town's dot or bar does not
+TOKEN_DISC = 0.14
 #: rays looked along for a city's printed outline around the centre
 RING_RAYS = 32
 #: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
@@ -754,16 +757,18 @@ class PrintReader:
         # a dark token (not vivid) on a city whose tile has a plain rival: where the track is one line
         # (two exits; nothing merges at the centre) the disc around it is covered all round, wider than
         # the track and than a town's dot or bar covers it
-        # (away from every rival's track and town bar: a bar across the track covers only its own width)
-        disc = (
-            (self.radius <= on_line + 0.06)
-            & (np.min([c.track_dist for c in pool], axis=0) > on_line + 0.01)
-            & (np.min([c.bar_dist for c in pool], axis=0) > max(0.06, width / 2))
+        # (away from every rival's track and town bar: a bar across the track covers only its own width);
+        # where that disc leaves too few pixels beside thin track and a town bar, or lies within the token's
+        # rim, the disc as far as a token reaches (TOKEN_DISC) tells it too: no town dot or bar covers that
+        # much beyond the track, a city's token does on every printing
+        off_rivals = (np.min([c.track_dist for c in pool], axis=0) > on_line + 0.01) & (
+            np.min([c.bar_dist for c in pool], axis=0) > max(0.06, width / 2)
         )
+        discs = [off_rivals & (self.radius <= r) for r in (on_line + 0.06, max(on_line + 0.06, TOKEN_DISC))]
         dark_token = False
-        if len(seen) <= 2 and int(disc.sum()) >= 10:
+        if len(seen) <= 2 and any(int(d.sum()) >= 10 for d in discs):
             cover = self._covering(tiled, light, dull, ink, vivid, luma, pool[0].track_dist > near)
-            dark_token = float(cover[disc].mean()) >= 0.9
+            dark_token = any(int(d.sum()) >= 10 and float(cover[d].mean()) >= 0.9 for d in discs)
         # a city of two or three slots, its tokens and the white between them cover most of the disc
         # around the centre beyond every rival's track, where a plain tile shows its own colour
         wide = (
