@@ -566,3 +566,27 @@ def test_a_city_under_a_dark_token_beside_a_plain_rival(dark_token_board, style:
     plain_read = [h for h, (t, r) in plain.items() if obs[h].placed is not None and obs[h].tile == t]
     assert len(plain_read) >= 5, {h: obs[h] for h in plain}
     _never_wrong(obs, {**cities, **plain})
+
+
+def test_a_city_of_two_slots_both_taken_beside_a_plain_crossing() -> None:
+    """A green 14 (two slots, an X of track) with both slots taken by vivid tokens (red and pink, each in
+    a dark rim, the dark band between them): the centre is about two thirds a token's colour, under the
+    0.8 one token alone shows (0.70-0.76 here), with no white and almost none of the tile's colour. That
+    tells the city where the plain crossing 20 leaves by the same edges (``TOKEN_CENTRE``, ``CITY_BARE``;
+    before: "can't see"); the crossing itself is not the city."""
+    import cv2
+
+    reader = PrintReader("pointy", title_tile_shapes("1870"))
+    votes = np.array([0.0, 0.0, 0.8], np.float32)
+    crossing, c, scale = _thick_patch(((0, 3), (1, 4)), 5, 5, GREEN)
+    assert reader.read(cv2.GaussianBlur(crossing, (0, 0), 0.6), votes, 1.0).tile in (None, "20")
+    for edge in (0, 1, 2):  # the slots side by side across the hex, at three turns
+        patch = crossing.copy()
+        a = edge_angle("pointy", edge) + math.pi / 2
+        r = 0.14 * scale
+        for k, colour in ((1, (60, 40, 210)), (-1, (150, 70, 240))):
+            at = (int(round(c + k * r * math.cos(a))), int(round(c + k * r * math.sin(a))))
+            cv2.circle(patch, at, int(round(r)), colour, -1)
+            cv2.circle(patch, at, int(round(r)), (30, 30, 30), 1)
+        reading = reader.read(cv2.GaussianBlur(patch, (0, 0), 0.6), votes, 1.0)
+        assert reading.status == "tile" and reading.tile == "14", (edge, reading)

@@ -115,6 +115,11 @@ TOKEN_REACH = 0.17
 #: the disc around a city's centre a station token covers on every printing (token radius 0.118 on
 #: `reprint` to 0.17 on `cardboard`): a dark token covers it beyond the track, a town's dot or bar does not
 TOKEN_DISC = 0.14
+#: a centre at least this much a token's colour, with under CITY_BARE of it the tile's own colour, is a
+#: city even where a plain tile leaves by the same edges (two tokens side by side, the band between them,
+#: a token's rim: plain track leaves the tile's colour beside it and nothing vivid at the centre)
+TOKEN_CENTRE = 0.5
+CITY_BARE = 0.05
 #: rays looked along for a city's printed outline around the centre
 RING_RAYS = 32
 #: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
@@ -790,6 +795,7 @@ class PrintReader:
             or slots_seen
             or slots_mixed
             or (centre_tiled < CITY_ALONE and not plain_rival)
+            or (centre_token >= TOKEN_CENTRE and centre_tiled < CITY_BARE)
         )
         no_city = centre_light < 0.3
         strong = ink >= 0.5
