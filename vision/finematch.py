@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -100,8 +101,10 @@ def to_gray(patches: FloatArray) -> FloatArray:
     return g
 
 
+@cache
 def outline_points(layout: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Fine-patch pixel positions (6, S, 2) on the printed outline along each edge, and just inside."""
+    """Fine-patch pixel positions (6, S, 2) on the printed outline along each edge, and just inside
+    (made once per layout: they are read-only)."""
     line, inner = [], []
     c = (FINE_PATCH - 1) / 2
     for e in range(6):
@@ -111,7 +114,10 @@ def outline_points(layout: str) -> tuple[NDArray[np.float64], NDArray[np.float64
         along = np.linspace(-0.18, 0.18, 9)[:, None] * t[None, :]
         line.append((0.5 * n[None, :] + along) * FINE_SCALE + c)
         inner.append((0.43 * n[None, :] + along) * FINE_SCALE + c)
-    return np.array(line), np.array(inner)
+    out = np.array(line), np.array(inner)
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def bilinear(gray: FloatArray, pts: NDArray[np.float64]) -> FloatArray:

@@ -338,6 +338,38 @@ def _distance_map(lines: Sequence[Sequence[Point]]) -> NDArray[np.float32]:
     return out
 
 
+def _widest_run(prof: NDArray[np.bool_], mid: int) -> int:
+    """The longest run of True (pixels) in any row of ``prof`` (R, L) through the first True within 5
+    pixels either side of ``mid``; 0 where no row has one there."""
+    size = prof.shape[1]
+    window = prof[:, mid - 5 : mid + 6]
+    hit = window.any(axis=1)
+    if not hit.any():
+        return 0
+    first = mid - 5 + window.argmax(axis=1)[:, None]  # (R, 1) each row's first hit in the window
+    index = np.arange(size)[None, :]
+    gap = ~prof
+    lo = np.where(gap & (index < first), index, -1).max(axis=1) + 1
+    hi = np.where(gap & (index >= first), index, size).min(axis=1) - 1
+    return int(np.where(hit, hi - lo + 1, 0).max())
+
+
+def _widest_run_reference(prof: NDArray[np.bool_], mid: int) -> int:
+    """:func:`_widest_run` row by row (the plain statement of it, which the tests hold it to)."""
+    best = 0
+    for row in prof:
+        hits = np.flatnonzero(row[mid - 5 : mid + 6])
+        if not hits.size:
+            continue
+        k = mid - 5 + int(hits[0])
+        gaps_left = np.flatnonzero(~row[:k])
+        gaps_right = np.flatnonzero(~row[k:])
+        lo = int(gaps_left[-1]) + 1 if gaps_left.size else 0
+        hi = k + int(gaps_right[0]) - 1 if gaps_right.size else len(row) - 1
+        best = max(best, hi - lo + 1)
+    return best
+
+
 class PrintReader:
     """Reads fine patches (``FINE_SCALE`` px per hex width, white-balanced BGR) by their print."""
 
@@ -811,6 +843,27 @@ class PrintReader:
         ring_hit = ink[self.ring_px[..., 1], self.ring_px[..., 0]].max(axis=1) >= 0.5  # (rays,)
         # per candidate with town bars: the most of its bars seen at any shift
         bars_seen: dict[int, float] = {}
+        # the maps every candidate looks at, moved back by each shift (made once per shift, as asked for),
+        # and whether a town is printed as a dot at a place and shift (the same for every candidate there)
+        lit_map = light > 0.5
+        moved: dict[tuple[int, tuple[int, int]], NDArray[np.bool_] | FloatArray] = {}
+
+        def shifted(
+            k: int, a: NDArray[np.bool_] | FloatArray, by: tuple[int, int]
+        ) -> NDArray[np.bool_] | FloatArray:
+            out = moved.get((k, by))
+            if out is None:
+                out = moved[(k, by)] = np.roll(a, by, (0, 1))
+            return out
+
+        dotted_at: dict[tuple[_Place, tuple[int, int]], bool] = {}
+
+        def dotted_town(place: _Place, by: tuple[int, int]) -> bool:
+            got = dotted_at.get((place, by))
+            if got is None:
+                got = dotted_at[(place, by)] = self._dotted(ink, place, by)
+            return got
+
         for cand in pool:
             if not cand.city and not no_city and not city_rival:
                 # no tile with a city leaves by these edges: light at the centre is thick track's light
@@ -825,12 +878,14 @@ class PrintReader:
             region = m & ~cand.clear
             area = float(region.sum())
             best: tuple[float, str, tuple[int, int], bool] | None = None
+            away = region & (cand.dist > near)
+            on_track = cand.dist <= on_line
             for dy, dx in SHIFTS:
                 dots = False
+                by = (dy, dx)
                 # the tile may lie a little off its hex: move the observation back
-                ink_s = np.roll(strong, (dy, dx), (0, 1)) & region
-                total = max(float(ink_s.sum()), 1.0)
-                seen_ink = np.roll(soft, (dy, dx), (0, 1))
+                strong_s = shifted(0, strong, by)
+                seen_ink = shifted(1, soft, by)
                 # every track must show along its whole length, every town bar beyond the track
                 recalls = [float(seen_ink[core].mean()) for core in cand.lines if core.any()]
                 for k, bar in enumerate(cand.long_bars if thick else cand.bars):
@@ -838,7 +893,7 @@ class PrintReader:
                         # thick track leaves a bar little beyond it: there the ink itself (not widened by
                         # a pixel, which the track's own ink would fill) must show from the track's edge
                         beyond = bar & (cand.track_dist > width / 2 + 0.01)
-                        bar_ink = np.roll(strong, (dy, dx), (0, 1))
+                        bar_ink = strong_s
                     else:
                         beyond = bar & (cand.track_dist > on_line + 0.01)
                         bar_ink = seen_ink
@@ -847,7 +902,7 @@ class PrintReader:
                         bar_seen < RECALL
                         and min(recalls, default=1.0) >= RECALL  # (a track not seen fails anyway)
                         and k < len(cand.towns)
-                        and self._dotted(ink, cand.towns[k], (dy, dx))
+                        and dotted_town(cand.towns[k], by)
                     ):
                         # a town printed as a dot on the track, not a bar across it
                         bar_seen, dots = 1.0, True
@@ -855,22 +910,27 @@ class PrintReader:
                 if cand.bars:
                     bars_seen[id(cand)] = max(bars_seen.get(id(cand), 0.0), min(recalls[len(cand.lines) :]))
                 recall = min(recalls, default=0.0)
-                precision = float((ink_s & (cand.dist <= on_line)).sum()) / total
-                away = region & (cand.dist > near)
+                if recall < RECALL:
+                    # (its score is -1 whatever the rest, which is not measured; no score is below -1)
+                    if best is None:
+                        best = (-1.0, f"recall {recall:.2f}", by, dots)
+                    continue
+                ink_s = strong_s & region
+                total = max(float(ink_s.sum()), 1.0)
+                precision = float((ink_s & on_track).sum()) / total
+                # each measure only where the ones before it pass (the first that fails is the fault)
+                fault = ""
                 unexplained = float((ink_s & away).sum()) / area
-                strayed = float((np.roll(foreign, (dy, dx), (0, 1)) & away).sum()) / area
-                lit = float((np.roll(light > 0.5, (dy, dx), (0, 1)) & away).sum()) / area
-                fault = (
-                    f"recall {recall:.2f}"
-                    if recall < RECALL
-                    else f"stray ink {unexplained:.3f}"
-                    if unexplained > UNEXPLAINED
-                    else f"other colours {strayed:.3f}"
-                    if strayed > FOREIGN
-                    else f"white {lit:.3f}"
-                    if lit > LIGHT_BUDGET
-                    else ""
-                )
+                if unexplained > UNEXPLAINED:
+                    fault = f"stray ink {unexplained:.3f}"
+                else:
+                    strayed = float((shifted(2, foreign, by) & away).sum()) / area
+                    if strayed > FOREIGN:
+                        fault = f"other colours {strayed:.3f}"
+                    else:
+                        lit = float((shifted(3, lit_map, by) & away).sum()) / area
+                        if lit > LIGHT_BUDGET:
+                            fault = f"white {lit:.3f}"
                 score = recall + precision if not fault else -1.0
                 if best is None or score > best[0]:
                     best = (score, fault, (dy, dx), dots)
@@ -999,7 +1059,7 @@ class PrintReader:
             if (
                 extra
                 and float(np.abs(winner.track_dist - rival.track_dist)[m].max()) < 0.012
-                and all(self._dotted(ink, place, shift) for place in extra)
+                and all(dotted_town(place, shift) for place in extra)
             ):
                 continue  # the same track, and the winner's town on it is printed there (a dot or a bar)
             regions = m & ~winner.clear & ~rival.clear
@@ -1051,19 +1111,7 @@ class PrintReader:
         xs = (point[0] + along[:, None] * tx - lateral[None, :] * ty) * FINE_SCALE + c - shift[1]
         ys = (point[1] + along[:, None] * ty + lateral[None, :] * tx) * FINE_SCALE + c - shift[0]
         prof = cv2.remap(ink, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR) >= 0.5
-        mid = len(lateral) // 2
-        best = 0
-        for row in prof:
-            hits = np.flatnonzero(row[mid - 5 : mid + 6])
-            if not hits.size:
-                continue
-            k = mid - 5 + int(hits[0])
-            gaps_left = np.flatnonzero(~row[:k])
-            gaps_right = np.flatnonzero(~row[k:])
-            lo = int(gaps_left[-1]) + 1 if gaps_left.size else 0
-            hi = k + int(gaps_right[0]) - 1 if gaps_right.size else len(row) - 1
-            best = max(best, hi - lo + 1)
-        return best * PROFILE_STEP
+        return _widest_run(prof, len(lateral) // 2) * PROFILE_STEP
 
     def town_widths(
         self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)
