@@ -370,6 +370,14 @@ def _widest_run_reference(prof: NDArray[np.bool_], mid: int) -> int:
     return best
 
 
+def _mean(values: NDArray[np.bool_] | FloatArray) -> float:
+    """``float(values.mean())`` of a non-empty 1-D array, the same number (numpy's own sum, divided by
+    the count as ``mean`` does) without ``mean``'s overhead."""
+    if values.dtype == np.bool_:
+        return float(np.add.reduce(values, dtype=np.float64) / values.size)
+    return float(np.add.reduce(values) / values.size)
+
+
 class PrintReader:
     """Reads fine patches (``FINE_SCALE`` px per hex width, white-balanced BGR) by their print."""
 
@@ -513,6 +521,15 @@ class PrintReader:
             .clip(0, FINE_PATCH - 1)
         )  # (6, 2, 17, 2)
         self.tangents = np.array([_tangent(layout, e) for e in range(6)], np.float64)
+        # flat indices that move a fine-patch map by each of SHIFTS at once, as np.roll does: (SHIFTS, P, P)
+        grid = np.arange(FINE_PATCH)
+        self._shift_index = np.array(
+            [
+                ((grid[:, None] - dy) % FINE_PATCH) * FINE_PATCH + (grid[None, :] - dx) % FINE_PATCH
+                for dy, dx in SHIFTS
+            ],
+            np.intp,
+        )
 
     # -------------------------------------------------------------- measurements
 
@@ -843,18 +860,16 @@ class PrintReader:
         ring_hit = ink[self.ring_px[..., 1], self.ring_px[..., 0]].max(axis=1) >= 0.5  # (rays,)
         # per candidate with town bars: the most of its bars seen at any shift
         bars_seen: dict[int, float] = {}
-        # the maps every candidate looks at, moved back by each shift (made once per shift, as asked for),
-        # and whether a town is printed as a dot at a place and shift (the same for every candidate there)
-        lit_map = light > 0.5
-        moved: dict[tuple[int, tuple[int, int]], NDArray[np.bool_] | FloatArray] = {}
+        # the maps every candidate looks at, moved back by every shift at once (SHIFTS, P, P), made as
+        # first asked for; and whether a town is printed as a dot at a place and shift (the same for
+        # every candidate there)
+        stacks: dict[str, NDArray[np.bool_] | FloatArray] = {}
 
-        def shifted(
-            k: int, a: NDArray[np.bool_] | FloatArray, by: tuple[int, int]
-        ) -> NDArray[np.bool_] | FloatArray:
-            out = moved.get((k, by))
-            if out is None:
-                out = moved[(k, by)] = np.roll(a, by, (0, 1))
-            return out
+        def moved(name: str, a: NDArray[np.bool_] | FloatArray) -> NDArray[np.bool_] | FloatArray:
+            got = stacks.get(name)
+            if got is None:
+                got = stacks[name] = np.take(a, self._shift_index)
+            return got
 
         dotted_at: dict[tuple[_Place, tuple[int, int]], bool] = {}
 
@@ -879,25 +894,29 @@ class PrintReader:
             area = float(region.sum())
             best: tuple[float, str, tuple[int, int], bool] | None = None
             away = region & (cand.dist > near)
-            on_track = cand.dist <= on_line
-            for dy, dx in SHIFTS:
+            # the tile may lie a little off its hex: the observation moved back by each shift
+            strong_s = moved("strong", strong)
+            seen_ink = moved("soft", soft)
+            # every track must show along its whole length, every town bar beyond the track: the ink
+            # along each (per shift, gathered once; each shift's share as its own mean)
+            lines_ink = [seen_ink[:, core] for core in cand.lines if core.any()]
+            bars_ink: list[NDArray[np.bool_] | FloatArray | None] = []
+            for bar in cand.long_bars if thick else cand.bars:
+                if thick:
+                    # thick track leaves a bar little beyond it: there the ink itself (not widened by
+                    # a pixel, which the track's own ink would fill) must show from the track's edge
+                    beyond = bar & (cand.track_dist > width / 2 + 0.01)
+                    bars_ink.append(strong_s[:, beyond] if beyond.any() else None)
+                else:
+                    beyond = bar & (cand.track_dist > on_line + 0.01)
+                    bars_ink.append(seen_ink[:, beyond] if beyond.any() else None)
+            counts: tuple[NDArray[np.int64], ...] | None = None
+            for s, (dy, dx) in enumerate(SHIFTS):
                 dots = False
                 by = (dy, dx)
-                # the tile may lie a little off its hex: move the observation back
-                strong_s = shifted(0, strong, by)
-                seen_ink = shifted(1, soft, by)
-                # every track must show along its whole length, every town bar beyond the track
-                recalls = [float(seen_ink[core].mean()) for core in cand.lines if core.any()]
-                for k, bar in enumerate(cand.long_bars if thick else cand.bars):
-                    if thick:
-                        # thick track leaves a bar little beyond it: there the ink itself (not widened by
-                        # a pixel, which the track's own ink would fill) must show from the track's edge
-                        beyond = bar & (cand.track_dist > width / 2 + 0.01)
-                        bar_ink = strong_s
-                    else:
-                        beyond = bar & (cand.track_dist > on_line + 0.01)
-                        bar_ink = seen_ink
-                    bar_seen = float(bar_ink[beyond].mean()) if beyond.any() else 0.0
+                recalls = [_mean(ln[s]) for ln in lines_ink]
+                for k, got in enumerate(bars_ink):
+                    bar_seen = _mean(got[s]) if got is not None else 0.0
                     if (
                         bar_seen < RECALL
                         and min(recalls, default=1.0) >= RECALL  # (a track not seen fails anyway)
@@ -915,22 +934,34 @@ class PrintReader:
                     if best is None:
                         best = (-1.0, f"recall {recall:.2f}", by, dots)
                     continue
-                ink_s = strong_s & region
-                total = max(float(ink_s.sum()), 1.0)
-                precision = float((ink_s & on_track).sum()) / total
-                # each measure only where the ones before it pass (the first that fails is the fault)
-                fault = ""
-                unexplained = float((ink_s & away).sum()) / area
-                if unexplained > UNEXPLAINED:
-                    fault = f"stray ink {unexplained:.3f}"
-                else:
-                    strayed = float((shifted(2, foreign, by) & away).sum()) / area
-                    if strayed > FOREIGN:
-                        fault = f"other colours {strayed:.3f}"
-                    else:
-                        lit = float((shifted(3, lit_map, by) & away).sum()) / area
-                        if lit > LIGHT_BUDGET:
-                            fault = f"white {lit:.3f}"
+                if counts is None:
+                    # pixel counts at every shift: the ink in the region, on the track and away from it,
+                    # the other colours and the white away from it
+                    ink_s = strong_s & region
+                    counts = tuple(
+                        c.sum(axis=(1, 2))
+                        for c in (
+                            ink_s,
+                            ink_s & (cand.dist <= on_line),
+                            ink_s & away,
+                            moved("foreign", foreign) & away,
+                            moved("light", light > 0.5) & away,
+                        )
+                    )
+                total = max(float(counts[0][s]), 1.0)
+                precision = float(counts[1][s]) / total
+                unexplained = float(counts[2][s]) / area
+                strayed = float(counts[3][s]) / area
+                lit = float(counts[4][s]) / area
+                fault = (
+                    f"stray ink {unexplained:.3f}"
+                    if unexplained > UNEXPLAINED
+                    else f"other colours {strayed:.3f}"
+                    if strayed > FOREIGN
+                    else f"white {lit:.3f}"
+                    if lit > LIGHT_BUDGET
+                    else ""
+                )
                 score = recall + precision if not fault else -1.0
                 if best is None or score > best[0]:
                     best = (score, fault, (dy, dx), dots)
