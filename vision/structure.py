@@ -27,6 +27,7 @@ both fit, or none fits well, the hex stays "can't see": never a guess.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -338,20 +339,24 @@ def _distance_map(lines: Sequence[Sequence[Point]]) -> NDArray[np.float32]:
     return out
 
 
-def _widest_run(prof: NDArray[np.bool_], mid: int) -> int:
-    """The longest run of True (pixels) in any row of ``prof`` (R, L) through the first True within 5
-    pixels either side of ``mid``; 0 where no row has one there."""
+def _run_widths(prof: NDArray[np.bool_], mid: int) -> NDArray[np.int64]:
+    """Per row of ``prof`` (R, L): the length (pixels) of the run of True through its first True within 5
+    pixels either side of ``mid``; 0 where the row has none there."""
     size = prof.shape[1]
     window = prof[:, mid - 5 : mid + 6]
     hit = window.any(axis=1)
-    if not hit.any():
-        return 0
     first = mid - 5 + window.argmax(axis=1)[:, None]  # (R, 1) each row's first hit in the window
     index = np.arange(size)[None, :]
     gap = ~prof
     lo = np.where(gap & (index < first), index, -1).max(axis=1) + 1
     hi = np.where(gap & (index >= first), index, size).min(axis=1) - 1
-    return int(np.where(hit, hi - lo + 1, 0).max())
+    out: NDArray[np.int64] = np.where(hit, hi - lo + 1, 0)
+    return out
+
+
+def _widest_run(prof: NDArray[np.bool_], mid: int) -> int:
+    """The longest of :func:`_run_widths` over the rows of ``prof``."""
+    return int(_run_widths(prof, mid).max())
 
 
 def _widest_run_reference(prof: NDArray[np.bool_], mid: int) -> int:
@@ -1135,22 +1140,32 @@ class PrintReader:
         """The ink's width (board units) across the track at ``point`` (its direction ``tangent``): the
         widest of three profiles a little along the track, each the run of ink (0.5 or more) through the
         centreline; ``shift`` (dy, dx pixels) lays the drawing that far off the hex."""
+        return self._widths_across(ink, [(point, tangent)], shift)[0]
+
+    def _widths_across(
+        self, ink: FloatArray, places: Sequence[tuple[Point, Point]], shift: tuple[int, int] = (0, 0)
+    ) -> list[float]:
+        """:meth:`_width_across` at each ``(point, tangent)`` of ``places``, their profiles sampled at once."""
         c = (FINE_PATCH - 1) / 2
         lateral = np.arange(-PROFILE_SPAN, PROFILE_SPAN + 1e-6, PROFILE_STEP, dtype=np.float32)
         along = np.array([-0.025, 0.0, 0.025], np.float32)
-        tx, ty = tangent
-        xs = (point[0] + along[:, None] * tx - lateral[None, :] * ty) * FINE_SCALE + c - shift[1]
-        ys = (point[1] + along[:, None] * ty + lateral[None, :] * tx) * FINE_SCALE + c - shift[0]
-        prof = cv2.remap(ink, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR) >= 0.5
-        return _widest_run(prof, len(lateral) // 2) * PROFILE_STEP
+        xs, ys = [], []
+        for point, (tx, ty) in places:
+            xs.append((point[0] + along[:, None] * tx - lateral[None, :] * ty) * FINE_SCALE + c - shift[1])
+            ys.append((point[1] + along[:, None] * ty + lateral[None, :] * tx) * FINE_SCALE + c - shift[0])
+        mapx = np.concatenate(xs).astype(np.float32)
+        mapy = np.concatenate(ys).astype(np.float32)
+        prof = cv2.remap(ink, mapx, mapy, cv2.INTER_LINEAR) >= 0.5
+        runs = _run_widths(prof, len(lateral) // 2).reshape(len(places), len(along)).max(axis=1)
+        return [int(r) * PROFILE_STEP for r in runs]
 
     def town_widths(
         self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)
     ) -> tuple[float, float]:
         """The ink's width across the track at a town's ``place`` and the same track's own width away
         from it (the median of its reference points; 0 where the track is not seen)."""
-        track = float(np.median([self._width_across(ink, p, t, shift) for p, t in place.refs]))
-        return self._width_across(ink, place.at, place.tangent, shift), track
+        *refs, at = self._widths_across(ink, [*place.refs, (place.at, place.tangent)], shift)
+        return at, float(statistics.median(refs))
 
     def town_width(self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)) -> float:
         """How much wider than its own track the ink is at a town's ``place`` (1: the plain track; a dot
