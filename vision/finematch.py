@@ -120,6 +120,16 @@ def outline_points(layout: str) -> tuple[NDArray[np.float64], NDArray[np.float64
     return out
 
 
+def median(values: NDArray[np.float64]) -> float:
+    """``float(np.median(values))`` of a non-empty 1-D array without NaNs, by the same order statistics
+    (the middle value, or the mean of the two middle values) without ``np.median``'s overhead."""
+    k = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, k)[k])
+    part = np.partition(values, (k - 1, k))
+    return float((part[k - 1] + part[k]) / 2)
+
+
 def bilinear(gray: FloatArray, pts: NDArray[np.float64]) -> FloatArray:
     """Values of every patch (N, P, P) at pixel positions ``pts`` (..., 2) -> (N, ...)."""
     flat = pts.reshape(-1, 2)
@@ -168,13 +178,32 @@ def _family(chroma: FloatArray) -> int:
     return int(np.argmin([np.linalg.norm(chroma - r) for r in refs]))
 
 
+def channel_sum(values: FloatArray) -> FloatArray:
+    """``values.sum(-1)`` over a last axis of three channels (the same additions in the same order),
+    without numpy's slow reduction over so short an axis."""
+    out: FloatArray = values[..., 0] + values[..., 1] + values[..., 2]
+    return out
+
+
+def channel_min(values: FloatArray) -> FloatArray:
+    """``values.min(-1)`` over a last axis of three channels."""
+    out: FloatArray = np.minimum(np.minimum(values[..., 0], values[..., 1]), values[..., 2])
+    return out
+
+
+def channel_max(values: FloatArray) -> FloatArray:
+    """``values.max(-1)`` over a last axis of three channels."""
+    out: FloatArray = np.maximum(np.maximum(values[..., 0], values[..., 1]), values[..., 2])
+    return out
+
+
 def hue_direction(bgr: FloatArray) -> tuple[FloatArray, FloatArray]:
     """A colour's hue as a direction and its saturation, both unchanged by white light added on top
     (glare) and by brightness: ``(c - min(c)) / sum(c - min(c))`` and ``(max - min) / max``."""
     low = np.minimum(np.minimum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
     high = np.maximum(np.maximum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
     v = bgr - low[..., None]
-    direction = (v / np.maximum(v.sum(-1, keepdims=True), 1e-3)).astype(np.float32)
+    direction = (v / np.maximum(channel_sum(v)[..., None], 1e-3)).astype(np.float32)
     saturation = ((high - low) / np.maximum(high, 1.0)).astype(np.float32)
     return direction, saturation
 
@@ -368,7 +397,7 @@ class FineMatcher:
         # on top) does not change: the summed chromatic part (colour minus its grey) of the
         # background.  Either test may pass: a colour cast moves the direction more than the
         # chromaticity, glare moves the chromaticity more than the direction.
-        chromatic = col - col.min(axis=-1, keepdims=True)
+        chromatic = col - channel_min(col)[..., None]
         csum = np.matmul(back, chromatic)  # (N, C, 3)
         direction = csum / np.maximum(csum.sum(-1, keepdims=True), 1.0)
         dir_dist = np.linalg.norm(direction[:, :, None, :] - self.family_dirs[None, None, :, :], axis=-1)
@@ -466,16 +495,17 @@ class FineMatcher:
         t = template[use].astype(np.float64)
         keep = np.ones(n, bool)
         residual = o
+        both = np.column_stack([t, shade])
         for _ in range(3):
             gain = 0.0
             if not flat:
-                full = np.column_stack([t, shade])[keep]
+                full = both[keep]
                 gain = float(np.linalg.lstsq(full, o[keep], rcond=None)[0][0])
                 gain = min(max(gain, gain_range[0]), gain_range[1])
             coef = np.linalg.lstsq(shade[keep], o[keep] - gain * t[keep], rcond=None)[0]
             residual = o - gain * t - shade @ coef
             inner = residual[keep]
-            sigma = 1.4826 * float(np.median(np.abs(inner - np.median(inner))))
+            sigma = 1.4826 * median(np.abs(inner - median(inner)))
             tolerance = max(3.5 * sigma, 0.015 * level)
             bright = residual > max(2.0 * sigma, 0.01 * level)
             dark = residual < -tolerance
@@ -497,18 +527,19 @@ class FineMatcher:
         total = col[..., 0] + col[..., 1] + col[..., 2]
         direction, sat = hue_direction(col)
         flat_dir = direction.reshape(n * d, 3)
-        sq = (flat_dir * flat_dir).sum(-1, keepdims=True)
+        sq = channel_sum(flat_dir * flat_dir)[:, None]
         refs = self.family_dirs
         dist2 = (sq - 2.0 * flat_dir @ refs.T + (refs * refs).sum(-1)[None, :]).reshape(n, d, len(refs))
         dist2 = np.ascontiguousarray(dist2.transpose(2, 0, 1))  # (F, N, D)
         lit = total > 30
         out = np.zeros((n, len(refs) + 1, d), np.float32)
+        vivid = (sat > NEUTRAL_SAT) & lit
         for f in range(len(refs)):
             others = [g for g in range(len(refs)) if g != f]
             nearest_other = dist2[others[0]]
             for g in others[1:]:
                 nearest_other = np.minimum(nearest_other, dist2[g])
-            out[:, f, :] = (dist2[f] < 0.64 * nearest_other) & (sat > NEUTRAL_SAT) & lit
+            out[:, f, :] = (dist2[f] < 0.64 * nearest_other) & vivid
         out[:, -1, :] = (sat < NEUTRAL_SAT + 0.1) & lit
         return out
 

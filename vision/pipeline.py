@@ -41,6 +41,8 @@ from vision.finematch import (
     FINE_SCALE,
     FineMatcher,
     bilinear,
+    channel_max,
+    channel_sum,
     fine_blur,
     hex_mask,
     outline_contrast,
@@ -214,10 +216,10 @@ def _chroma(
     and 70th brightness percentile are mostly the tile's own colour.
     """
     vals = patches[:, mask, :] * gains[None, None, :]  # (N, D, 3)
-    bright = vals.sum(axis=2)
+    bright = channel_sum(vals)
     lo = np.percentile(bright, 25, axis=1, keepdims=True)
     hi = np.percentile(bright, 70, axis=1, keepdims=True)
-    ok = glare[:, mask] == 0 if glare is not None else vals.max(axis=2) < 250
+    ok = glare[:, mask] == 0 if glare is not None else channel_max(vals) < 250
     sel = ((bright >= lo) & (bright <= hi) & ok).astype(np.float32)
     sums = np.einsum("nd,ndc->nc", sel, vals)
     fallback = vals.sum(axis=1)
@@ -453,7 +455,7 @@ class Recognizer:
             return np.ones(3, np.float32)
         pixels = balanced[plain][:, self.mask, :]  # (M, D, 3)
         medians = np.median(pixels, axis=1)
-        unclipped = raw[plain][:, self.mask, :].max(axis=2) < 250
+        unclipped = channel_max(raw[plain][:, self.mask, :]) < 250
         share = unclipped.mean(axis=1)
         per_hex = [
             medians[k] if share[k] == 1.0 else np.median(pixels[k][unclipped[k]], axis=0)
@@ -647,7 +649,7 @@ class Recognizer:
         # on a hex printed with a tile, an edge the camera over-exposed shows no outline contrast (its
         # tile colour clips to white like the paper beside it): it is not checked; the printed tile's own
         # colour, fit and drawing still decide (a card or hand over it is not that tile's colour)
-        fine_peak = fine.max(axis=3)  # each pixel's brightest channel: where the camera clipped
+        fine_peak = channel_max(fine)  # each pixel's brightest channel: where the camera clipped
         clipped_edges = self._clipped_edges(fine_peak)
         ratios = np.where(self._printed[:, None] & clipped_edges, np.inf, ratios).astype(np.float32)
         outline = np.sort(ratios, axis=1)[:, 1]
