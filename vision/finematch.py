@@ -130,6 +130,32 @@ def median(values: NDArray[np.float64]) -> float:
     return float((part[k - 1] + part[k]) / 2)
 
 
+def mean_of(values: NDArray[np.bool_] | FloatArray) -> float:
+    """``float(values.mean())`` of a non-empty 1-D array: the same number (numpy's own sum, divided by
+    the count as ``mean`` does) without ``mean``'s overhead."""
+    if values.dtype == np.bool_:
+        return float(np.add.reduce(values, dtype=np.float64) / values.size)
+    return float(np.add.reduce(values) / values.size)
+
+
+def _pair_margin(
+    ta: FloatArray,
+    tb: FloatArray,
+    sa: FloatArray,
+    sb: FloatArray,
+    da: NDArray[np.bool_],
+    db: NDArray[np.bool_],
+) -> float:
+    """How much better candidate a explains the pixels where a and b differ than b does (-1..1), from
+    their templates ``ta``, ``tb``, squared residuals ``sa``, ``sb`` and drawn pixels ``da``, ``db``."""
+    region = (np.abs(ta - tb) > 0.6) & da & db
+    if int(region.sum()) < 6:
+        return 0.0
+    ea = mean_of(sa[region])
+    eb = mean_of(sb[region])
+    return (eb - ea) / max(ea + eb, 1e-3)
+
+
 def bilinear(gray: FloatArray, pts: NDArray[np.float64]) -> FloatArray:
     """Values of every patch (N, P, P) at pixel positions ``pts`` (..., 2) -> (N, ...)."""
     flat = pts.reshape(-1, 2)
@@ -414,35 +440,43 @@ class FineMatcher:
         share = share / np.maximum(bcount, 1.0)
         colour_ok = colour_ok * np.where(bcount >= 20, np.clip((share - SHARE_FLOOR) / 0.15, 0.0, 1.0), 1.0)
 
-        def resid(i: int, j: int) -> FloatArray:
-            fit = (
-                gain[i, j] * tpl[i, j]
-                + shading[i, j, 0]
-                + shading[i, j, 1] * self.x
-                + shading[i, j, 2] * self.y
-            )
-            out: FloatArray = msk[i, j] * ok[i] * (obs[i] - fit)
-            return out
+        # rank each hex's candidates by residual, weighting a wrong colour as a poor fit; then the
+        # residuals of the ranked ones (at most four per hex), all hexes' at once
+        orders: list[list[int]] = []
+        for i in range(n):
+            idx = [j for j in range(c) if valid[i, j]]
+            cost = {j: float(mse[i, j]) * (1.0 + 3.0 * (1.0 - float(colour_ok[i, j]))) for j in idx}
+            orders.append(sorted(idx, key=lambda j: cost[j])[:4])
+        pairs = [(i, j) for i, order in enumerate(orders) for j in order]
+        row = {pair: k for k, pair in enumerate(pairs)}
+        ii = np.array([i for i, _ in pairs], np.intp)
+        jj = np.array([j for _, j in pairs], np.intp)
+        fit_rows = (
+            gain[ii, jj][:, None] * tpl[ii, jj]
+            + shading[ii, jj, 0][:, None]
+            + shading[ii, jj, 1][:, None] * self.x
+            + shading[ii, jj, 2][:, None] * self.y
+        )
+        residuals: FloatArray = msk[ii, jj] * ok[ii] * (obs[ii] - fit_rows)  # (rows, D)
+        squares = residuals * residuals
+        drawn = msk[ii, jj] > 0
 
         decisions: list[Decision] = []
         for i in range(n):
-            idx = [j for j in range(c) if valid[i, j]]
-            if not idx:
+            order = orders[i]
+            if not order:
                 decisions.append(Decision(-1, 0.0, 0.0, 0.0, 0.0))
                 continue
-            # rank by residual, weighting a wrong colour as a poor fit
-            cost = {j: float(mse[i, j]) * (1.0 + 3.0 * (1.0 - float(colour_ok[i, j]))) for j in idx}
-            order = sorted(idx, key=lambda j: cost[j])[:4]
-            res = {j: resid(i, j) for j in order}
             best, margin = -1, 0.0
             for w in order[:3]:
                 worst = 1.0
                 for o in order:
                     if o == w:
                         continue
+                    a, b = row[(i, w)], row[(i, o)]
                     worst = min(
                         worst,
-                        self._pair_margin(tpl[i, w], tpl[i, o], res[w], res[o], msk[i, w], msk[i, o]),
+                        _pair_margin(tpl[i, w], tpl[i, o], squares[a], squares[b], drawn[a], drawn[b]),
                     )
                 if worst > 0:
                     best, margin = w, worst
@@ -542,15 +576,3 @@ class FineMatcher:
             out[:, f, :] = (dist2[f] < 0.64 * nearest_other) & vivid
         out[:, -1, :] = (sat < NEUTRAL_SAT + 0.1) & lit
         return out
-
-    @staticmethod
-    def _pair_margin(
-        ta: FloatArray, tb: FloatArray, ra: FloatArray, rb: FloatArray, ma: FloatArray, mb: FloatArray
-    ) -> float:
-        """How much better candidate a explains the pixels where a and b differ than b does (-1..1)."""
-        region = (np.abs(ta - tb) > 0.6) & (ma > 0) & (mb > 0)
-        if int(region.sum()) < 6:
-            return 0.0
-        ea = float((ra[region] ** 2).mean())
-        eb = float((rb[region] ** 2).mean())
-        return (eb - ea) / max(ea + eb, 1e-3)

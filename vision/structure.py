@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 
 from vision.calibration import DEFAULT_RANGES, circular_median, hue_mask
 from vision.finematch import FINE_PATCH, FINE_SCALE, hex_mask, patch_offsets
+from vision.finematch import mean_of as _mean
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle
 from vision.print_marks import MarkReader
 from vision.tiles import TileShape, rotation_classes
@@ -373,14 +374,6 @@ def _widest_run_reference(prof: NDArray[np.bool_], mid: int) -> int:
         hi = k + int(gaps_right[0]) - 1 if gaps_right.size else len(row) - 1
         best = max(best, hi - lo + 1)
     return best
-
-
-def _mean(values: NDArray[np.bool_] | FloatArray) -> float:
-    """``float(values.mean())`` of a non-empty 1-D array, the same number (numpy's own sum, divided by
-    the count as ``mean`` does) without ``mean``'s overhead."""
-    if values.dtype == np.bool_:
-        return float(np.add.reduce(values, dtype=np.float64) / values.size)
-    return float(np.add.reduce(values) / values.size)
 
 
 class PrintReader:
