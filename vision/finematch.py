@@ -114,10 +114,10 @@ def outline_points(layout: str) -> tuple[NDArray[np.float64], NDArray[np.float64
         along = np.linspace(-0.18, 0.18, 9)[:, None] * t[None, :]
         line.append((0.5 * n[None, :] + along) * FINE_SCALE + c)
         inner.append((0.43 * n[None, :] + along) * FINE_SCALE + c)
-    out = np.array(line), np.array(inner)
-    for a in out:
-        a.setflags(write=False)
-    return out
+    line_pts, inner_pts = np.array(line), np.array(inner)
+    line_pts.setflags(write=False)
+    inner_pts.setflags(write=False)
+    return line_pts, inner_pts
 
 
 def median(values: NDArray[np.float64]) -> float:

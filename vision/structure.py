@@ -30,6 +30,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -861,9 +862,9 @@ class PrintReader:
         # the maps every candidate looks at, moved back by every shift at once (SHIFTS, P, P), made as
         # first asked for; and whether a town is printed as a dot at a place and shift (the same for
         # every candidate there)
-        stacks: dict[str, NDArray[np.bool_] | FloatArray] = {}
+        stacks: dict[str, NDArray[Any]] = {}
 
-        def moved(name: str, a: NDArray[np.bool_] | FloatArray) -> NDArray[np.bool_] | FloatArray:
+        def moved(name: str, a: NDArray[Any]) -> NDArray[Any]:
             got = stacks.get(name)
             if got is None:
                 got = stacks[name] = np.take(a, self._shift_index)
