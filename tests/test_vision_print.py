@@ -325,27 +325,36 @@ def test_a_plain_junction_in_thick_track_on_cardboard(plain_1870, seed: int) -> 
     _never_wrong(obs, tiles)
 
 
-def test_a_city_of_two_slots_one_taken() -> None:
-    """A green 14 (two slots, an X of thick track) with a red token in one slot and the other free: the
-    centre is half a token's colour, half white, no one of them enough alone. Together, a token beside a
-    free slot's white, they tell a city where the plain crossing 20 leaves by the same edges; the
-    crossing itself, without them, is never read as the city."""
+def _assert_two_slots_read_as_14(
+    widths: tuple[int, int], slot_radius: float, slots: tuple[tuple[int, int, int], tuple[int, int, int]]
+) -> None:
+    """A green crossing of thick track (``_thick_patch`` with ``widths``) is never read as the city 14;
+    with two slot discs of ``slot_radius`` hex widths side by side across the centre, filled with the
+    colours ``slots`` in a dark rim, at three turns, it is read as 14."""
     import cv2
 
     reader = PrintReader("pointy", title_tile_shapes("1870"))
     votes = np.array([0.0, 0.0, 0.8], np.float32)
-    crossing, c, scale = _thick_patch(((0, 3), (1, 4)), 6, 9, GREEN)
+    crossing, c, scale = _thick_patch(((0, 3), (1, 4)), *widths, GREEN)
     assert reader.read(cv2.GaussianBlur(crossing, (0, 0), 0.6), votes, 1.0).tile in (None, "20")
     for edge in (0, 1, 2):  # the slots side by side across the hex, at three turns
         patch = crossing.copy()
         a = edge_angle("pointy", edge) + math.pi / 2
-        r = 0.16 * scale
-        for k, colour in ((1, (60, 40, 210)), (-1, (250, 250, 250))):
+        r = slot_radius * scale
+        for k, colour in zip((1, -1), slots, strict=True):
             at = (int(round(c + k * r * math.cos(a))), int(round(c + k * r * math.sin(a))))
             cv2.circle(patch, at, int(round(r)), colour, -1)
             cv2.circle(patch, at, int(round(r)), (30, 30, 30), 1)
         reading = reader.read(cv2.GaussianBlur(patch, (0, 0), 0.6), votes, 1.0)
         assert reading.status == "tile" and reading.tile == "14", (edge, reading)
+
+
+def test_a_city_of_two_slots_one_taken() -> None:
+    """A green 14 (two slots, an X of thick track) with a red token in one slot and the other free: the
+    centre is half a token's colour, half white, no one of them enough alone. Together, a token beside a
+    free slot's white, they tell a city where the plain crossing 20 leaves by the same edges; the
+    crossing itself, without them, is never read as the city."""
+    _assert_two_slots_read_as_14((6, 9), 0.16, ((60, 40, 210), (250, 250, 250)))
 
 
 #: a town on a straight, a gentle and a sharp curve, and the same track without it
@@ -574,19 +583,4 @@ def test_a_city_of_two_slots_both_taken_beside_a_plain_crossing() -> None:
     0.8 one token alone shows (0.70-0.76 here), with no white and almost none of the tile's colour. That
     tells the city where the plain crossing 20 leaves by the same edges (``TOKEN_CENTRE``, ``CITY_BARE``;
     before: "can't see"); the crossing itself is not the city."""
-    import cv2
-
-    reader = PrintReader("pointy", title_tile_shapes("1870"))
-    votes = np.array([0.0, 0.0, 0.8], np.float32)
-    crossing, c, scale = _thick_patch(((0, 3), (1, 4)), 5, 5, GREEN)
-    assert reader.read(cv2.GaussianBlur(crossing, (0, 0), 0.6), votes, 1.0).tile in (None, "20")
-    for edge in (0, 1, 2):  # the slots side by side across the hex, at three turns
-        patch = crossing.copy()
-        a = edge_angle("pointy", edge) + math.pi / 2
-        r = 0.14 * scale
-        for k, colour in ((1, (60, 40, 210)), (-1, (150, 70, 240))):
-            at = (int(round(c + k * r * math.cos(a))), int(round(c + k * r * math.sin(a))))
-            cv2.circle(patch, at, int(round(r)), colour, -1)
-            cv2.circle(patch, at, int(round(r)), (30, 30, 30), 1)
-        reading = reader.read(cv2.GaussianBlur(patch, (0, 0), 0.6), votes, 1.0)
-        assert reading.status == "tile" and reading.tile == "14", (edge, reading)
+    _assert_two_slots_read_as_14((5, 5), 0.14, ((60, 40, 210), (150, 70, 240)))
