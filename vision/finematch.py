@@ -226,8 +226,8 @@ def channel_max(values: FloatArray) -> FloatArray:
 def hue_direction(bgr: FloatArray) -> tuple[FloatArray, FloatArray]:
     """A colour's hue as a direction and its saturation, both unchanged by white light added on top
     (glare) and by brightness: ``(c - min(c)) / sum(c - min(c))`` and ``(max - min) / max``."""
-    low = np.minimum(np.minimum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
-    high = np.maximum(np.maximum(bgr[..., 0], bgr[..., 1]), bgr[..., 2])
+    low = channel_min(bgr)
+    high = channel_max(bgr)
     v = bgr - low[..., None]
     direction = (v / np.maximum(channel_sum(v)[..., None], 1e-3)).astype(np.float32)
     saturation = ((high - low) / np.maximum(high, 1.0)).astype(np.float32)
@@ -558,7 +558,7 @@ class FineMatcher:
         """(N, F + 1, D): whether each pixel has each saturated family's hue (rather than another
         family's), or is neutral (the last row)."""
         n, d = col.shape[:2]
-        total = col[..., 0] + col[..., 1] + col[..., 2]
+        total = channel_sum(col)
         direction, sat = hue_direction(col)
         flat_dir = direction.reshape(n * d, 3)
         sq = channel_sum(flat_dir * flat_dir)[:, None]

@@ -42,6 +42,7 @@ from vision.finematch import (
     FineMatcher,
     bilinear,
     channel_max,
+    channel_min,
     channel_sum,
     fine_blur,
     hex_mask,
@@ -625,7 +626,7 @@ class Recognizer:
         )
         black, gains = seen.black, seen.gains
         t1 = time.perf_counter()
-        glare = np.maximum(np.maximum(patches[..., 0], patches[..., 1]), patches[..., 2]) >= 250
+        glare = channel_max(patches) >= 250
         values, _ = _values(to_gray(patches), self.mask)
         ones = np.ones(3, np.float32)
         chroma = _chroma(balanced, self.mask, ones, glare)
@@ -639,7 +640,7 @@ class Recognizer:
         candidates, valid = self._candidates(scores, votes)
         t_coarse = time.perf_counter()
         fine_balanced = np.maximum((fine - black[None, None, None, :]) * gains[None, None, None, :], 0)
-        usable = np.minimum(np.minimum(fine[..., 0], fine[..., 1]), fine[..., 2]) < 250  # not blown-out white
+        usable = channel_min(fine) < 250  # not blown-out white
         fine_luma = to_gray(fine_balanced)
         decisions = self.fine.decide(fine_blur(fine_luma), fine_balanced, usable, candidates, valid)
         # an empty hex shows its printed outline; a hand or card lying over it does not.  All edges

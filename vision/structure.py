@@ -356,27 +356,6 @@ def _run_widths(prof: NDArray[np.bool_], mid: int) -> NDArray[np.int64]:
     return out
 
 
-def _widest_run(prof: NDArray[np.bool_], mid: int) -> int:
-    """The longest of :func:`_run_widths` over the rows of ``prof``."""
-    return int(_run_widths(prof, mid).max())
-
-
-def _widest_run_reference(prof: NDArray[np.bool_], mid: int) -> int:
-    """:func:`_widest_run` row by row (the plain statement of it, which the tests hold it to)."""
-    best = 0
-    for row in prof:
-        hits = np.flatnonzero(row[mid - 5 : mid + 6])
-        if not hits.size:
-            continue
-        k = mid - 5 + int(hits[0])
-        gaps_left = np.flatnonzero(~row[:k])
-        gaps_right = np.flatnonzero(~row[k:])
-        lo = int(gaps_left[-1]) + 1 if gaps_left.size else 0
-        hi = k + int(gaps_right[0]) - 1 if gaps_right.size else len(row) - 1
-        best = max(best, hi - lo + 1)
-    return best
-
-
 class PrintReader:
     """Reads fine patches (``FINE_SCALE`` px per hex width, white-balanced BGR) by their print."""
 
@@ -1128,18 +1107,13 @@ class PrintReader:
         which = self.marks.confirm(ink_s, region, FINE_SCALE, [(c.tile, self.labels[c.tile]) for c in alike])
         return None if which is None else alike[which]
 
-    def _width_across(
-        self, ink: FloatArray, point: Point, tangent: Point, shift: tuple[int, int] = (0, 0)
-    ) -> float:
-        """The ink's width (board units) across the track at ``point`` (its direction ``tangent``): the
-        widest of three profiles a little along the track, each the run of ink (0.5 or more) through the
-        centreline; ``shift`` (dy, dx pixels) lays the drawing that far off the hex."""
-        return self._widths_across(ink, [(point, tangent)], shift)[0]
-
     def _widths_across(
         self, ink: FloatArray, places: Sequence[tuple[Point, Point]], shift: tuple[int, int] = (0, 0)
     ) -> list[float]:
-        """:meth:`_width_across` at each ``(point, tangent)`` of ``places``, their profiles sampled at once."""
+        """The ink's width (board units) across the track at each ``(point, tangent)`` of ``places`` (the
+        track's direction ``tangent``): the widest of three profiles a little along the track, each the run
+        of ink (0.5 or more) through the centreline; ``shift`` (dy, dx pixels) lays the drawing that far off
+        the hex.  Every place's profiles are sampled in one remap."""
         c = (FINE_PATCH - 1) / 2
         lateral = np.arange(-PROFILE_SPAN, PROFILE_SPAN + 1e-6, PROFILE_STEP, dtype=np.float32)
         along = np.array([-0.025, 0.0, 0.025], np.float32)
