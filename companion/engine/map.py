@@ -607,8 +607,9 @@ class GameMap:
                     _put_back(attrs[name], value)
             self.state.clear()
             self.state.update(zip(ids, states, strict=True))
-            # most actions change no hex: every field (the tables' identities among them) and the
-            # tables' contents compared at once first
+            # most actions change no hex: every field compared at once first (by equality, as hex by
+            # hex below: a table replaced by an equal one counts as unchanged), then the tables noted
+            # empty and the held ones' contents
             now: list[Any] = []
             add = now.extend
             for st in states:
