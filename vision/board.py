@@ -36,6 +36,9 @@ class HexInfo:
     map_labels: frozenset[str] = frozenset()
     """Every label the title's map prints (or promises as a future label) on any hex: a tile with one
     of these labels belongs on those hexes only."""
+    rule_labels: tuple[tuple[str, str], ...] = ()
+    """``(colour, label)``: the label the title's rules require of a tile of that colour laid here (1870's
+    gray tile on Kansas City is the K tile); the map need not print it."""
 
     @property
     def tileable(self) -> bool:
@@ -68,7 +71,11 @@ class HexInfo:
         prints no label."""
         if self.labels and tile.label not in self.labels:
             return False
-        if tile.label and tile.label in self.map_labels and tile.label not in self.labels:
+        ruled = dict(self.rule_labels).get(tile.color)
+        if ruled is not None and tile.label != ruled:
+            return False
+        own = self.labels | {label for _, label in self.rule_labels}
+        if tile.label and tile.label in self.map_labels and tile.label not in own:
             return False
         if self.printed_tile is None:
             return self.color == "white"
@@ -165,6 +172,17 @@ def _hex_info(hex_id: str, color: str, code: str, location: str | None) -> HexIn
     return HexInfo(hex_id, color, code, shape_from_code(hex_id, color, code), tuple(terrain), cost, location)
 
 
+def _upgrade_labels(title: str) -> tuple[tuple[str, str, str], ...]:
+    """The labels the title's rules require of upgrades on some hexes (its registry entry's
+    ``upgrade_labels``; none for a title whose rules are not written)."""
+    from companion.engine.titles import title_info
+
+    try:
+        return title_info(title).upgrade_labels
+    except (KeyError, ValueError, ImportError):
+        return ()
+
+
 @cache
 def _title_hexes(title: str) -> tuple[str, dict[str, HexInfo], dict[str, Corporation]]:
     data = load_title(title)
@@ -173,7 +191,13 @@ def _title_hexes(title: str) -> tuple[str, dict[str, HexInfo], dict[str, Corpora
     for color, group in data["map"]["hexes"].items():
         for hex_id, code in group.items():
             hexes[hex_id] = _hex_info(hex_id, color, code, names.get(hex_id))
-    printed = frozenset(label for info in hexes.values() for label in info.labels)
+    ruled: dict[str, list[tuple[str, str]]] = {}
+    for hex_id, colour, label in _upgrade_labels(title):
+        ruled.setdefault(hex_id, []).append((colour, label))
+    hexes = {h: replace(info, rule_labels=tuple(ruled.get(h, ()))) for h, info in hexes.items()}
+    printed = frozenset(label for info in hexes.values() for label in info.labels) | frozenset(
+        label for pairs in ruled.values() for _, label in pairs
+    )
     hexes = {h: replace(info, map_labels=printed) for h, info in hexes.items()}
     corps: dict[str, Corporation] = {}
     for corp in data.get("corporations", []):

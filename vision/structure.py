@@ -546,6 +546,8 @@ class PrintReader:
         own = luma[self.mask & tiled]
         level = float(np.mean(own)) if own.size else float(np.percentile(luma[self.mask], 70))
         light = (sat < 60) & (luma > 1.05 * level)
+        if color == "neutral":
+            light &= ~tiled
         # the tile's own colour is also its brightness: a token of a similar hue is darker or paler
         # (a shadow across the hex is too, so this is only used where a city would be)
         toned = tiled & (np.abs(luma - level) < 0.22 * level)

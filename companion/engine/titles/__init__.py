@@ -110,6 +110,9 @@ class TitleInfo:
     """The title has hexes and tiles (the camera and the map screens apply)."""
     settings: tuple[GameSetting, ...] = ()
     """Numbers chosen when a game is created (:class:`GameSetting`)."""
+    upgrade_labels: tuple[tuple[str, str, str], ...] = ()
+    """Labels the title's rules (not its printed map) require of an upgrade: ``(hex, colour, label)``,
+    e.g. 1870's gray tile on Kansas City must be the K tile.  The camera reads a hex knowing them."""
 
     def money(self, amount: int) -> str:
         return self.currency.format(f"{amount:,}")

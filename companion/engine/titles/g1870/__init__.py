@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.data import load_title
 from companion.engine.titles import TitleInfo, optional_rules_of
 from companion.engine.titles.g1870.game import Game1870
-from companion.engine.titles.g1870.map import Map1870
+from companion.engine.titles.g1870.map import AFTER_BROWN_LABEL, Map1870
 
 __all__ = ["GAME_CLASS", "TITLE", "Game1870", "Map1870"]
 
@@ -23,4 +23,7 @@ TITLE = TitleInfo(
     optional_rules=optional_rules_of(load_title("1870")["meta"]),
     playable=True,
     complete=True,
+    upgrade_labels=tuple(
+        (hex_id, colour, label) for hex_id, (label, colour) in sorted(AFTER_BROWN_LABEL.items())
+    ),
 )
