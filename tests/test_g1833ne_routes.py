@@ -530,3 +530,21 @@ def test_the_off_board_tokens_follow_the_private_companies_through_the_game() ->
     assert game.phase.name == "IV" and game.company("P4").closed
     game.after_action()
     assert ("A6", 0) not in game.map.tokens_of("BW") and ("A12", 0) in game.map.tokens_of("BW")
+
+
+def test_a_city_and_a_junction_are_not_two_stops() -> None:
+    """Portland (I14) prints a city and, apart from it, a junction of two terminal tracks: a "route" from
+    the city to the junction visits one stop, and is refused (it was once counted as two: $30). Found by
+    the exhaustive-search property above."""
+    from companion.engine.graph import board_graph
+    from companion.engine.routes import check_route
+
+    train = route_train(load_title_data(), "2-0", "2")
+    tried = 0
+    for game_map, corp, phase in random_states():
+        for chain in board_graph(game_map).chains.get(("I14", 0), []):
+            if chain.b == ("I14", 1):
+                tried += 1
+                with pytest.raises(ValueError, match="junction is not one"):
+                    check_route(game_map, corp, train, [chain.a, chain.b], [chain], phase)
+    assert tried

@@ -259,6 +259,9 @@ def check_route(
     """Check one route (stops joined by chains); raise ``ValueError`` with the reason."""
     if len(nodes) < 2:
         raise ValueError("a route must have at least 2 stops")
+    # a junction (1833NE's Portland) joins track but is no stop: a city and a junction are one stop
+    if sum(1 for n in nodes if game_map.state[n[0]].spec.nodes[n[1]].is_stop) < 2:
+        raise ValueError("a route must have at least 2 stops (a junction is not one)")
     if len(set(nodes)) != len(nodes):
         raise ValueError("a route cannot visit the same city or town twice")
     for i, chain in enumerate(chains):
