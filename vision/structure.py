@@ -748,18 +748,23 @@ class PrintReader:
         exits, bare_edges = self.settle_exits(exits, ink, tiled, width)
         if bool(((exits > NO_EXIT) & (exits < EXIT)).any()):
             return Reading("unseen", note=f"doubtful exits {np.round(exits, 2).tolist()}")
+        # an edge's colour where the hex's edges lie and where the tile's lie, moved back by its offset
+        # (:meth:`offset` measures the offset only along the exits: an edge without track may show its
+        # colour better either way)
         bare = self.edge_colour(tiled, blocked)
+        toned = self.edge_colour(tiled, blocked, 1.5)
         # a tile lying off its hex: every measure from here on is moved back by its offset
         back = self.offset(ink, exits)
         back = (-back[0], -back[1])
         luma = (patch[..., 0] * 0.114 + patch[..., 1] * 0.587 + patch[..., 2] * 0.299).astype(np.float32)
-        ink, light, tiled, vivid, dull, luma = (
-            np.roll(a, back, (0, 1)) for a in (ink, light, tiled, vivid, dull, luma)
+        ink, light, tiled, vivid, dull, luma, blocked = (
+            np.roll(a, back, (0, 1)) for a in (ink, light, tiled, vivid, dull, luma, blocked)
         )
+        bare = np.maximum(bare, self.edge_colour(tiled, blocked))
         # an edge without track shows the tile's own colour; where a little ink crosses it, at the tile's
         # own brightness too (track printed in a dark shade of the tile's hue, washed out by light, is the
         # tile's hue but darker; a shadow without ink is not)
-        toned = self.edge_colour(tiled, blocked, 1.5)
+        toned = np.maximum(toned, self.edge_colour(tiled, blocked, 1.5))
         hidden = [
             e
             for e in range(6)
