@@ -153,6 +153,11 @@ DEEP_CHROMA = 100.0
 #: be seen there, and at most NO_TOWN for a reading without it to rule out a town there
 TOWN_WIDE = 1.3
 NO_TOWN = 1.2
+#: the same on curved track wider than THICK: a town's dot printed on thick curved track spreads little
+#: beyond it once blurred (1.11–1.25 of the track's width measured on `reprint`'s 58), while plain thick
+#: curves measure at most about 1.1 of themselves from place to place (a straight track's middle, the hex's
+#: centre, measures up to 1.18 of itself on `cardboard`: there NO_TOWN holds)
+NO_TOWN_THICK = 1.1
 TOWN_EXCESS = 0.03
 #: lateral reach (board units) and step of the profiles across the track where its width is measured
 PROFILE_SPAN = 0.24
@@ -1196,8 +1201,12 @@ class PrintReader:
             if rival is winner or rival.edges != winner.edges or rival.color != winner.color:
                 continue
             for place in self._missing_towns(winner, rival):
-                ratio = self.town_width(ink, place, shift)
-                if not 0.0 < ratio <= NO_TOWN:
+                at, track = self.town_widths(ink, place, shift)
+                ratio = at / track if track > 0.0 else 0.0
+                curved = any(
+                    abs(t[0] * place.tangent[0] + t[1] * place.tangent[1]) < 0.99 for _, t in place.refs
+                )
+                if not 0.0 < ratio <= (NO_TOWN_THICK if track > THICK and curved else NO_TOWN):
                     return f"{rival.tile}/{rival.rotation}'s town may be printed ({ratio:.2f} of the track's width)"
         return ""
 
