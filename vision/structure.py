@@ -1313,11 +1313,33 @@ class PrintReader:
         if cand is None:
             return ""
         twin = (tile, rotation) in self.revenue_twins
-        if cand.city and not twin:
+        plain_rival = cand.city and any(
+            not c.city
+            and not c.revenue
+            and not c.towns
+            and not c.town_centre
+            and c.color == cand.color
+            and c.edges == cand.edges
+            for c in self.candidates
+        )
+        if cand.city and not twin and not plain_rival:
             return ""
         top = int(np.argmax(votes))
         color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
-        ink, _light, tiled, vivid, dull = self.measure(patch, color)
+        ink, light, tiled, vivid, dull = self.measure(patch, color)
+        if plain_rival:
+            # a city's centre is covered (a white slot, a token, the band between slots); where plain track
+            # leaves by the same edges, a centre mostly the tile's own colour, with no white and no token's
+            # colour there, is that plain tile's
+            back = self.offset(ink, self.exits(ink)[0])
+            shift = (-back[0], -back[1])
+            bare = float((np.roll(tiled, shift, (0, 1))[self.centre] > 1.5).mean())
+            lit = float(np.roll(light, shift, (0, 1))[self.centre].mean())
+            token = float(np.roll(vivid, shift, (0, 1))[self.centre].mean())
+            if bare >= CITY_ALONE and lit < 0.1 and token < 0.1:
+                return f"the centre shows the tile's colour ({bare:.2f}), no white, no token"
+            if not twin:
+                return ""
         if not cand.city and float(vivid[self.centre].mean()) >= 0.5:
             return "a token's colour over the centre"
         exits, width = self.exits(ink)
