@@ -12,10 +12,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from tests.vision_support import styled_photo
-from vision.board import board_from_title
+from vision.board import board_from_title, title_tile_shapes
 from vision.fixture_states import load_fixture, replay
 from vision.perturb import FRAME_SIZE, Perturbation, simulate_frame
 from vision.pipeline import Recognizer
+from vision.structure import PrintReader
 from vision.styles import renderer
 
 GAME = (
@@ -77,3 +78,12 @@ def test_a_city_on_the_same_curve_is_still_read() -> None:
                 assert obs.status != "tile" or obs.tile == placed[0], (style, seed, hex_id, obs)
                 read += int(obs.placed == placed)
     assert read >= 16
+
+
+def test_only_a_city_at_the_centre_is_checked_there() -> None:
+    """1867's Toronto tiles (120, 122) print two cities off the centre, their centre bare: the rule
+    leaves them alone (on the bench's `ours` look it had refused 120 as plain track)."""
+    shapes = title_tile_shapes("1867")
+    reader = PrintReader(board_from_title("1867").layout, shapes)
+    assert "57" in reader._centre_city and "14" in reader._centre_city
+    assert "120" not in reader._centre_city and "122" not in reader._centre_city

@@ -373,6 +373,10 @@ class PrintReader:
     ) -> None:
         self.layout = layout
         self.hue_ranges = hue_ranges
+        #: the tiles whose one city is printed at the centre (two or more cities are placed off it)
+        self._centre_city = frozenset(
+            t for t, shape in shapes.items() if len(shape.cities) == 1 and shape.cities[0].loc is None
+        )
         #: the track width calibrated on the owner's set, if any (board units)
         self.track_width = track_width
         self.mask = hex_mask(layout, 0.86, FINE_SCALE, FINE_PATCH)
@@ -1147,12 +1151,6 @@ class PrintReader:
         *refs, at = self._widths_across(ink, [*place.refs, (place.at, place.tangent)], shift)
         return at, float(statistics.median(refs))
 
-    def town_width(self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)) -> float:
-        """How much wider than its own track the ink is at a town's ``place`` (1: the plain track; a dot
-        or a bar is wider, whatever its shape); 0 where the track itself is not seen."""
-        at, track = self.town_widths(ink, place, shift)
-        return at / track if track > 0.0 else 0.0
-
     def _dotted(self, ink: FloatArray, place: _Place, shift: tuple[int, int]) -> bool:
         """A town printed as a compact blob on its track at ``place``: clearly wider than the track, in
         proportion and by more than a pixel and a half (thin track measures a pixel wider or narrower
@@ -1308,12 +1306,16 @@ class PrintReader:
           none where it has one (20 and 88: a town dot may be printed little wider than the crossing,
           so only the revenue tells them apart), the revenue printed or not;
         * a town where three or more tracks meet whose revenue is not seen, where a junction without a
-          town leaves by the same edges (:meth:`_unproven_junction_town`)."""
+          town leaves by the same edges (:meth:`_unproven_junction_town`);
+        * a tile whose one city is printed at the centre, where plain track leaves by the same edges: a
+          centre mostly the tile's own colour with no white and no token's colour there (a city's centre
+          is always covered)."""
         cand = self._by_key.get((tile, rotation))
         if cand is None:
             return ""
         twin = (tile, rotation) in self.revenue_twins
-        plain_rival = cand.city and any(
+        # (a city at the very centre: a tile of two cities off the centre leaves its centre bare)
+        plain_rival = tile in self._centre_city and any(
             not c.city
             and not c.revenue
             and not c.towns
