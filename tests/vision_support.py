@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from vision.board import BoardState
-from vision.perturb import Perturbation, simulate_frame
+from vision.perturb import FRAME_SIZE, Perturbation, simulate_frame
+from vision.pipeline import FrameResult, Recognizer
 from vision.render import Image
 from vision.styles import renderer
 
@@ -29,3 +30,17 @@ def styled_photo(board: BoardState, style: str, seed: int, **changes: Any) -> Im
     )
     p = replace(p, **changes)
     return simulate_frame(board, p, draw=lambda b, s: renderer(style)(b, s, seed)).image
+
+
+def read_as_bench_frame(board: BoardState, style: str, p: Perturbation) -> FrameResult:
+    """``board`` photographed as the bench photographs a frame (the look's renderer seeded by the
+    perturbation's seed, FRAME_SIZE) and read by a recogniser of that board; the frame registers and no
+    tile on it is read as another tile."""
+    paint = renderer(style)
+    image = simulate_frame(board, p, FRAME_SIZE, draw=lambda b, s: paint(b, s, p.seed)).image
+    result = Recognizer(board).recognise(image)
+    assert result.ok
+    for hex_id, placed in board.tiles.items():
+        seen = result.observations[hex_id]
+        assert seen.status != "tile" or seen.tile == placed[0], (hex_id, seen)
+    return result
