@@ -185,6 +185,7 @@ class _Place:
     at: Point
     tangent: Point
     refs: tuple[tuple[Point, Point], ...]  # (point, tangent) on the same track, away from the town
+    curved: bool = False  # the track turns (its edges are not opposite)
 
 
 def _on_line(pts: Sequence[Point], k: int) -> tuple[Point, Point]:
@@ -206,7 +207,8 @@ def _town_places(shape: TileShape, rotation: int, layout: str) -> tuple[_Place, 
         pts = centreline(layout, edges[0], edges[1])
         n = len(pts) - 1
         mid, tangent = _on_line(pts, n // 2)
-        out.append(_Place(mid, tangent, tuple(_on_line(pts, round(n * f)) for f in (0.2, 0.3, 0.7, 0.8))))
+        refs = tuple(_on_line(pts, round(n * f)) for f in (0.2, 0.3, 0.7, 0.8))
+        out.append(_Place(mid, tangent, refs, (edges[1] - edges[0]) % 6 != 3))
     return tuple(out)
 
 
@@ -454,6 +456,22 @@ class PrintReader:
         self._by_key = {(c.tile, c.rotation): c for c in self.candidates}
         #: per (tile, rotation) whose track another tile of its colour prints alike, with or without a
         #: revenue where it has the other (20 and 88): the candidate, to check the revenue on
+        #: the readings of a tile whose one city is at the centre where a plain tile of its colour (no city,
+        #: town or revenue) leaves by the same edges (:meth:`contradiction` asks its centre to be covered)
+        self.plain_twins = frozenset(
+            (a.tile, a.rotation)
+            for a in self.candidates
+            if a.tile in self._centre_city
+            and any(
+                not b.city
+                and not b.revenue
+                and not b.towns
+                and not b.town_centre
+                and b.color == a.color
+                and b.edges == a.edges
+                for b in self.candidates
+            )
+        )
         self.revenue_twins: dict[tuple[str, int], _Candidate] = {
             (a.tile, a.rotation): a
             for a in self.candidates
@@ -1201,10 +1219,7 @@ class PrintReader:
             for place in self._missing_towns(winner, rival):
                 at, track = self.town_widths(ink, place, shift)
                 ratio = at / track if track > 0.0 else 0.0
-                curved = any(
-                    abs(t[0] * place.tangent[0] + t[1] * place.tangent[1]) < 0.99 for _, t in place.refs
-                )
-                if not 0.0 < ratio <= (NO_TOWN_THICK if track > THICK and curved else NO_TOWN):
+                if not 0.0 < ratio <= (NO_TOWN_THICK if track > THICK and place.curved else NO_TOWN):
                     return f"{rival.tile}/{rival.rotation}'s town may be printed ({ratio:.2f} of the track's width)"
         return ""
 
@@ -1314,27 +1329,19 @@ class PrintReader:
         if cand is None:
             return ""
         twin = (tile, rotation) in self.revenue_twins
-        # (a city at the very centre: a tile of two cities off the centre leaves its centre bare)
-        plain_rival = tile in self._centre_city and any(
-            not c.city
-            and not c.revenue
-            and not c.towns
-            and not c.town_centre
-            and c.color == cand.color
-            and c.edges == cand.edges
-            for c in self.candidates
-        )
+        plain_rival = (tile, rotation) in self.plain_twins
         if cand.city and not twin and not plain_rival:
             return ""
         top = int(np.argmax(votes))
         color = VOTE_CLASSES[top] if float(votes[top]) >= 0.15 else "neutral"
         ink, light, tiled, vivid, dull = self.measure(patch, color)
+        exits, width = self.exits(ink)
+        back = self.offset(ink, exits)
+        shift = (-back[0], -back[1])
         if plain_rival:
             # a city's centre is covered (a white slot, a token, the band between slots); where plain track
             # leaves by the same edges, a centre mostly the tile's own colour, with no white and no token's
             # colour there, is that plain tile's
-            back = self.offset(ink, self.exits(ink)[0])
-            shift = (-back[0], -back[1])
             bare = float((np.roll(tiled, shift, (0, 1))[self.centre] > 1.5).mean())
             lit = float(np.roll(light, shift, (0, 1))[self.centre].mean())
             token = float(np.roll(vivid, shift, (0, 1))[self.centre].mean())
@@ -1344,22 +1351,18 @@ class PrintReader:
                 return ""
         if not cand.city and float(vivid[self.centre].mean()) >= 0.5:
             return "a token's colour over the centre"
-        exits, width = self.exits(ink)
-        back = self.offset(ink, exits)
         # a rival leaving by the same edges prints a town on this tile's track: it must be ruled out
         # there (another printing's town may be a dot the templates' bar does not fit)
-        unruled = self._unruled_town(ink, cand, self.candidates, (-back[0], -back[1]))
+        unruled = self._unruled_town(ink, cand, self.candidates, shift)
         if unruled:
             return unruled
         near = max(0.06, width / 2 + 0.025) + 0.04
-        unproven = self._junction_town_contradicted(
-            (ink, tiled, dull, vivid), cand, (-back[0], -back[1]), near
-        )
+        unproven = self._junction_town_contradicted((ink, tiled, dull, vivid), cand, shift, near)
         if unproven:
             return unproven
         if not twin:
             return ""
-        mark = self._revenue_mark((ink, tiled, dull, vivid), cand, (-back[0], -back[1]), near)
+        mark = self._revenue_mark((ink, tiled, dull, vivid), cand, shift, near)
         # (a template reading with a revenue has the template's own evidence of its town: a clear white
         # revenue circle is not taken for glare here, as it is where the print reader alone decides)
         if cand.revenue:
