@@ -148,6 +148,8 @@ GLARE = 245.0
 GLARE_SHARE = 0.003
 #: colour (max minus min channel) below which a very dark pixel is ink at any saturation
 DEEP_CHROMA = 100.0
+#: a deep pixel of the tile's own hue and saturation within this share of its brightness is the tile
+DEEP_TONED = 0.22
 #: a town printed as a dot or a bar is wider than the track at its place: the ink's width across the
 #: track there, relative to the same track's width away from it, is at least TOWN_WIDE for a town to
 #: be seen there, and at most NO_TOWN for a reading without it to rule out a town there
@@ -557,21 +559,26 @@ class PrintReader:
         # little colour in absolute terms; a station token, a river or a mountain has far more
         chroma = val * sat / 255.0
         deep = (dark >= 0.6) & (chroma < DEEP_CHROMA)
-        ink = (dark * ((sat < 110) | (val < 70) | deep)).astype(np.float32)
         if color == "neutral":
             level = float(np.percentile(luma[self.mask], 70))
             tiled = (np.abs(luma - level) < 0.2 * level) & (sat < 90)
-            loose = tiled
+            hue_ok = tiled
         else:
             hue_ok = hue_mask(hue, self.own_hue_ranges(hue, sat, color))
             tiled = hue_ok & (sat >= 80)
-            # in a shadow the tile's print is duller: its hue, less saturated
-            loose = hue_ok & (sat >= 40) & (ink < 0.5)
             # the tile's print is evenly saturated; skin or a card of a near hue is paler
             if tiled[self.mask].any():
                 tiled &= sat >= 0.75 * float(np.mean(sat[self.mask & tiled]))
         own = luma[self.mask & tiled]
         level = float(np.mean(own)) if own.size else float(np.percentile(luma[self.mask], 70))
+        if color != "neutral":
+            # a dark tile colour (brown) beside a much lighter print (a pale casing along the track, a
+            # city's white) is dark there, and deep; at the tile's own hue, saturation and brightness it is
+            # the tile, not track printed in a dark shade of it (which is far darker than the tile)
+            deep &= ~(tiled & (np.abs(luma - level) < DEEP_TONED * level))
+        ink = (dark * ((sat < 110) | (val < 70) | deep)).astype(np.float32)
+        # in a shadow the tile's print is duller: its hue, less saturated
+        loose = tiled if color == "neutral" else hue_ok & (sat >= 40) & (ink < 0.5)
         light = (sat < 60) & (luma > 1.05 * level)
         if color == "neutral":
             light &= ~tiled
