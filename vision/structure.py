@@ -26,6 +26,7 @@ both fit, or none fits well, the hex stays "can't see": never a guess.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections.abc import Mapping, Sequence
@@ -56,6 +57,8 @@ EXIT_SPAN = 0.09
 #: an edge carries track when every row has ink at least this strong; it carries none below NO_EXIT
 EXIT = 0.5
 NO_EXIT = 0.25
+#: at most this many doubtful edges (between NO_EXIT and EXIT) are each read both ways
+MAX_DOUBTFUL = 2
 #: ink on an edge at least this strong (but under NO_EXIT) may be a washed-out track
 FAINT_EXIT = 0.1
 #: rows further in (board units from the centre) along which a doubtful exit's track is followed: a
@@ -770,18 +773,54 @@ class PrintReader:
         ink, light, tiled, vivid, dull = self.measure(patch, color)
         blocked = np.maximum(light, vivid)
         exits, width = self.exits(ink, blocked)
-        # how far ink may lie from a centreline and still be that track: half the track's width seen
-        # at the edges, plus a little for blur and a tile lying slightly turned
-        on_line = max(0.06, width / 2 + 0.025)
-        near = on_line + 0.04
-        thick = max(width, self.track_width or 0.0) > THICK
         if color == "neutral" and bool((exits < NO_EXIT).all()):
             if float(votes[top]) >= 0.06:
                 return Reading("unseen", note="unclear colour")
             return self._empty(patch, ink, outline, clipped)
         exits, bare_edges = self.settle_exits(exits, ink, tiled, width)
-        if bool(((exits > NO_EXIT) & (exits < EXIT)).any()):
-            return Reading("unseen", note=f"doubtful exits {np.round(exits, 2).tolist()}")
+        maps = (ink, light, tiled, vivid, dull, blocked)
+        doubtful = [int(e) for e in np.flatnonzero((exits > NO_EXIT) & (exits < EXIT))]
+        if not doubtful:
+            return self._read_exits(patch, maps, color, exits, bare_edges, width, tiles)
+        note = f"doubtful exits {np.round(exits, 2).tolist()}"
+        if len(doubtful) > MAX_DOUBTFUL:
+            return Reading("unseen", note=note)
+        # an edge whose ink is neither clearly track nor clearly none: each way is read in turn (as
+        # track, its track must then show along its whole length; as no track, the edge must show the
+        # tile's colour where the ink crosses it); where exactly one way fits a tile, that is the reading
+        readings: list[tuple[Reading, tuple[int, ...]]] = []
+        for ways in itertools.product((True, False), repeat=len(doubtful)):
+            settled = exits.copy()
+            for e, track in zip(doubtful, ways, strict=True):
+                settled[e] = EXIT if track else FAINT_EXIT
+            got = self._read_exits(patch, maps, color, settled, bare_edges, width, tiles)
+            if got.status == "tile":
+                readings.append((got, tuple(e for e, track in zip(doubtful, ways, strict=True) if track)))
+        if len(readings) != 1:
+            ways_note = "; ".join(f"{r.tile}/{r.rotation}" for r, _ in readings)
+            return Reading("unseen", note=f"{note}{' (' + ways_note + ')' if ways_note else ''}")
+        got, as_track = readings[0]
+        return replace(got, note=f"print, doubtful exits {doubtful} as {'track' if as_track else 'none'}")
+
+    def _read_exits(
+        self,
+        patch: FloatArray,
+        maps: tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray],
+        color: str,
+        exits: FloatArray,
+        bare_edges: frozenset[int],
+        width: float,
+        tiles: frozenset[str] | None,
+    ) -> Reading:
+        """Decide a hex whose exits are settled (each clearly track or clearly none): ``maps`` are the
+        ink, light, tile colour, token, dull tile colour and blocked maps of :meth:`measure`, ``width``
+        the track's width at its exits."""
+        ink, light, tiled, vivid, dull, blocked = maps
+        # how far ink may lie from a centreline and still be that track: half the track's width seen
+        # at the edges, plus a little for blur and a tile lying slightly turned
+        on_line = max(0.06, width / 2 + 0.025)
+        near = on_line + 0.04
+        thick = max(width, self.track_width or 0.0) > THICK
         # an edge's colour where the hex's edges lie and where the tile's lie, moved back by its offset
         # (:meth:`offset` measures the offset only along the exits: an edge without track may show its
         # colour better either way)
