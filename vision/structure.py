@@ -146,6 +146,9 @@ REVENUE_INK = 2.5
 #: the same ink away from a reading without a revenue above which it may be a rival's bare revenue
 #: digits (a tile number sums to at most about 2 on a sharp frame)
 REVENUE_DIGITS = 5.0
+#: the same ink away from a reading without a revenue below which no rival's bare revenue digits are
+#: printed there (an 8 on `reprint` measures 0 where its rival 58's digits measure 3 and more)
+REVENUE_ABSENT = 1.0
 #: share of the hex blown out (every channel this bright) above which white says nothing
 GLARE = 245.0
 GLARE_SHARE = 0.003
@@ -1159,7 +1162,11 @@ class PrintReader:
             n_mine, n_theirs = int(mine.sum()), int(theirs.sum())
             ink_mine = float(seen_ink[mine].mean()) if n_mine else 0.0
             ink_theirs = float(seen_ink[theirs].mean()) if n_theirs else 1.0
-            if n_theirs >= 6 and ink_theirs >= 0.5:
+            if (
+                n_theirs >= 6
+                and ink_theirs >= 0.5
+                and not self._revenue_absent(ink, winner, rival, shift, near, white)
+            ):
                 return Reading("unseen", note=f"{name}: ink where either runs")
             if n_mine < 6 and n_theirs < 6:
                 # thick track leaves a town's bar little beyond it, but there it is bare where no bar is
@@ -1167,6 +1174,8 @@ class PrintReader:
                 if thick and not winner.bars and bars_seen.get(id(rival), 1.0) <= BAR_ABSENT:
                     continue
                 if thick and winner.bars and not rival.bars and bars_seen.get(id(winner), 0.0) >= BAR_SEEN:
+                    continue
+                if self._revenue_absent(ink, winner, rival, shift, near, white):
                     continue
                 return Reading("unseen", note=f"{name}: alike at this track width")
             if n_mine >= 6 and ink_mine < 0.6:
@@ -1323,6 +1332,28 @@ class PrintReader:
         if digits < REVENUE_DIGITS:
             return ""
         return f"{winner.tile}/{winner.rotation}: ink away from the track ({digits:.1f}) may be a rival's revenue"
+
+    def _revenue_absent(
+        self,
+        ink: FloatArray,
+        winner: _Candidate,
+        rival: _Candidate,
+        shift: tuple[int, int],
+        near: float,
+        white: float,
+    ) -> bool:
+        """Whether a rival leaving by the same edges that prints a town and a revenue the winner does not
+        is ruled out by its revenue not being printed: no white circle or box (``white``,
+        :meth:`_revenue_mark`) and no more ink away from the track than a tile number leaves (under
+        REVENUE_ABSENT: no bare digits).  Thick track can hide a town's dot or bar; a revenue lies beside
+        the track, where nothing hides it."""
+        if not rival.revenue or winner.revenue or winner.city or rival.city or rival.edges != winner.edges:
+            return False
+        if not any(all(math.dist(p.at, own.at) >= 0.05 for own in winner.towns) for p in rival.towns):
+            return False
+        if white > REVENUE_NONE:
+            return False
+        return self._ink_off_track(ink, winner, shift, near) < REVENUE_ABSENT
 
     def _junction_town_contradicted(
         self,
