@@ -143,6 +143,10 @@ REVENUE_NONE = 0.002
 #: ink (summed over the fine patch's pixels, 0..1 each) away from a junction town's track that tells its
 #: revenue printed as bare digits, where no white circle or box shows (:meth:`PrintReader.read`)
 REVENUE_INK = 2.5
+#: how far from the centre (board units) a junction town's revenue (that ink, or its white) is looked for:
+#: a revenue is printed within it, the band beyond is where a tile lying off its hex shows its cut edge,
+#: the map or the next tile
+REVENUE_REACH = 0.40
 #: the same ink away from a reading without a revenue above which it may be a rival's bare revenue
 #: digits (a tile number sums to at most about 2 on a sharp frame)
 REVENUE_DIGITS = 5.0
@@ -1086,7 +1090,7 @@ class PrintReader:
         best_score, winner, shift = scored[0]
         twins = [c for c in pool if c is not winner and c.look == winner.look]
         white = self._revenue_mark((ink, tiled, dull, vivid), winner, shift, near)
-        unproven = self._unproven_junction_town(ink, winner, pool, shift, near, white)
+        unproven = self._unproven_junction_town((ink, tiled, dull, vivid), winner, pool, shift, near)
         if unproven:
             return Reading("unseen", note=unproven)
         digits = self._unexplained_digits(ink, winner, pool, shift, near, white)
@@ -1278,33 +1282,38 @@ class PrintReader:
                     return f"{rival.tile}/{rival.rotation}'s town may be printed ({ratio:.2f} of the track's width)"
         return ""
 
-    def _ink_off_track(self, ink: FloatArray, cand: _Candidate, shift: tuple[int, int], near: float) -> float:
-        """The ink on the hex farther than ``near`` from ``cand``'s track and outside its clear zone: where
-        a revenue's bare digits (or a tile number) are printed."""
-        region = self.mask & ~cand.clear & (cand.dist > near)
+    def _ink_off_track(
+        self, ink: FloatArray, cand: _Candidate, shift: tuple[int, int], near: float, reach: float = 1.0
+    ) -> float:
+        """The ink on the hex farther than ``near`` from ``cand``'s track and outside its clear zone (within
+        ``reach`` of the centre): where a revenue's bare digits (or a tile number) are printed."""
+        region = self.mask & ~cand.clear & (cand.dist > near) & (self.radius <= reach)
         return float(np.roll(ink, shift, (0, 1))[region].sum())
 
     def _unproven_junction_town(
         self,
-        ink: FloatArray,
+        maps: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
         winner: _Candidate,
         pool: Sequence[_Candidate],
         shift: tuple[int, int],
         near: float,
-        white: float,
     ) -> str:
         """Why a reading of a town where three or more tracks meet at the centre is not proven, or "".
         Where a junction without a town leaves by the same edges, the town's tracks into the centre can
         fit that junction printed on tighter curves than the reader's (its curves then fail their
         recall), and the town's own dot lies where the junction's tracks merge anyway: only the town's
-        revenue tells them, printed in a white circle or box (``white``, :meth:`_revenue_mark`, more
-        than a tile without a revenue shows) or as bare digits: ink away from the town's track (the
-        junction prints only its small tile number there, which at FINE_SCALE blurs below REVENUE_INK)."""
+        revenue tells them, printed in a white circle or box (:meth:`_revenue_mark`, more than a tile
+        without a revenue shows) or as bare digits: ink away from the town's track (the junction prints
+        only its small tile number there, which at FINE_SCALE blurs below REVENUE_INK).  Both are looked
+        for only within REVENUE_REACH of the centre: beyond it, past a tile lying off its hex, its cut
+        edge, the map's paper or the next tile show, and a revenue is printed further in.  ``maps`` are
+        the ink, tile colour, dull tile colour and token maps of :meth:`measure`."""
         if not (winner.town_centre and not winner.bars and not winner.city and winner.revenue):
             return ""
+        white = self._revenue_mark(maps, winner, shift, near, REVENUE_REACH)
         if not any(not c.city and not c.revenue for c in pool) or white > REVENUE_NONE:
             return ""
-        digits = self._ink_off_track(ink, winner, shift, near)
+        digits = self._ink_off_track(maps[0], winner, shift, near, REVENUE_REACH)
         if digits >= REVENUE_INK:
             return ""
         return (
@@ -1368,8 +1377,7 @@ class PrintReader:
         if not (cand.town_centre and not cand.bars and not cand.city):
             return ""
         rivals = [c for c in self.candidates if c.color == cand.color and c.edges == cand.edges]
-        white = self._revenue_mark(maps, cand, shift, near)
-        return self._unproven_junction_town(maps[0], cand, rivals, shift, near, white)
+        return self._unproven_junction_town(maps, cand, rivals, shift, near)
 
     def _revenue_mark(
         self,
@@ -1377,14 +1385,15 @@ class PrintReader:
         cand: _Candidate,
         shift: tuple[int, int],
         near: float,
+        reach: float = 1.0,
     ) -> float:
-        """The share of the hex away from ``cand``'s track and city (its drawing laid at ``shift``) that
-        is pale: neither the tile's colour (even shadowed), a token's colour nor ink: a revenue circle or
-        box with its number, or glare.  ``maps`` are the ink, tile colour, dull tile colour and token
-        maps of :meth:`measure`."""
+        """The share of the hex away from ``cand``'s track and city (its drawing laid at ``shift``; within
+        ``reach`` of the centre) that is pale: neither the tile's colour (even shadowed), a token's colour
+        nor ink: a revenue circle or box with its number, or glare.  ``maps`` are the ink, tile colour,
+        dull tile colour and token maps of :meth:`measure`."""
         ink, tiled, dull, vivid = maps
         pale = (ink < 0.5) & (tiled < 0.5) & (dull < 0.5) & (vivid < 0.5)
-        region = self.mask & ~cand.clear & (cand.dist > near)
+        region = self.mask & ~cand.clear & (cand.dist > near) & (self.radius <= reach)
         lit = np.roll(pale, shift, (0, 1)) & region
         return float(lit.sum()) / float(self.mask.sum())
 
