@@ -10,7 +10,8 @@ shows and matches that against the title's tile set, described from the tile cod
 * **ink**: pixels much darker than the paper or tile around them and not strongly coloured (track,
   town bars, printed text; a blue river, a brown mountain or a coloured token is not ink);
 * **which edges the track leaves by**: on each edge, a dark line must cross three short rows
-  parallel to the edge just inside it (text never crosses all three);
+  parallel to the edge just inside it (text never crosses all three); an edge neither clearly
+  crossed nor clearly bare is read both ways, and only where exactly one way fits a tile is it read;
 * **the track's course**: every candidate's centrelines (straight, gentle or sharp arcs between
   edge midpoints, lines into a city or town, town bars) are drawn as geometry here, and the
   observed ink must lie along them (recall) and nowhere much else (unexplained ink);
