@@ -9,47 +9,20 @@ colour is far darker than the tile, and stays ink."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from pathlib import Path
-
 import numpy as np
 
-from tests.vision_support import read_as_bench_frame
+from tests.vision_support import bench_frame, read_as_bench_frame
 from vision.board import board_from_title
-from vision.fixture_states import load_fixture, replay
-from vision.perturb import Perturbation
 from vision.pipeline import Recognizer
 
-GAME = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870" / "game-end-market-400.json"
 BROWN = {"L11": ("63", 0), "E12": ("63", 0), "H17": ("63", 0), "J5": ("170", 4)}
 
 
 def test_brown_cities_beside_a_pale_casing_are_read() -> None:
     """A development frame (seed 1001, frame 0) of the `offset` look where all four brown city tiles
     were refused for stray ink: each is now read as itself."""
-    board = list(replay(load_fixture(GAME), 571))[-1][1]
-    # the frame's deliberate changes (three tiles turned) are part of what was photographed
-    board = replace(board, tiles={**board.tiles, "K8": ("9", 1), "B11": ("170", 3), "H11": ("9", 2)})
+    board, p = bench_frame("1870", 1001, 0)
     assert {h: board.tiles[h] for h in BROWN} == BROWN
-    p = Perturbation(
-        tilt_deg=2.4640533380243577,
-        tilt_axis_deg=54.7935856237079,
-        roll_deg=-6.395099851745821,
-        fill=0.8037471098432385,
-        shift=(0.9682339591979114, 0.5303064223618792),
-        brightness=0.8020807488443285,
-        contrast=0.9207794427052745,
-        temperature=-0.5778345302775465,
-        vignette=0.10814563547833536,
-        shadows=0,
-        glare=2,
-        hand=True,
-        cards=1,
-        blur_sigma=0.31926844157631634,
-        noise_sigma=5.781656036746974,
-        jpeg_quality=67,
-        seed=2141682498,
-    )
     result = read_as_bench_frame(board, "offset", p)
     for hex_id, placed in BROWN.items():
         assert result.observations[hex_id].placed == placed, (hex_id, result.observations[hex_id])

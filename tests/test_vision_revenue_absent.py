@@ -8,45 +8,21 @@ tile number leaves (no bare digits), the rival is not the tile (``PrintReader._r
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from tests.vision_support import read_as_bench_frame, styled_photo
+from tests.vision_support import bench_frame, read_as_bench_frame, styled_photo
 from vision.board import board_from_title
-from vision.fixture_states import load_fixture, replay
-from vision.perturb import Perturbation
 from vision.pipeline import Recognizer
 from vision.structure import REVENUE_ABSENT, SHIFTS
-
-GAME = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870" / "game-end-market-400.json"
 
 
 def test_an_8_on_thick_track_is_read_where_no_revenue_is_printed() -> None:
     """A development frame (seed 1001, frame 1) of `reprint`, tilted 22°: the 8 on H5 was refused as
     alike to a 58; read as 8."""
-    board = list(replay(load_fixture(GAME), 449))[-1][1]
+    board, p = bench_frame("1870", 1001, 1)
     assert board.tiles["H5"] == ("8", 0)
-    p = Perturbation(
-        tilt_deg=22.231002330440923,
-        tilt_axis_deg=136.81379825564187,
-        roll_deg=-3.4191733408728613,
-        fill=0.7927712673371982,
-        shift=(-0.2586998613028426, 0.9555736779051731),
-        brightness=0.8837321995889527,
-        contrast=0.8699243967687007,
-        temperature=-0.22226025379111247,
-        vignette=0.013601441970454108,
-        shadows=1,
-        glare=1,
-        hand=True,
-        cards=2,
-        blur_sigma=0.32528689681554,
-        noise_sigma=3.0005289849053325,
-        jpeg_quality=63,
-        seed=1704145266,
-    )
     result = read_as_bench_frame(board, "reprint", p)
     assert result.observations["H5"].placed == ("8", 0), result.observations["H5"]
 

@@ -9,40 +9,15 @@ curves a reading without the town now needs the track no wider there than 1.1 of
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tests.vision_support import read_as_bench_frame, styled_photo
+from tests.vision_support import bench_frame, read_as_bench_frame, styled_photo
 from vision.board import board_from_title
-from vision.fixture_states import load_fixture, replay
-from vision.perturb import Perturbation
 from vision.pipeline import Recognizer
-
-GAME = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870" / "game-end-market-400.json"
 
 
 def test_a_58_in_a_dim_blurred_frame_is_not_read_as_8() -> None:
     """A development frame (seed 3003, frame 5) of the `reprint` look where the 58 on M10 was read as 8."""
-    board = list(replay(load_fixture(GAME), 810))[-1][1]
+    board, p = bench_frame("1870", 3003, 5)
     assert board.tiles["M10"] == ("58", 1)
-    p = Perturbation(
-        tilt_deg=4.870089852002793,
-        tilt_axis_deg=160.11309563344173,
-        roll_deg=-5.881283471975475,
-        fill=0.7925142945405793,
-        shift=(-0.5864738396015434, -0.5077362439089173),
-        brightness=0.8770345317916641,
-        contrast=0.7692795160599695,
-        temperature=-0.6749003071146906,
-        vignette=0.17795994812726085,
-        shadows=2,
-        glare=0,
-        hand=True,
-        cards=2,
-        blur_sigma=0.9235736135545183,
-        noise_sigma=1.692170655203101,
-        jpeg_quality=78,
-        seed=442468128,
-    )
     result = read_as_bench_frame(board, "reprint", p)
     obs = result.observations["M10"]
     assert obs.status == "unseen" or obs.placed == ("58", 1), obs

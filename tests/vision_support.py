@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from vision.board import BoardState
-from vision.perturb import FRAME_SIZE, Perturbation, simulate_frame
+from vision.evaluate import fixture_games, make_changes
+from vision.fixture_states import replay
+from vision.perturb import FRAME_SIZE, Perturbation, random_perturbation, simulate_frame
 from vision.pipeline import FrameResult, Recognizer
 from vision.render import Image
 from vision.styles import renderer
@@ -44,3 +49,23 @@ def read_as_bench_frame(board: BoardState, style: str, p: Perturbation) -> Frame
         seen = result.observations[hex_id]
         assert seen.status != "tile" or seen.tile == placed[0], (hex_id, seen)
     return result
+
+
+@functools.cache
+def _title_states(title: str) -> tuple[tuple[tuple[int, BoardState], ...], ...]:
+    return tuple(tuple(replay(game)) for game in fixture_games(title))
+
+
+def bench_frame(title: str, seed: int, frame: int) -> tuple[BoardState, Perturbation]:
+    """Frame ``frame`` (from 0) of the bench's run of ``title`` at ``seed`` (``vision.evaluate.run_bench``,
+    up to 3 changes a frame): the table photographed, its deliberate changes made, and the frame's
+    perturbation.  The development frames the rounds of docs/VISION.md name ("seed 3003 frame 5") are
+    these."""
+    states = _title_states(title)
+    rng = np.random.default_rng(seed)
+    for _ in range(frame + 1):
+        game = states[int(rng.integers(len(states)))]
+        _, expected = game[int(rng.integers(len(game)))]
+        table, _ = make_changes(expected, rng, int(rng.integers(0, 4)))
+        perturbation = random_perturbation(rng, 1.0)
+    return table, perturbation
