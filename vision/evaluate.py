@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -198,6 +199,8 @@ class FrameReport:
     found: list[str] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+    #: laid tiles in clear view the camera said it can't see, each with the recogniser's reason
+    unread: list[str] = field(default_factory=list)
     error: str | None = None
     cpu_seconds: float = 0.0  # processor time of the recognition (wall time inflates on a shared machine)
 
@@ -264,6 +267,8 @@ def run_bench(
             truth = table.tiles.get(hex_id)
             if obs.status == "unseen":
                 report.cant_see += 1
+                if truth is not None:
+                    report.unread.append(f"{hex_id}: truth {truth}: {obs.why or 'no reason given'}")
             if truth is None:
                 ok = obs.status == "empty"
             else:
@@ -283,6 +288,7 @@ def run_bench(
             if not ok and obs.status != "unseen":
                 report.wrong.append(
                     f"{hex_id}: truth {truth}, seen {obs.placed or obs.status} ({obs.confidence:.2f})"
+                    + (f" by {obs.why}" if obs.why else "")
                 )
         for hex_id, diff in reported.items():
             if hex_id not in changed:
@@ -367,6 +373,25 @@ def _empty(title: str) -> BoardState:
     from vision.board import board_from_title
 
     return board_from_title(title)
+
+
+def why_class(reason: str) -> str:
+    """A reason with its particulars (tile numbers, rotations, edges, measures) taken out, so the
+    reasons of many hexes tally by kind: "edges [2] neither track nor tile colour" and "edges [0, 4]
+    neither ..." are one kind."""
+    reason = re.sub(r"\[[^\]]*\]", "[…]", reason)
+    reason = re.sub(r"\d+(\.\d+)?[A-Z]?", "#", reason)
+    return re.sub(r"#(/#)+", "#", reason)
+
+
+def why_tally(reports: Sequence[FrameReport]) -> list[tuple[int, str]]:
+    """The kinds of reason (:func:`why_class`) laid tiles in clear view went unread for, most first."""
+    counts: dict[str, int] = {}
+    for report in reports:
+        for line in report.unread:
+            kind = why_class(line.split(": ", 2)[-1])
+            counts[kind] = counts.get(kind, 0) + 1
+    return sorted(((n, kind) for kind, n in counts.items()), key=lambda item: (-item[0], item[1]))
 
 
 def percentile(values: list[float], q: float) -> float:

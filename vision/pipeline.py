@@ -100,6 +100,9 @@ class HexObservation:
     confidence: float = 0.0
     score: float = 0.0
     tokens: tuple[str | None, ...] = ()
+    #: how the reading was reached, or why the hex could not be read ("edges [2] neither track nor tile
+    #: colour"): for the owner checking a photo and for the bench's ``--why``, never for deciding
+    why: str = ""
 
     @property
     def placed(self) -> tuple[str, int] | None:
@@ -541,7 +544,7 @@ class Recognizer:
         try:
             hmat, detection = self.locate(frame)
         except RegistrationError as exc:
-            unseen = {h: HexObservation(h, "unseen") for h in self.hex_ids}
+            unseen = {h: HexObservation(h, "unseen", why="the board was not found") for h in self.hex_ids}
             return FrameResult(unseen, None, (), time.perf_counter() - start, str(exc))
         t_locate = time.perf_counter() - start
         result = self.recognise_with(frame, hmat)
@@ -658,14 +661,21 @@ class Recognizer:
         observations: dict[str, HexObservation] = {}
         for i, hex_id in enumerate(self.hex_ids):
             if inside_frac[i] < 0.98 or fine_inside[i][self.fine.mask].mean() < 0.98:
-                observations[hex_id] = HexObservation(hex_id, "unseen")
+                observations[hex_id] = HexObservation(hex_id, "unseen", why="not wholly in the photo")
                 continue
             d = decisions[i]
             color = self._classes(votes[i])[0]
             if d.choice < 0 or d.confidence < self.min_confidence:
                 observations[hex_id] = self._by_print(
-                    i, fine_balanced[i], votes[i], float(outline[i]), color, balanced[i], ones
-                ) or HexObservation(hex_id, "unseen", None, None, color, d.confidence, d.fit)
+                    i,
+                    fine_balanced[i],
+                    votes[i],
+                    float(outline[i]),
+                    color,
+                    balanced[i],
+                    ones,
+                    fallback=(d.confidence, d.fit),
+                )
                 continue
             k = int(candidates[i, d.choice])
             if k >= self.fine.n_tiles:
@@ -682,15 +692,22 @@ class Recognizer:
                 # colour over much of the hex, a tile's track, or what a plain map hex does not
                 # (a faint outline with a little colour on the hex is a hand or a card's edge over it)
                 faint = float(outline[i]) < 0.3 and self._foreign_votes(i, votes[i]) >= 0.03
+                why = "no tile (template)"
                 if self._foreign_votes(i, votes[i]) >= EMPTY_VOTES or reading.vetoes_empty or faint:
                     conf = 0.0
+                    why = (
+                        f"looks empty, but shows what an empty hex does not ({reading.note or 'tile colour'})"
+                    )
                 # a hex the print reader cannot see clearly (washed out, partly hidden) is no evidence
                 # of a missing tile unless the plain look fits it well (on a hex printed with a tile the
                 # print reader never says "no tile", so its silence there says nothing)
                 if reading.status == "unseen" and not self._printed[i] and conf < UNCONFIRMED_EMPTY:
                     conf = 0.0
+                    why = reading.note
                 status = "empty" if conf >= self.min_confidence else "unseen"
-                observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit)
+                if status == "unseen" and why == "no tile (template)":
+                    why = f"no tile, unsure ({conf:.2f})"
+                observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit, why=why)
                 continue
             tile_id, rot = self.bank.keys[k]
             if self.printed.contradiction(
@@ -700,12 +717,19 @@ class Recognizer:
                 # wider than the crossing (only the revenue printed or not is sure), and a token on a
                 # city can fit a town bar; the print reader then decides
                 observations[hex_id] = self._by_print(
-                    i, fine_balanced[i], votes[i], float(outline[i]), color, balanced[i], ones
-                ) or HexObservation(hex_id, "unseen", None, None, color, d.confidence, d.fit)
+                    i,
+                    fine_balanced[i],
+                    votes[i],
+                    float(outline[i]),
+                    color,
+                    balanced[i],
+                    ones,
+                    fallback=(d.confidence, d.fit),
+                )
                 continue
             tokens = self._tokens(balanced[i], ones, self.shapes[tile_id], rot)
             observations[hex_id] = HexObservation(
-                hex_id, "tile", tile_id, rot, self.bank.classes[k], d.confidence, d.fit, tokens
+                hex_id, "tile", tile_id, rot, self.bank.classes[k], d.confidence, d.fit, tokens, "template"
             )
         t3 = time.perf_counter()
         return FrameResult(
@@ -726,10 +750,16 @@ class Recognizer:
         color: str,
         coarse: FloatArray,
         gains: FloatArray,
-    ) -> HexObservation | None:
-        """The print reader's decision for a hex the template matcher cannot see, if it has one."""
+        fallback: tuple[float, float],
+    ) -> HexObservation:
+        """The print reader's decision for a hex the template matcher cannot see; where the print
+        reader cannot see it either, "unseen" with the template matcher's ``fallback`` (confidence,
+        fit) and the print reader's reason."""
         reading = self.read_print(i, fine, votes, outline)
-        return self._observe(i, reading, color, coarse, gains) if reading.status != "unseen" else None
+        if reading.status != "unseen":
+            return self._observe(i, reading, color, coarse, gains)
+        confidence, fit = fallback
+        return HexObservation(self.hex_ids[i], "unseen", None, None, color, confidence, fit, why=reading.note)
 
     def read_print(
         self,
@@ -774,7 +804,9 @@ class Recognizer:
     ) -> HexObservation:
         hex_id = self.hex_ids[i]
         if reading.status == "empty":
-            return HexObservation(hex_id, "empty", None, None, color, reading.confidence, 0.0)
+            return HexObservation(
+                hex_id, "empty", None, None, color, reading.confidence, 0.0, why=reading.note
+            )
         if reading.status == "tile" and reading.tile is not None and reading.rotation is not None:
             shape = self.shapes[reading.tile]
             tokens = self._tokens(coarse, gains, shape, reading.rotation)
@@ -787,8 +819,9 @@ class Recognizer:
                 reading.confidence,
                 0.0,
                 tokens,
+                why=reading.note,
             )
-        return HexObservation(hex_id, "unseen", None, None, color, reading.confidence)
+        return HexObservation(hex_id, "unseen", None, None, color, reading.confidence, why=reading.note)
 
     def _candidates(
         self, scores: FloatArray, votes: FloatArray

@@ -59,6 +59,8 @@ class Reconciliation:
     cant_see: tuple[str, ...]
     proposals: tuple[dict[str, Any], ...] = ()
     rejected: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (hex, reason)
+    #: why each hex of ``cant_see`` could not be read, where the recogniser said
+    cant_see_why: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
@@ -109,7 +111,8 @@ def combine(
             if hex_id in f and f[hex_id].status != "unseen" and f[hex_id].confidence >= min_confidence
         ]
         if not seen:
-            out[hex_id] = HexObservation(hex_id, "unseen")
+            last = next((f[hex_id].why for f in reversed(frames) if hex_id in f and f[hex_id].why), "")
+            out[hex_id] = HexObservation(hex_id, "unseen", why=last or "not read in any photo")
             continue
         latest = seen[-1]
         backing = 0
@@ -118,7 +121,11 @@ def combine(
                 break
             backing += 1
         needed = max(min_seen, 2 if backing < len(seen) else 1)
-        out[hex_id] = latest if backing >= needed else HexObservation(hex_id, "unseen")
+        out[hex_id] = (
+            latest
+            if backing >= needed
+            else HexObservation(hex_id, "unseen", why=f"the photos disagree ({len(seen)} readings)")
+        )
     return out
 
 
@@ -141,15 +148,19 @@ def reconcile(
     cant_see: list[str] = []
     proposals: list[dict[str, Any]] = []
     rejected: list[tuple[str, str]] = []
+    cant_see_why: dict[str, str] = {}
     for hex_id in sorted(observations):
         obs = observations[hex_id]
         want = expected.get(hex_id)
         if obs.status == "unseen" or obs.confidence < min_confidence:
             cant_see.append(hex_id)
+            unsure = f"{obs.status}, unsure ({obs.confidence:.2f})"
+            cant_see_why[hex_id] = obs.why if obs.status == "unseen" else f"{unsure}: {obs.why}"
             continue
         seen = obs.placed
         if obs.status == "tile" and seen is None:
             cant_see.append(hex_id)
+            cant_see_why[hex_id] = "a tile without a rotation"
             continue
         if seen is not None and seen[0] not in shapes:
             raise ValueError(f"observation on {hex_id}: tile {seen[0]!r} is not in the {title} tile set")
@@ -182,4 +193,4 @@ def reconcile(
                 proposals.append({"type": "lay_tile", "hex": hex_id, "tile": seen[0], "rotation": chosen})
             else:
                 rejected.append((hex_id, reasons[0] if reasons else "not a legal tile lay"))
-    return Reconciliation(tuple(diffs), tuple(cant_see), tuple(proposals), tuple(rejected))
+    return Reconciliation(tuple(diffs), tuple(cant_see), tuple(proposals), tuple(rejected), cant_see_why)

@@ -66,6 +66,12 @@ def register(subparsers: Any) -> None:
         "and measure with that calibration",
     )
     bench.add_argument("--json", action="store_true", help="one JSON object per frame, then the summary")
+    bench.add_argument(
+        "--why",
+        action="store_true",
+        help="also list each laid tile in clear view that was not read, with the recogniser's reason, "
+        "and tally the reasons by kind after the summary",
+    )
     bench.set_defaults(func=cmd_bench)
 
     check = sub.add_parser(
@@ -85,6 +91,9 @@ def register(subparsers: Any) -> None:
     check.add_argument("--db", type=Path, default=None, help="with --game: the database (default as `table`)")
     check.add_argument("--out", type=Path, default=None, help="write an annotated copy of the (last) photo")
     check.add_argument("--json", action="store_true")
+    check.add_argument(
+        "--why", action="store_true", help="say why each hex the camera can't see could not be read"
+    )
     check.add_argument(
         "--calibration",
         type=Path,
@@ -142,7 +151,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench.vision import bench_states, owner_calibration
     from companion.engine import GameError
     from companion.engine.titles import title_info
-    from vision.evaluate import run_bench, summarise
+    from vision.evaluate import run_bench, summarise, why_tally
     from vision.styles import TUNED
 
     if args.frames < 1:
@@ -188,6 +197,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 )
                 for line in report.wrong + report.false_differences + report.missed:
                     print(f"    {line}")
+                if args.why:
+                    for line in report.unread:
+                        print(f"    can't see {line}")
     except (FileNotFoundError, FixtureError, GameError, KeyError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -197,12 +209,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary["calibrated"] = owner is not None and owner.calibration is not None
     if owner is not None:
         summary["calibration"] = owner.describe()
+    tally = why_tally(reports) if args.why else []
     if args.json:
-        print(json.dumps({"summary": summary}))
+        print(
+            json.dumps({"summary": summary} | ({"why": [[n, kind] for n, kind in tally]} if args.why else {}))
+        )
     else:
         print("summary:")
         for key, value in summary.items():
             print(f"  {key}: {_fmt(value)}")
+        if args.why:
+            print("laid tiles not read, by reason:" if tally else "laid tiles not read: none")
+            for n, kind in tally:
+                print(f"  {n:5d}  {kind}")
     return 0
 
 
@@ -234,6 +253,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 {
                     "differences": [d.__dict__ for d in check.differences],
                     "cant_see": list(check.cant_see),
+                    "cant_see_why": dict(check.cant_see_why),
                     "proposals": list(check.proposals),
                     "rejected": [list(r) for r in check.rejected],
                     "frames": check.frames,
@@ -247,6 +267,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(line)
         if check.cant_see:
             print(f"can't see: {', '.join(check.cant_see)}")
+            if args.why:
+                for hex_id in check.cant_see:
+                    print(f"    {hex_id}: {check.cant_see_why.get(hex_id) or 'no reason given'}")
         if check.clean:
             print("the table matches the game's map" + (" (where visible)" if check.cant_see else ""))
     if args.out is not None and check.image is not None:

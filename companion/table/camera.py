@@ -51,6 +51,8 @@ class CameraCheck:
 
     differences: list[Difference] = field(default_factory=list)
     cant_see: list[str] = field(default_factory=list)
+    cant_see_why: dict[str, str] = field(default_factory=dict)
+    """Why each hex of ``cant_see`` could not be read (the recogniser's words), where it said."""
     proposals: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[tuple[str, str]] = field(default_factory=list)
     error: str | None = None
@@ -235,6 +237,7 @@ class BoardWatch:
         check = CameraCheck(
             differences=list(recon.differences),
             cant_see=list(recon.cant_see),
+            cant_see_why=dict(recon.cant_see_why),
             rejected=list(recon.rejected),
             seconds=self.seconds,
             frames=len(self.frames),
