@@ -119,6 +119,9 @@ BAR_ABSENT = 0.3
 BAR_SEEN = 0.85
 #: how far from the centre a station token reaches at least (a city's circle is 0.13–0.2 hex widths)
 TOKEN_REACH = 0.17
+#: a plain tile's centre is also judged beyond the track's edge by this much more (board units): thick
+#: track's casing, blurred into the track's ink, lies there and is no cover
+CASING_BAND = 0.02
 #: the disc around a city's centre a station token covers on every printing (token radius 0.118 on
 #: `reprint` to 0.17 on `cardboard`): a dark token covers it beyond the track, a town's dot or bar does not
 TOKEN_DISC = 0.14
@@ -1058,6 +1061,14 @@ class PrintReader:
                 )
                 cover = self._covering(t_s, l_s, d_s, i_s, v_s, y_s, cand.dist > near)
                 covered = float(cover[probe].mean()) if probe.any() else 0.0
+                # a plain tile where no tile with a city leaves by these edges (no token can lie on any
+                # tile the hex may carry): where tracks meet, thick track leaves little of the tile at the
+                # centre and its casing, blurred into the ink, lines what is left; the tile's colour
+                # beyond the casing tells it as well
+                beside = probe & (cand.dist > on_line + CASING_BAND)
+                plain = not (cand.revenue or cand.bars or cand.town_centre or dotted)
+                if plain and not city_rival and int(beside.sum()) >= 6:
+                    covered = min(covered, float(cover[beside].mean()))
                 # nor does a printed city outline ring the centre where no track runs
                 clear_rays = (
                     cand.dist[self.ring_px[..., 1], self.ring_px[..., 0]].min(axis=1) > on_line + 0.02
