@@ -175,6 +175,9 @@ NO_TOWN = 1.2
 #: centre, measures up to 1.18 of itself on `cardboard`: there NO_TOWN holds)
 NO_TOWN_THICK = 1.1
 TOWN_EXCESS = 0.03
+#: track at most this wide (board units; 3.4 fine pixels) measures a pixel wider in some stretches than in
+#: others: a town is ruled out where the track is no wider than its widest stretch elsewhere
+THIN_TRACK = 0.07
 #: lateral reach (board units) and step of the profiles across the track where its width is measured
 PROFILE_SPAN = 0.24
 PROFILE_STEP = 0.003
@@ -1288,7 +1291,13 @@ class PrintReader:
             if rival is winner or rival.edges != winner.edges or rival.color != winner.color:
                 continue
             for place in self._missing_towns(winner, rival):
-                at, track = self.town_widths(ink, place, shift)
+                *refs, at = self._widths_across(ink, [*place.refs, (place.at, place.tangent)], shift)
+                track = float(statistics.median(refs))
+                if 0.0 < track <= THIN_TRACK:
+                    # thin track is two to four pixels wide: slanting across the pixel grid it measures a
+                    # pixel wider in some stretches than in others, at the town's place as anywhere; the
+                    # widest of its own stretches is the track there
+                    track = max(refs)
                 ratio = at / track if track > 0.0 else 0.0
                 if not 0.0 < ratio <= (NO_TOWN_THICK if track > THICK and place.curved else NO_TOWN):
                     return f"{rival.tile}/{rival.rotation}'s town may be printed ({ratio:.2f} of the track's width)"
