@@ -175,6 +175,10 @@ NO_TOWN = 1.2
 #: centre, measures up to 1.18 of itself on `cardboard`: there NO_TOWN holds)
 NO_TOWN_THICK = 1.1
 TOWN_EXCESS = 0.03
+#: a revenue circle: a compact spot at least PALE_SPOT of the tile's brightness, of radius at most
+#: REVENUE_SPOT (board units)
+PALE_SPOT = 1.15
+REVENUE_SPOT = 0.1
 #: track at most this wide (board units; 3.4 fine pixels) measures a pixel wider in some stretches than in
 #: others: a town is ruled out where the track is no wider than its widest stretch elsewhere
 THIN_TRACK = 0.07
@@ -922,6 +926,9 @@ class PrintReader:
         strong = ink >= 0.5
         soft = cv2.dilate(ink, np.ones((3, 3), np.uint8))
         foreign = (tiled < 0.5) & (ink < 0.3) & (light < 0.5)
+        # a tile with a revenue prints it in a small pale circle somewhere off its track (where, each
+        # printing decides); under warm light it is tinted and not white: not another colour there
+        foreign_rev = foreign & ~self._pale_spots(foreign, tiled, luma)
         scored: list[tuple[float, _Candidate, tuple[int, int]]] = []
         # why each candidate was ruled out (the note of a "can't see")
         why: list[str] = []
@@ -1016,7 +1023,8 @@ class PrintReader:
                             ink_s,
                             ink_s & (cand.dist <= on_line),
                             ink_s & away,
-                            moved("foreign", foreign) & away,
+                            (moved("foreign_rev", foreign_rev) if cand.revenue else moved("foreign", foreign))
+                            & away,
                             moved("light", light > 0.5) & away,
                         )
                     )
@@ -1480,6 +1488,24 @@ class PrintReader:
     def _revenue_fits(cand: _Candidate, white: float) -> bool:
         """Whether the white seen away from the track agrees with ``cand`` printing a revenue or not."""
         return white >= REVENUE_SEEN if cand.revenue else white <= REVENUE_NONE
+
+    def _pale_spots(
+        self, foreign: NDArray[np.bool_], tiled: FloatArray, luma: FloatArray
+    ) -> NDArray[np.bool_]:
+        """The ``foreign`` pixels (neither tile, ink nor white) in compact spots paler than the tile, each
+        no larger than a revenue circle (radius ``REVENUE_SPOT``): where a tile prints its revenue."""
+        own = (tiled >= 1.5) & self.mask
+        if int(own.sum()) < 20:
+            return np.zeros_like(foreign)
+        pale = foreign & (luma > PALE_SPOT * float(np.median(luma[own])))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(pale.astype(np.uint8), connectivity=8)
+        r = REVENUE_SPOT * FINE_SCALE
+        small = (stats[:, cv2.CC_STAT_AREA] <= math.pi * r * r) & (
+            np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) <= 2 * r + 1
+        )
+        small[0] = False  # the background
+        out: NDArray[np.bool_] = small[labels]
+        return out
 
     def _covering(
         self,
