@@ -56,12 +56,22 @@ def _title_states(title: str) -> tuple[tuple[tuple[int, BoardState], ...], ...]:
     return tuple(tuple(replay(game)) for game in fixture_games(title))
 
 
-def bench_frame(title: str, seed: int, frame: int) -> tuple[BoardState, Perturbation]:
+@functools.cache
+def _engine_states(title: str) -> tuple[tuple[tuple[int, BoardState], ...], ...]:
+    from companion.bench.vision import bench_states
+
+    return tuple(tuple(game) for game in bench_states(title, None))
+
+
+def bench_frame(
+    title: str, seed: int, frame: int, *, engine: bool = False
+) -> tuple[BoardState, Perturbation]:
     """Frame ``frame`` (from 0) of the bench's run of ``title`` at ``seed`` (``vision.evaluate.run_bench``,
     up to 3 changes a frame): the table photographed, its deliberate changes made, and the frame's
     perturbation.  The development frames the rounds of docs/VISION.md name ("seed 3003 frame 5") are
-    these."""
-    states = _title_states(title)
+    these.  ``engine``: the board states as ``companion vision bench`` photographs them (the rules engine's
+    replay, exact tokens) rather than the fixture reader's (home tokens at par)."""
+    states = _engine_states(title) if engine else _title_states(title)
     rng = np.random.default_rng(seed)
     for _ in range(frame + 1):
         game = states[int(rng.integers(len(states)))]

@@ -1004,6 +1004,13 @@ class PrintReader:
                     ):
                         # a town printed as a dot on the track, not a bar across it
                         bar_seen, dots = 1.0, True
+                    elif bar_seen >= RECALL and not thick and k < len(cand.towns):
+                        # a bar across thin track widens the ink at its place: where the track is as wide
+                        # along its own stretches (seen obliquely where the candidate's course misses
+                        # it), the "bar" is that track
+                        at, along = self.town_widths(ink, cand.towns[k], by)
+                        if along > 0.0 and at < TOWN_WIDE * along:
+                            bar_seen = 0.0
                     recalls.append(bar_seen)
                 if cand.bars:
                     bars_seen[id(cand)] = max(bars_seen.get(id(cand), 0.0), min(recalls[len(cand.lines) :]))

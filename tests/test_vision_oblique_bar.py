@@ -1,0 +1,20 @@
+"""A sharp curve seen wide is not a town's bar.
+
+On `cardboard` (dev seed 2002 frame 5, as `companion vision bench` photographs it) a 7 (a sharp curve)
+lying three pixels off its hex fitted the 3's course (the same curve with a town) only obliquely: the
+thin track measured 0.14-0.17 of a hex across its own stretches, and the ink beyond the track where the
+3's bar would cross was that track. The 3's bar counted as seen and the 7 was read as a 3, a wrong
+reading. On thin track a bar now also needs the ink at the town's place wider (``TOWN_WIDE``) than the
+track along its own stretches (docs/VISION.md, round vbar)."""
+
+from __future__ import annotations
+
+from tests.vision_support import bench_frame, read_as_bench_frame
+
+
+def test_a_cardboard_sharp_curve_seen_wide_is_not_a_3() -> None:
+    board, p = bench_frame("1870", 2002, 5, engine=True)
+    assert board.tiles["K2"] == ("7", 4)
+    # (read_as_bench_frame: no tile on the frame is read as another tile)
+    seen = read_as_bench_frame(board, "cardboard", p).observations["K2"]
+    assert seen.status == "unseen" or seen.placed == ("7", 4), seen
