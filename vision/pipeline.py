@@ -39,6 +39,7 @@ from vision.calibration import DEFAULT_RANGES, Calibration
 from vision.finematch import (
     FINE_PATCH,
     FINE_SCALE,
+    Decision,
     FineMatcher,
     bilinear,
     channel_max,
@@ -659,6 +660,20 @@ class Recognizer:
         outline = np.sort(ratios, axis=1)[:, 1]
         outline_ok = np.clip((outline - 0.04) / 0.08, 0.0, 1.0)
         observations: dict[str, HexObservation] = {}
+
+        def by_print(i: int, color: str, d: Decision) -> HexObservation:
+            # the print reader decides hex i (the template matcher's decision d the fallback)
+            return self._by_print(
+                i,
+                fine_balanced[i],
+                votes[i],
+                float(outline[i]),
+                color,
+                balanced[i],
+                ones,
+                fallback=(d.confidence, d.fit),
+            )
+
         for i, hex_id in enumerate(self.hex_ids):
             if inside_frac[i] < 0.98 or fine_inside[i][self.fine.mask].mean() < 0.98:
                 observations[hex_id] = HexObservation(hex_id, "unseen", why="not wholly in the photo")
@@ -666,16 +681,7 @@ class Recognizer:
             d = decisions[i]
             color = self._classes(votes[i])[0]
             if d.choice < 0 or d.confidence < self.min_confidence:
-                observations[hex_id] = self._by_print(
-                    i,
-                    fine_balanced[i],
-                    votes[i],
-                    float(outline[i]),
-                    color,
-                    balanced[i],
-                    ones,
-                    fallback=(d.confidence, d.fit),
-                )
+                observations[hex_id] = by_print(i, color, d)
                 continue
             k = int(candidates[i, d.choice])
             if k >= self.fine.n_tiles:
@@ -716,16 +722,7 @@ class Recognizer:
                 # the templates are this renderer's drawings: another printing's town dot can be little
                 # wider than the crossing (only the revenue printed or not is sure), and a token on a
                 # city can fit a town bar; the print reader then decides
-                observations[hex_id] = self._by_print(
-                    i,
-                    fine_balanced[i],
-                    votes[i],
-                    float(outline[i]),
-                    color,
-                    balanced[i],
-                    ones,
-                    fallback=(d.confidence, d.fit),
-                )
+                observations[hex_id] = by_print(i, color, d)
                 continue
             tokens = self._tokens(balanced[i], ones, self.shapes[tile_id], rot)
             observations[hex_id] = HexObservation(
