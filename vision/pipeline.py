@@ -698,21 +698,24 @@ class Recognizer:
                 # colour over much of the hex, a tile's track, or what a plain map hex does not
                 # (a faint outline with a little colour on the hex is a hand or a card's edge over it)
                 faint = float(outline[i]) < 0.3 and self._foreign_votes(i, votes[i]) >= 0.03
-                why = "no tile (template)"
-                if self._foreign_votes(i, votes[i]) >= EMPTY_VOTES or reading.vetoes_empty or faint:
+                vetoed = self._foreign_votes(i, votes[i]) >= EMPTY_VOTES or reading.vetoes_empty or faint
+                if vetoed:
                     conf = 0.0
-                    why = (
-                        f"looks empty, but shows what an empty hex does not ({reading.note or 'tile colour'})"
-                    )
                 # a hex the print reader cannot see clearly (washed out, partly hidden) is no evidence
                 # of a missing tile unless the plain look fits it well (on a hex printed with a tile the
                 # print reader never says "no tile", so its silence there says nothing)
-                if reading.status == "unseen" and not self._printed[i] and conf < UNCONFIRMED_EMPTY:
+                unclear = reading.status == "unseen" and not self._printed[i] and conf < UNCONFIRMED_EMPTY
+                if unclear:
                     conf = 0.0
-                    why = reading.note
                 status = "empty" if conf >= self.min_confidence else "unseen"
-                if status == "unseen" and why == "no tile (template)":
-                    why = f"no tile, unsure ({conf:.2f})"
+                if unclear:
+                    why = reading.note
+                elif vetoed:
+                    why = (
+                        f"looks empty, but shows what an empty hex does not ({reading.note or 'tile colour'})"
+                    )
+                else:
+                    why = "no tile (template)" if status == "empty" else f"no tile, unsure ({conf:.2f})"
                 observations[hex_id] = HexObservation(hex_id, status, None, None, color, conf, d.fit, why=why)
                 continue
             tile_id, rot = self.bank.keys[k]

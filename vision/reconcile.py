@@ -154,8 +154,11 @@ def reconcile(
         want = expected.get(hex_id)
         if obs.status == "unseen" or obs.confidence < min_confidence:
             cant_see.append(hex_id)
-            unsure = f"{obs.status}, unsure ({obs.confidence:.2f})"
-            cant_see_why[hex_id] = obs.why if obs.status == "unseen" else f"{unsure}: {obs.why}"
+            cant_see_why[hex_id] = (
+                obs.why
+                if obs.status == "unseen"
+                else f"{obs.status}, unsure ({obs.confidence:.2f}): {obs.why}"
+            )
             continue
         seen = obs.placed
         if obs.status == "tile" and seen is None:

@@ -928,7 +928,9 @@ class PrintReader:
         foreign = (tiled < 0.5) & (ink < 0.3) & (light < 0.5)
         # a tile with a revenue prints it in a small pale circle somewhere off its track (where, each
         # printing decides); under warm light it is tinted and not white: not another colour there
-        foreign_rev = foreign & ~self._pale_spots(foreign, tiled, luma)
+        foreign_rev = (
+            foreign & ~self._pale_spots(foreign, tiled, luma) if any(c.revenue for c in pool) else foreign
+        )
         scored: list[tuple[float, _Candidate, tuple[int, int]]] = []
         # why each candidate was ruled out (the note of a "can't see")
         why: list[str] = []
@@ -950,13 +952,16 @@ class PrintReader:
                 got = stacks[name] = np.take(a, self._shift_index)
             return got
 
-        dotted_at: dict[tuple[_Place, tuple[int, int]], bool] = {}
+        widths_at: dict[tuple[_Place, tuple[int, int]], tuple[float, float]] = {}
+
+        def town_width(place: _Place, by: tuple[int, int]) -> tuple[float, float]:
+            got = widths_at.get((place, by))
+            if got is None:
+                got = widths_at[(place, by)] = self.town_widths(ink, place, by)
+            return got
 
         def dotted_town(place: _Place, by: tuple[int, int]) -> bool:
-            got = dotted_at.get((place, by))
-            if got is None:
-                got = dotted_at[(place, by)] = self._dotted(ink, place, by)
-            return got
+            return self._dotted(*town_width(place, by))
 
         for cand in pool:
             if not cand.city and not no_city and not city_rival:
@@ -1008,7 +1013,7 @@ class PrintReader:
                         # a bar across thin track widens the ink at its place: where the track is as wide
                         # along its own stretches (seen obliquely where the candidate's course misses
                         # it), the "bar" is that track
-                        at, along = self.town_widths(ink, cand.towns[k], by)
+                        at, along = town_width(cand.towns[k], by)
                         if along > 0.0 and at < TOWN_WIDE * along:
                             bar_seen = 0.0
                     recalls.append(bar_seen)
@@ -1255,14 +1260,22 @@ class PrintReader:
     ) -> tuple[float, float]:
         """The ink's width across the track at a town's ``place`` and the same track's own width away
         from it (the median of its reference points; 0 where the track is not seen)."""
-        *refs, at = self._widths_across(ink, [*place.refs, (place.at, place.tangent)], shift)
+        at, refs = self._town_profile(ink, place, shift)
         return at, float(statistics.median(refs))
 
-    def _dotted(self, ink: FloatArray, place: _Place, shift: tuple[int, int]) -> bool:
-        """A town printed as a compact blob on its track at ``place``: clearly wider than the track, in
-        proportion and by more than a pixel and a half (thin track measures a pixel wider or narrower
-        from place to place)."""
-        at, track = self.town_widths(ink, place, shift)
+    def _town_profile(
+        self, ink: FloatArray, place: _Place, shift: tuple[int, int] = (0, 0)
+    ) -> tuple[float, list[float]]:
+        """The ink's width across the track at a town's ``place``, and at each of its reference points on
+        the same track away from it."""
+        *refs, at = self._widths_across(ink, [*place.refs, (place.at, place.tangent)], shift)
+        return at, refs
+
+    @staticmethod
+    def _dotted(at: float, track: float) -> bool:
+        """Whether a town's widths (:meth:`town_widths`) show it printed as a compact blob on its track:
+        clearly wider than the track, in proportion and by more than a pixel and a half (thin track
+        measures a pixel wider or narrower from place to place)."""
         return track > 0.0 and at >= TOWN_WIDE * track and at - track >= TOWN_EXCESS
 
     def _off_towns(self, cand: _Candidate, radius: float) -> NDArray[np.bool_]:
@@ -1306,7 +1319,7 @@ class PrintReader:
             if rival is winner or rival.edges != winner.edges or rival.color != winner.color:
                 continue
             for place in self._missing_towns(winner, rival):
-                *refs, at = self._widths_across(ink, [*place.refs, (place.at, place.tangent)], shift)
+                at, refs = self._town_profile(ink, place, shift)
                 track = float(statistics.median(refs))
                 if 0.0 < track <= THIN_TRACK:
                     # thin track is two to four pixels wide: slanting across the pixel grid it measures a
