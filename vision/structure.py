@@ -175,6 +175,10 @@ NO_TOWN = 1.2
 #: centre, measures up to 1.18 of itself on `cardboard`: there NO_TOWN holds)
 NO_TOWN_THICK = 1.1
 TOWN_EXCESS = 0.03
+#: a town whose place lies within the track's width and this much more of another of its tile's tracks
+#: (56's towns beside the crossing of its two curves, 55's at it) shows no dot by the ink's width there
+#: (where two tracks cross, the ink is wider anyway): only its revenue proves it
+CROSSING_CLEAR = 0.04
 #: a revenue circle: a compact spot at least PALE_SPOT of the tile's brightness, of radius at most
 #: REVENUE_SPOT (board units)
 PALE_SPOT = 1.15
@@ -209,6 +213,7 @@ class _Place:
     tangent: Point
     refs: tuple[tuple[Point, Point], ...]  # (point, tangent) on the same track, away from the town
     curved: bool = False  # the track turns (its edges are not opposite)
+    crossing: float = 9.0  # distance to the nearest centreline of the tile's other track (board units)
 
 
 def _on_line(pts: Sequence[Point], k: int) -> tuple[Point, Point]:
@@ -221,8 +226,9 @@ def _on_line(pts: Sequence[Point], k: int) -> tuple[Point, Point]:
 def _town_places(shape: TileShape, rotation: int, layout: str) -> tuple[_Place, ...]:
     """Where the tile's towns on two-exit track lie on it (the middle of the track's centreline, where
     a bar or a dot is printed), each with two points of the same track between the town and the
-    edges (to measure the plain track's width on)."""
+    edges (to measure the plain track's width on) and how near the tile's other tracks run."""
     out: list[_Place] = []
+    tracks = _segments(shape, rotation, layout)[0]
     for node in shape.nodes:
         edges = [(e + rotation) % 6 for e in shape.node_edges(node.index)]
         if node.kind != "town" or len(edges) != 2:
@@ -231,8 +237,21 @@ def _town_places(shape: TileShape, rotation: int, layout: str) -> tuple[_Place, 
         n = len(pts) - 1
         mid, tangent = _on_line(pts, n // 2)
         refs = tuple(_on_line(pts, round(n * f)) for f in (0.2, 0.3, 0.7, 0.8))
-        out.append(_Place(mid, tangent, refs, (edges[1] - edges[0]) % 6 != 3))
+        others = [line for line in tracks if line != pts]
+        crossing = min((_polyline_distance(mid, line) for line in others), default=9.0)
+        out.append(_Place(mid, tangent, refs, (edges[1] - edges[0]) % 6 != 3, crossing))
     return tuple(out)
+
+
+def _polyline_distance(p: Point, line: Sequence[Point]) -> float:
+    """The distance from ``p`` to a polyline."""
+    best = math.inf
+    for (x0, y0), (x1, y1) in itertools.pairwise(line):
+        dx, dy = x1 - x0, y1 - y0
+        t = ((p[0] - x0) * dx + (p[1] - y0) * dy) / ((dx * dx + dy * dy) or 1.0)
+        t = min(max(t, 0.0), 1.0)
+        best = min(best, math.hypot(p[0] - x0 - t * dx, p[1] - y0 - t * dy))
+    return best
 
 
 @dataclass(frozen=True)
@@ -953,6 +972,8 @@ class PrintReader:
             return got
 
         widths_at: dict[tuple[_Place, tuple[int, int]], tuple[float, float]] = {}
+        # the candidates whose towns were seen as dots on their track (at their best shift)
+        dotted_cands: set[int] = set()
 
         def town_width(place: _Place, by: tuple[int, int]) -> tuple[float, float]:
             got = widths_at.get((place, by))
@@ -1112,6 +1133,8 @@ class PrintReader:
                     )
                     continue
             scored.append((score, cand, shift))
+            if dotted:
+                dotted_cands.add(id(cand))
         if not scored:
             return Reading("unseen", note=f"no tile of {len(pool)} fits the track ({'; '.join(why)})")
         scored.sort(key=lambda item: -item[0])
@@ -1128,6 +1151,10 @@ class PrintReader:
         unproven = self._unproven_junction_town((ink, tiled, dull, vivid), winner, pool, shift, near)
         if unproven:
             return Reading("unseen", note=unproven)
+        if id(winner) in dotted_cands:
+            crossed = self._crossed_dots(ink, winner, shift, near, width, white)
+            if crossed:
+                return Reading("unseen", note=crossed)
         digits = self._unexplained_digits(ink, winner, pool, shift, near, white)
         if digits:
             return Reading("unseen", note=digits)
@@ -1367,6 +1394,32 @@ class PrintReader:
             return ""
         return (
             f"{winner.tile}/{winner.rotation}: no revenue seen for its town ({white:.3f}, ink {digits:.1f})"
+        )
+
+    def _crossed_dots(
+        self,
+        ink: FloatArray,
+        winner: _Candidate,
+        shift: tuple[int, int],
+        near: float,
+        width: float,
+        white: float,
+    ) -> str:
+        """Why towns seen as dots beside a crossing of the winner's tracks are not proven, or "": a town
+        whose place lies within the track's width and CROSSING_CLEAR of another of its tile's tracks (56's
+        towns beside the crossing of its curves, 55's at it) widens the ink no more than the crossing does,
+        so only its revenue proves it (a white circle or box, or ink away from the track as much as bare
+        digits make), as for a junction town (:meth:`_unproven_junction_town`)."""
+        if not winner.revenue or not any(p.crossing <= width + CROSSING_CLEAR for p in winner.towns):
+            return ""
+        if white > REVENUE_NONE:
+            return ""
+        digits = self._ink_off_track(ink, winner, shift, near, REVENUE_REACH)
+        if digits >= REVENUE_INK:
+            return ""
+        return (
+            f"{winner.tile}/{winner.rotation}: its towns' dots lie where its tracks cross, and no revenue "
+            f"is seen ({white:.3f}, ink {digits:.1f})"
         )
 
     def _unexplained_digits(
