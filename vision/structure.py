@@ -130,6 +130,10 @@ TOKEN_DISC = 0.14
 #: a token's rim: plain track leaves the tile's colour beside it and nothing vivid at the centre)
 TOKEN_CENTRE = 0.5
 CITY_BARE = 0.05
+#: a pixel of the tile's hue is the tile's colour at TILE_SATURATION of the print's saturation or more;
+#: that is measured beside the dark print where at least BESIDE_PRINT pixels of the tile's hue lie there
+TILE_SATURATION = 0.75
+BESIDE_PRINT = 30
 #: rays looked along for a city's printed outline around the centre
 RING_RAYS = 32
 #: an empty hex shows its printed outline on all edges but one at least this clearly (relative to the
@@ -606,9 +610,22 @@ class PrintReader:
         else:
             hue_ok = hue_mask(hue, self.own_hue_ranges(hue, sat, color))
             tiled = hue_ok & (sat >= 80)
-            # the tile's print is evenly saturated; skin or a card of a near hue is paler
+            # the tile's print is evenly saturated; skin or a card of a near hue is paler.  Its
+            # saturation is the hex's mean, or where higher the median right beside the dark print (two
+            # pixels from the track and the outlines, where the tile itself shows): glare, a card or a
+            # hand over part of the hex lowers the mean, not the print beside the track
             if tiled[self.mask].any():
-                tiled &= sat >= 0.75 * float(np.mean(sat[self.mask & tiled]))
+                ref = float(np.mean(sat[self.mask & tiled]))
+                lines = (dark >= 0.5).astype(np.uint8)
+                beside = (
+                    (cv2.dilate(lines, np.ones((5, 5), np.uint8)) > 0)
+                    & ~(cv2.dilate(lines, np.ones((3, 3), np.uint8)) > 0)
+                    & self.mask
+                    & tiled
+                )
+                if int(beside.sum()) >= BESIDE_PRINT:
+                    ref = max(ref, float(np.median(sat[beside])))
+                tiled &= sat >= TILE_SATURATION * ref
         own = luma[self.mask & tiled]
         level = float(np.mean(own)) if own.size else float(np.percentile(luma[self.mask], 70))
         if color != "neutral":
