@@ -607,13 +607,16 @@ class PrintReader:
             level = float(np.percentile(luma[self.mask], 70))
             tiled = (np.abs(luma - level) < 0.2 * level) & (sat < 90)
             hue_ok = tiled
+            inked = tiled
         else:
             hue_ok = hue_mask(hue, self.own_hue_ranges(hue, sat, color))
             tiled = hue_ok & (sat >= 80)
+            inked = tiled
             # the tile's print is evenly saturated; skin or a card of a near hue is paler.  Its
             # saturation is the hex's mean, or where higher the median right beside the dark print (two
             # pixels from the track and the outlines, where the tile itself shows): glare, a card or a
-            # hand over part of the hex lowers the mean, not the print beside the track
+            # hand over part of the hex lowers the mean, not the print beside the track.  Ink is told
+            # from the tile by the mean as before (``inked``): the stricter map is the tile's colour only
             if tiled[self.mask].any():
                 ref = float(np.mean(sat[self.mask & tiled]))
                 lines = (dark >= 0.5).astype(np.uint8)
@@ -623,16 +626,17 @@ class PrintReader:
                     & self.mask
                     & tiled
                 )
+                inked = tiled & (sat >= TILE_SATURATION * ref)
                 if int(beside.sum()) >= BESIDE_PRINT:
                     ref = max(ref, float(np.median(sat[beside])))
                 tiled &= sat >= TILE_SATURATION * ref
-        own = luma[self.mask & tiled]
+        own = luma[self.mask & inked]
         level = float(np.mean(own)) if own.size else float(np.percentile(luma[self.mask], 70))
         if color != "neutral":
             # a dark tile colour (brown) beside a much lighter print (a pale casing along the track, a
             # city's white) is dark there, and deep; at the tile's own hue, saturation and brightness it is
             # the tile, not track printed in a dark shade of it (which is far darker than the tile)
-            deep &= ~(tiled & (np.abs(luma - level) < DEEP_TONED * level))
+            deep &= ~(inked & (np.abs(luma - level) < DEEP_TONED * level))
         ink = (dark * ((sat < 110) | (val < 70) | deep)).astype(np.float32)
         # in a shadow the tile's print is duller: its hue, less saturated
         loose = tiled if color == "neutral" else hue_ok & (sat >= 40) & (ink < 0.5)
@@ -643,7 +647,7 @@ class PrintReader:
         # (a shadow across the hex is too, so this is only used where a city would be)
         toned = tiled & (np.abs(luma - level) < 0.22 * level)
         # a station token: strongly coloured, not the tile's colour, not ink
-        vivid = (sat >= 80) & (tiled == 0) & (ink < 0.5)
+        vivid = (sat >= 80) & ~inked & (ink < 0.5)
         return (
             ink,
             light.astype(np.float32),
