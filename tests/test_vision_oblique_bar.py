@@ -9,12 +9,9 @@ track along its own stretches (docs/VISION.md, round vbar)."""
 
 from __future__ import annotations
 
-from tests.vision_support import bench_frame, read_as_bench_frame
+from tests.vision_support import read_dev_hex
 
 
 def test_a_cardboard_sharp_curve_seen_wide_is_not_a_3() -> None:
-    board, p = bench_frame("1870", 2002, 5, engine=True)
-    assert board.tiles["K2"] == ("7", 4)
-    # (read_as_bench_frame: no tile on the frame is read as another tile)
-    seen = read_as_bench_frame(board, "cardboard", p).observations["K2"]
+    seen = read_dev_hex("cardboard", 2002, 5, "K2", ("7", 4))
     assert seen.status == "unseen" or seen.placed == ("7", 4), seen

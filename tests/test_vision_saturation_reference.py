@@ -10,12 +10,9 @@ where the tile itself shows (docs/VISION.md, round vsat)."""
 
 from __future__ import annotations
 
-from tests.vision_support import bench_frame, read_as_bench_frame
+from tests.vision_support import read_dev_hex
 
 
 def test_glare_over_an_exit_is_not_the_bare_tile() -> None:
-    board, p = bench_frame("1870", 3003, 6, engine=True)
-    assert board.tiles["M20"] == ("63", 0)
-    # (read_as_bench_frame: no tile on the frame is read as another tile)
-    seen = read_as_bench_frame(board, "print2", p).observations["M20"]
+    seen = read_dev_hex("print2", 3003, 6, "M20", ("63", 0))
     assert seen.status == "unseen" or seen.placed == ("63", 0), seen

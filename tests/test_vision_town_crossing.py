@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.vision_support import bench_frame, read_as_bench_frame
+from tests.vision_support import read_dev_hex
 from vision.board import title_tile_shapes
 from vision.structure import _town_places
 
@@ -37,16 +37,11 @@ def test_each_town_knows_how_near_the_other_track_runs() -> None:
 
 
 def test_crossing_curves_voted_yellow_are_not_read_as_56() -> None:
-    board, p = bench_frame("1870", 1111, 0, engine=True)
-    assert board.tiles["I4"] == ("16", 3)
-    # (read_as_bench_frame: no tile on the frame is read as another tile)
-    seen = read_as_bench_frame(board, "offset", p).observations["I4"]
+    seen = read_dev_hex("offset", 1111, 0, "I4", ("16", 3))
     assert seen.status == "unseen" or seen.placed == ("16", 3), seen
     assert seen.placed is not None or "where its tracks cross" in seen.why, seen
 
 
 def test_towns_at_a_crossing_with_their_revenue_printed_are_still_read() -> None:
-    board, p = bench_frame("1870", 1001, 3, engine=True)
-    assert board.tiles["E20"] == ("55", 2)
-    seen = read_as_bench_frame(board, "reprint", p).observations["E20"]
+    seen = read_dev_hex("reprint", 1001, 3, "E20", ("55", 2))
     assert seen.placed == ("55", 2), seen

@@ -12,7 +12,7 @@ from vision.board import BoardState
 from vision.evaluate import fixture_games, make_changes
 from vision.fixture_states import replay
 from vision.perturb import FRAME_SIZE, Perturbation, random_perturbation, simulate_frame
-from vision.pipeline import FrameResult, Recognizer
+from vision.pipeline import FrameResult, HexObservation, Recognizer
 from vision.render import Image
 from vision.styles import renderer
 
@@ -49,6 +49,17 @@ def read_as_bench_frame(board: BoardState, style: str, p: Perturbation) -> Frame
         seen = result.observations[hex_id]
         assert seen.status != "tile" or seen.tile == placed[0], (hex_id, seen)
     return result
+
+
+def read_dev_hex(
+    style: str, seed: int, frame: int, hex_id: str, placed: tuple[str, int], title: str = "1870"
+) -> HexObservation:
+    """What the camera sees on ``hex_id`` of a development frame as ``companion vision bench``
+    photographs it (:func:`bench_frame` with the engine's replay) in the look ``style``, the tile
+    ``placed`` lying there; no tile on the frame is read as another tile (:func:`read_as_bench_frame`)."""
+    board, p = bench_frame(title, seed, frame, engine=True)
+    assert board.tiles[hex_id] == placed
+    return read_as_bench_frame(board, style, p).observations[hex_id]
 
 
 @functools.cache
