@@ -1407,15 +1407,24 @@ class PrintReader:
         the ink, tile colour, dull tile colour and token maps of :meth:`measure`."""
         if not (winner.town_centre and not winner.bars and not winner.city and winner.revenue):
             return ""
-        white = self._revenue_mark(maps, winner, shift, near, REVENUE_REACH)
-        if not any(not c.city and not c.revenue for c in pool) or white > REVENUE_NONE:
+        if not any(not c.city and not c.revenue for c in pool):
             return ""
-        digits = self._ink_off_track(maps[0], winner, shift, near, REVENUE_REACH)
+        white = self._revenue_mark(maps, winner, shift, near, REVENUE_REACH)
+        unseen = self._revenue_unseen(maps[0], winner, shift, near, white)
+        return f"{winner.tile}/{winner.rotation}: no revenue seen for its town {unseen}" if unseen else ""
+
+    def _revenue_unseen(
+        self, ink: FloatArray, winner: _Candidate, shift: tuple[int, int], near: float, white: float
+    ) -> str:
+        """The measures of a revenue not seen on the winner, for a note; or "" where it is seen: ``white``
+        (its :meth:`_revenue_mark`) above REVENUE_NONE, or ink away from its track within REVENUE_REACH
+        of the centre as much as bare digits make (REVENUE_INK)."""
+        if white > REVENUE_NONE:
+            return ""
+        digits = self._ink_off_track(ink, winner, shift, near, REVENUE_REACH)
         if digits >= REVENUE_INK:
             return ""
-        return (
-            f"{winner.tile}/{winner.rotation}: no revenue seen for its town ({white:.3f}, ink {digits:.1f})"
-        )
+        return f"({white:.3f}, ink {digits:.1f})"
 
     def _crossed_dots(
         self,
@@ -1430,17 +1439,15 @@ class PrintReader:
         whose place lies within the track's width and CROSSING_CLEAR of another of its tile's tracks (56's
         towns beside the crossing of its curves, 55's at it) widens the ink no more than the crossing does,
         so only its revenue proves it (a white circle or box, or ink away from the track as much as bare
-        digits make), as for a junction town (:meth:`_unproven_junction_town`)."""
+        digits make: :meth:`_revenue_unseen`), as for a junction town (:meth:`_unproven_junction_town`)."""
         if not winner.revenue or not any(p.crossing <= width + CROSSING_CLEAR for p in winner.towns):
             return ""
-        if white > REVENUE_NONE:
-            return ""
-        digits = self._ink_off_track(ink, winner, shift, near, REVENUE_REACH)
-        if digits >= REVENUE_INK:
+        unseen = self._revenue_unseen(ink, winner, shift, near, white)
+        if not unseen:
             return ""
         return (
-            f"{winner.tile}/{winner.rotation}: its towns' dots lie where its tracks cross, and no revenue "
-            f"is seen ({white:.3f}, ink {digits:.1f})"
+            f"{winner.tile}/{winner.rotation}: its towns' dots lie where its tracks cross, and no revenue is "
+            f"seen {unseen}"
         )
 
     def _unexplained_digits(
