@@ -52,6 +52,7 @@ from vision.finematch import (
     patch_offsets,
     to_gray,
 )
+from vision.hexnet import HexNet, HexReader, sample_hexes
 from vision.markers import Detection, RegistrationError, board_homography, detect_markers, make_detector
 from vision.render import (
     CITY_RADIUS,
@@ -83,6 +84,9 @@ UNCONFIRMED_EMPTY = 0.8
 #: colour votes below which a hex may still be a gray tile (its tokens cast the votes)
 GRAY_UNDER_TOKENS = 0.45
 TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
+#: how hexes are read: "net", the trained network (:mod:`vision.hexnet`); "print", the template matcher
+#: and the print reader (:mod:`vision.finematch`, :mod:`vision.structure`)
+READERS = ("net", "print")
 
 
 @dataclass(frozen=True)
@@ -394,9 +398,18 @@ class Recognizer:
     """
 
     def __init__(
-        self, board: BoardState, min_confidence: float = 0.5, calibration: Calibration | None = None
+        self,
+        board: BoardState,
+        min_confidence: float = 0.5,
+        calibration: Calibration | None = None,
+        reader: str = "print",
+        network: HexNet | None = None,
     ) -> None:
+        if reader not in READERS:
+            raise ValueError(f"unknown reader {reader!r} (known: {', '.join(READERS)})")
         self.board = board
+        self.reader = reader
+        self.net = HexReader(board, network) if reader == "net" else None
         self.calibration = calibration or Calibration()
         self.hue_ranges = self.calibration.hue_ranges()
         self.layout = board.layout
@@ -618,6 +631,8 @@ class Recognizer:
 
     def recognise_with(self, frame: Image, hmat: Homography) -> FrameResult:
         """Recognise the hexes given a known homography (board units → frame pixels)."""
+        if self.net is not None:
+            return self._recognise_net(frame, hmat, self.net)
         t0 = time.perf_counter()
         seen = self._balance(frame, hmat)
         patches, inside, balanced, votes, fine, fine_inside = (
@@ -739,6 +754,47 @@ class Recognizer:
             t3 - t0,
             None,
             {"sample": t1 - t0, "features": t2 - t1, "coarse": t_coarse - t2, "fine": t3 - t_coarse},
+        )
+
+    def _recognise_net(self, frame: Image, hmat: Homography, net: HexReader) -> FrameResult:
+        """Every hex read by the trained network (:mod:`vision.hexnet`)."""
+        t0 = time.perf_counter()
+        black, gains = self.white_balance(frame, hmat)
+        at = (self.geometry.width / 2, self.geometry.height / 2)
+        patches, inside = sample_hexes(frame, hmat, self.centres, self.layout, black, gains, at)
+        t1 = time.perf_counter()
+        seen = [i for i in range(len(self.hex_ids)) if inside[i] >= 0.98]
+        readings = net.read([self.hex_ids[i] for i in seen], patches[seen])
+        t2 = time.perf_counter()
+        observations = {h: HexObservation(h, "unseen", why="not wholly in the photo") for h in self.hex_ids}
+        coarse: FloatArray | None = None
+        if any(r.status == "tile" for r in readings):
+            coarse_patches, _ = sample_patches(frame, hmat, self.centres, at)
+            coarse = np.maximum((coarse_patches - black) * gains, 0).astype(np.float32)
+        for i, reading in zip(seen, readings, strict=True):
+            hex_id = self.hex_ids[i]
+            if reading.status == "tile" and reading.tile is not None and reading.rotation is not None:
+                shape = self.shapes[reading.tile]
+                assert coarse is not None
+                tokens = self._tokens(coarse[i], np.ones(3, np.float32), shape, reading.rotation)
+                observations[hex_id] = HexObservation(
+                    hex_id,
+                    "tile",
+                    reading.tile,
+                    reading.rotation,
+                    TILE_COLOR_CLASS.get(shape.color, "neutral"),
+                    reading.probability,
+                    reading.probability,
+                    tokens,
+                    why=reading.why,
+                )
+            else:
+                observations[hex_id] = HexObservation(
+                    hex_id, reading.status, confidence=reading.probability, why=reading.why
+                )
+        t3 = time.perf_counter()
+        return FrameResult(
+            observations, hmat, (), t3 - t0, None, {"sample": t1 - t0, "read": t2 - t1, "tokens": t3 - t2}
         )
 
     def _by_print(
