@@ -41,12 +41,24 @@
   highlights, a very light green map with terrain as small symbols, thin dark-blue rivers and a thin
   dark grid, and wooden station tokens (a flat colour with a darker rim).
 
+* ``heritage``: :mod:`vision.styles.heritage`, a traditional boxed edition: an ivory map with a mottled
+  paper grain and fibres, a thin sepia grid and a double-rule frame with serif coordinates, atlas-style
+  terrain (hatched sepia peaks, blue wave strokes, pale lakes, blue rivers) with ``$`` costs, italic
+  names at the foot of the hex, red off-map areas with tapered arrows and phase-coloured revenue boxes;
+  mustard, sage, tan and warm-gray die-cut tiles with rounded corners, a dark cut edge and a soft
+  shadow, laid by hand (≤ 0.02 hex, ≤ 2.5°); near-black track with a cream edging on smooth
+  square-leaving curves, tapered where terminal; white cities in a heavy black ring (several spaces in
+  one outlined plate), towns as black dots in a cream ring on the track, bare bold serif revenues
+  beside their stop, serif labels and tile numbers in the freest spot and corner, and card tokens with
+  a darker rim and the company's initials.  It was written without looking at the recogniser or the
+  other looks.
+
 :data:`TUNED` names the looks whose photos were looked at while the recogniser was developed (the
 print reader's rules were found on ``ours`` and ``flat``, in a second round on ``flat`` and
 ``cardboard``, in a third on ``print2``'s wrong readings, and in a later one on ``offset``'s town
-dots, and since then on ``reprint``'s wrong readings); figures on ``classic`` and ``folio`` are
-figures on boards it was never tuned on (``folio``'s frames have never been looked at by anyone who
-worked on the recogniser).
+dots, and since then on ``reprint``'s wrong readings); figures on ``classic``, ``folio`` and
+``heritage`` are figures on boards it was never tuned on (``folio``'s and ``heritage``'s frames have
+never been looked at by anyone who worked on the recogniser).
 """
 
 from __future__ import annotations
@@ -55,7 +67,7 @@ from collections.abc import Callable
 
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, classic, flat, folio, offset, print2, reprint
+from vision.styles import cardboard, classic, flat, folio, heritage, offset, print2, reprint
 
 Renderer = Callable[[BoardState, float, int], Image]
 
@@ -74,6 +86,7 @@ STYLES: dict[str, Renderer] = {
     "offset": offset.render,
     "reprint": reprint.render,
     "folio": folio.render,
+    "heritage": heritage.render,
 }
 #: looks whose photos were used while developing and tuning the recogniser
 TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2", "offset", "reprint"})
