@@ -29,6 +29,12 @@
   soft terrain shading, blue river bands and a mid-grey grid, tokens with a white logo ring; measured
   untuned once, then its wrong readings were looked at hex by hex (issue 18's task vfix), so it counts
   as tuned on since;
+* ``varied``: :mod:`vision.styles.varied`, not one printing but a family: every seed draws a new
+  look (:func:`vision.styles.varied.random_look`: map fill and texture, grid, terrain symbols, card
+  colours from wide hue bands per colour class, card edges and shadows, track colour, width, casing and
+  curve family, town marks, token spaces, revenue, number and label styles, tokens, print blur, noise
+  and misregistration), kept readable by constraints on its colours and measures; the training data of
+  the recogniser's network is drawn in it, so it counts as tuned on;
 * ``folio``: :mod:`vision.styles.folio`, a laminated edition by a fourth publisher, written by a
   further helper who had not read the recogniser nor the other looks' painters, added while
   ``reprint``'s frames were being looked at: thin near-black track (0.042 hex widths) whose curves
@@ -67,7 +73,7 @@ from collections.abc import Callable
 
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, classic, flat, folio, heritage, offset, print2, reprint
+from vision.styles import cardboard, classic, flat, folio, heritage, offset, print2, reprint, varied
 
 Renderer = Callable[[BoardState, float, int], Image]
 
@@ -87,9 +93,10 @@ STYLES: dict[str, Renderer] = {
     "reprint": reprint.render,
     "folio": folio.render,
     "heritage": heritage.render,
+    "varied": varied.render,
 }
 #: looks whose photos were used while developing and tuning the recogniser
-TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2", "offset", "reprint"})
+TUNED: frozenset[str] = frozenset({"ours", "flat", "cardboard", "print2", "offset", "reprint", "varied"})
 
 
 def renderer(name: str) -> Renderer:
