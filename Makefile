@@ -2,11 +2,12 @@
 # make test   - run every test (installs what the tests need on a fresh machine)
 # make bench  - write measured figures to docs/BENCHMARKS.md
 # make lint   - ruff + mypy
+# make train-vision - retrain the camera's hex reader (PyTorch; hours; see docs/VISION.md)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench lint sysdeps clean
+.PHONY: demo test bench lint sysdeps clean train-vision
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -25,6 +26,10 @@ test: $(STAMP) sysdeps
 
 bench: $(STAMP) sysdeps
 	OPENBLAS_NUM_THREADS=1 $(PY) -m companion.bench
+
+train-vision: $(STAMP)
+	$(PY) -m pip install -q -e '.[train]'
+	PY=$(PY) scripts/train-hexnet
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check companion vision tests

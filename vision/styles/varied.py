@@ -85,6 +85,10 @@ FONTS = (
 SCRIPT_FONTS = (cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
 
 
+#: a town's dot (with its ring) is at most this share of a station token's radius
+TOWN_TO_TOKEN = 0.62
+
+
 @dataclass(frozen=True)
 class VariedLook:
     """Every choice of one printing.  Lengths are in hex widths (flat to flat), colours BGR."""
@@ -359,6 +363,12 @@ def look_problems(look: VariedLook) -> list[str]:
         out.append("towns not wider than the track")
     if look.town == "hollow" and look.town_dot > 0.6 * look.slot_radius:
         out.append("hollow towns as big as cities")
+    ring = look.town_ring if look.town == "ringdot" else 0.0
+    if (
+        look.town != "bar"
+        and look.town_dot + ring > TOWN_TO_TOKEN * look.token_size * look.slot_radius + 1e-9
+    ):
+        out.append("town marks as big as station tokens")
     if look.slot_radius < look.track_width + 0.03:
         out.append("token spaces not wider than the track")
     if delta_e(look.offboard, look.map_fill) < 25 or any(
@@ -503,6 +513,14 @@ def _draw_look(rng: np.random.Generator) -> VariedLook:
         town_dot = max(town_dot, track_width / 2 + max(town_ring, 0.03) + 0.02)
         if town_dot > 0.6 * slot_radius:
             town = "ringdot"
+    token_size = _u(rng, 0.78, 0.95)
+    # a station token fills most of its space: a town's mark, ring and all, stays clearly smaller than a
+    # token (else a dark token on a city is a town's dot), the space growing where the track is thick
+    ring = town_ring if town == "ringdot" else 0.0
+    town_dot = min(town_dot, max(TOWN_TO_TOKEN * token_size * slot_radius - ring, track_width / 2 + 0.025))
+    slot_radius = min(0.19, max(slot_radius, (town_dot + ring) / (TOWN_TO_TOKEN * token_size)))
+    if town_dot + ring > TOWN_TO_TOKEN * token_size * slot_radius:
+        town = "bar"  # thick track leaves no room for a dot clearly smaller than a token
     slot_fill = _light_colour(rng)
     for _ in range(30):
         # token spaces stand out of every tile: by their fill, or by a ring round a fill that differs
@@ -607,7 +625,7 @@ def _draw_look(rng: np.random.Generator) -> VariedLook:
         tile_text=tile_text,
         text_turns=_chance(rng, 0.75),
         text_weight=_u(rng, 0.9, 1.6),
-        token_size=_u(rng, 0.78, 0.95),
+        token_size=token_size,
         token_rim=_pick(rng, ["none", "dark", "white"]),
         token_logo=_pick(rng, ["none", "ring", "letters"]),
         token_offset=_u(rng, 0.0, 0.12),

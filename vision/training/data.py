@@ -41,7 +41,15 @@ from vision.tiles import canonical_rotation
 
 TITLES = ("1870", "1867", "1861", "1833NE")
 #: the training looks and how often each is drawn
-LOOKS = {"ours": 1.0, "flat": 1.0, "cardboard": 1.0, "print2": 1.0, "offset": 1.0, "reprint": 1.0}
+LOOKS = {
+    "ours": 1.0,
+    "flat": 1.0,
+    "cardboard": 1.0,
+    "print2": 1.0,
+    "offset": 1.0,
+    "reprint": 1.0,
+    "varied": 6.0,
+}
 #: share of the photos of a real game's board (with a few changes); the rest are random tables
 REAL_SHARE = 0.3
 #: an empty hex is kept with this chance (a board has far more of them than of any tile)
@@ -189,9 +197,9 @@ def _sample(title: str, table: BoardState, sim: SimFrame, rng: np.random.Generat
     )
 
 
-def _job(args: tuple[str, int, int]) -> list[Shard]:
-    title, frame, seed = args
-    return photograph(title, frame, seed)
+def _job(args: tuple[str, int, int, dict[str, float]]) -> list[Shard]:
+    title, frame, seed, looks = args
+    return photograph(title, frame, seed, looks)
 
 
 def save(shards: Sequence[Shard], path: Path) -> int:
@@ -220,10 +228,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--titles", default=",".join(TITLES))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--shard", type=int, default=25, help="photos per shard file")
+    parser.add_argument(
+        "--looks", default=",".join(f"{k}:{v:g}" for k, v in LOOKS.items()), help="look:weight,... to draw"
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     titles = args.titles.split(",")
-    jobs = [(t, f, args.seed) for f in range(args.frames) for t in titles]
+    looks = {name: float(w) for name, _, w in (item.partition(":") for item in args.looks.split(","))}
+    jobs = [(t, f, args.seed, looks) for f in range(args.frames) for t in titles]
     start = time.time()
     with multiprocessing.Pool(args.workers) as pool:
         batch: list[Shard] = []

@@ -115,15 +115,27 @@ class Data:
         files = sorted(folder.glob("*.npz"))
         if not files:
             raise FileNotFoundError(f"no .npz shards in {folder}")
-        parts: dict[str, list[np.ndarray]] = {}
+        # the patches go straight into one array (a concatenation would hold them twice)
+        keys = ("title", "hex", "tile", "rotation", "visible", "look")
+        parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
         for f in files:
-            d = np.load(f)
-            for k in ("patches", "title", "hex", "tile", "rotation", "visible", "look"):
-                parts.setdefault(k, []).append(d[k])
+            with np.load(f) as d:
+                for k in keys:
+                    parts[k].append(d[k])
         arrays = {k: np.concatenate(v) for k, v in parts.items()}
-        if titles:
-            keep = np.isin(arrays["title"], list(titles))
-            arrays = {k: v[keep] for k, v in arrays.items()}
+        keep = np.isin(arrays["title"], list(titles)) if titles else np.ones(len(arrays["title"]), bool)
+        patches = np.empty((int(keep.sum()), NET_FRAME.size, NET_FRAME.size, 3), np.uint8)
+        start = end = 0
+        for f, titles_of in zip(files, parts["title"], strict=True):
+            sel = keep[start : start + len(titles_of)]
+            start += len(titles_of)
+            if sel.any():
+                with np.load(f) as d:
+                    chunk = d["patches"][sel]
+                patches[end : end + len(chunk)] = chunk
+                end += len(chunk)
+        arrays = {k: v[keep] for k, v in arrays.items()}
+        arrays["patches"] = patches
         self.patches = torch.from_numpy(arrays["patches"])  # uint8 (N, H, W, 3)
         self.title = arrays["title"]
         self.look = arrays["look"]
