@@ -31,7 +31,7 @@ def test_brown_cities_beside_a_pale_casing_are_read() -> None:
 def test_track_in_a_dark_shade_of_the_tile_is_still_ink() -> None:
     """A dark brown track cased in pale lines on a deep brown tile: the brown just beside the casing is
     not ink (it measured 0.7 before), the track in a dark shade of the brown still is."""
-    printed = Recognizer(board_from_title("1870")).printed
+    printed = Recognizer(board_from_title("1870"), reader="print").printed
     size = printed.mask.shape[0]
     brown = np.array([35.0, 72.0, 130.0])  # BGR: the deep brown of `offset`'s tiles
     patch = np.empty((size, size, 3), np.float32)

@@ -50,7 +50,9 @@ def _photo(board: BoardState, seed: int) -> Image:
     return simulate_frame(board, p, draw=_paint_odd).image
 
 
-def test_calibrating_on_the_owners_print_makes_its_tiles_readable(tmp_path: Path) -> None:
+def test_calibrating_on_the_owners_print_makes_its_tiles_readable_by_the_print_reader(tmp_path: Path) -> None:
+    """The print reader sorts tile colours by hue ranges: the orange yellow falls in its brown, and only
+    the calibration makes those tiles readable; the trained reader reads them either way."""
     board = board_from_title("1870", TILES)
     photo = tmp_path / "calibrate.png"
     cv2.imwrite(str(photo), _photo(board, 1))
@@ -65,8 +67,8 @@ def test_calibrating_on_the_owners_print_makes_its_tiles_readable(tmp_path: Path
 
     frame = _photo(board, 2)  # another photo of the same table
     yellow = [h for h, (t, _) in TILES.items() if t in ("57", "7", "8", "9")]
-    before = Recognizer(board).recognise(frame).observations
-    after = Recognizer(board, calibration=cal).recognise(frame).observations
+    before = Recognizer(board, reader="print").recognise(frame).observations
+    after = Recognizer(board, reader="print", calibration=cal).recognise(frame).observations
     read_before = sum(before[h].placed is not None for h in yellow)
     read_after = sum(after[h].placed == TILES[h] or (after[h].tile == TILES[h][0]) for h in yellow)
     # never a wrong tile, calibrated or not
@@ -74,6 +76,63 @@ def test_calibrating_on_the_owners_print_makes_its_tiles_readable(tmp_path: Path
         if obs.status == "tile":
             assert obs.hex in TILES and obs.tile == TILES[obs.hex][0], obs
     assert read_after == len(yellow) and read_before < read_after
+    # the trained reader reads every tile of this printing, calibrated or not, and keeps its hues
+    assert not cal.warp_hues and cal.checked[0] == cal.checked[1] > len(TILES)
+    for calibration in (None, cal):
+        seen = Recognizer(board, calibration=calibration).recognise(frame).observations
+        assert all(seen[h].placed is not None and seen[h].tile == t for h, (t, _) in TILES.items())
+
+
+#: a printing whose colours sit a whole colour further round the hue circle than usual: its yellow is
+#: green, its green blue, its brown yellow-ish (far outside what the trained reader learned)
+SHIFTED = replace(
+    flat.LOOK,
+    name="shifted",
+    tile_fill={
+        "yellow": rgb("#60c040"),
+        "green": rgb("#2080c0"),
+        "brown": rgb("#c0a030"),
+        "gray": rgb("#bcbdc0"),
+    },
+)
+MORE_TILES = {**TILES, "C16": ("26", 0), "F13": ("41", 2)}
+
+
+def test_the_trained_reader_reads_a_shifted_printing_once_calibrated() -> None:
+    """Calibrating learns each colour's hue; the trained reader reads the calibration photo better with
+    those hues moved onto its usual ones, so the calibration keeps that (``warp_hues``), and with it every
+    tile of another photo is read, none wrongly."""
+    from companion.table.calibrate import CalibrationWalk, learn_from_photos, tile_colours
+
+    board = board_from_title("1870", MORE_TILES)
+
+    def photo(seed: int) -> Image:
+        p = Perturbation(tilt_deg=8.0, tilt_axis_deg=30.0 * seed, brightness=0.95, noise_sigma=2.0, seed=seed)
+        return simulate_frame(board, p, draw=lambda b, s: flat.flat_board(b, s, SHIFTED)).image
+
+    cal = learn_from_photos(
+        board, tile_colours(board, {h: t for h, (t, _) in MORE_TILES.items()}), [photo(1)]
+    )
+    assert cal.warp_hues and cal.hues["yellow"] > 45 and cal.hues["green"] > 95
+    right, known = cal.checked
+    assert known > 100 and right == known
+    frame = photo(2)
+    before = Recognizer(board).recognise(frame).observations
+    after = Recognizer(board, calibration=cal).recognise(frame).observations
+    read = {
+        name: sum(obs[h].tile == t for h, (t, _) in MORE_TILES.items())
+        for name, obs in (("before", before), ("after", after))
+    }
+    assert read["after"] == len(MORE_TILES) and read["after"] > read["before"], read
+    assert all(obs.tile == MORE_TILES[h][0] for h, obs in after.items() if obs.status == "tile")
+    # the owner sees what the camera made of the photos
+    walk = CalibrationWalk(
+        board, tile_colours(board, {h: t for h, (t, _) in MORE_TILES.items()}), learned=cal
+    )
+    assert (
+        walk.summary()[-1]
+        == f"The camera read {right} of {known} hexes of the photos right, with these hues moved onto the usual ones"
+    )
 
 
 def test_calibration_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,10 +173,17 @@ def test_the_bench_calibrates_as_the_owner_would(monkeypatch: pytest.MonkeyPatch
     board = board_from_title("1870", TILES)
     yellow = {h for h, (t, _) in TILES.items() if t in ("57", "7", "8", "9")}
 
-    def bench(calibration: Calibration | None) -> list[FrameReport]:
+    def bench(calibration: Calibration | None, reader: str = "print") -> list[FrameReport]:
         return list(
             run_bench(
-                "1870", 2, 5, style="odd", states=[[(1, board)]], max_changes=0, calibration=calibration
+                "1870",
+                2,
+                5,
+                style="odd",
+                states=[[(1, board)]],
+                max_changes=0,
+                calibration=calibration,
+                reader=reader,
             )
         )
 
@@ -127,9 +193,13 @@ def test_the_bench_calibrates_as_the_owner_would(monkeypatch: pytest.MonkeyPatch
     before, after = bench(None), bench(owner.calibration)
     for r in before + after:
         assert not r.wrong and not r.false_differences, r
-    # uncalibrated the orange yellow tiles are not read; calibrated they are (and the others still)
+    # uncalibrated the print reader reads none of the orange yellow tiles; calibrated it does (and the
+    # others still); the trained reader reads them all either way
     assert yellow_read(after) >= yellow_read(before) + len(yellow)
     assert sum(r.tiles_visible for r in after) == yellow_read(after)
+    for reports in (bench(None, "net"), bench(owner.calibration, "net")):
+        assert all(not r.wrong and not r.false_differences for r in reports)
+        assert sum(r.tiles_visible for r in reports) == yellow_read(reports)
 
 
 def test_a_failed_bench_calibration_is_reported(
@@ -172,6 +242,7 @@ def test_make_bench_marks_the_calibrated_figures() -> None:
         "frames_without_false_difference": 1.0,
         "real_differences": 0,
         "missed_differences": 0,
+        "reader": "net",
     }
     learned = OwnerCalibration(2, Calibration(photos=2))
     failed = OwnerCalibration(2, error="no brown tile in the photos")

@@ -61,7 +61,7 @@ def test_a_city_on_the_same_curve_is_still_read() -> None:
     photos each: the new contradiction does not take a real city for plain track."""
     tiles = {"C8": ("6", 4), "I4": ("6", 1), "J7": ("8", 4)}
     board = board_from_title("1870", tiles, {"I4": ["SSW"]})
-    recognizer = Recognizer(board)
+    recognizer = Recognizer(board, reader="print")
     read = 0
     for style in ("reprint", "flat"):
         for seed in (1, 2, 3):

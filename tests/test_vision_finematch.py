@@ -28,7 +28,7 @@ def end_board() -> BoardState:
 
 @pytest.fixture(scope="module")
 def recognizer(end_board: BoardState) -> Recognizer:
-    return Recognizer(end_board)
+    return Recognizer(end_board, reader="print")
 
 
 def _read(recognizer: Recognizer, board: BoardState, p: Perturbation) -> dict[str, tuple[str, int] | str]:

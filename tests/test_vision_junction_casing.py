@@ -5,7 +5,7 @@ does lies along the light casing, which blur mixes into the ink: on `offset` and
 two thirds of those pixels were "cover", and the junction was refused as "covered centre" although
 nothing lay on it.  Where no tile with a city leaves by the same edges (so no station token can lie on
 any tile the hex may carry), the tile's colour ``CASING_BAND`` beyond the casing tells a bare centre
-as well (docs/VISION.md, round vcasing)."""
+as well (docs/VISION-PRINT-READER.md, round vcasing)."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def test_the_label_twins_are_read_on_their_own_cities(style: str) -> None:
     shadow may still leave one "can't see"), never as the other."""
     tiles = {"B11": ("171K", 0), "C18": ("172L", 0)}
     board = board_from_title("1870", tiles)
-    recognizer = Recognizer(board)
+    recognizer = Recognizer(board, reader="print")
     read = 0
     for seed in (1, 2, 3):
         result = recognizer.recognise(styled_photo(board, style, seed))

@@ -109,7 +109,7 @@ def test_tiles_of_the_same_track_are_told_apart_by_their_label(reader_1870: Prin
         reading = reader_1870.read(cv2.GaussianBlur(_ours(tile, rotation), (0, 0), 0.5), votes, 1.0)
         assert (reading.status, reading.tile) == ("tile", tile), reading
     board = board_from_title("1870", {"C18": ("172L", 0), "H13": ("63", 0)})
-    result = Recognizer(board).recognise(styled_photo(board, "print2", 1))
+    result = Recognizer(board, reader="print").recognise(styled_photo(board, "print2", 1))
     assert result.observations["C18"].placed == ("172L", 0)
 
 

@@ -5,7 +5,7 @@ lying three pixels off its hex fitted the 3's course (the same curve with a town
 thin track measured 0.14-0.17 of a hex across its own stretches, and the ink beyond the track where the
 3's bar would cross was that track. The 3's bar counted as seen and the 7 was read as a 3, a wrong
 reading. On thin track a bar now also needs the ink at the town's place wider (``TOWN_WIDE``) than the
-track along its own stretches (docs/VISION.md, round vbar)."""
+track along its own stretches (docs/VISION-PRINT-READER.md, round vbar)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ def test_green_cities_lying_off_their_hexes_are_read() -> None:
     board = list(replay(load_fixture(GAME), 485))[-1][1]
     cities = {h: t for h, t in board.tiles.items() if t[0] in ("14", "15")}
     assert len(cities) == 8
-    recognizer = Recognizer(board)
+    recognizer = Recognizer(board, reader="print")
     read = 0
     for seed in (1, 2, 3, 4):
         result = recognizer.recognise(styled_photo(board, "offset", seed))
@@ -42,7 +42,7 @@ def test_cards_and_a_hand_over_the_tiles_make_no_wrong_reading() -> None:
     """Cards and a hand over the board hide edges on the hex and on the tile alike: the hexes under them
     may be "can't see", never a wrong tile (an edge hidden both ways still refuses)."""
     board = list(replay(load_fixture(GAME), 485))[-1][1]
-    recognizer = Recognizer(board)
+    recognizer = Recognizer(board, reader="print")
     result = recognizer.recognise(styled_photo(board, "offset", 1, cards=3, hand=True))
     assert result.ok
     for hex_id, (tile, _) in board.tiles.items():

@@ -40,7 +40,7 @@ def expected():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def recognizer(expected):  # type: ignore[no-untyped-def]
-    return Recognizer(expected)
+    return Recognizer(expected, reader="print")
 
 
 _photo = styled_photo
@@ -172,7 +172,7 @@ def test_a_town_where_four_tracks_meet_is_never_read_as_the_crossing(board_1867)
     half = len(board_1867) // 2
     tiles = {h: ("88" if k < half else "20", k % 3) for k, h in enumerate(board_1867)}
     board = board_from_title("1867", tiles)
-    recognizer = Recognizer(board)
+    recognizer = Recognizer(board, reader="print")
     shapes = title_tile_shapes("1867")
     for style in ("flat", "ours"):
         result = recognizer.recognise(_photo(board, style, 4))
@@ -259,7 +259,7 @@ def _never_wrong(obs, tiles) -> None:  # type: ignore[no-untyped-def]
 def _read_board(tiles, tokens, style: str, seed: int):  # type: ignore[no-untyped-def]
     """The observations of a board with ``tiles`` and ``tokens``, photographed in ``style``."""
     board = board_from_title("1870", tiles, tokens)
-    result = Recognizer(board).recognise(_photo(board, style, seed))
+    result = Recognizer(board, reader="print").recognise(_photo(board, style, seed))
     assert result.ok
     return result.observations
 
@@ -368,7 +368,7 @@ def town_board(plain_1870):  # type: ignore[no-untyped-def]
     order = [t for town in TOWN_TILES for t in (town, PLAIN_TWIN[town])]
     tiles = {h: (order[k % 6], (k // 6) % 6) for k, h in enumerate(plain_1870[:36])}
     board = board_from_title("1870", tiles)
-    return board, Recognizer(board)
+    return board, Recognizer(board, reader="print")
 
 
 def _town_readings(town_board, style: str, seed: int):  # type: ignore[no-untyped-def]
@@ -454,7 +454,7 @@ def junction_board(plain_1870):  # type: ignore[no-untyped-def]
     order = [*JUNCTION_TOWNS[:4], *JUNCTIONS[:6], *JUNCTION_TOWNS[4:], *JUNCTIONS[6:]]
     tiles = {h: (order[k % len(order)], (k // len(order)) % 6) for k, h in enumerate(plain_1870[:48])}
     board = board_from_title("1870", tiles)
-    return board, Recognizer(board)
+    return board, Recognizer(board, reader="print")
 
 
 @pytest.mark.parametrize(("style", "seed"), [("reprint", 1), ("reprint", 2), ("cardboard", 1)])

@@ -41,7 +41,7 @@ def test_a_58s_revenue_digits_are_seen_and_an_8_shows_none() -> None:
         "J7": ("8", 4),
     }
     board = board_from_title("1870", tiles)
-    recognizer = Recognizer(board)
+    recognizer = Recognizer(board, reader="print")
     printed = recognizer.printed
     patches: dict[str, Any] = {}
     original = Recognizer.read_print

@@ -3,7 +3,7 @@
 `offset` prints a 63's revenue in a pale circle low on the tile; under warm light the circle is pinkish,
 neither white nor the tile's brown, and 0.07-0.09 of the hex off the track counted as other colours: the
 63 was "can't see" (dev seed 2002 frame 0, H13 and M20). For a tile that prints a revenue, compact spots
-paler than the tile, no larger than a revenue circle, are not counted (docs/VISION.md, round vspot)."""
+paler than the tile, no larger than a revenue circle, are not counted (docs/VISION-PRINT-READER.md, round vspot)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def test_an_offset_63_with_its_tinted_revenue_circle_is_read() -> None:
 
 def test_only_a_small_pale_spot_passes_for_a_revenue() -> None:
     board, _ = bench_frame("1870", 2002, 0)
-    reader = Recognizer(board).printed
+    reader = Recognizer(board, reader="print").printed
     yy, xx = np.mgrid[0:FINE_PATCH, 0:FINE_PATCH]
     c = (FINE_PATCH - 1) / 2
 

@@ -6,7 +6,7 @@ whatever lies over part of the hex drags: on `print2` (dev seed 3003 frame 6, as
 photographs it) glare over one exit of a 63 (six exits) lowered it so far that the washed-out exit passed
 as the bare tile, and the 63 was read as a 170 (five exits): a false difference. The reference is now
 at least the median saturation of the tile's hue right beside the dark print (its track, its outlines),
-where the tile itself shows (docs/VISION.md, round vsat)."""
+where the tile itself shows (docs/VISION-PRINT-READER.md, round vsat)."""
 
 from __future__ import annotations
 

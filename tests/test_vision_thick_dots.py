@@ -38,7 +38,7 @@ def test_58_and_8_are_still_told_apart_in_clear_photos() -> None:
         "J7": ("8", 4),
     }
     board = board_from_title("1870", tiles)
-    recognizer = Recognizer(board)
+    recognizer = Recognizer(board, reader="print")
     read = 0
     for seed in (1, 2, 3, 4):
         result = recognizer.recognise(styled_photo(board, "reprint", seed, blur_sigma=0.9))

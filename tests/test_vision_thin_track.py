@@ -4,7 +4,7 @@
 measures three pixels in some stretches and four in others. Where the four-pixel stretch fell on the
 centre of a 9 (a straight track), the track there measured 1.3 of its median width elsewhere, and the
 4 (a town on the same straight track) could not be ruled out: "can't see". Track at most
-``THIN_TRACK`` wide is now compared with its widest stretch elsewhere (docs/VISION.md, round vthin)."""
+``THIN_TRACK`` wide is now compared with its widest stretch elsewhere (docs/VISION-PRINT-READER.md, round vthin)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ was voted yellow; the one yellow tile of its track is the 56, the same curves wi
 56 town lies 0.074 of a hex from the other curve, so the thick track's crossing widened the ink at both
 town places and the towns counted as printed dots: a wrong reading (16 read as 56). Towns seen as dots
 within the track's width and ``CROSSING_CLEAR`` of another of their tile's tracks now need the tile's
-revenue seen too, as a junction town does (docs/VISION.md, round vcross); `reprint`'s 55 (two towns at
+revenue seen too, as a junction town does (docs/VISION-PRINT-READER.md, round vcross); `reprint`'s 55 (two towns at
 the crossing of two straights, its revenue printed as bare digits) is still read."""
 
 from __future__ import annotations

@@ -50,8 +50,11 @@ def test_an_unseen_hex_carries_the_recognisers_reason(covered) -> None:  # type:
     # every hex the camera cannot see says why; a tile read in clear view says how it was read
     assert set(recon.cant_see_why) == set(recon.cant_see)
     assert all(recon.cant_see_why.values())
-    assert {o.why for o in result.observations.values() if o.status == "tile"} <= {"template", "print"} | {
-        o.why for o in result.observations.values() if o.why.startswith("print")
+    assert all(o.why.startswith("net ") for o in result.observations.values() if o.status == "tile")
+    # the print reader says which of its two ways read a tile
+    old = Recognizer(board, reader="print").recognise(image).observations
+    assert {o.why for o in old.values() if o.status == "tile"} <= {"template", "print"} | {
+        o.why for o in old.values() if o.why.startswith("print")
     }
 
 

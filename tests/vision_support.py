@@ -43,7 +43,7 @@ def read_as_bench_frame(board: BoardState, style: str, p: Perturbation) -> Frame
     tile on it is read as another tile."""
     paint = renderer(style)
     image = simulate_frame(board, p, FRAME_SIZE, draw=lambda b, s: paint(b, s, p.seed)).image
-    result = Recognizer(board).recognise(image)
+    result = Recognizer(board, reader="print").recognise(image)
     assert result.ok
     for hex_id, placed in board.tiles.items():
         seen = result.observations[hex_id]
@@ -79,7 +79,7 @@ def bench_frame(
 ) -> tuple[BoardState, Perturbation]:
     """Frame ``frame`` (from 0) of the bench's run of ``title`` at ``seed`` (``vision.evaluate.run_bench``,
     up to 3 changes a frame): the table photographed, its deliberate changes made, and the frame's
-    perturbation.  The development frames the rounds of docs/VISION.md name ("seed 3003 frame 5") are
+    perturbation.  The development frames the rounds of docs/VISION-PRINT-READER.md name ("seed 3003 frame 5") are
     these.  ``engine``: the board states as ``companion vision bench`` photographs them (the rules engine's
     replay, exact tokens) rather than the fixture reader's (home tokens at par)."""
     states = _engine_states(title) if engine else _title_states(title)

@@ -9,9 +9,14 @@ export at that moment, or any laid-out set the owner describes as tiles on hexes
   the hue ranges the recogniser sorts tile colours by (boundaries half-way between neighbours);
 * the track's width where it leaves a tile.
 
+and, for the trained hex reader (:mod:`vision.hexnet`), whether it reads the owner's calibration
+photos better with the printing's hues moved onto the hues it knows best (:func:`hue_lut`): the
+reader's probability of what truly lies on the calibration hexes decides (``warp_hues``), and how many
+of them it read right is kept for the owner to see (``checked``).
+
 The result is a small JSON file (:func:`save` / :func:`load`); ``companion vision check`` and the
 table's camera pass it to :class:`vision.pipeline.Recognizer`.  Without one, the recogniser's own
-defaults (tuned on this project's renderer) apply.
+defaults apply.
 """
 
 from __future__ import annotations
@@ -50,14 +55,16 @@ class Calibration:
     track_width: float | None = None  # board units (1 = hex width)
     photos: int = 0
     hexes: Mapping[str, int] = field(default_factory=dict)  # tiles measured per colour
+    #: the trained reader reads the photos with the learned hues moved onto :data:`DEFAULT_HUES`
+    warp_hues: bool = False
+    #: (read right, of) the calibration photos' known hexes, as the trained reader reads them
+    checked: tuple[int, int] = (0, 0)
 
     def hue_ranges(self) -> dict[str, tuple[tuple[float, float], ...]]:
         """Hue ranges per tile colour: brown, yellow and green meet half-way between their hues."""
         if not self.photos:
             return dict(DEFAULT_RANGES)
-        brown, yellow, green = (float(self.hues[c]) for c in COLOURS)
-        if not brown < yellow < green:
-            raise CalibrationError(f"learned hues are not in brown < yellow < green order: {dict(self.hues)}")
+        brown, yellow, green = ordered_hues(self.hues)
         by = (brown + yellow) / 2
         yg = (yellow + green) / 2
         top = min(green + GREEN_SPAN, 110.0)
@@ -66,6 +73,42 @@ class Calibration:
             ((max(low, 0.0), by), (180.0 + low, 181.0)) if low < 0 else ((low, by),)
         )
         return {"brown": brown_ranges, "yellow": ((by, yg),), "green": ((yg, top),)}
+
+
+def ordered_hues(hues: Mapping[str, float]) -> tuple[float, float, float]:
+    """Brown, yellow and green hues in order round the circle: a red-brown past 90 (the far side of the
+    circle from green, e.g. 170) counts as just below 0 (-10)."""
+    brown, yellow, green = (float(hues[c]) for c in COLOURS)
+    if brown > 90.0:
+        brown -= 180.0
+    if not brown < yellow < green < brown + 180.0:
+        raise CalibrationError(f"learned hues are not in brown < yellow < green order: {dict(hues)}")
+    return brown, yellow, green
+
+
+def hue_lut(hues: Mapping[str, float]) -> NDArray[np.uint8]:
+    """A lookup table over OpenCV hues (0..179; 180..255 unchanged) moving the learned hue of each tile
+    colour onto its default (:data:`DEFAULT_HUES`), piecewise linearly round the hue circle, so an
+    orange-ish yellow or a teal green prints as the reader's usual yellow or green; hues between two
+    tile colours move in proportion."""
+    brown, yellow, green = ordered_hues(hues)
+    ref = [DEFAULT_HUES[c] for c in COLOURS]
+    xs = [green - 180.0, brown, yellow, green, brown + 180.0]
+    ys = [ref[2] - 180.0, ref[0], ref[1], ref[2], ref[0] + 180.0]
+    lut = np.arange(256, dtype=np.float64)
+    lut[:180] = np.round(np.interp(np.arange(180.0), xs, ys)) % 180.0
+    out: NDArray[np.uint8] = lut.astype(np.uint8)
+    return out
+
+
+def warp(patches: NDArray[np.uint8], lut: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """BGR patches (..., 3) with their hues moved by :func:`hue_lut`'s table."""
+    shape = patches.shape
+    flat = np.ascontiguousarray(patches.reshape(-1, 1, 3))
+    hsv = np.asarray(cv2.cvtColor(flat, cv2.COLOR_BGR2HSV), dtype=np.uint8)
+    hsv[..., 0] = np.asarray(cv2.LUT(hsv[..., 0], lut), dtype=np.uint8)
+    out: NDArray[np.uint8] = np.asarray(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), dtype=np.uint8).reshape(shape)
+    return out
 
 
 def hue_mask(
@@ -114,6 +157,7 @@ def save(calibration: Calibration, path: Path) -> None:
     data = asdict(calibration)
     data["hues"] = dict(calibration.hues)
     data["hexes"] = dict(calibration.hexes)
+    data["checked"] = list(calibration.checked)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
     tmp.replace(path)
@@ -128,8 +172,16 @@ def load(path: Path) -> Calibration:
             None if data.get("track_width") is None else float(data["track_width"]),
             int(data["photos"]),
             {str(k): int(v) for k, v in data.get("hexes", {}).items()},
+            bool(data.get("warp_hues", False)),
+            _pair(data.get("checked", (0, 0))),
         )
         cal.hue_ranges()
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CalibrationError(f"cannot use the camera calibration {path}: {exc}") from None
     return cal
+
+
+def _pair(value: object) -> tuple[int, int]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError(f"'checked' must be two numbers, not {value!r}")
+    return int(value[0]), int(value[1])

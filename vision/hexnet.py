@@ -5,6 +5,7 @@ Sampling only for now.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardState, title_tile_shapes
+from vision.calibration import Calibration, hue_lut, warp
 from vision.catalogue import catalogue
 from vision.schematic import PatchFrame
 
@@ -204,6 +206,9 @@ class HexNet:
 
 # ---------------------------------------------------------------- reading a map's hexes
 
+#: how a recogniser reads hexes: "net", this trained network; "print", the template matcher and the
+#: print reader it replaced (:mod:`vision.finematch`, :mod:`vision.structure`)
+READERS = ("net", "print")
 #: the probability a reading needs; below it the hex is "can't see"
 MIN_PROBABILITY = 0.9
 
@@ -224,11 +229,17 @@ class HexReader:
     """Reads every hex of one title's map with the trained network.
 
     Built once per title: the schematic tower runs over the title's tile looks and hexes here, so
-    a frame costs the photo tower and one product per candidate."""
+    a frame costs the photo tower and one product per candidate.  With a ``calibration`` whose
+    ``warp_hues`` is set, the owner's printing's hues are moved onto the usual ones first
+    (:func:`vision.calibration.hue_lut`)."""
 
     def __init__(
-        self, board: BoardState, net: HexNet | None = None, min_probability: float = MIN_PROBABILITY
-    ):
+        self,
+        board: BoardState,
+        net: HexNet | None = None,
+        min_probability: float = MIN_PROBABILITY,
+        calibration: Calibration | None = None,
+    ) -> None:
         self.net = net or HexNet.load()
         self.board = board
         self.min_probability = min_probability
@@ -238,17 +249,27 @@ class HexReader:
         self.empties, self.empty_bias = self.net.candidates(cat.empties)
         self.hidden, self.hidden_bias = self.net.hidden_candidate()
         self.hex_index = {h: i for i, h in enumerate(cat.hexes)}
+        self.lut = hue_lut(calibration.hues) if calibration is not None and calibration.warp_hues else None
         shapes = title_tile_shapes(board.title)
         # per hex and look, the look's tiles that may lie on the hex
         self._members = [
             [tuple((t, r) for t, r in look if board.hexes[h].may_carry(shapes[t])) for look in cat.looks]
             for h in cat.hexes
         ]
+        #: the colour of each look's tiles
+        self.look_colours = tuple(shapes[look[0][0]].color for look in cat.looks)
 
-    def read(self, hex_ids: Sequence[str], patches: NDArray[np.uint8]) -> list[NetReading]:
-        """The reading of each hex from its patch (:func:`sample_hexes`)."""
-        if not len(hex_ids):
-            return []
+    def with_hues_warped(self, calibration: Calibration) -> HexReader:
+        """This reader (sharing its network and candidates) reading with ``calibration``'s hues moved."""
+        other = copy.copy(self)
+        other.lut = hue_lut(calibration.hues)
+        return other
+
+    def probabilities(self, hex_ids: Sequence[str], patches: NDArray[np.uint8]) -> FloatArray:
+        """(N, looks + 2): per hex, the probability of each of the title's looks (0 where it may not
+        lie), of no tile and of "hidden"."""
+        if self.lut is not None:
+            patches = warp(patches, self.lut)
         idx = np.array([self.hex_index[h] for h in hex_ids])
         f = self.net.features(patches)
         looks = f @ self.looks.T + self.look_bias
@@ -257,11 +278,18 @@ class HexReader:
         allowed = self.catalogue.allowed[idx]
         scores = np.concatenate([np.where(allowed, looks, -np.inf), empty[:, None], hidden[:, None]], axis=1)
         scores -= scores.max(axis=1, keepdims=True)
-        prob = np.exp(scores)
+        prob: FloatArray = np.exp(scores).astype(np.float32)
         prob /= prob.sum(axis=1, keepdims=True)
+        return prob
+
+    def read(self, hex_ids: Sequence[str], patches: NDArray[np.uint8]) -> list[NetReading]:
+        """The reading of each hex from its patch (:func:`sample_hexes`)."""
+        if not len(hex_ids):
+            return []
+        prob = self.probabilities(hex_ids, patches)
         k = len(self.catalogue.looks)
         out = []
-        for row, (i, p) in enumerate(zip(idx, prob, strict=True)):
+        for hex_id, p in zip(hex_ids, prob, strict=True):
             best = int(p.argmax())
             top = float(p[best])
             if best == k + 1:
@@ -278,16 +306,15 @@ class HexReader:
                 )
                 continue
             if best == k:
-                out.append(NetReading("empty", probability=top, why=f"no tile ({top:.2f})"))
+                out.append(NetReading("empty", probability=top, why=f"no tile, net {top:.2f}"))
                 continue
-            members = self._members[i][best]
+            members = self._members[self.hex_index[hex_id]][best]
             if len(members) != 1:
                 names = " or ".join(t for t, _ in members)
                 out.append(NetReading("unseen", probability=top, why=f"{names}: the same print ({top:.2f})"))
                 continue
             tile, rot = members[0]
-            out.append(NetReading("tile", tile, rot, top, f"{tile} ({top:.2f})"))
-            del row
+            out.append(NetReading("tile", tile, rot, top, f"net {top:.2f}"))
         return out
 
     def _name(self, index: int) -> str:

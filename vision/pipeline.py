@@ -29,6 +29,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -52,7 +53,7 @@ from vision.finematch import (
     patch_offsets,
     to_gray,
 )
-from vision.hexnet import HexNet, HexReader, sample_hexes
+from vision.hexnet import READERS, HexNet, HexReader, sample_hexes
 from vision.markers import Detection, RegistrationError, board_homography, detect_markers, make_detector
 from vision.render import (
     CITY_RADIUS,
@@ -84,9 +85,6 @@ UNCONFIRMED_EMPTY = 0.8
 #: colour votes below which a hex may still be a gray tile (its tokens cast the votes)
 GRAY_UNDER_TOKENS = 0.45
 TILE_COLOR_CLASS = {"yellow": "yellow", "green": "green", "brown": "brown", "gray": "neutral"}
-#: how hexes are read: "net", the trained network (:mod:`vision.hexnet`); "print", the template matcher
-#: and the print reader (:mod:`vision.finematch`, :mod:`vision.structure`)
-READERS = ("net", "print")
 
 
 @dataclass(frozen=True)
@@ -402,15 +400,15 @@ class Recognizer:
         board: BoardState,
         min_confidence: float = 0.5,
         calibration: Calibration | None = None,
-        reader: str = "print",
+        reader: str = "net",
         network: HexNet | None = None,
     ) -> None:
         if reader not in READERS:
             raise ValueError(f"unknown reader {reader!r} (known: {', '.join(READERS)})")
         self.board = board
         self.reader = reader
-        self.net = HexReader(board, network) if reader == "net" else None
         self.calibration = calibration or Calibration()
+        self.net = HexReader(board, network, calibration=self.calibration) if reader == "net" else None
         self.hue_ranges = self.calibration.hue_ranges()
         self.layout = board.layout
         self.geometry = board.geometry
@@ -418,50 +416,83 @@ class Recognizer:
         self.hex_ids = tuple(h for h, info in board.hexes.items() if info.tileable)
         self.centres = np.array([self.geometry.center(h) for h in self.hex_ids], dtype=np.float64)
         self.mask = hex_mask(self.layout, 0.9, SCALE, PATCH)
-        self.bank = build_templates(board.title, self.layout, self.mask)
         self.shapes = title_tile_shapes(board.title)
-        self._expected_outline = self._printed_outline(board)
-        self.fine = FineMatcher(
-            self.layout,
-            self.bank.keys,
-            self.shapes,
-            [board.hexes[h] for h in self.hex_ids],
-            lambda draw: render_single(draw, self.layout, FINE_SCALE, FINE_PATCH)[0][0],
-        )
-        self.printed = PrintReader(self.layout, self.shapes, self.hue_ranges, self.calibration.track_width)
         self._paper_points = self._margin_points()
         self._black_points = self._marker_border_points()
         self.detector = make_detector()
-        self._class_index = {
-            c: np.array([i for i, k in enumerate(self.bank.classes) if k == c], np.int64)
-            for c in COLOR_CLASSES
-        }
         self._corp_colors = {
             sym: np.array(hex_to_bgr(c.color), np.float32) for sym, c in board.corporations.items()
         }
-        # hexes printed with a tile (a yellow city): "no tile" is that printed tile, which only a tile
-        # of a later colour covers; per hex printed with a tile or a label, which templates may lie on
-        # it; per hex, the colour votes (brown, yellow, green) its own print casts
-        infos = [board.hexes[h] for h in self.hex_ids]
-        self._printed = np.array([info.printed_tile is not None for info in infos], bool)
+        self._infos = [board.hexes[h] for h in self.hex_ids]
+        if reader == "print":
+            _ = self.fine, self.printed, self._readable, self._expected_outline
+
+    # the template matcher's and the print reader's parts, built on first use (the trained reader
+    # needs none of them)
+
+    @cached_property
+    def bank(self) -> TemplateBank:
+        return build_templates(self.board.title, self.layout, self.mask)
+
+    @cached_property
+    def _expected_outline(self) -> FloatArray:
+        return self._printed_outline(self.board)
+
+    @cached_property
+    def fine(self) -> FineMatcher:
+        return FineMatcher(
+            self.layout,
+            self.bank.keys,
+            self.shapes,
+            self._infos,
+            lambda draw: render_single(draw, self.layout, FINE_SCALE, FINE_PATCH)[0][0],
+        )
+
+    @cached_property
+    def printed(self) -> PrintReader:
+        return PrintReader(self.layout, self.shapes, self.hue_ranges, self.calibration.track_width)
+
+    @cached_property
+    def _class_index(self) -> dict[str, NDArray[np.int64]]:
+        return {
+            c: np.array([i for i, k in enumerate(self.bank.classes) if k == c], np.int64)
+            for c in COLOR_CLASSES
+        }
+
+    @cached_property
+    def _printed(self) -> NDArray[np.bool_]:
+        """Per hex, whether it is printed with a tile (a yellow city): "no tile" is that printed tile,
+        which only a tile of a later colour covers."""
+        return np.array([info.printed_tile is not None for info in self._infos], bool)
+
+    @cached_property
+    def _carry(self) -> dict[int, NDArray[np.bool_]]:
+        """Per hex printed with a tile or a label, which templates may lie on it."""
         carry = {
             i: np.array([info.may_carry(self.shapes[t]) for t, _ in self.bank.keys], bool)
-            for i, info in enumerate(infos)
+            for i, info in enumerate(self._infos)
         }
-        self._carry = {i: c for i, c in carry.items() if not c.all()}
-        # the tiles the print reader may read on a hex: those that may lie there, and on a hex printed
-        # with a tile the tiles of its colour too (its print reads as one of them: "no tile")
-        self._readable = {
+        return {i: c for i, c in carry.items() if not c.all()}
+
+    @cached_property
+    def _readable(self) -> dict[int, frozenset[str]]:
+        """The tiles the print reader may read on a hex: those that may lie there, and on a hex printed
+        with a tile the tiles of its colour too (its print reads as one of them: "no tile")."""
+        return {
             i: frozenset(
                 t
                 for t, shape in self.shapes.items()
                 if info.may_carry(shape) or shape.color == info.printed_tile
             )
-            for i, info in enumerate(infos)
+            for i, info in enumerate(self._infos)
             if i in self._carry
         }
-        self._own_votes = np.array(
-            [[info.printed_tile == c for c in ("brown", "yellow", "green")] for info in infos]
+
+    @cached_property
+    def _own_votes(self) -> NDArray[np.bool_]:
+        """Per hex, the colour votes (brown, yellow, green) its own print casts."""
+        return np.array(
+            [[info.printed_tile == c for c in ("brown", "yellow", "green")] for info in self._infos]
         )
 
     def _map_white(self, balanced: FloatArray, raw: FloatArray, plain: NDArray[np.bool_]) -> FloatArray:
@@ -756,15 +787,25 @@ class Recognizer:
             {"sample": t1 - t0, "features": t2 - t1, "coarse": t_coarse - t2, "fine": t3 - t_coarse},
         )
 
-    def _recognise_net(self, frame: Image, hmat: Homography, net: HexReader) -> FrameResult:
-        """Every hex read by the trained network (:mod:`vision.hexnet`)."""
-        t0 = time.perf_counter()
+    def hex_patches(
+        self, frame: Image, hmat: Homography
+    ) -> tuple[list[int], NDArray[np.uint8], FloatArray, FloatArray]:
+        """The trained reader's white-balanced patches (:func:`vision.hexnet.sample_hexes`) of the hexes
+        wholly in the photo: their indexes in :attr:`hex_ids`, the patches, and the frame's black level
+        and gains."""
         black, gains = self.white_balance(frame, hmat)
         at = (self.geometry.width / 2, self.geometry.height / 2)
         patches, inside = sample_hexes(frame, hmat, self.centres, self.layout, black, gains, at)
-        t1 = time.perf_counter()
         seen = [i for i in range(len(self.hex_ids)) if inside[i] >= 0.98]
-        readings = net.read([self.hex_ids[i] for i in seen], patches[seen])
+        return seen, patches[seen], black, gains
+
+    def _recognise_net(self, frame: Image, hmat: Homography, net: HexReader) -> FrameResult:
+        """Every hex read by the trained network (:mod:`vision.hexnet`)."""
+        t0 = time.perf_counter()
+        seen, patches, black, gains = self.hex_patches(frame, hmat)
+        at = (self.geometry.width / 2, self.geometry.height / 2)
+        t1 = time.perf_counter()
+        readings = net.read([self.hex_ids[i] for i in seen], patches)
         t2 = time.perf_counter()
         observations = {h: HexObservation(h, "unseen", why="not wholly in the photo") for h in self.hex_ids}
         coarse: FloatArray | None = None

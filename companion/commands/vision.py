@@ -28,6 +28,7 @@ import numpy as np
 from vision.board import board_from_title
 from vision.calibration import CalibrationError
 from vision.fixture_states import FixtureError, board_at, load_fixture
+from vision.hexnet import READERS
 
 
 def register(subparsers: Any) -> None:
@@ -52,12 +53,16 @@ def register(subparsers: Any) -> None:
     bench.add_argument(
         "--style",
         default="ours",
-        help="the look the boards are drawn in: ours (the renderer the recogniser is tuned on), flat "
-        "(18xx.games-like tile graphics), cardboard (printed map, jittered cardboard tiles, tokens), "
-        "classic (an older printing never used for tuning), print2 (a third printing, tuned on since its "
-        "third round), offset (another publisher's offset-printed board, tuned on since its town dots were "
-        "looked at), reprint (a third publisher's reprint, tuned on since its wrong readings were looked "
-        "at) or folio (a fourth publisher's laminated edition, never used for tuning)",
+        help="the look the boards are drawn in (vision/styles): the reader is trained on ours, flat, "
+        "cardboard, print2, offset, reprint and varied (a new look drawn at random for every board); "
+        "classic, folio and heritage are never trained or tuned on",
+    )
+    bench.add_argument(
+        "--reader",
+        choices=READERS,
+        default=READERS[0],
+        help="how hexes are read: net (the trained hex reader, the default) or print (the template "
+        "matcher and print reader it replaced)",
     )
     bench.add_argument(
         "--calibrate",
@@ -181,6 +186,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             style=args.style,
             states=states,
             calibration=None if owner is None else owner.calibration,
+            reader=args.reader,
         ):
             reports.append(report)
             if args.json:
@@ -206,6 +212,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary = summarise(reports)
     summary["style"] = args.style
     summary["style_tuned"] = args.style in TUNED
+    summary["reader"] = args.reader
     summary["calibrated"] = owner is not None and owner.calibration is not None
     if owner is not None:
         summary["calibration"] = owner.describe()

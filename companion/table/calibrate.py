@@ -12,7 +12,7 @@ plain hexes of the title's map.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +22,7 @@ from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.calibration import COLOURS, DEFAULT_HUES, Calibration, CalibrationError, learn, save
 from vision.markers import RegistrationError
 from vision.pipeline import Recognizer
+from vision.tiles import canonical_rotation
 
 Frame = NDArray[np.uint8]
 #: photos the walk-through takes at most (more add little: the hues are medians)
@@ -60,7 +61,60 @@ def learn_from_photos(
         widths += ws
     if not samples:
         raise CalibrationError("no photo to learn from")
-    return learn(np.concatenate(samples), seen, widths, len(photos))
+    learned = learn(np.concatenate(samples), seen, widths, len(photos))
+    return check_with_reader(rec, colours, photos, learned)
+
+
+#: how much better (log probability of the truth, per tile on the photos) the trained reader must read
+#: the calibration photos with the hues moved before it reads the owner's photos so
+WARP_GAIN = 0.005
+
+
+def check_with_reader(
+    rec: Recognizer, colours: Mapping[str, str], photos: Sequence[Frame], learned: Calibration
+) -> Calibration:
+    """The trained reader reads the calibration photos as they are and with the learned hues moved onto
+    its usual ones (:func:`vision.calibration.hue_lut`); the way that gives what truly lies there (a
+    tile of the named colour on a calibration hex, the laid tile on the board's other laid hexes, no
+    tile elsewhere) the higher probability is kept (moving the hues must gain :data:`WARP_GAIN`), with
+    how many of those hexes it read right."""
+    net = rec.net
+    if net is None:
+        return learned
+    try:
+        warped = net.with_hues_warped(learned)
+    except CalibrationError:
+        return learned
+    k = len(net.catalogue.looks)
+    shapes = title_tile_shapes(rec.board.title)
+    totals = {False: 0.0, True: 0.0}
+    right = {False: 0, True: 0}
+    known = tiles = 0
+    for photo in photos:
+        hmat, _ = rec.locate(photo)
+        seen, patches, _, _ = rec.hex_patches(photo, hmat)
+        hexes = [rec.hex_ids[i] for i in seen]
+        truth = np.zeros((len(hexes), k + 2), bool)
+        for row, hex_id in enumerate(hexes):
+            colour = colours.get(hex_id)
+            placed = rec.board.tiles.get(hex_id)
+            if colour is not None:
+                truth[row, :k] = [c == colour for c in net.look_colours]
+            elif placed is not None:
+                rot = canonical_rotation(shapes[placed[0]], placed[1])
+                truth[row, net.catalogue.look_of(placed[0], rot)] = True
+            else:
+                truth[row, k] = True
+        known += len(hexes)
+        tiles += int(truth[:, :k].any(axis=1).sum())
+        for warp_hues, reader in ((False, net), (True, warped)):
+            prob = reader.probabilities(hexes, patches)
+            totals[warp_hues] += float(np.log(np.maximum((prob * truth).sum(axis=1), 1e-9)).sum())
+            best = prob.argmax(axis=1)
+            sure = prob.max(axis=1) >= net.min_probability
+            right[warp_hues] += int((truth[np.arange(len(hexes)), best] & sure).sum())
+    use = tiles > 0 and totals[True] > totals[False] + WARP_GAIN * tiles
+    return replace(learned, warp_hues=use, checked=(right[use], known))
 
 
 def suggested_layout(title: str) -> dict[str, str]:
@@ -143,6 +197,10 @@ class CalibrationWalk:
         ]
         width = f"{100 * cal.track_width:.1f} % of a hex" if cal.track_width else "not measured"
         lines.append(f"Track width: {width}; from {cal.photos} photo(s)")
+        right, known = cal.checked
+        if known:
+            how = "with these hues moved onto the usual ones" if cal.warp_hues else "as printed"
+            lines.append(f"The camera read {right} of {known} hexes of the photos right, {how}")
         return lines
 
     def keep(self, path: Path) -> Path:
