@@ -26,8 +26,9 @@ def test_kansas_city_takes_only_the_k_tile_and_st_louis_only_the_l_tile() -> Non
     kc, stl = board.hexes["B11"], board.hexes["C18"]
     assert kc.may_carry(shapes["171K"]) and not kc.may_carry(shapes["172L"])
     assert stl.may_carry(shapes["172L"]) and not stl.may_carry(shapes["171K"])
-    # the brown tiles before them are not labelled K or L: they still lie there
-    assert kc.may_carry(shapes["63"]) and stl.may_carry(shapes["63"])
+    # the brown tile before them is the port tile P (the map's future label), not K or L
+    assert kc.may_carry(shapes["170"]) and stl.may_carry(shapes["170"])
+    assert not kc.may_carry(shapes["63"]) and not stl.may_carry(shapes["63"])
     # a K or L tile belongs on its own city only
     plain_city = next(
         i for h, i in board.hexes.items() if h not in ("B11", "C18") and i.tileable and i.shape.cities

@@ -60,9 +60,44 @@ def test_a_tile_whose_label_the_map_prints_lies_only_on_that_label() -> None:
     assert new_haven.labels == frozenset() and "Sh" in new_haven.map_labels
     assert new_haven.may_carry(shapes["57"]) and not new_haven.may_carry(shapes["N11"])  # N11: Sh
     assert sherbrooke.may_carry(shapes["N11"]) and not sherbrooke.may_carry(shapes["57"])
-    # a label the map never prints (1870's port tile P): the title's rules place it, any plain hex may
-    plain_1870 = board_from_title("1870").hexes["H13"]
-    assert plain_1870.may_carry(title_tile_shapes("1870")["170"])
+    # a label the map promises to a colour (1870's ports: P in brown): that colour only with it, and
+    # the P tile only there; a label no hex carries (1833NE's Cape Cod town) lies nowhere
+    hexes_1870, shapes_1870 = board_from_title("1870").hexes, title_tile_shapes("1870")
+    fort_worth, little_rock = hexes_1870["J3"], hexes_1870["H13"]
+    assert fort_worth.future_labels == (("brown", "P"),)
+    assert fort_worth.may_carry(shapes_1870["170"]) and not fort_worth.may_carry(shapes_1870["63"])
+    assert fort_worth.may_carry(shapes_1870["57"]) and fort_worth.may_carry(shapes_1870["14"])
+    assert little_rock.may_carry(shapes_1870["63"]) and not little_rock.may_carry(shapes_1870["170"])
+    assert not any(h.may_carry(shapes["N10"]) for h in board.hexes.values())
+
+
+def test_a_tile_keeps_the_towns_and_cities_its_hex_prints() -> None:
+    shapes = title_tile_shapes("1870")
+    hexes = board_from_title("1870").hexes
+    st_louis, little_rock, plain = hexes["C18"], hexes["H13"], hexes["G12"]
+    assert st_louis.keeps_stops(shapes["57"]) and st_louis.keeps_stops(shapes["14"])
+    assert not st_louis.keeps_stops(shapes["4"])  # a town tile: never read on a city, under a token or not
+    assert not little_rock.keeps_stops(shapes["7"]) and not plain.keeps_stops(shapes["57"])
+    assert plain.keeps_stops(shapes["7"]) and not plain.keeps_stops(shapes["4"])
+    # 1833NE's labelled OO cities may carry a tile of another count; a plain city may not
+    board = board_from_title("1833NE")
+    shapes_ne = title_tile_shapes("1833NE")
+    labelled = [h for h in board.hexes.values() if h.labels and len(h.shape.cities) == 2]
+    assert labelled and all(not h.keeps_stops(shapes_ne["7"]) for h in labelled)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("title", ["1870", *NEW_MAPS])
+def test_every_board_of_the_titles_games_keeps_its_hexes_towns_cities_and_labels(title: str) -> None:
+    """The rules the camera's reader chooses its candidates by hold on every board of every real and
+    random game the engine replays."""
+    shapes = title_tile_shapes(title)
+    boards = [board for game in bench_states(title) for _, board in game]
+    assert boards
+    for board in boards:
+        for hex_id, (tile, _) in board.tiles.items():
+            info = board.hexes[hex_id]
+            assert info.keeps_stops(shapes[tile]) and info.may_carry(shapes[tile]), (title, hex_id, tile)
 
 
 def test_an_outline_edge_a_printed_city_lies_against_is_not_checked() -> None:

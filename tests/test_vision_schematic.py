@@ -101,7 +101,10 @@ def test_the_catalogue_holds_every_tile_at_every_rotation_once(title: str) -> No
     assert cat.schematics.shape == (len(cat.looks), len(CHANNELS), SCHEMATIC_FRAME.size, SCHEMATIC_FRAME.size)
     board = board_from_title(title)
     assert set(cat.hexes) == {h for h, info in board.hexes.items() if info.tileable}
-    # a look lies on a hex when one of its tiles may
+    # a look lies on a hex when one of its tiles may, keeping the hex's towns and cities
     for i, h in enumerate(cat.hexes):
+        info = board.hexes[h]
         for k, look in enumerate(cat.looks):
-            assert cat.allowed[i, k] == any(board.hexes[h].may_carry(shapes[t]) for t, _ in look)
+            assert cat.allowed[i, k] == any(
+                info.may_carry(shapes[t]) and info.keeps_stops(shapes[t]) for t, _ in look
+            )

@@ -62,26 +62,52 @@ class HexInfo:
         future = [p.get("label") for p in parse_code(self.code) if p.type == "future_label"]
         return frozenset([printed, *(f for f in future if f)])
 
+    @property
+    def future_labels(self) -> tuple[tuple[str, str], ...]:
+        """``(colour, label)``: the labels the map promises a tile of that colour laid here (1870's
+        ports: a brown tile on Galveston is the P tile)."""
+        return tuple(
+            (str(p.get("color")), str(p.get("label")))
+            for p in parse_code(self.code)
+            if p.type == "future_label" and p.get("label") and p.get("color")
+        )
+
     def may_carry(self, tile: TileShape) -> bool:
         """Whether ``tile`` can lie here, as the title data prints the map: on a printed tile only a
         tile of a later colour (an upgrade); on a hex that prints a label only a tile with that label
-        (or its future label); a tile whose label the map prints elsewhere only there (1833NE's Sh,
-        Pr, B, … tiles never lie on an unlabelled hex).  A tile with a label the map never prints
-        (1870's port and city tiles P, K, L: the title's rules place them) may lie on any hex that
-        prints no label."""
+        (or its future label); where the map promises a label to a colour (a future label) or the
+        title's rules require one (``rule_labels``: 1870's K and L), a tile of that colour only with
+        that label; and a labelled tile only where its label is printed, promised or required (1833NE's
+        Sh, Pr, B, … tiles never lie on an unlabelled hex, 1870's P tile only on a port; a tile whose
+        label no hex carries, 1833NE's Cape Cod town, lies nowhere, as the rules engine has it)."""
         if self.labels and tile.label not in self.labels:
             return False
-        ruled = dict(self.rule_labels).get(tile.color)
+        required = (*self.rule_labels, *self.future_labels)
+        ruled = dict(required).get(tile.color)
         if ruled is not None and tile.label != ruled:
             return False
-        own = self.labels | {label for _, label in self.rule_labels}
-        if tile.label and tile.label in self.map_labels and tile.label not in own:
+        own = self.labels | {label for _, label in required}
+        if tile.label and tile.label not in own:
             return False
         if self.printed_tile is None:
             return self.color == "white"
         return tile.color in UPGRADE_ORDER and UPGRADE_ORDER.index(tile.color) > UPGRADE_ORDER.index(
             self.printed_tile
         )
+
+    def keeps_stops(self, tile: TileShape) -> bool:
+        """Whether ``tile`` keeps the towns and cities the hex prints, as every lay and upgrade must in
+        these titles (18xx.games' base rule): as many towns, and as many cities save on a labelled hex
+        (where a title may merge cities), but never a city lost or one added to a hex without.  Every
+        board of the titles' real and random games keeps it (``tests/test_vision_maps.py``).  The
+        camera's reader chooses only among such tiles: a town tile is never read on a city, so a dark
+        station token on a city is not a town's dot; a tile laid against this rule is not among its
+        candidates (the engine refuses such a lay anyway)."""
+        printed = (len(self.shape.cities), len(self.shape.towns))
+        laid = (len(tile.cities), len(tile.towns))
+        if printed[1] != laid[1] or (printed[0] > 0) != (laid[0] > 0):
+            return False
+        return printed[0] == laid[0] or bool(self.labels)
 
     def prints_like(self, tile: TileShape, rotation: int) -> bool:
         """Whether ``tile`` laid at ``rotation`` prints what the hex's printed tile does: its colour, its
