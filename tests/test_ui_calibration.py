@@ -106,9 +106,9 @@ def test_calibration_walk_through(tmp_path: Path, display: str, monkeypatch: pyt
     steps = shots["steps"]["labelled"]
     assert steps["calibrate"]["text"] == "Calibrate the camera"
     assert [steps[f"calibrate-step:{k}"]["text"].strip() for k in range(3)] == [
-        f"Yellow tile on {layout['yellow']}",
-        f"Green tile on {layout['green']}",
-        f"Brown tile on {layout['brown']}",
+        f"Yellow track tile (no city or town) on {layout['yellow']}",
+        f"Green track tile (no city or town) on {layout['green']}",
+        f"Brown track tile (no city or town) on {layout['brown']}",
     ]
     refused = shots["no-markers"]["labelled"]
     assert "Cannot use that" in refused["calibrate-status"]["text"]

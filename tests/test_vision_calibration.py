@@ -32,8 +32,8 @@ TILES = {
     "G12": ("7", 2),
     "G14": ("8", 0),
     "C14": ("9", 1),
-    "F9": ("15", 0),
-    "E12": ("23", 2),
+    "E12": ("15", 0),
+    "F7": ("23", 2),
     "B9": ("63", 0),
     "D11": ("45", 1),
 }
@@ -145,6 +145,10 @@ def test_calibration_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "no brown tile" in capsys.readouterr().err and not out.exists()
     assert main(["vision", "calibrate", str(photo), "--tiles", "G12", "--out", str(out)]) == 2
     assert "HEX=TILE" in capsys.readouterr().err
+    # a tile that cannot lie where it is said to (a city tile on a town's hex): the reader would not
+    # expect it there, so it calibrates nothing
+    assert main(["vision", "calibrate", str(photo), "--tiles", "G12=7,F9=15", "--out", str(out)]) == 2
+    assert "tile 15 cannot lie on F9 (the hex prints 0 city(ies) and 1 town(s)" in capsys.readouterr().err
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((400, 600, 3), 128, np.uint8))
     assert main(["vision", "calibrate", str(blank), "--tiles", "G12=7", "--out", str(out)]) == 2

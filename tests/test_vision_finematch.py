@@ -62,7 +62,7 @@ def test_town_bar_tells_curve_from_curve_with_town(recognizer: Recognizer) -> No
 
 def test_two_slot_city_is_read_at_every_rotation(recognizer: Recognizer) -> None:
     # a brown city's oval and revenue circle turn with the tile although the track looks the same
-    hexes = ["B9", "C18", "E12", "H13", "J5", "B11"]
+    hexes = ["B9", "B19", "E12", "H13", "H17", "M14"]  # cities without a port (their brown tile is P)
     tiles = {h: ("63", r) for r, h in enumerate(hexes)}
     board = board_from_title("1870", tiles)
     seen = _read(recognizer, board, Perturbation(fill=0.9, tilt_deg=15, tilt_axis_deg=40, noise_sigma=3.0))

@@ -329,7 +329,9 @@ def calibration_tiles(
     for hex_id, colour in sorted(colours.items()):
         info = board.hexes[hex_id]
         fits = [
-            s for s in sorted(shapes.values(), key=lambda s: s.id) if s.color == colour and info.may_carry(s)
+            s
+            for s in sorted(shapes.values(), key=lambda s: s.id)
+            if s.color == colour and info.may_carry(s) and info.keeps_stops(s)
         ]
         plain = [s for s in fits if not s.nodes]
         pick = plain or fits

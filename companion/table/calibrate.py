@@ -31,11 +31,26 @@ MAX_PHOTOS = 3
 
 def tile_colours(board: BoardState, tiles: Mapping[str, str]) -> dict[str, str]:
     """Hex → tile colour of the laid ``tiles`` (hex → tile id) that calibrate a colour; a tile not in
-    the title's set is a :class:`ValueError`."""
+    the title's set, or one that cannot lie on its hex (the reader would not expect it there: a city
+    tile on a plain hex, a town tile on a city), is a :class:`ValueError`."""
     shapes = title_tile_shapes(board.title)
     unknown = sorted(t for t in tiles.values() if t not in shapes)
     if unknown:
         raise ValueError(f"not in the {board.title} tile set: {', '.join(unknown)}")
+    for hex_id, tile in sorted(tiles.items()):
+        info = board.hexes.get(hex_id)
+        if info is None or not info.tileable:
+            raise ValueError(f"{hex_id} is not a hex of the {board.title} map a tile can lie on")
+        if not (info.may_carry(shapes[tile]) and info.keeps_stops(shapes[tile])):
+            printed = info.shape
+            what = (
+                f"{len(printed.cities)} city(ies) and {len(printed.towns)} town(s)"
+                if printed.nodes
+                else "no city or town"
+            )
+            raise ValueError(
+                f"tile {tile} cannot lie on {hex_id} (the hex prints {what}; mind its label and colour)"
+            )
     return {h: shapes[t].color for h, t in tiles.items() if shapes[t].color in COLOURS}
 
 
@@ -158,13 +173,18 @@ class CalibrationWalk:
             )
         return cls(board, colours)
 
+    def _kind(self, hexes: Sequence[str]) -> str:
+        """What to lay: on hexes that print no city or town only a plain track tile fits."""
+        plain = all(not self.board.hexes[h].shape.nodes for h in hexes)
+        return "track tile (no city or town)" if plain else "tile"
+
     def steps(self) -> list[str]:
         """What to lay, in words (one line per colour, or the game's board)."""
         by_colour: dict[str, list[str]] = {}
         for hex_id, colour in sorted(self.colours.items()):
             by_colour.setdefault(colour, []).append(hex_id)
         return [
-            f"{colour.capitalize()} tile on {', '.join(hexes)}"
+            f"{colour.capitalize()} {self._kind(hexes)} on {', '.join(hexes)}"
             for colour in ("yellow", "green", "brown")
             if (hexes := by_colour.get(colour))
         ]
