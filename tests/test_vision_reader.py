@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import pytest
 
 from tests.vision_support import styled_photo
@@ -93,3 +94,26 @@ def test_a_hand_over_a_tile_is_cant_see_never_another_tile() -> None:
                 assert truth is not None and obs.tile == truth[0], (seed, hex_id, obs)
             elif obs.status == "empty":
                 assert truth is None, (seed, hex_id, obs)
+
+
+def test_no_tile_needs_more_certainty_than_a_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand or a card over a tile looks more like a bare hex than like another tile, and "no tile"
+    where the game has one is a missing tile told to the players: it needs MIN_EMPTY_PROBABILITY."""
+    from vision.hexnet import MIN_EMPTY_PROBABILITY, MIN_PROBABILITY
+
+    reader = _recognizer().net
+    assert reader is not None and MIN_PROBABILITY < 0.93 < MIN_EMPTY_PROBABILITY
+    k = len(reader.catalogue.looks)
+    look = reader.catalogue.look_of("7", 2)
+
+    def fake(hex_ids: object, patches: object) -> np.ndarray:
+        p = np.zeros((3, k + 2), np.float32)
+        p[0, k], p[0, k + 1] = 0.93, 0.07  # no tile, 0.93
+        p[1, k], p[1, k + 1] = 0.99, 0.01  # no tile, 0.99
+        p[2, look], p[2, k] = 0.93, 0.07  # a tile, 0.93
+        return p
+
+    monkeypatch.setattr(reader, "probabilities", fake)
+    unsure, empty, tile = reader.read(["G12", "G12", "G12"], np.zeros((3, 1, 1, 3), np.uint8))
+    assert unsure.status == "unseen" and unsure.why == "unsure: no tile 0.93 or hidden 0.07"
+    assert empty.status == "empty" and tile.status == "tile" and tile.tile == "7"

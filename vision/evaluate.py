@@ -153,7 +153,8 @@ def make_changes(board: BoardState, rng: np.random.Generator, count: int) -> tup
         else:
             assert want is not None
             colour = shapes[want[0]].color
-            # another tile that may lie there (a labelled city takes only its label's tiles)
+            # another tile the rules let lie there (a labelled city takes only its label's tiles, a city
+            # only city tiles): a wrong tile the engine would have accepted in the right one's place
             info = board.hexes[hex_id]
             others = [
                 s
@@ -161,6 +162,7 @@ def make_changes(board: BoardState, rng: np.random.Generator, count: int) -> tup
                 if s.color == colour
                 and s.id != want[0]
                 and info.may_carry(s)
+                and info.keeps_stops(s)
                 and (s.label is None or s.label in info.labels)
             ]
             same_nodes = [

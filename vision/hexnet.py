@@ -211,6 +211,9 @@ class HexNet:
 READERS = ("net", "print")
 #: the probability a reading needs; below it the hex is "can't see"
 MIN_PROBABILITY = 0.9
+#: the probability "no tile" needs: a hand or a card over a tile looks more like a bare hex than like
+#: another tile, and "no tile" where the game has one is a missing tile reported to the players
+MIN_EMPTY_PROBABILITY = 0.97
 
 
 @dataclass(frozen=True)
@@ -239,10 +242,12 @@ class HexReader:
         net: HexNet | None = None,
         min_probability: float = MIN_PROBABILITY,
         calibration: Calibration | None = None,
+        min_empty_probability: float = MIN_EMPTY_PROBABILITY,
     ) -> None:
         self.net = net or HexNet.load()
         self.board = board
         self.min_probability = min_probability
+        self.min_empty_probability = max(min_probability, min_empty_probability)
         cat = catalogue(board.title, SCHEMATIC_FRAME)
         self.catalogue = cat
         self.looks, self.look_bias = self.net.candidates(cat.schematics)
@@ -253,7 +258,14 @@ class HexReader:
         shapes = title_tile_shapes(board.title)
         # per hex and look, the look's tiles that may lie on the hex
         self._members = [
-            [tuple((t, r) for t, r in look if board.hexes[h].may_carry(shapes[t])) for look in cat.looks]
+            [
+                tuple(
+                    (t, r)
+                    for t, r in look
+                    if board.hexes[h].may_carry(shapes[t]) and board.hexes[h].keeps_stops(shapes[t])
+                )
+                for look in cat.looks
+            ]
             for h in cat.hexes
         ]
         #: the colour of each look's tiles
@@ -295,7 +307,7 @@ class HexReader:
             if best == k + 1:
                 out.append(NetReading("unseen", probability=top, why=f"hidden ({top:.2f})"))
                 continue
-            if top < self.min_probability:
+            if top < (self.min_empty_probability if best == k else self.min_probability):
                 second = int(np.argsort(p)[-2])
                 out.append(
                     NetReading(
