@@ -109,6 +109,11 @@ class HexInfo:
             return False
         return printed[0] == laid[0] or bool(self.labels)
 
+    def takes(self, tile: TileShape) -> bool:
+        """Whether the rules let ``tile`` lie here: its colour and label (:meth:`may_carry`) and the
+        hex's towns and cities (:meth:`keeps_stops`).  The camera's reader chooses among these."""
+        return self.may_carry(tile) and self.keeps_stops(tile)
+
     def prints_like(self, tile: TileShape, rotation: int) -> bool:
         """Whether ``tile`` laid at ``rotation`` prints what the hex's printed tile does: its colour, its
         track between edges and its cities and towns joined to the same edges (revenues, slots and

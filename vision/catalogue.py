@@ -57,18 +57,8 @@ def catalogue(title: str, frame: PatchFrame) -> Catalogue:
     looks = tuple(tuple(by_key[k]) for k in keys)
     hexes = tuple(h for h, info in board.hexes.items() if info.tileable)
     empties = np.stack([map_schematic(board.hexes[h], board.layout, frame) for h in hexes])
-    # a look may lie on a hex when one of its tiles may, keeping the hex's towns and cities
+    # a look may lie on a hex when the rules let one of its tiles lie there
     allowed = np.array(
-        [
-            [
-                any(
-                    board.hexes[h].may_carry(shapes[t]) and board.hexes[h].keeps_stops(shapes[t])
-                    for t, _ in look
-                )
-                for look in looks
-            ]
-            for h in hexes
-        ],
-        bool,
+        [[any(board.hexes[h].takes(shapes[t]) for t, _ in look) for look in looks] for h in hexes], bool
     )
     return Catalogue(title, looks, np.stack([pictures[k] for k in keys]), hexes, empties, allowed)

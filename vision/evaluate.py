@@ -161,8 +161,7 @@ def make_changes(board: BoardState, rng: np.random.Generator, count: int) -> tup
                 for s in shapes.values()
                 if s.color == colour
                 and s.id != want[0]
-                and info.may_carry(s)
-                and info.keeps_stops(s)
+                and info.takes(s)
                 and (s.label is None or s.label in info.labels)
             ]
             same_nodes = [
@@ -330,11 +329,7 @@ def calibration_tiles(
     out: dict[str, Placed] = {}
     for hex_id, colour in sorted(colours.items()):
         info = board.hexes[hex_id]
-        fits = [
-            s
-            for s in sorted(shapes.values(), key=lambda s: s.id)
-            if s.color == colour and info.may_carry(s) and info.keeps_stops(s)
-        ]
+        fits = [s for s in sorted(shapes.values(), key=lambda s: s.id) if s.color == colour and info.takes(s)]
         plain = [s for s in fits if not s.nodes]
         pick = plain or fits
         if not pick:

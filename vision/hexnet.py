@@ -256,16 +256,9 @@ class HexReader:
         self.hex_index = {h: i for i, h in enumerate(cat.hexes)}
         self.lut = hue_lut(calibration.hues) if calibration is not None and calibration.warp_hues else None
         shapes = title_tile_shapes(board.title)
-        # per hex and look, the look's tiles that may lie on the hex
+        # per hex and look, the look's tiles the rules let lie on the hex
         self._members = [
-            [
-                tuple(
-                    (t, r)
-                    for t, r in look
-                    if board.hexes[h].may_carry(shapes[t]) and board.hexes[h].keeps_stops(shapes[t])
-                )
-                for look in cat.looks
-            ]
+            [tuple((t, r) for t, r in look if board.hexes[h].takes(shapes[t])) for look in cat.looks]
             for h in cat.hexes
         ]
         #: the colour of each look's tiles

@@ -41,7 +41,7 @@ def tile_colours(board: BoardState, tiles: Mapping[str, str]) -> dict[str, str]:
         info = board.hexes.get(hex_id)
         if info is None or not info.tileable:
             raise ValueError(f"{hex_id} is not a hex of the {board.title} map a tile can lie on")
-        if not (info.may_carry(shapes[tile]) and info.keeps_stops(shapes[tile])):
+        if not info.takes(shapes[tile]):
             printed = info.shape
             what = (
                 f"{len(printed.cities)} city(ies) and {len(printed.towns)} town(s)"
