@@ -214,18 +214,23 @@ MIN_PROBABILITY = 0.9
 #: the probability "no tile" needs: a hand or a card over a tile looks more like a bare hex than like
 #: another tile, and "no tile" where the game has one is a missing tile reported to the players
 MIN_EMPTY_PROBABILITY = 0.97
+#: a hex whose "hidden" probability is this much counts as covered (by a hand, a card) for its
+#: neighbours' sake (:meth:`vision.pipeline.Recognizer` does not trust "no tile" next to covered hexes)
+COVERED_PROBABILITY = 0.25
 
 
 @dataclass(frozen=True)
 class NetReading:
     """What the network reads on one hex: ``status`` "tile" (``tile``/``rotation`` set), "empty"
-    or "unseen"; ``probability`` of the reading among the hex's candidates; ``why`` in words."""
+    or "unseen"; ``probability`` of the reading among the hex's candidates; ``why`` in words;
+    ``covered`` the probability that something (a hand, a card) hides the hex."""
 
     status: str
     tile: str | None = None
     rotation: int | None = None
     probability: float = 0.0
     why: str = ""
+    covered: float = 0.0
 
 
 class HexReader:
@@ -291,14 +296,18 @@ class HexReader:
         """The reading of each hex from its patch (:func:`sample_hexes`)."""
         if not len(hex_ids):
             return []
-        prob = self.probabilities(hex_ids, patches)
+        return self.decide(hex_ids, self.probabilities(hex_ids, patches))
+
+    def decide(self, hex_ids: Sequence[str], prob: FloatArray) -> list[NetReading]:
+        """The reading of each hex from its :meth:`probabilities`."""
         k = len(self.catalogue.looks)
         out = []
         for hex_id, p in zip(hex_ids, prob, strict=True):
             best = int(p.argmax())
             top = float(p[best])
+            covered = float(p[k + 1])
             if best == k + 1:
-                out.append(NetReading("unseen", probability=top, why=f"hidden ({top:.2f})"))
+                out.append(NetReading("unseen", probability=top, why=f"hidden ({top:.2f})", covered=covered))
                 continue
             if top < (self.min_empty_probability if best == k else self.min_probability):
                 second = int(np.argsort(p)[-2])
@@ -307,19 +316,26 @@ class HexReader:
                         "unseen",
                         probability=top,
                         why=f"unsure: {self._name(best)} {top:.2f} or {self._name(second)} {float(p[second]):.2f}",
+                        covered=covered,
                     )
                 )
                 continue
             if best == k:
-                out.append(NetReading("empty", probability=top, why=f"no tile, net {top:.2f}"))
+                out.append(
+                    NetReading("empty", probability=top, why=f"no tile, net {top:.2f}", covered=covered)
+                )
                 continue
             members = self._members[self.hex_index[hex_id]][best]
             if len(members) != 1:
                 names = " or ".join(t for t, _ in members)
-                out.append(NetReading("unseen", probability=top, why=f"{names}: the same print ({top:.2f})"))
+                out.append(
+                    NetReading(
+                        "unseen", probability=top, why=f"{names}: the same print ({top:.2f})", covered=covered
+                    )
+                )
                 continue
             tile, rot = members[0]
-            out.append(NetReading("tile", tile, rot, top, f"net {top:.2f}"))
+            out.append(NetReading("tile", tile, rot, top, f"net {top:.2f}", covered))
         return out
 
     def _name(self, index: int) -> str:

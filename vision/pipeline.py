@@ -30,6 +30,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 
 import cv2
 import numpy as np
@@ -53,7 +54,7 @@ from vision.finematch import (
     patch_offsets,
     to_gray,
 )
-from vision.hexnet import READERS, HexNet, HexReader, sample_hexes
+from vision.hexnet import COVERED_PROBABILITY, READERS, HexNet, HexReader, NetReading, sample_hexes
 from vision.markers import Detection, RegistrationError, board_homography, detect_markers, make_detector
 from vision.render import (
     CITY_RADIUS,
@@ -106,6 +107,9 @@ class HexObservation:
     #: how the reading was reached, or why the hex could not be read ("edges [2] neither track nor tile
     #: colour"): for the owner checking a photo and for the bench's ``--why``, never for deciding
     why: str = ""
+    #: the neighbouring hexes seen covered (by a hand, a card): with :data:`COVERED_NEIGHBOURS` or
+    #: more, whatever covers them may reach over this hex too, and a change here is not reported
+    covered_near: tuple[str, ...] = ()
 
     @property
     def placed(self) -> tuple[str, int] | None:
@@ -385,6 +389,14 @@ def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> Templat
 
 
 # ---------------------------------------------------------------- the recogniser
+
+
+#: a change on a hex beside this many hexes seen covered (by a hand, a card) is not reported: a
+#: hand or a card is larger than a hex, and one over a whole hex reaches over at least three of its
+#: neighbours (a pale hand over a tile can look like the bare map); a tile is read on a hex beside
+#: two, as the edge of what covers them may lie on the hex (a card's corner can look like a curve
+#: of track)
+COVERED_NEIGHBOURS: Mapping[str, int] = MappingProxyType({"empty": 3, "tile": 2})
 
 
 class Recognizer:
@@ -799,6 +811,29 @@ class Recognizer:
         seen = [i for i in range(len(self.hex_ids)) if inside[i] >= 0.98]
         return seen, patches[seen], black, gains
 
+    @cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """Per hex (index in :attr:`hex_ids`), the indexes of its tileable neighbours."""
+        d = np.linalg.norm(self.centres[:, None, :] - self.centres[None, :, :], axis=2)
+        return tuple(tuple(int(j) for j in np.flatnonzero((row > 0.5) & (row < 1.5))) for row in d)
+
+    def _covered_near(
+        self, seen: Sequence[int], readings: Sequence[NetReading]
+    ) -> dict[int, tuple[str, ...]]:
+        """Per hex of ``seen`` (index in :attr:`hex_ids`) with a neighbour seen covered, those
+        neighbours' names."""
+        covered = {
+            i
+            for i, r in zip(seen, readings, strict=True)
+            if r.status == "unseen" and r.covered >= COVERED_PROBABILITY
+        }
+        out: dict[int, tuple[str, ...]] = {}
+        for i in seen:
+            near = tuple(self.hex_ids[j] for j in self.neighbours[i] if j in covered)
+            if near:
+                out[i] = near
+        return out
+
     def _recognise_net(self, frame: Image, hmat: Homography, net: HexReader) -> FrameResult:
         """Every hex read by the trained network (:mod:`vision.hexnet`)."""
         t0 = time.perf_counter()
@@ -806,6 +841,7 @@ class Recognizer:
         at = (self.geometry.width / 2, self.geometry.height / 2)
         t1 = time.perf_counter()
         readings = net.read([self.hex_ids[i] for i in seen], patches)
+        near = self._covered_near(seen, readings)
         t2 = time.perf_counter()
         observations = {h: HexObservation(h, "unseen", why="not wholly in the photo") for h in self.hex_ids}
         coarse: FloatArray | None = None
@@ -828,10 +864,15 @@ class Recognizer:
                     reading.probability,
                     tokens,
                     why=reading.why,
+                    covered_near=near.get(i, ()),
                 )
             else:
                 observations[hex_id] = HexObservation(
-                    hex_id, reading.status, confidence=reading.probability, why=reading.why
+                    hex_id,
+                    reading.status,
+                    confidence=reading.probability,
+                    why=reading.why,
+                    covered_near=near.get(i, ()),
                 )
         t3 = time.perf_counter()
         return FrameResult(

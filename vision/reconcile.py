@@ -11,7 +11,10 @@ The caller passes the expected map as plain ``{hex: (tile_id, rotation)}``
   give the same track pattern (a straight track turned 180°) are the same rotation.
 
 Hexes the camera could not see (``unseen`` or below ``min_confidence``) are
-listed in ``cant_see`` and never reported as differences.
+listed in ``cant_see`` and never reported as differences.  Nor is a change on a
+hex beside hexes seen covered (``HexObservation.covered_near``, as many as
+:data:`vision.pipeline.COVERED_NEIGHBOURS` says): the hand or card over them may
+reach over it too, so it is "can't see" until a photo shows it clear.
 
 Several frames of the same table are combined first (:func:`combine`): a hex
 counts as seen only if enough of the latest frames that saw it read it alike,
@@ -31,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.board import title_tile_shapes
-from vision.pipeline import HexObservation
+from vision.pipeline import COVERED_NEIGHBOURS, HexObservation
 from vision.tiles import TileShape, equivalent_rotations
 
 Placed = tuple[str, int]
@@ -178,6 +181,13 @@ def reconcile(
             elif not same_placement(shapes[want[0]], want[1], seen[1]):
                 kind = "wrong_rotation"
         if kind is None:
+            continue
+        if len(obs.covered_near) >= COVERED_NEIGHBOURS.get(obs.status, 2):
+            cant_see.append(hex_id)
+            cant_see_why[hex_id] = (
+                f"{kind.replace('_', ' ')}? but beside covered hexes ({', '.join(obs.covered_near)}): "
+                "it may be covered too"
+            )
             continue
         diffs.append(Difference(kind, hex_id, want, seen, obs.confidence))
         if kind in ("unexpected_tile", "wrong_tile") and seen is not None and is_legal_lay is not None:
