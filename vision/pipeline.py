@@ -30,7 +30,6 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from types import MappingProxyType
 
 import cv2
 import numpy as np
@@ -107,8 +106,8 @@ class HexObservation:
     #: how the reading was reached, or why the hex could not be read ("edges [2] neither track nor tile
     #: colour"): for the owner checking a photo and for the bench's ``--why``, never for deciding
     why: str = ""
-    #: the neighbouring hexes seen covered (by a hand, a card): with :data:`COVERED_NEIGHBOURS` or
-    #: more, whatever covers them may reach over this hex too, and a change here is not reported
+    #: the neighbouring hexes seen covered (by a hand, a card): whatever covers them may reach over
+    #: this hex too (:func:`vision.reconcile.beside_cover`)
     covered_near: tuple[str, ...] = ()
 
     @property
@@ -391,12 +390,14 @@ def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> Templat
 # ---------------------------------------------------------------- the recogniser
 
 
-#: a change on a hex beside this many hexes seen covered (by a hand, a card) is not reported: a
-#: hand or a card is larger than a hex, and one over a whole hex reaches over at least three of its
-#: neighbours (a pale hand over a tile can look like the bare map); a tile is read on a hex beside
-#: two, as the edge of what covers them may lie on the hex (a card's corner can look like a curve
-#: of track)
-COVERED_NEIGHBOURS: Mapping[str, int] = MappingProxyType({"empty": 3, "tile": 2})
+#: a change on a hex beside this many hexes seen covered (by a hand, a card) needs a reading of
+#: :data:`SURE_BESIDE_COVERED`: a hand or a card is larger than a hex, and the edge of what covers the
+#: neighbours may lie on this hex too (a card's corner can look like a curve of track)
+COVERED_NEIGHBOURS = 2
+SURE_BESIDE_COVERED = 0.995
+#: "no tile" on a hex beside this many covered hexes is never a change: what covers a whole hex
+#: reaches over at least three of its neighbours, and a pale hand over a tile can look like the bare map
+WHOLLY_COVERED_NEIGHBOURS = 3
 
 
 class Recognizer:

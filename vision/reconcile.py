@@ -12,9 +12,9 @@ The caller passes the expected map as plain ``{hex: (tile_id, rotation)}``
 
 Hexes the camera could not see (``unseen`` or below ``min_confidence``) are
 listed in ``cant_see`` and never reported as differences.  Nor is a change on a
-hex beside hexes seen covered (``HexObservation.covered_near``, as many as
-:data:`vision.pipeline.COVERED_NEIGHBOURS` says): the hand or card over them may
-reach over it too, so it is "can't see" until a photo shows it clear.
+hex beside hexes seen covered (``HexObservation.covered_near``) unless the
+reading is very sure (:func:`beside_cover`): the hand or card over them may reach
+over it too, so it is "can't see" until a photo shows it clear.
 
 Several frames of the same table are combined first (:func:`combine`): a hex
 counts as seen only if enough of the latest frames that saw it read it alike,
@@ -34,7 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.board import title_tile_shapes
-from vision.pipeline import COVERED_NEIGHBOURS, HexObservation
+from vision.pipeline import (
+    COVERED_NEIGHBOURS,
+    SURE_BESIDE_COVERED,
+    WHOLLY_COVERED_NEIGHBOURS,
+    HexObservation,
+)
 from vision.tiles import TileShape, equivalent_rotations
 
 Placed = tuple[str, int]
@@ -132,6 +137,21 @@ def combine(
     return out
 
 
+def beside_cover(obs: HexObservation) -> str | None:
+    """Why a change read on ``obs``'s hex is not reported, beside hexes seen covered by a hand or a
+    card (None: it is).  "No tile" beside :data:`~vision.pipeline.WHOLLY_COVERED_NEIGHBOURS` of them
+    never is (what covers them may cover the whole hex); any reading beside
+    :data:`~vision.pipeline.COVERED_NEIGHBOURS` of them needs
+    :data:`~vision.pipeline.SURE_BESIDE_COVERED` (their cover's edge may lie on the hex)."""
+    near = obs.covered_near
+    where = f"beside covered hexes ({', '.join(near)})"
+    if obs.status == "empty" and len(near) >= WHOLLY_COVERED_NEIGHBOURS:
+        return f"{where}: it may be covered too"
+    if len(near) >= COVERED_NEIGHBOURS and obs.confidence < SURE_BESIDE_COVERED:
+        return f"{where}, read with {obs.confidence:.3f}: not sure enough there"
+    return None
+
+
 def reconcile(
     observations: Mapping[str, HexObservation],
     expected: Mapping[str, Placed],
@@ -182,12 +202,10 @@ def reconcile(
                 kind = "wrong_rotation"
         if kind is None:
             continue
-        if len(obs.covered_near) >= COVERED_NEIGHBOURS.get(obs.status, 2):
+        held = beside_cover(obs)
+        if held:
             cant_see.append(hex_id)
-            cant_see_why[hex_id] = (
-                f"{kind.replace('_', ' ')}? but beside covered hexes ({', '.join(obs.covered_near)}): "
-                "it may be covered too"
-            )
+            cant_see_why[hex_id] = f"{kind.replace('_', ' ')}? but {held}"
             continue
         diffs.append(Difference(kind, hex_id, want, seen, obs.confidence))
         if kind in ("unexpected_tile", "wrong_tile") and seen is not None and is_legal_lay is not None:
