@@ -57,7 +57,7 @@ def test_a_tile_whose_label_the_map_prints_lies_only_on_that_label() -> None:
     shapes = title_tile_shapes("1833NE")
     board = board_from_title("1833NE")
     new_haven, sherbrooke = board.hexes["C26"], board.hexes["F5"]  # a plain city; the city labelled Sh
-    assert new_haven.labels == frozenset() and "Sh" in new_haven.map_labels
+    assert new_haven.labels == frozenset() and sherbrooke.labels == frozenset({"Sh"})
     assert new_haven.may_carry(shapes["57"]) and not new_haven.may_carry(shapes["N11"])  # N11: Sh
     assert sherbrooke.may_carry(shapes["N11"]) and not sherbrooke.may_carry(shapes["57"])
     # a label the map promises to a colour (1870's ports: P in brown): that colour only with it, and

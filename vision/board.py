@@ -33,9 +33,6 @@ class HexInfo:
     terrain: tuple[str, ...]
     upgrade_cost: int
     location: str | None
-    map_labels: frozenset[str] = frozenset()
-    """Every label the title's map prints (or promises as a future label) or its rules give (the
-    ``rule_labels``) on any hex: a tile with one of these labels belongs on those hexes only."""
     rule_labels: tuple[tuple[str, str], ...] = ()
     """``(colour, label)``: the label the title's rules require of a tile of that colour laid here (1870's
     gray tile on Kansas City is the K tile); the map need not print it."""
@@ -225,12 +222,7 @@ def _title_hexes(title: str) -> tuple[str, dict[str, HexInfo], dict[str, Corpora
     ruled: dict[str, list[tuple[str, str]]] = {}
     for hex_id, colour, label in _upgrade_labels(title):
         ruled.setdefault(hex_id, []).append((colour, label))
-    owned = frozenset(label for info in hexes.values() for label in info.labels) | frozenset(
-        label for pairs in ruled.values() for _, label in pairs
-    )
-    hexes = {
-        h: replace(info, map_labels=owned, rule_labels=tuple(ruled.get(h, ()))) for h, info in hexes.items()
-    }
+    hexes = {h: replace(info, rule_labels=tuple(ruled.get(h, ()))) for h, info in hexes.items()}
     corps: dict[str, Corporation] = {}
     for corp in data.get("corporations", []):
         home = corp.get("coordinates")
