@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.calibration import COLOURS, DEFAULT_HUES, Calibration, CalibrationError, learn, save
 from vision.markers import RegistrationError
-from vision.pipeline import Recognizer
+from vision.pipeline import Homography, Recognizer
 from vision.tiles import canonical_rotation
 
 Frame = NDArray[np.uint8]
@@ -64,20 +64,22 @@ def learn_from_photos(
     ``colours``.  A photo with fewer than three markers (named by ``names``, else by its number), or
     a colour without a tile, is a :class:`CalibrationError`."""
     rec = Recognizer(board)
-    samples, seen, widths = [], [], []
+    samples, seen, widths, located = [], [], [], []
     for k, photo in enumerate(photos, start=1):
         try:
-            patches, cols, ws = rec.calibration_samples(photo, colours)
+            hmat, _ = rec.locate(photo)
         except RegistrationError as exc:
             name = names[k - 1] if names is not None else f"photo {k}"
             raise CalibrationError(f"{name}: {exc}") from None
+        patches, cols, ws = rec.calibration_samples(photo, colours, hmat)
+        located.append(hmat)
         samples.append(patches)
         seen += cols
         widths += ws
     if not samples:
         raise CalibrationError("no photo to learn from")
     learned = learn(np.concatenate(samples), seen, widths, len(photos))
-    return check_with_reader(rec, colours, photos, learned)
+    return check_with_reader(rec, colours, photos, learned, located)
 
 
 #: how much better (log probability of the truth, per tile on the photos) the trained reader must read
@@ -86,13 +88,17 @@ WARP_GAIN = 0.005
 
 
 def check_with_reader(
-    rec: Recognizer, colours: Mapping[str, str], photos: Sequence[Frame], learned: Calibration
+    rec: Recognizer,
+    colours: Mapping[str, str],
+    photos: Sequence[Frame],
+    learned: Calibration,
+    homographies: Sequence[Homography] | None = None,
 ) -> Calibration:
     """The trained reader reads the calibration photos as they are and with the learned hues moved onto
     its usual ones (:func:`vision.calibration.hue_lut`); the way that gives what truly lies there (a
     tile of the named colour on a calibration hex, the laid tile on the board's other laid hexes, no
     tile elsewhere) the higher probability is kept (moving the hues must gain :data:`WARP_GAIN`), with
-    how many of those hexes it read right."""
+    how many of those hexes it read right.  ``homographies``: each photo's, where already located."""
     net = rec.net
     if net is None:
         return learned
@@ -105,8 +111,8 @@ def check_with_reader(
     totals = {False: 0.0, True: 0.0}
     right = {False: 0, True: 0}
     known = tiles = 0
-    for photo in photos:
-        hmat, _ = rec.locate(photo)
+    for n, photo in enumerate(photos):
+        hmat = homographies[n] if homographies is not None else rec.locate(photo)[0]
         seen, patches, _, _ = rec.hex_patches(photo, hmat)
         hexes = [rec.hex_ids[i] for i in seen]
         truth = np.zeros((len(hexes), k + 2), bool)
