@@ -214,8 +214,8 @@ MIN_PROBABILITY = 0.9
 #: the probability "no tile" needs: a hand or a card over a tile looks more like a bare hex than like
 #: another tile, and "no tile" where the game has one is a missing tile reported to the players
 MIN_EMPTY_PROBABILITY = 0.97
-#: a hex whose "hidden" probability is this much counts as covered (by a hand, a card) for its
-#: neighbours' sake (:meth:`vision.pipeline.Recognizer` does not trust "no tile" next to covered hexes)
+#: a hex not read whose "hidden" probability is this much counts as covered (by a hand, a card) for its
+#: neighbours' sake: a change beside covered hexes may not be reported (:func:`vision.reconcile.beside_cover`)
 COVERED_PROBABILITY = 0.25
 
 
@@ -296,10 +296,7 @@ class HexReader:
         """The reading of each hex from its patch (:func:`sample_hexes`)."""
         if not len(hex_ids):
             return []
-        return self.decide(hex_ids, self.probabilities(hex_ids, patches))
-
-    def decide(self, hex_ids: Sequence[str], prob: FloatArray) -> list[NetReading]:
-        """The reading of each hex from its :meth:`probabilities`."""
+        prob = self.probabilities(hex_ids, patches)
         k = len(self.catalogue.looks)
         out = []
         for hex_id, p in zip(hex_ids, prob, strict=True):
