@@ -13,14 +13,8 @@ from dataclasses import replace
 
 from vision.board import board_from_title
 from vision.perturb import Perturbation, simulate_frame
-from vision.pipeline import (
-    COVERED_NEIGHBOURS,
-    SURE_BESIDE_COVERED,
-    WHOLLY_COVERED_NEIGHBOURS,
-    HexObservation,
-    Recognizer,
-)
-from vision.reconcile import reconcile
+from vision.pipeline import HexObservation, Recognizer
+from vision.reconcile import COVERED_NEIGHBOURS, SURE_BESIDE_COVERED, WHOLLY_COVERED_NEIGHBOURS, reconcile
 
 #: 1870's I16 and its six neighbours
 NEIGHBOURS = ("H15", "H17", "I14", "I18", "J15", "J17")

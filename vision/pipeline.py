@@ -390,16 +390,6 @@ def build_templates(title: str, layout: str, mask: NDArray[np.bool_]) -> Templat
 # ---------------------------------------------------------------- the recogniser
 
 
-#: a change on a hex beside this many hexes seen covered (by a hand, a card) needs a reading of
-#: :data:`SURE_BESIDE_COVERED`: a hand or a card is larger than a hex, and the edge of what covers the
-#: neighbours may lie on this hex too (a card's corner can look like a curve of track)
-COVERED_NEIGHBOURS = 2
-SURE_BESIDE_COVERED = 0.995
-#: "no tile" on a hex beside this many covered hexes is never a change: what covers a whole hex
-#: reaches over at least three of its neighbours, and a pale hand over a tile can look like the bare map
-WHOLLY_COVERED_NEIGHBOURS = 3
-
-
 class Recognizer:
     """Recognises the tiles on a title's map in camera frames.
 

@@ -34,17 +34,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.board import title_tile_shapes
-from vision.pipeline import (
-    COVERED_NEIGHBOURS,
-    SURE_BESIDE_COVERED,
-    WHOLLY_COVERED_NEIGHBOURS,
-    HexObservation,
-)
+from vision.pipeline import HexObservation
 from vision.tiles import TileShape, equivalent_rotations
 
 Placed = tuple[str, int]
 LegalLay = Callable[[str, str, int], "bool | str"]
 KINDS = ("missing_tile", "unexpected_tile", "wrong_tile", "wrong_rotation")
+
+#: a change on a hex beside this many hexes seen covered (by a hand, a card) needs a reading of
+#: :data:`SURE_BESIDE_COVERED`: a hand or a card is larger than a hex, and the edge of what covers the
+#: neighbours may lie on this hex too (a card's corner can look like a curve of track)
+COVERED_NEIGHBOURS = 2
+SURE_BESIDE_COVERED = 0.995
+#: "no tile" on a hex beside this many covered hexes is never a change: what covers a whole hex
+#: reaches over at least three of its neighbours, and a pale hand over a tile can look like the bare map
+WHOLLY_COVERED_NEIGHBOURS = 3
 
 
 @dataclass(frozen=True)
@@ -139,10 +143,10 @@ def combine(
 
 def beside_cover(obs: HexObservation) -> str | None:
     """Why a change read on ``obs``'s hex is not reported, beside hexes seen covered by a hand or a
-    card (None: it is).  "No tile" beside :data:`~vision.pipeline.WHOLLY_COVERED_NEIGHBOURS` of them
+    card (None: it is).  "No tile" beside :data:`WHOLLY_COVERED_NEIGHBOURS` of them
     never is (what covers them may cover the whole hex); any reading beside
-    :data:`~vision.pipeline.COVERED_NEIGHBOURS` of them needs
-    :data:`~vision.pipeline.SURE_BESIDE_COVERED` (their cover's edge may lie on the hex)."""
+    :data:`COVERED_NEIGHBOURS` of them needs
+    :data:`SURE_BESIDE_COVERED` (their cover's edge may lie on the hex)."""
     near = obs.covered_near
     where = f"beside covered hexes ({', '.join(near)})"
     if obs.status == "empty" and len(near) >= WHOLLY_COVERED_NEIGHBOURS:
