@@ -646,13 +646,11 @@ class Recognizer:
         return _Balanced(patches, inside, balanced * refine, votes, fine, fine_inside, black, gains * refine)
 
     def calibration_samples(
-        self, frame: Image, colours: Mapping[str, str], hmat: Homography | None = None
+        self, frame: Image, hmat: Homography, colours: Mapping[str, str]
     ) -> tuple[FloatArray, list[str], list[float]]:
-        """White-balanced fine patches of the hexes named in ``colours`` (hex → its tile's colour), as
-        the recogniser sees them, and the track widths the print reader measures on them; ``hmat``
-        the frame's homography where it is already known (else the board is located)."""
-        if hmat is None:
-            hmat, _ = self.locate(frame)
+        """White-balanced fine patches of the hexes named in ``colours`` (hex → its tile's colour) of
+        a frame located by ``hmat`` (:meth:`locate`), as the recogniser sees them, and the track
+        widths the print reader measures on them."""
         seen = self._balance(frame, hmat)
         black, gains = seen.black, seen.gains
         fine_balanced = np.maximum((seen.fine - black[None, None, None, :]) * gains[None, None, None, :], 0)

@@ -71,7 +71,7 @@ def learn_from_photos(
         except RegistrationError as exc:
             name = names[k - 1] if names is not None else f"photo {k}"
             raise CalibrationError(f"{name}: {exc}") from None
-        patches, cols, ws = rec.calibration_samples(photo, colours, hmat)
+        patches, cols, ws = rec.calibration_samples(photo, hmat, colours)
         located.append(hmat)
         samples.append(patches)
         seen += cols
@@ -79,7 +79,7 @@ def learn_from_photos(
     if not samples:
         raise CalibrationError("no photo to learn from")
     learned = learn(np.concatenate(samples), seen, widths, len(photos))
-    return check_with_reader(rec, colours, photos, learned, located)
+    return check_with_reader(rec, colours, photos, located, learned)
 
 
 #: how much better (log probability of the truth, per tile on the photos) the trained reader must read
@@ -91,14 +91,14 @@ def check_with_reader(
     rec: Recognizer,
     colours: Mapping[str, str],
     photos: Sequence[Frame],
+    homographies: Sequence[Homography],
     learned: Calibration,
-    homographies: Sequence[Homography] | None = None,
 ) -> Calibration:
     """The trained reader reads the calibration photos as they are and with the learned hues moved onto
     its usual ones (:func:`vision.calibration.hue_lut`); the way that gives what truly lies there (a
     tile of the named colour on a calibration hex, the laid tile on the board's other laid hexes, no
     tile elsewhere) the higher probability is kept (moving the hues must gain :data:`WARP_GAIN`), with
-    how many of those hexes it read right.  ``homographies``: each photo's, where already located."""
+    how many of those hexes it read right.  ``homographies``: each photo's (:meth:`Recognizer.locate`)."""
     net = rec.net
     if net is None:
         return learned
@@ -111,8 +111,7 @@ def check_with_reader(
     totals = {False: 0.0, True: 0.0}
     right = {False: 0, True: 0}
     known = tiles = 0
-    for n, photo in enumerate(photos):
-        hmat = homographies[n] if homographies is not None else rec.locate(photo)[0]
+    for photo, hmat in zip(photos, homographies, strict=True):
         seen, patches, _, _ = rec.hex_patches(photo, hmat)
         hexes = [rec.hex_ids[i] for i in seen]
         truth = np.zeros((len(hexes), k + 2), bool)
