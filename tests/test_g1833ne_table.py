@@ -459,3 +459,20 @@ def test_the_luxury_ferry_assignment_is_worded_as_doubling_a_ferry() -> None:
     assert describe_action(game, assign) == "P5 doubles HR's ferry in New Haven (C26)"
     labels = {c.label: c.action for c in vm.action_choices(game) if c.action["type"] == "assign"}
     assert labels == {"P5 doubles HR's ferry in New Haven (C26)": assign}
+
+
+def test_a_side_touched_on_the_screen_proposes_the_engines_price(at_example: Callable[[int], Table]) -> None:
+    """Each side of a two-sided card offered as a button proposes that side at the engine's price
+    (the button's action goes through the table as it is; the table once dropped the side and
+    refused a 2+1 at $100 saying "the price is $75")."""
+    t = at_example(index_of("buy_train", "HR"))  # Hartford's 2 (the 2 / 2+1 card) at $75 or $100
+    buttons = [
+        c for c in vm.action_choices(t.service.g18) if c.group == "train" and c.label.startswith("Buy a")
+    ]
+    assert buttons
+    for button in buttons:
+        proposal = t.service.propose(button.action)
+        assert isinstance(proposal, Proposal), (button.label, proposal)
+        assert proposal.action["price"] == button.action["price"]
+        assert proposal.action.get("variant") == button.action.get("variant")
+        t.service.cancel()

@@ -74,8 +74,8 @@ def test_the_terminal_says_whose_turn_and_accepts_what_its_prompts_suggest(
     db = tmp_path / "t.sqlite3"
     assert main(["table", "--simulate", str(script), "--db", str(db), "--demo-tags", "--players", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    turn = "now: Player 1 to act in the auction: tap a private company to bid on it (the cheapest: buy it); "
-    assert lines[2] == turn + "tap your player card to pass"
+    turn = "now: Player 1 to act in the auction: tap a card or your player card, or touch a button: "
+    assert lines[2] == turn + "Pass (bid on private companies); bid (11: Buy GRSC $20, …) (buttons lists them all)"
     assert any(line.startswith("  + / -           raise / lower that price by its step") for line in lines)
     assert any(line.startswith("  tap R @CARD") for line in lines)
     assert "  (tap again or press + to raise by $5, confirm to bid)" in lines
@@ -83,8 +83,10 @@ def test_the_terminal_says_whose_turn_and_accepts_what_its_prompts_suggest(
     assert [b.split("$")[1].split()[0] for b in bids] == ["55", "60", "65", "60", "70"]
     assert "ok: Player 2 bids $70 for SCC (The Southern Cattle Company) [action 2]" in lines
     after = lines.index("ok: Player 2 bids $70 for SCC (The Southern Cattle Company) [action 2]")
-    assert lines[after + 1].startswith("now: Player 3 to act in the auction: ")
-    assert lines[after + 1].endswith("; undo to take back the last action")
+    # under the action, the engine's log of it; then whose turn it is
+    assert lines[after + 1] == "  · Player 2 bids $70 for The Southern Cattle Company"
+    assert lines[after + 2].startswith("now: Player 3 to act in the auction: ")
+    assert lines[after + 2].endswith("; undo to take back the last action")
     assert "ok: Undo: Player 2 bids $70 for SCC [action 3]" in lines
     assert lines[lines.index("ok: Undo: Player 2 bids $70 for SCC [action 3]") + 1].startswith(
         "now: Player 2 to act in the auction"
@@ -189,3 +191,26 @@ def test_killed_table_reopens_with_every_confirmed_action(tmp_path: Path) -> Non
     )
     assert proc2.returncode == 0, proc2.stderr
     assert "ok: Player 4 buys MRBC (Mississippi River Bridge Company) for $40 [action 4]" in proc2.stdout
+
+
+def test_a_line_that_is_no_command_is_answered_at_once(tmp_path: Path) -> None:
+    """Typed at the terminal (stdin), a line that is no command is refused as soon as it is read,
+    with what may be done now, before any later line is played; ``buttons`` lists the buttons and
+    ``choose 2`` picks an option by number."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "table", "--simulate", "-", "--db", str(tmp_path / "t.db")]
+        + ["--players", "3", "--demo-tags"],
+        input="frobnicate\nbuttons bid\ntap 0 @player-1\nconfirm\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    refused = next(i for i, line in enumerate(lines) if line.startswith("refused: line 1: unknown command"))
+    assert lines[refused + 1].startswith("now: Player 1 to act in the auction")
+    assert "  [bid] Buy GRSC $20" in lines[refused:]
+    assert lines.index("  [bid] Buy GRSC $20") < lines.index("ok: Player 1 passes [action 1]")

@@ -185,10 +185,10 @@ def title_refusal(title: str) -> str | None:
     """Why the touchscreen cannot serve ``title`` (None when it can).  It serves an 18xx (a map,
     trains, corporations) with its own screens, and a title without a map through the title's
     table module (companion/table/titles)."""
-    from companion.engine import playable_titles, title_info
-    from companion.table.titles import table_module
+    from companion.engine import playable_titles
+    from companion.table.titles import served
 
-    at_table = [t for t in playable_titles() if title_info(t).has_map or table_module(t) is not None]
+    at_table = [t for t in playable_titles() if served(t)]
     if title in at_table:
         return None
     why = "is not playable yet" if title not in playable_titles() else "has no touchscreen yet"

@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
-from companion.engine.titles import chosen_settings, currency_of, format_money, known_titles, title_info
+from companion.engine.titles import chosen_settings, known_titles, title_info
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.interop.actions import ExportError
@@ -29,11 +29,18 @@ from companion.interop.replay import load_export
 from companion.runtime import settle_collector
 from companion.store import Store, StoreError, database_path
 from companion.table.exchange import import_export
-from companion.table.script import HELP, Help, enroll_demo_tags, parse_table_script, stream_table_script
+from companion.table.script import (
+    HELP,
+    Buttons,
+    Help,
+    Invalid,
+    enroll_demo_tags,
+    parse_table_script,
+    stream_table_script,
+)
 from companion.table.service import Proposal, Result, TableService
 from companion.table.session import TableSession
 from companion.table.tags import TagError, TagRegistry
-from companion.table.titles import table_module
 
 
 def register(subparsers: Any) -> None:
@@ -97,17 +104,20 @@ def _db(args: argparse.Namespace, config: Config) -> Path:
     return database_path(args.db, config)
 
 
-def _print_proposal(proposal: Proposal | None, title: str = "1870") -> None:
+def _print_proposal(proposal: Proposal | None, service: TableService | None = None) -> None:
     if proposal is None:
         return
     print(f"? {proposal.text}")
+    if service is not None:
+        for line in service.title.money_lines(service.game, proposal.preview):
+            print(f"  {line}")
     if proposal.options:
         labels = [
             f"[{o.label}]" if i == proposal.selected else o.label for i, o in enumerate(proposal.options)
         ]
         print(f"  options: {' '.join(labels)}")
-    if proposal.price_range is not None:
-        lo, hi = (format_money(currency_of(title), p) for p in proposal.price_range)
+    if proposal.price_range is not None and service is not None:
+        lo, hi = (service.money(p) for p in proposal.price_range)
         print(f"  price: {lo} to {hi}")
     print(f"  ({proposal.hint})", flush=True)
 
@@ -116,6 +126,8 @@ def _print_result(result: Result) -> None:
     if result.ok:
         suffix = f" [action {result.seq}]" if result.seq is not None else ""
         print(f"ok: {result.text}{suffix}", flush=True)
+        for line in result.log:  # what the engine did: the action and what followed by itself
+            print(f"  · {line}", flush=True)
     else:
         print(f"refused: {result.text}", flush=True)
 
@@ -131,24 +143,9 @@ def _status(service: TableService) -> str:
     )
 
 
-#: what a table may do for each kind of action the engine allows, in the words of the cards
-_CAN = {
-    "bid": "tap a private company to bid on it (the cheapest: buy it)",
-    "buy_company": "tap a private company to buy it",
-    "par": "tap a president's certificate to par the corporation",
-    "buy_shares": "tap a certificate to buy it",
-    "sell_shares": "tap your certificates to sell them",
-    "buy_train": "tap a train to buy it",
-    "pass": "tap your player card to pass",
-    "lay_tile": "lay a tile (on the touchscreen)",
-    "place_token": "place a station token (on the touchscreen)",
-    "run_routes": "run routes (on the touchscreen)",
-    "dividend": "pay out or withhold (on the touchscreen)",
-}
-
-
 def _turn(service: TableService) -> str:
-    """Whose turn it is and what they may do now: the line printed after every action."""
+    """Whose turn it is and what they may do now: the line printed after every action.  The
+    buttons are the touchscreen's (the title's ``choices``), touched here with ``touch LABEL``."""
     game = service.game
     if game.finished:
         return f"the game is over: {game.game_end_reason}"
@@ -156,31 +153,31 @@ def _turn(service: TableService) -> str:
     if current is None:
         return "nobody is to act"
     who = getattr(current, "name", "nobody")
-    module = table_module(game.title)
-    if module is not None:
-        # a title without a map: its cards, and its buttons by label (``touch LABEL``)
-        groups: dict[str, list[str]] = {}
-        for la in game.legal_actions():
-            pick = module.choice(game, la)
-            groups.setdefault(pick.group, []).append(pick.label)
-        buttons = "; ".join(
-            labels[0] if len(labels) == 1 else f"{group} ({len(labels)}: {labels[0]}, …)"
-            for group, labels in groups.items()
-        )
-        undo = "; undo to take back the last action" if game.actions else ""
-        return (
-            f"now: {who} to act in the {game.round.name.lower()}: tap a card or your player card, "
-            f"or touch a button: {buttons}{undo}"
-        )
     sym = getattr(current, "sym", None)
-    if sym is not None and getattr(current, "owner", None) is not None:
-        who = f"{sym} (president {current.owner.name})"
-    can = [_CAN[t] for t in game.legal_action_types(current) if t in _CAN]
-    others = [t.replace("_", " ") for t in game.legal_action_types(current) if t not in _CAN]
-    can += [f"{t} (on the touchscreen)" for t in others]
-    if game.actions:
-        can.append("undo to take back the last action")
-    return f"now: {who} to act in the {game.round.name.lower()}: " + "; ".join(can)
+    owner_name = getattr(getattr(current, "owner", None), "name", None)
+    if sym is not None and owner_name is not None:
+        who = f"{sym} (president {owner_name})"
+    groups: dict[str, list[str]] = {}
+    for pick in service.buttons():
+        groups.setdefault(pick.group, []).append(pick.label)
+    buttons = "; ".join(
+        labels[0] if len(labels) == 1 else f"{group} ({len(labels)}: {labels[0]}, …)"
+        for group, labels in groups.items()
+    )
+    listed = " (buttons lists them all)" if any(len(labels) > 1 for labels in groups.values()) else ""
+    undo = "; undo to take back the last action" if game.actions else ""
+    return (
+        f"now: {who} to act in the {game.round.name.lower()}: tap a card or your player card, "
+        f"or touch a button: {buttons}{listed}{undo}"
+    )
+
+
+def _buttons(service: TableService, group: str = "") -> str:
+    """Every button now (of ``group``, or those starting so), one a line, by group."""
+    picks = [c for c in service.buttons() if c.group.startswith(group) or c.label.startswith(group)]
+    if not picks:
+        return f"no buttons{' of ' + group if group else ''} now"
+    return "\n".join(f"  [{c.group}] {c.label}" for c in picks)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -218,7 +215,7 @@ def _run(args: argparse.Namespace) -> int:
                 print(_turn(service_of[0]), flush=True)
 
         def print_proposal(proposal: Proposal | None) -> None:
-            _print_proposal(proposal, service_of[0].game.title if service_of else title)
+            _print_proposal(proposal, service_of[0] if service_of else None)
 
         listeners: dict[str, Any] = {"on_proposal": print_proposal, "on_result": print_result}
         if args.import_file is not None:
@@ -281,10 +278,18 @@ def _simulate(args: argparse.Namespace, service: TableService, steps: Any, error
     session = TableSession(service, reader, panel).start()
     try:
         for step in steps:
+            if isinstance(step, Invalid):
+                print(f"script: {step.error}", file=sys.stderr, flush=True)
+                print(f"refused: {step.error}; nothing changed", flush=True)
+                print(_turn(service), flush=True)
+                continue
             while errors:
                 print(f"script: {errors.pop(0)}", file=sys.stderr)
             if isinstance(step, Help):
                 print(HELP, flush=True)
+                continue
+            if isinstance(step, Buttons):
+                print(_buttons(service, step.group), flush=True)
                 continue
             session.play([step], speed=args.speed)
         while errors:

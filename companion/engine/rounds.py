@@ -43,6 +43,11 @@ class LegalAction:
     def type(self) -> str:
         return str(self.action["type"])
 
+    @property
+    def passes(self) -> bool:
+        """Whether this is passing (the player card's meaning, never a card's own)."""
+        return self.type == "pass"
+
     def priced(self, price: int) -> ActionDict:
         """The action at another price within its range (``ValueError`` outside it)."""
         if self.price_range is None:

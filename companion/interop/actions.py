@@ -71,3 +71,26 @@ def remap_players(action: Action, seats: dict[Any, int]) -> Action:
     if isinstance(out.get("auto_actions"), list):
         out["auto_actions"] = [remap_players(dict(a), seats) for a in out["auto_actions"]]
     return out
+
+
+def is_message(action: Action) -> bool:
+    """Whether ``action`` is a chat message of the log (no move of the game)."""
+    return action.get("type") == "message"
+
+
+def undo_record(last: Action, action_id: int | None = None) -> Action:
+    """The record that takes back ``last`` (18xx.games' ``undo``), or with ``action_id`` every action
+    after the one of that id (0: all of them)."""
+    record: Action = {"type": "undo", "entity": last.get("entity"), "entity_type": last.get("entity_type")}
+    if action_id is not None:
+        record["action_id"] = action_id
+    return record
+
+
+def redo_record() -> Action:
+    """The record that brings back what the latest undo took back (18xx.games' ``redo``)."""
+    return {"type": "redo"}
+
+
+def is_redo(record: Action) -> bool:
+    return record.get("type") == "redo"

@@ -34,7 +34,9 @@ from companion.table.tags import CSV_HEADER, Item, TagError, TagRegistry, find_i
 __all__ = [
     "HELP",
     "Choose",
+    "Buttons",
     "Help",
+    "Invalid",
     "Nudge",
     "Press",
     "SetPrice",
@@ -92,7 +94,34 @@ class Help:
     """Print :data:`HELP`."""
 
 
-Step = TagEvent | TagRemoved | Wait | Press | Choose | SetPrice | Nudge | Touch | TouchMap | Help
+@dataclass(frozen=True)
+class Buttons:
+    """Print every touch button now (those of a group, or starting so: ``buttons tile``)."""
+
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """A line typed at the terminal that is no command: said at once, nothing played."""
+
+    error: str
+
+
+Step = (
+    TagEvent
+    | TagRemoved
+    | Wait
+    | Press
+    | Choose
+    | SetPrice
+    | Nudge
+    | Touch
+    | TouchMap
+    | Help
+    | Buttons
+    | Invalid
+)
 
 #: what ``help`` prints: every command, in the words the table's prompts use
 HELP = """\
@@ -104,11 +133,14 @@ commands (one per line; # starts a comment):
   confirm         do what is proposed (stored first, then applied); also: press confirm
   cancel          drop what is proposed; also: press cancel
   undo            propose taking back the last action (confirm to do it); also: press undo
-  choose $90      pick one of the proposal's options (a par price) by its label, or #2 by number
+  choose $90      pick one of the proposal's options (a par price) by its label, or by number: choose 2
   price 55        set the price of a bid, a private company or a train bought from a corporation
   + / -           raise / lower that price by its step ($5 for bids); + 3 raises by three steps
-  touch LABEL     a touch button by (the start of) its label, in a title without a map: touch Pass,
-                  touch Moscow–Kazan (build that link), touch Stock value $8
+  touch LABEL     a touch button by (the start of) its label, as the touchscreen shows it: touch Pass,
+                  touch E6: tile 9 rotation 2 (lay a tile), touch E6 (every lay on E6, then choose),
+                  touch Token on C17, touch Run suggested routes, touch Pay out, touch Withhold,
+                  touch Moscow–Kazan (TSR: build that link), touch Stock value $8
+  buttons [WORD]  list every touch button now (or those of a group or starting so: buttons tile)
   map A B         touch place A then place B on the drawn map (by id): map moscow kazan builds
                   the link joining them (Trans-Siberian Railroad)
   help            this list
@@ -163,6 +195,8 @@ def parse_table_line(
     cmd = words[0].lower()
     if cmd == "help" and len(words) == 1:
         return [Help()]
+    if cmd == "buttons":
+        return [Buttons(" ".join(words[1:]))]
     if cmd in {b.value for b in Button} and len(words) == 1:
         return [Press(Button(cmd))]
     if cmd == "press" and len(words) == 2 and words[1] in ("+", "-"):
@@ -202,8 +236,8 @@ def parse_table_line(
             raise ScriptError(
                 lineno,
                 text,
-                "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, touch, map,"
-                " help)",
+                "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, touch, "
+                "buttons, map, help)",
             ) from None
         raise
 
@@ -219,9 +253,10 @@ def parse_table_script(text: str, *, registry: TagRegistry | None = None, title:
 def stream_table_script(
     stream: TextIO, errors: list[str], *, registry: TagRegistry | None = None, title: str = "1870"
 ) -> Iterator[Step]:
-    """Steps as lines arrive (stdin); a bad line is recorded in ``errors`` and skipped."""
+    """Steps as lines arrive (stdin); a bad line is an :class:`Invalid` step, said as soon as it
+    is read, and nothing of it is played."""
     for lineno, line in enumerate(stream, 1):
         try:
             yield from parse_table_line(line, lineno, registry=registry, title=title)
         except ScriptError as exc:
-            errors.append(str(exc))
+            yield Invalid(str(exc))

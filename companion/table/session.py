@@ -17,10 +17,31 @@ from collections.abc import Iterable
 from companion.hardware.events import TagEvent, TagRemoved, TagSource
 from companion.hardware.panel import ButtonPress, Panel
 from companion.hardware.reader import SimulatedReader, Wait
-from companion.table.script import Choose, Help, Nudge, Press, SetPrice, Step, Touch, TouchMap
-from companion.table.service import Outcome, TableService
+from companion.table.proposal import Option, Outcome
+from companion.table.script import (
+    Buttons,
+    Choose,
+    Help,
+    Invalid,
+    Nudge,
+    Press,
+    SetPrice,
+    Step,
+    Touch,
+    TouchMap,
+)
+from companion.table.service import TableService
 
 __all__ = ["TableSession"]
+
+
+def _options(service: TableService) -> tuple[Option, ...]:
+    p = service.proposal
+    return p.options if p is not None else ()
+
+
+def _digits(label: str) -> str:
+    return "".join(ch for ch in label if ch.isdigit())
 
 
 class TableSession:
@@ -80,8 +101,9 @@ class TableSession:
                 continue
             if isinstance(step, Choose):
                 label = step.option
-                if label.startswith("#") and label[1:].isdigit():
-                    outcomes.append(service.choose(int(label[1:]) - 1))
+                number = label.removeprefix("#")
+                if number.isdigit() and not any(_digits(o.label) == number for o in _options(service)):
+                    outcomes.append(service.choose(int(number) - 1))
                 else:
                     outcomes.append(service.choose_label(label))
                 continue
@@ -98,8 +120,8 @@ class TableSession:
                 start = service.line_start(step.first)
                 outcomes.append(start if start is not None else service.propose_line(step.first, step.second))
                 continue
-            if isinstance(step, Help):
-                continue  # the command prints the help
+            if isinstance(step, Help | Buttons | Invalid):
+                continue  # the command prints these
             target = service.handled + 1
             if isinstance(step, TagEvent | TagRemoved):
                 self.reader.push(step)

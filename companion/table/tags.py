@@ -191,16 +191,11 @@ def _markers(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) 
 
 
 def _title_items(title: str, optional_rules: tuple[str, ...]) -> tuple[Item, ...] | None:
-    """The cards of a title that answers for its own (a title without a map: its table module's
-    ``tag_items``, ``companion/table/titles``); None for a title described by 18xx data."""
-    from companion.table.titles import table_module
+    """The cards of a title that lists its own (a title without a map: its table's ``tag_items``,
+    ``companion/table/titles``); None for a title described by 18xx data."""
+    from companion.table.titles import table_title
 
-    module = table_module(title)
-    tag_items = getattr(module, "tag_items", None)
-    if tag_items is None:
-        return None
-    items: tuple[Item, ...] = tuple(tag_items(optional_rules))
-    return items
+    return table_title(title).tag_items(optional_rules)
 
 
 @cache

@@ -1707,22 +1707,6 @@ class CompanionApp(App):  # type: ignore[misc]
         groups: dict[str, list[vm.ActionChoice]] = {}
         for c in choices:
             groups.setdefault(c.group, []).append(c)
-        names = {
-            "buy": "Buy share…",
-            "sell": "Sell…",
-            "par": "Par…",
-            "bid": "Bid…",
-            "tile": "Lay tile…",
-            "token": "Token…",
-            "train": "Buy train…",
-            "discard": "Discard…",
-            "choose": "Choose…",
-            "merge": "Merge or convert…",
-            "dividend": "Dividend…",
-            "company": "Private companies…",
-            "ferry": "Ferry…",
-            "takeover": "Takeover…",
-        }
         if not choices:
             words = (
                 "Game over: Setup starts a new game" if self.session.game.finished else "No actions (waiting)"
@@ -1741,7 +1725,7 @@ class CompanionApp(App):  # type: ignore[misc]
                     b.choices = [c]
                     bar.add_widget(b)
             else:
-                title = names.get(group, group[:1].upper() + group[1:] + "…")
+                title = self.session.service.title.group_name(group)
                 b = button(f"{title} ({len(items)})", lambda t=title, i=items: self.choose(t, i), size=14 * u)
                 b.choices = items
                 bar.add_widget(b)

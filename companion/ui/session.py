@@ -22,6 +22,7 @@ from companion.engine.core import TableGame
 from companion.engine.titles import title_info
 from companion.table.service import Proposal as ServiceProposal
 from companion.table.service import Result, TableService
+from companion.table.titles import table_title
 from companion.ui.viewmodels import Proposal, own_table
 
 if TYPE_CHECKING:
@@ -45,13 +46,7 @@ def to_view(game: TableGame, outcome: ServiceProposal | Result | None) -> Propos
         if outcome.ok:
             return None
         return Proposal("Not possible", (), outcome.action or {}, outcome.text)
-    names = {p.id: p.name for p in game.players}
-    details = [
-        f"{'Bank' if m.who == 'bank' else names.get(m.who, str(m.who))}: ${m.before:,} -> ${m.after:,}"
-        for m in outcome.preview.money
-        if m.who != "bank"
-    ]
-    details += [f"{sym} share price ${a} -> ${b}" for sym, (a, b) in outcome.preview.share_prices.items()]
+    details = table_title(game.title).money_lines(game, outcome.preview)
     if outcome.kind == "undo_to":
         # what will be taken back, newest first (the money it moves follows)
         shown = list(outcome.preview.log[:UNDO_LINES])

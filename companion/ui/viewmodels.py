@@ -18,19 +18,18 @@ screen comes from here.
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine import Game, GameError, all_titles
 from companion.engine.core import TableGame
 from companion.engine.entities import Company, Corporation, Player
-from companion.engine.rounds import LegalAction
 from companion.engine.route_optimizer import RouteResult, TrainRoute
 from companion.engine.titles import GameSetting, currency_of, format_money
-from companion.table.titles import Network, Panel, network_of, table_module
+from companion.table.titles import ActionChoice, Network, Panel, network_of, served, table_title
+from companion.table.titles.g18xx import run_routes_action
 from companion.ui import titles
 
 __all__ = [
@@ -701,17 +700,6 @@ def routes_run(game: Game) -> list[TrainRoute]:
     return out
 
 
-def run_routes_action(corp: Corporation, routes: Sequence[TrainRoute]) -> dict[str, Any]:
-    """The ``run_routes`` action for suggested routes."""
-    return {
-        "type": "run_routes",
-        "entity": corp.sym,
-        "entity_type": "corporation",
-        "routes": [r.as_action_route() for r in routes],
-        "extra_revenue": 0,
-    }
-
-
 # --------------------------------------------------------------------------------------------- operating
 
 
@@ -979,6 +967,7 @@ def log_view(game: TableGame, last: int | None = None, marks: Sequence[int] | No
 
     names = _sym_names(game)
     places = _Places(game)
+    title = table_title(game.title)
     lines = [places.words(line) for line in game.log]
     entries: list[LogEntry] = []
 
@@ -1018,11 +1007,12 @@ def log_view(game: TableGame, last: int | None = None, marks: Sequence[int] | No
                 text = f"{corp} {runs} for ${rev} and withholds it"
             else:
                 text = line
-            entries.append(LogEntry(_short(text, names), "action", source(i)))
+            entries.append(LogEntry(_short(title.in_money(game, text), names), "action", source(i)))
             i = j
             continue
         heading = line.startswith("--") or " operates " in line or line.endswith("has priority deal")
-        entries.append(LogEntry(_short(line, names), "heading" if heading else "action", source(i)))
+        kind = "heading" if heading else "action"
+        entries.append(LogEntry(_short(title.in_money(game, line), names), kind, source(i)))
         i += 1
     if last is not None:
         entries = entries[-last:]
@@ -1107,7 +1097,7 @@ def setup_view(saved: Iterable[Any] = ()) -> SetupView:
         TitleChoice(
             t.name,
             t.display_name.partition(": ")[2] or t.display_name,
-            t.playable and (t.has_map or table_module(t.name) is not None),
+            t.playable and served(t.name),
             t.min_players,
             t.max_players,
             tuple((r.sym, r.short_name, r.description) for r in t.optional_rules),
@@ -1129,238 +1119,19 @@ def setup_view(saved: Iterable[Any] = ()) -> SetupView:
 # --------------------------------------------------------------------------------------------- actions
 
 
-@dataclass(frozen=True)
-class ActionChoice:
-    """One touch button: ``label`` shown, ``action`` applied (after a confirm toast)."""
-
-    group: str
-    """Buttons of a group share a popup when there are many (``buy``, ``sell``, ``par``, ``tile``…)."""
-    label: str
-    action: dict[str, Any]
-
-
-def _step(game: Game, entity: Any, kind: str) -> Any:
-    finder = getattr(game.round, "step_for", None)
-    return finder(entity, kind) if finder is not None else None
-
-
-def _city_hex(game: Game, city: str) -> str:
-    """The hex a city reference of an action lies on, for a label (the reference if none)."""
-    with contextlib.suppress(Exception):  # a label only
-        return str(game.map.city(city)[0])
-    return city
-
-
-def _distinct_lays(
-    game: Game, lays: Iterable[LegalAction]
-) -> Iterator[tuple[str, str, str, int, int, dict[str, Any]]]:
-    """Legal tile lays as ``(hex, tile, tile number, rotation, cost, action)``, leaving out a
-    rotation that lays the same track as one already given (a straight track turned half way
-    round is the same lay)."""
-    from vision.board import title_tile_shapes
-    from vision.tiles import equivalent_rotations
-
-    shapes = title_tile_shapes(game.title)
-    shown: set[tuple[str, str, str, frozenset[int]]] = set()
-    for la in lays:
-        a = la.action
-        hex_id, tile, rotation = str(a["hex"]), str(a["tile"]), int(a["rotation"])
-        tile_id = tile.rsplit("-", 1)[0]
-        shape = shapes.get(tile_id)
-        turns = equivalent_rotations(shape, rotation) if shape else frozenset({rotation})
-        look = (str(a["entity"]), hex_id, tile_id, turns)
-        if look in shown:
-            continue
-        shown.add(look)
-        yield hex_id, tile, tile_id, rotation, la.cost or 0, a
-
-
-def _gain(game: Game, corp: Corporation, action: dict[str, Any]) -> int:
-    """What ``action`` brings ``corp``'s treasury, by the engine's preview (0 if it cannot say)."""
-    try:
-        preview = game.preview(action)
-    except GameError:
-        return 0
-    return sum(m.after - m.before for m in preview.money if m.who == corp.sym)
-
-
 def choices_on_hex(game: Game, hex_id: str) -> list[ActionChoice]:
-    """What the acting entity may do on one hex of the map (a finger on the map): lay a tile,
-    place a station token in one of its cities, place a private company's token on it."""
-    out = []
-    for c in action_choices(game):
-        kind = c.action.get("type")
-        if (kind == "lay_tile" and c.action.get("hex") == hex_id) or (
-            kind == "assign" and c.action.get("target") == hex_id
-        ):
-            out.append(c)
-        elif kind == "place_token":
-            try:
-                where = game.map.city(str(c.action.get("city")))[0]
-            except Exception:  # noqa: BLE001 - a city the map cannot place is on no hex
-                continue
-            if where == hex_id:
-                out.append(c)
-    return out
+    """What the acting entity may do on one hex of the map (a finger on the map): the buttons
+    whose action lies there (a tile lay, a station token in one of its cities, a private
+    company's token on it)."""
+    title = table_title(game.title)
+    return [c for c in action_choices(game) if title.hex_of(game, c.action) == hex_id]
 
 
 def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = None) -> list[ActionChoice]:
-    """The engine's legal actions now (``Game.legal_actions``), labelled for touch buttons.
-
-    Without ``entity``: everything that may be done now (the acting entity, its private companies'
-    abilities, its president's emergency sales, a player's corporations buying back shares).  The
-    suggested ``routes`` become a "run" button.  Every button is an action the engine accepts;
-    nothing changes until the confirm toast is accepted.  Certificates and trains that differ only
-    by their number share one button; a price the players choose starts at the engine's offer.
-    """
-    if game.finished:
-        return []
-    acting = entity if entity is not None else game.current_entity()
-    if acting is None:
-        return []
-    legal = game.legal_actions(entity)
-    out: list[ActionChoice] = []
-    cur = currency(game)
-
-    def money_(amount: int | float) -> str:
-        return money(amount, cur)
-
-    shown: set[tuple[Any, ...]] = set()
-
-    def add(group: str, label: str, action: dict[str, Any], same: tuple[Any, ...] | None = None) -> None:
-        key = same if same is not None else (label,)
-        if key in shown:
-            return
-        shown.add(key)
-        out.append(ActionChoice(group, label, action))
-
-    lays = [la for la in legal if la.type == "lay_tile"]
-    for la in legal:
-        a, kind = la.action, la.type
-        who = game.entity_of(a)
-        if kind == "pass":
-            desc = str(getattr(_step(game, who, "pass"), "description", ""))
-            add("pass", f"Pass ({desc.lower()})" if desc else "Pass", a, ("pass", a["entity"]))
-        elif kind == "bid":
-            # a private company's auction, or (1867, 1861) a minor company's auction in a stock round
-            sym = str(a["company"]) if "company" in a else str(a["corporation"])
-            price = int(a["price"])
-            if la.price_range is None:
-                add("bid", f"Buy {sym} {money_(price)}", a)
-            else:
-                add("bid", f"Bid {sym} {money_(price)}", a)
-                if price + 20 <= la.price_range[1]:
-                    add("bid", f"Bid {sym} {money_(price + 20)}", {**a, "price": price + 20})
-        elif kind == "par":
-            add("par", f"Par {a['corporation']} at {money_(int(str(a['share_price']).split(',')[0]))}", a)
-        elif kind == "buy_shares":
-            shares = [game.share(i) for i in a["shares"]]
-            corp = shares[0].corporation
-            owner = shares[0].owner
-            price = sum(s.price for s in shares)
-            if isinstance(who, Corporation) and who is corp and la.cost is not None:
-                # 1833NE's redemption: its price is the engine's (one column above the share price)
-                n = len(shares)
-                label = f"{who.sym} redeems {n} share{'s' if n > 1 else ''} from the market {money_(la.cost)}"
-                add("buy", label, a)
-            elif isinstance(who, Corporation):
-                add(
-                    "buy",
-                    f"{who.sym} buys back {corp.sym} {a['percent']}% from {owner.name} {money_(price)}",
-                    a,
-                )
-            elif len(shares) > 1:
-                add("buy", f"Price protect {corp.sym} {a['percent']}%", a)
-            else:
-                where = "IPO" if owner is corp else "market"
-                label = f"Buy {corp.sym} {shares[0].percent}% from {where} {money_(shares[0].price)}"
-                add("buy", label, a, ("buy", corp.sym, where, shares[0].percent, shares[0].president))
-        elif kind == "sell_shares":
-            shares = [game.share(i) for i in a["shares"]]
-            corp = shares[0].corporation
-            if isinstance(who, Corporation):
-                # what the treasury gets for them, from the engine's preview (the price is the title's)
-                gain = _gain(game, who, a)
-                got = f" for {money_(gain)}" if gain else ""
-                add("sell", f"{who.sym} issues {len(shares)} share{'s' if len(shares) > 1 else ''}{got}", a)
-            else:
-                price = game.bundle_price(shares, int(a["percent"]))
-                add("sell", f"Sell {corp.sym} {a['percent']}% for {money_(price)}", a)
-        elif kind == "buy_train":
-            train = game.train(str(a["train"]))
-            price = int(a["price"])
-            if "exchange" in a:
-                old = game.train(str(a["exchange"]))
-                label = f"Trade in {old.name} for a {train.name}-train {money_(price)}"
-                add("train", label, a, ("trade", old.name, train.name, price))
-            elif train.owner is None:  # a double-sided card (1833NE) on the side the buyer picks
-                side = str(a.get("variant") or train.name)
-                add("train", f"Buy a {side}-train {money_(price)}", a, ("depot", side, price))
-            else:
-                label = f"Buy {train.owner.sym}'s {train.name}-train {money_(price)} (agree a price)"
-                add("train", label, a, ("other", train.owner.sym, train.name))
-        elif kind == "place_token":
-            add("token", f"Token on {_city_hex(game, str(a['city']))} {money_(la.cost or 0)}", a)
-        elif kind == "dividend":
-            words = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}
-            add("dividend", words.get(str(a["kind"]), str(a["kind"])), a)
-        elif kind == "discard_train":
-            add("discard", f"Discard a {game.train(str(a['train'])).name}-train", a, ("discard", a["train"]))
-        elif kind == "choose" and a.get("choice") == "nationalize":
-            add("choose", f"Nationalise {a['entity']} (no train: the government takes it over)", a)
-        elif kind == "choose":
-            add("choose", f"Choose {a['choice']}", a)
-        elif kind == "convert":
-            add("merge", f"Convert {a['entity']} into a major company", a)
-        elif kind == "merge":
-            target = game.corporation(str(a["corporation"]))
-            verb = "Merge with" if target.ipoed else "Form"
-            add("merge", f"{verb} {target.sym} ({target.name})", a)
-        elif kind == "remove_token":
-            add("token", f"Remove the token on {_city_hex(game, str(a['city']))}", a)
-        elif kind == "buy_company":
-            company = game.company(str(a["company"]))
-            seller = company.owner.name if company.owner else "nobody"
-            if isinstance(who, Corporation) and la.price_range is not None:
-                lo, hi = la.price_range
-                label = (
-                    f"Buy {company.sym} from {seller} {money_(int(a['price']))} ({money_(lo)}–{money_(hi)})"
-                )
-            else:
-                label = f"Buy {company.sym} from {seller} {money_(int(a['price']))} (agree a price)"
-            add("company", label, a)
-        elif kind == "assign":
-            does = game.assignment_words(a)
-            add("company", f"{a['entity']} {does}" if does else f"{a['entity']}: token on {a['target']}", a)
-        elif kind == "buy_ferry":
-            place = game.map.place_name(str(a["city"]))
-            add("ferry", f"Ferry in {place} {money_(la.cost or 0)}", a)
-        elif kind == "take_over":
-            paid = "in its shares" if a["payment"] == "shares" else "in cash"
-            add("takeover", f"Take over {a['corporation']} {paid} ({money_(la.cost or 0)} cash)", a)
-        elif kind in ("accept_takeover", "refuse_takeover"):
-            add("takeover", f"{kind.split('_')[0].capitalize()} the takeover", a)
-    for hex_id, _tile, tile_id, rotation, cost, a in _distinct_lays(game, lays):
-        if a.get("entity_type") == "company":
-            extra = f" {money_(cost)}" if cost else " free"
-            add("company", f"{a['entity']}: {hex_id} tile {tile_id} rotation {rotation}{extra}", a)
-        else:
-            extra = f" {money_(cost)}" if cost else ""
-            add("tile", f"{hex_id}: tile {tile_id} rotation {rotation}{extra}", a)
-    if (
-        isinstance(acting, Corporation)
-        and routes is not None
-        and routes.routes
-        and "run_routes" in game.legal_action_types(acting)
-    ):
-        out.append(
-            ActionChoice(
-                "run",
-                f"Run suggested routes {money_(routes.total)}",
-                run_routes_action(acting, routes.routes),
-            )
-        )
-    return out
+    """The engine's legal actions now (``Game.legal_actions``), labelled for touch buttons by the
+    title (:meth:`TableTitle.choices`); the suggested ``routes`` become a "run" button.  Every
+    button is an action the engine accepts; nothing changes until the confirm toast is accepted."""
+    return table_title(game.title).choices(game, entity, routes)
 
 
 # --------------------------------------------------------------------------------------------- proposals
@@ -1436,17 +1207,16 @@ class BoardView:
 
 
 def own_table(game: TableGame) -> bool:
-    """Whether ``game``'s title answers for itself at the table (its board screen, not the 18xx
-    screens: map, market, routes)."""
-    return table_module(game.title) is not None
+    """Whether ``game``'s title shows its board of panels (not the 18xx screens: map, market,
+    routes)."""
+    return table_title(game.title).board_screen
 
 
 def board_view(game: TableGame) -> BoardView:
-    """What the board screen of a title with a table module shows (every number from the engine)."""
-    module = table_module(game.title)
-    if module is None:
+    """What the board screen of a title with a board of panels shows (every number from the engine)."""
+    table = table_title(game.title)
+    if not table.board_screen:
         raise GameError(f"{game.title} is served by the 18xx screens, not a board of panels")
-    cur = currency(game)
     acting = game.current_entity()
     reasons: dict[str, str] = getattr(type(game), "END_REASONS", {})
     reason = reasons.get(game.game_end_reason or "", str(game.game_end_reason or "").replace("_", " "))
@@ -1457,35 +1227,26 @@ def board_view(game: TableGame) -> BoardView:
         if game.finished
         else ()
     )
-    bank_text = getattr(module, "bank_text", None)  # a title whose bank is unlimited says so
-    phase_text = getattr(module, "phase_text", None)  # a title whose round name says its phase: ""
     return BoardView(
         game.title,
-        str(bank_text(game)) if bank_text is not None else f"Bank {money(game.bank.cash, cur)}",
+        table.bank_text(game),
         game.round.name,
         headline,
-        tuple(module.panels(game)),
+        table.panels(game),
         game.finished,
         result,
         reason,
-        str(phase_text(game)) if phase_text is not None else str(getattr(game, "phase", "") or ""),
+        table.phase_text(game),
     )
 
 
 def network_view(game: TableGame) -> Network | None:
-    """The drawn network map of a title with a table module that offers one (``network(game)``:
-    Trans-Siberian Railroad's cities and links), else None."""
+    """The drawn network map of a title that offers one (Trans-Siberian Railroad's cities and
+    links), else None."""
     return network_of(game)
 
 
 def title_choices(game: TableGame) -> list[ActionChoice]:
-    """One touch button per legal action of a title with a table module, grouped and labelled by
-    the title (``choice``); the table service words and previews what a button proposes."""
-    module = table_module(game.title)
-    if module is None:
-        raise GameError(f"{game.title} has the 18xx buttons (action_choices)")
-    out = []
-    for la in game.legal_actions():
-        pick = module.choice(game, la)
-        out.append(ActionChoice(pick.group, pick.label, la.action))
-    return out
+    """One touch button per legal action, grouped and labelled by the title (its ``choices``);
+    the table service words and previews what a button proposes."""
+    return table_title(game.title).choices(game)

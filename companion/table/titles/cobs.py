@@ -18,9 +18,9 @@ from companion.engine.titles.cobs.entities import RESOURCES, Certificate, CobsCo
 from companion.engine.titles.cobs.game import CobsGame
 from companion.engine.titles.cobs.steps import OperatingStep, StockStep
 from companion.table.tags import Item, ItemKind
-from companion.table.titles import Choice, Panel
+from companion.table.titles import Choice, Panel, TableTitle
 
-__all__ = ["bank_text", "choice", "describe_action", "panels", "phase_text", "tag_items", "why_not"]
+__all__ = ["TABLE", "bank_text", "choice", "describe_action", "panels", "phase_text", "tag_items", "why_not"]
 
 #: short names of the companies (the charters' own, for narrow columns)
 SHORT = {
@@ -1114,6 +1114,39 @@ def why_not(game: CobsGame, card: str) -> str | None:
     if card.startswith("building"):
         return "buildings are played in the building phase, of the decade's era or an earlier one"
     return None
+
+
+class CobsTable(TableTitle):
+    """City of the Big Shoulders at the table: the functions above."""
+
+    board_screen = True
+
+    def describe(self, game: Any, action: ActionDict, *, applied: bool = False) -> str:
+        return describe_action(game, action)
+
+    def holder_name(self, game: Any, who: object) -> str:
+        return short(str(who)) if str(who) in SHORT else super().holder_name(game, who)
+
+    def choice(self, game: Any, legal: LegalAction) -> Choice:
+        return choice(game, legal)
+
+    def panels(self, game: Any) -> tuple[Panel, ...]:
+        return panels(game)
+
+    def bank_text(self, game: Any) -> str:
+        return bank_text(game)
+
+    def phase_text(self, game: Any) -> str:
+        return phase_text(game)
+
+    def why_not(self, game: Any, card: str) -> str | None:
+        return why_not(game, card)
+
+    def tag_items(self, optional_rules: tuple[str, ...] = ()) -> tuple[Item, ...]:
+        return tag_items(optional_rules)
+
+
+TABLE = CobsTable()
 
 
 #: ``companion demo --title CoBS``: a short game night in the ``companion table`` script grammar

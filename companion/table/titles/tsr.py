@@ -15,9 +15,9 @@ from companion.engine.rounds import ActionDict, LegalAction
 from companion.engine.titles.tsr import load_data
 from companion.engine.titles.tsr.game import AuctionRound, GameTSR, Railroad
 from companion.table.tags import Item, ItemKind
-from companion.table.titles import Choice, Network, NetworkLine, NetworkPlace, Panel
+from companion.table.titles import Choice, Network, NetworkLine, NetworkPlace, Panel, TableTitle
 
-__all__ = ["choice", "counters", "describe_action", "network", "panels", "tag_items", "why_not"]
+__all__ = ["TABLE", "choice", "counters", "describe_action", "network", "panels", "tag_items", "why_not"]
 
 TITLE = "TSR"
 
@@ -409,6 +409,76 @@ def why_not(game: Any, card: str) -> str | None:
     if acting is not None and (road.stock_value or 0) > acting.cash:
         return f"{acting.name} has ${acting.cash} and a {road.name} share costs ${road.stock_value}"
     return None
+
+
+def building(action: ActionDict) -> tuple[str, ...]:
+    """The links ``action`` builds (none: it is no build)."""
+    if action.get("type") != "build_links":
+        return ()
+    return tuple(str(x) for x in action.get("links") or [])
+
+
+def second_links(game: Any, net: Network, action: ActionDict, place: str | None = None) -> list[LegalAction]:
+    """The legal two-link builds extending the one-link build ``action`` (same railroad, same first
+    link and jumps), whose second link reaches ``place`` beyond the first (any: None)."""
+    first = list(building(action))
+    if len(first) != 1:
+        return []
+    places = {ln.id: ln.places for ln in net.lines}
+    return [
+        la
+        for la in game.legal_actions()
+        if building(la.action)[:1] == tuple(first)
+        and len(building(la.action)) == 2
+        and la.action.get("corporation") == action.get("corporation")
+        and list(la.action.get("jumps") or []) == list(action.get("jumps") or [])
+        and (
+            place is None
+            or (place in places.get(building(la.action)[1], ()) and place not in places.get(first[0], ()))
+        )
+    ]
+
+
+class TsrTable(TableTitle):
+    """Trans-Siberian Railroad at the table: the functions above."""
+
+    board_screen = True
+
+    def describe(self, game: Any, action: ActionDict, *, applied: bool = False) -> str:
+        return describe_action(game, action)
+
+    def holder_name(self, game: Any, who: object) -> str:
+        road = _road(_tsr(game), who)
+        return road.name if road is not None else super().holder_name(game, who)
+
+    def choice(self, game: Any, legal: LegalAction) -> Choice:
+        return choice(game, legal)
+
+    def panels(self, game: Any) -> tuple[Panel, ...]:
+        return panels(game)
+
+    def network(self, game: Any) -> Network:
+        return network(game)
+
+    def counters(self, game: Any) -> tuple[tuple[str, str], ...]:
+        return counters(game)
+
+    def why_not(self, game: Any, card: str) -> str | None:
+        return why_not(game, card)
+
+    def tag_items(self, optional_rules: tuple[str, ...] = ()) -> tuple[Item, ...]:
+        return tag_items(optional_rules)
+
+    def building(self, action: ActionDict) -> tuple[str, ...]:
+        return building(action)
+
+    def second_links(
+        self, game: Any, net: Network, action: ActionDict, place: str | None = None
+    ) -> list[LegalAction]:
+        return second_links(game, net, action, place)
+
+
+TABLE = TsrTable()
 
 
 #: ``companion demo --title TSR``: a short game night in the ``companion table`` script grammar
