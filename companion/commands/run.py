@@ -134,7 +134,7 @@ def _fail(message: str, args: argparse.Namespace, size: tuple[int, int], fullscr
         from companion.ui.kivyconf import configure_kivy
 
         configure_kivy(size, fullscreen=fullscreen)
-        from companion.ui.app import StartupErrorApp
+        from companion.ui.startup_error import StartupErrorApp
 
         app = StartupErrorApp(message)
         _exit_after(app, args, lambda: [])

@@ -102,6 +102,11 @@ class ActionChoice:
     """Buttons of a group share a popup when there are many (``buy``, ``sell``, ``par``, ``tile``…)."""
     label: str
     action: dict[str, Any]
+    hex: str = ""
+    """The hex of the map a tile lay lies on (the tile picker draws it there); "" for the rest."""
+    tile: str = ""
+    """The tile a tile lay lays, as printed (``9``), for its picture; "" for the rest."""
+    rotation: int = 0
 
 
 @dataclass(frozen=True)

@@ -828,11 +828,16 @@ class Table18xx(TableTitle):
         seen: set[tuple[Any, ...]] = set()
         lays = [la for la in legal if la.type == "lay_tile"]
         for la in [la for la in legal if la.type != "lay_tile"] + list(_distinct_lays(g, lays)):
+            lay = la.action if la.type == "lay_tile" else None
             for pick, action in _buttons(g, la):
                 key = pick.same if pick.same is not None else (pick.label,)
                 if key not in seen:
                     seen.add(key)
-                    out.append(ActionChoice(pick.group, pick.label, action))
+                    if lay is None:
+                        out.append(ActionChoice(pick.group, pick.label, action))
+                    else:
+                        tile, rotation = _printed(lay["tile"]), int(lay["rotation"])
+                        out.append(ActionChoice(pick.group, pick.label, action, str(lay["hex"]), tile, rotation))
         if (
             isinstance(acting, Corporation)
             and routes is not None

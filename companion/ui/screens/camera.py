@@ -1,0 +1,114 @@
+"""The Taps & camera screen: the reader's taps, the camera's check of the board, enrolment."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.progressbar import ProgressBar
+
+from companion.ui.screens.base import (
+    BaseScreen,
+    scroll_of,
+    vgrid,
+)
+from companion.ui.widgets import (
+    BAD,
+    GOOD,
+    Text,
+    button,
+    texture_from_bgr,
+)
+
+if TYPE_CHECKING:  # the shell shows the screens
+    from companion.ui.app import CompanionApp
+
+
+class CameraScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="camera", **kw)
+        body = BoxLayout(orientation="horizontal", spacing=4, padding=2)
+        self.image = Image(fit_mode="contain")
+        body.add_widget(self.image)
+        right = BoxLayout(orientation="vertical", spacing=3, size_hint_x=0.8)
+        self.check_button = button(
+            "Check the board",
+            app.camera_check,
+            size=17 * self.u,
+            color=GOOD,
+            size_hint_y=None,
+            height=44 * self.u,
+        )
+        right.add_widget(self.check_button)
+        self.progress = ProgressBar(max=1.0, size_hint_y=None, height=0, opacity=0)
+        right.add_widget(self.progress)
+        self.list = vgrid(2)
+        right.add_widget(scroll_of(self.list))
+        body.add_widget(right)
+        self.add_widget(body)
+
+    def refresh(self) -> None:
+        u = self.u
+        self.check_button.disabled = not self.app.session.has_map
+        self.check_button.text = "Check the board" if self.app.session.has_map else "Nothing to check"
+        self.image.opacity = 1 if self.app.session.has_map else 0
+        if not self.app.session.has_map:
+            self.list.clear_widgets()
+            self.image.texture = None
+            self.list.add_widget(
+                Text(
+                    f"{self.app.session.title_name} has no tiles on a map: the camera has nothing to check "
+                    "in this game. Every counter (treasuries, income, stock values, the tracks) is on the "
+                    "Board screen.",
+                    size=16 * u,
+                    bold=True,
+                    wrap=True,
+                    id_name="camera",
+                )
+            )
+            self.list.add_widget(Text("Taps", size=16 * u, bold=True))
+            for e in [e for e in self.app.session.events if e.startswith("[tap]")][-8:]:
+                self.list.add_widget(Text(e, size=13 * u, wrap=True))
+            return
+        check = self.app.session.last_check
+        work = self.app.busy.get("camera")
+        self.progress.opacity = 1 if work is not None and work.show_progress else 0
+        self.progress.height = 10 if self.progress.opacity else 0
+        self.list.clear_widgets()
+        if work is not None:
+            self.list.add_widget(Text("Checking the board…", size=16 * u, bold=True))
+        if check is not None:
+            if check.image is not None:
+                self.image.texture = texture_from_bgr(check.image)
+            if check.error:
+                head = check.error
+            elif check.clean:
+                head = "The board matches the game"
+            else:
+                head = f"{len(check.differences)} difference(s) on the board"
+            self.list.add_widget(Text(head, size=17 * u, bold=True, wrap=True, id_name="camera"))
+            for line in check.notes():
+                self.list.add_widget(Text(line, size=14 * u, wrap=True, color=BAD))
+            for action in check.proposals:
+                label = f"Lay tile {str(action['tile']).rsplit('-', 1)[0]} on {action['hex']} ({action['entity']})"
+                b = button(
+                    label,
+                    lambda a=action: self.app.propose(a),
+                    size=15 * u,
+                    color=GOOD,
+                    size_hint_y=None,
+                    height=40 * u,
+                )
+                b.camera_action = action
+                self.list.add_widget(b)
+            if check.cant_see:
+                self.list.add_widget(
+                    Text(f"Can't see: {', '.join(check.cant_see[:12])}", size=12 * u, wrap=True)
+                )
+        elif work is None:
+            self.list.add_widget(Text("No camera check yet", size=16 * u))
+        self.list.add_widget(Text("Taps", size=16 * u, bold=True))
+        taps = [e for e in self.app.session.events if e.startswith("[tap]") or e.startswith("[camera]")]
+        for e in taps[-8:]:
+            self.list.add_widget(Text(e, size=13 * u, wrap=True))

@@ -1,0 +1,237 @@
+"""The Setup screen: a new game (title, players, rules), resume a saved one, the device."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.uix.checkbox import CheckBox
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
+
+from companion.engine import GameError
+from companion.store import StoreError
+from companion.ui import viewmodels as vm
+from companion.ui.screens.base import (
+    BaseScreen,
+    _toggle,
+    scroll_of,
+    vgrid,
+)
+from companion.ui.screens.calibration import CalibrationScreen
+from companion.ui.widgets import (
+    GOOD,
+    INK,
+    Text,
+    button,
+    rgba,
+    row,
+)
+
+if TYPE_CHECKING:  # the shell shows the screens
+    from companion.ui.app import CompanionApp
+
+
+class SetupScreen(BaseScreen):
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(app, name="setup", **kw)
+        self.grid = vgrid(4)
+        self.add_widget(scroll_of(self.grid))
+        self.names: list[TextInput] = []
+        self.rules: dict[str, CheckBox] = {}
+        self.settings: dict[str, TextInput] = {}
+        """The chosen title's settings (a number each, e.g. TSR's dividends track), by sym."""
+        self.view = vm.setup_view(self.app.saved_games())
+        self.title_spinner: Spinner | None = None
+        self.selected = 0
+        """The chosen title (an index into ``view.titles``)."""
+        self.count_spinner: Spinner | None = None
+        self.enroll_spinner: Spinner | None = None
+        self.status = Text("", size=14 * self.u, wrap=True, id_name="setup-status")
+        self.build()
+
+    def build(self) -> None:
+        u = self.u
+        g = self.grid
+        g.clear_widgets()
+        titles = [t.title + ("" if t.playable else " (not playable yet)") for t in self.view.titles]
+        t = self.view.titles[self.selected]
+        self.title_spinner = Spinner(
+            text=titles[self.selected], values=titles, font_size=16 * u, size_hint_x=0.6
+        )
+        self.title_spinner.bind(text=lambda _w, text: self.choose_title(titles.index(text)))
+        counts = [str(n) for n in range(t.min_players, t.max_players + 1)]
+        old_count = self.count_spinner.text if self.count_spinner is not None else "4"
+        self.count_spinner = Spinner(
+            text=old_count if old_count in counts else ("4" if "4" in counts else counts[0]),
+            values=counts,
+            font_size=16 * u,
+        )
+        self.count_spinner.bind(text=lambda *_: self.build_names())
+        g.add_widget(Text("New game", size=20 * u, bold=True, id_name="new-game"))
+        g.add_widget(
+            row(
+                Text("Title", size=15 * u, size_hint_x=0.3, fill=True),
+                self.title_spinner,
+                Text("Players", size=15 * u, size_hint_x=0.4, fill=True),
+                self.count_spinner,
+                height=40 * u,
+            )
+        )
+        self.names_box = GridLayout(cols=4, size_hint_y=None, spacing=3)
+        self.names_box.bind(minimum_height=self.names_box.setter("height"))
+        g.add_widget(self.names_box)
+        self.build_names()
+        known = vm.known_names(self.app.saved_games())
+        if known:
+            # names from earlier games: a touch puts one in the next field, no typing
+            chips = GridLayout(cols=6, size_hint_y=None, spacing=3)
+            chips.bind(minimum_height=chips.setter("height"))
+            for name in known:
+                chip = button(
+                    name,
+                    lambda n=name: self.put_name(n),
+                    size=14 * u,
+                    color="#607d8b",
+                    size_hint_y=None,
+                    height=44 * u,
+                )
+                chip.name_chip = name
+                chips.add_widget(chip)
+            g.add_widget(Text("Players of earlier games (touch to seat them):", size=13 * u))
+            g.add_widget(chips)
+        rules = GridLayout(cols=2, size_hint_y=None, spacing=2)
+        rules.bind(minimum_height=rules.setter("height"))
+        self.rules = {}
+        for sym, short, _desc in t.optional_rules:
+            # the whole row is the touch target (44 px high at 800×480, about 8 mm): box or words
+            cb = CheckBox(size_hint=(None, None), size=(40 * u, 44 * u), color=rgba(INK))
+            self.rules[sym] = cb
+            words = Text(short, size=14 * u, wrap=True, fill=True, id_name=f"rule:{sym}")
+            words.bind(
+                on_touch_down=lambda w, touch, cb=cb: _toggle(cb) if w.collide_point(*touch.pos) else False
+            )
+            rules.add_widget(row(cb, words, height=44 * u))
+        if t.optional_rules or not t.settings:  # a title with settings only shows no empty rules list
+            g.add_widget(Text("Optional rules", size=15 * u, bold=True))
+            g.add_widget(rules)
+        self.settings = {}
+        for setting in t.settings:  # a number the players read off their printed board
+            field = TextInput(
+                text=str(setting.default),
+                multiline=False,
+                input_filter="int",
+                font_size=15 * u,
+                size_hint=(0.25, None),
+                height=40 * u,
+            )
+            field.id_name = f"setting:{setting.sym}"
+            self.settings[setting.sym] = field
+            g.add_widget(row(Text(setting.label, size=14 * u, wrap=True, fill=True), field, height=44 * u))
+            g.add_widget(Text(f"{setting.low}–{setting.high}: {setting.note}", size=12 * u, wrap=True))
+        g.add_widget(
+            button("Start the new game", self.start, size=17 * u, color=GOOD, size_hint_y=None, height=44 * u)
+        )
+        g.add_widget(self.status)
+        g.add_widget(Text("Resume a saved game", size=18 * u, bold=True))
+        if not self.view.saved:
+            g.add_widget(Text("No saved games in the store", size=14 * u))
+        for saved in self.view.saved[:8]:
+            g.add_widget(
+                row(
+                    Text(saved.text, size=13 * u, wrap=True, fill=True),
+                    button("Resume", lambda s=saved: self.app.resume(s.id), size=15 * u, size_hint_x=0.25),
+                    height=38 * u,
+                )
+            )
+        g.add_widget(
+            button(
+                "Calibrate the camera to this set…",
+                self.calibrate,
+                size=15 * u,
+                size_hint_y=None,
+                height=40 * u,
+            )
+        )
+        g.add_widget(Text("Tag enrollment", size=18 * u, bold=True))
+        items = self.app.enrollable_items()
+        self.enroll_spinner = Spinner(
+            text=items[0] if items else "every card is enrolled",
+            values=items[:200],
+            font_size=14 * u,
+        )
+        g.add_widget(
+            row(
+                self.enroll_spinner,
+                button("Enroll the next tap", self.enroll, size=15 * u, size_hint_x=0.5),
+                height=40 * u,
+            )
+        )
+
+    def chosen_title(self) -> str:
+        return self.view.titles[self.selected].title
+
+    def calibrate(self) -> None:
+        """The camera calibration walk-through, for the open game's title or else the chosen one."""
+        screen = self.app.screens["calibrate"]
+        assert isinstance(screen, CalibrationScreen)
+        title = str(self.app.session.game.title) if self.app.has_game else self.chosen_title()
+        try:
+            screen.start(title)
+        except (KeyError, ValueError) as err:  # a title without a map has nothing to lay tiles on
+            self.status.text = f"Cannot calibrate the camera for {title}: {err}"
+            return
+        self.app.show("calibrate")
+
+    def choose_title(self, index: int) -> None:
+        """Another title: its player range and optional rules (the names typed so far stay)."""
+        if index != self.selected:
+            self.selected = index
+            self.build()
+
+    def put_name(self, name: str) -> None:
+        """A known name into the first seat that still has its placeholder (``Player 3``) or none."""
+        if any(w.text.strip() == name for w in self.names):
+            return
+        for w in self.names:
+            if not w.text.strip() or vm.is_placeholder_name(w.text.strip()):
+                w.text = name
+                return
+
+    def build_names(self) -> None:
+        assert self.count_spinner is not None
+        n = int(self.count_spinner.text)
+        old = [w.text for w in self.names]
+        self.names_box.clear_widgets()
+        self.names = []
+        for i in range(n):
+            ti = TextInput(
+                text=old[i] if i < len(old) else f"Player {i + 1}",
+                multiline=False,
+                font_size=15 * self.u,
+                size_hint_y=None,
+                height=36 * self.u,
+            )
+            self.names.append(ti)
+            self.names_box.add_widget(ti)
+
+    def start(self) -> None:
+        assert self.title_spinner is not None
+        title = self.chosen_title()
+        names = [w.text.strip() for w in self.names]
+        rules = [sym for sym, cb in self.rules.items() if cb.active]
+        rules += [f"{sym}={field.text.strip()}" for sym, field in self.settings.items()]
+        try:
+            self.app.start_new_game(title, names, rules)
+        except (GameError, StoreError, ValueError) as err:
+            self.status.text = f"Cannot start: {err}"
+            return
+        self.status.text = f"Started {title} with {', '.join(names)}"
+
+    def enroll(self) -> None:
+        assert self.enroll_spinner is not None
+        self.app.enroll_next_tap(self.enroll_spinner.text)
+        self.status.text = f"Tap the card for {self.enroll_spinner.text} on the reader"
+
+    def refresh(self) -> None:
+        pass
