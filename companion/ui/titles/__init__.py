@@ -1,7 +1,7 @@
 """What an 18xx title adds to the shared 18xx screens (Table, Operating), through hooks.
 
 The 18xx titles (1870, 1867, 1861, 1833NE) share the Table, Shares, Market and Operating screens
-(``companion/ui/viewmodels.py``, ``companion/ui/app.py``).  A title whose rules need more on them
+(``companion/ui/viewmodels/``, ``companion/ui/screens/``).  A title whose rules need more on them
 has a module of its own here, named like its engine package (``companion/ui/titles/g1833ne.py``
 for ``companion/engine/titles/g1833ne``), with any of these hooks (each optional):
 
