@@ -23,14 +23,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import Game, GameError, as_18xx, new_game
-from companion.engine.checks import shown
+from companion.engine import GameError, new_game
 from companion.engine.core import MoneyMove, Preview, TableGame
-from companion.engine.entities import Player
-from companion.engine.rounds import LegalAction
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.interop.actions import (
     ExportError,
@@ -41,9 +37,11 @@ from companion.interop.actions import (
     undo_record,
 )
 from companion.store import Store, StoreError
+from companion.table import drawnmap
 from companion.table.proposal import Action, Button, Option, Outcome, Proposal, Result, plural
-from companion.table.tags import Item, TagError, TagRegistry
-from companion.table.titles import ActionChoice, Network, TableTitle, network_of, table_title
+from companion.table.proposer import Proposer
+from companion.table.tags import TagError, TagRegistry
+from companion.table.titles import ActionChoice, Network, network_of, table_title
 
 if TYPE_CHECKING:
     from companion.engine.route_optimizer import RouteResult
@@ -91,7 +89,7 @@ def _bare_amount(label: str) -> str:
     return "".join(ch for ch in label if ch.isdigit()) or label.strip()
 
 
-class TableService:
+class TableService(Proposer):
     """Turns taps and button presses into proposals, and confirmed proposals into stored, applied actions."""
 
     def __init__(
@@ -145,11 +143,6 @@ class TableService:
         return cls(game, store, game_id, registry, **kwargs)
 
     # -- state -----------------------------------------------------------------------------------------
-    @property
-    def g18(self) -> Game:
-        """The game as an 18xx game (the 18xx taps: certificates in an IPO, private companies,
-        trains); ``GameError`` for a title without a map, which its table module serves."""
-        return as_18xx(self.game)
 
     @property
     def proposal(self) -> Proposal | None:
@@ -468,9 +461,6 @@ class TableService:
                 return self._refuse(f"choose 1 to {len(p.options)}, not {index + 1}")
             return self.offer(self.with_option(p, index))
 
-    def money(self, amount: object) -> str:
-        return money_in(self.game, amount)
-
     def choose_label(self, label: str) -> Outcome:
         """Select the option whose label is ``label`` (``"$90"`` or ``"90"``; a label of words, as
         written or its start)."""
@@ -511,29 +501,6 @@ class TableService:
                 return self.offer(self.at_price(p, price))
             except GameError as exc:
                 return self._refuse(str(exc))
-
-    def at_price(self, p: Proposal, price: object) -> Proposal:
-        """``p`` at ``price``; ``GameError`` if the price is not a whole number in its range (a fixed
-        price, for a proposal without a range)."""
-        if not isinstance(price, int) or isinstance(price, bool):
-            raise GameError(f"the price must be a whole number of dollars, not {shown(price)}")
-        current = int(p.action["price"])
-        if p.price_range is None:
-            if price != current:
-                raise GameError(f"the price is {self.money(current)}, not {self.money(price)}")
-            return p
-        lo, hi = p.price_range
-        if not lo <= price <= hi:
-            raise GameError(
-                f"the price must be between {self.money(lo)} and {self.money(hi)}, not {self.money(price)}"
-            )
-        if price == current:
-            return p
-        action = {**p.action, "price": price}
-        preview = self.game.preview(action)
-        return replace(
-            p, action=action, preview=preview, text=self.title.priced_text(self, p.kind, action, preview)
-        )
 
     def step_price(self, steps: int) -> Outcome:
         """Raise (``steps`` > 0) or lower the pending price by that many of its price steps
@@ -582,27 +549,6 @@ class TableService:
             )
 
     # -- interpretation --------------------------------------------------------------------------------
-    def preview(self, action: Action) -> Preview:
-        """The engine's preview; ``GameError`` with its reason if the action is illegal."""
-        try:
-            return self.game.preview(action)
-        except GameError:
-            raise
-        except (
-            KeyError,
-            ValueError,
-            TypeError,
-            AttributeError,
-        ) as exc:  # the engine choked: say so, change nothing
-            log.exception("table: preview failed for %s", action)
-            raise GameError(
-                f"the engine cannot do this {action.get('type')} action ({exc}); nothing changed"
-            ) from exc
-
-    @property
-    def title(self) -> TableTitle:
-        """What the game's title shows and means at the table (its words, buttons and taps)."""
-        return table_title(self.game.title)
 
     def suggested_routes(self) -> RouteResult | None:
         """The best routes for the operating corporation now, when it may run them (the title's
@@ -652,198 +598,29 @@ class TableService:
         """The drawn map as the screen shows it: :meth:`network`, and while one link's build is
         proposed, that link marked (``proposed``) and the second links of the legal two-link builds
         going on from where it ended (``following``: touching a far end proposes that build)."""
-        with self._lock:
-            net = self.network()
-            p = self._proposal
-            if net is None or p is None or len(first := self.title.building(p.action)) != 1:
-                return net
-            second = self.title.second_links(self.game, net, p.action)
-            following = tuple(dict.fromkeys(self.title.building(la.action)[1] for la in second))
-            return replace(net, proposed=first, following=following)
+        return drawnmap.drawn_network(self)
 
     def line_start(self, place: str) -> Result | None:
         """A first place touched on the drawn map: None when some legal build starts there (the map
         waits for the other end); otherwise refused, saying so (nothing changes)."""
-        with self._lock:
-            net = self.network()
-            if net is None:
-                return self._refuse(f"{self.game.title} has no drawn map")
-            try:
-                name = net.place(place).name
-            except StopIteration:
-                return self._refuse(f"there is no place {place!r} on the map")
-            lit = net.lit()
-            if any(place in ln.places for ln in lit):
-                return None
-            names = [ln.name for ln in lit]
-            more = f" and {len(names) - 4} more" if len(names) > 4 else ""
-            where = (
-                f"{self.who_acts()} may build {', '.join(names[:4])}{more}"
-                if names
-                else "no link can be built now"
-            )
-            return self._refuse(f"no link from {name} can be built now: {where}")
+        return drawnmap.line_start(self, place)
 
     def extend_line(self, place: str) -> Outcome | None:
         """A place touched on the drawn map while one link's build is proposed: the legal two-link
         builds (the second link from where the first ended) of that railroad whose second link
         reaches ``place``, proposed; None when there is no such build (the touch starts afresh)."""
-        with self._lock:
-            p = self._proposal
-            net = self.network()
-            if p is None or net is None or len(self.title.building(p.action)) != 1:
-                return None
-            legal = self.title.second_links(self.game, net, p.action, place)
-            if not legal:
-                return None
-            self._set_proposal(None)
-            try:
-                return self.offer(self.title_proposal(legal, ()))
-            except GameError as exc:
-                return self._refuse(str(exc))
+        return drawnmap.extend_line(self, place)
 
     def propose_line(self, first: str, second: str) -> Outcome:
         """Two places touched on the drawn map: the legal builds of the line joining them, proposed
         (several, such as two railroads or two ways of jumping: options); refused with the reason
         when no legal build joins them."""
-        with self._lock:
-            net = self.network()
-            if net is None:
-                return self._refuse(f"{self.game.title} has no drawn map")
-            try:
-                a, b = net.place(first), net.place(second)
-            except StopIteration:
-                return self._refuse(f"there is no place {first!r} or {second!r} on the map")
-            lines = net.joining(a.id, b.id)
-            actions = [x for ln in lines for x in ln.actions]
-            if not actions:
-                ends = sorted(
-                    {net.place(p).name for ln in net.lit() if a.id in ln.places for p in ln.places} - {a.name}
-                )
-                why = (
-                    f"no link joins {a.name} and {b.name}"
-                    if not lines
-                    else f"{lines[0].name} cannot be built now"
-                )
-                more = (
-                    f"; from {a.name} {self.who_acts()} may build to {', '.join(ends)}"
-                    if ends
-                    else f"; nothing can be built from {a.name} now"
-                )
-                return self._refuse(why + more)
-            legal = [la for la in self.game.legal_actions() if la.action in actions]
-            self._set_proposal(None)
-            try:
-                return self.offer(self.title_proposal(legal, ()))
-            except GameError as exc:
-                return self._refuse(str(exc))
-
-    def who_acts(self) -> str:
-        return str(getattr(self.game.current_entity(), "name", "nobody"))
-
-    def nothing_to_do(self, item: Item) -> str:
-        current = self.game.current_entity()
-        who = getattr(current, "name", "nobody")
-        return f"{item.label} has no use now: it is {who}'s turn ({self.step_description(current).lower()})"
-
-    def legal_matching(self, action: Action) -> LegalAction | None:
-        """The legal action ``action`` is (at another price within its range, for a bid)."""
-
-        def bare(a: Action) -> Action:
-            return {k: v for k, v in a.items() if k != "price"}
-
-        for la in self.game.legal_actions():
-            if la.action == action or (la.price_range is not None and bare(la.action) == bare(action)):
-                return la
-        return None
-
-    def title_proposal(
-        self,
-        legal: Sequence[LegalAction],
-        cards: tuple[str, ...],
-        at: Action | None = None,
-    ) -> Proposal:
-        """One proposal over ``legal`` (options when several), worded and labelled by the title;
-        a single action with a price range is priced within it (``at``'s price)."""
-        options = []
-        title = self.title
-        for la in legal:
-            preview = self.preview(la.action)
-            text = title.describe(self.game, la.action)
-            options.append(Option(title.choice(self.game, la).label, la.action, preview, text))
-        first = options[0]
-        entity = self.game.entity_of(first.action)
-        actor = str(getattr(entity, "name", first.action.get("entity")))
-        price_range = legal[0].price_range if len(legal) == 1 else None
-        step = title.price_step
-        if price_range is None:
-            proposal = self.options_proposal(options, actor, cards)
-        else:
-            hint = f"tap again or press + to raise by {self.money(step)}, confirm to do it"
-            proposal = self.options_proposal(options, actor, cards, price_range, step, hint)
-        if at is not None and price_range is not None and "price" in at:
-            proposal = self.at_price(proposal, at["price"])
-        return proposal
-
-    def current(self) -> Any:
-        entity = self.game.current_entity()
-        if entity is None:
-            raise GameError("nobody is to act right now")
-        return entity
-
-    def seat(self, item: Item) -> Player:
-        try:
-            seat = int(item.id.rpartition("-")[2])
-        except ValueError:
-            raise GameError(f"{item.label} is not a player card") from None
-        if not 1 <= seat <= len(self.game.player_spec):
-            raise GameError(f"there is no Player {seat} at this table ({len(self.game.player_spec)} players)")
-        return self.game.player(self.game.player_spec[seat - 1][0])
-
-    def step_description(self, entity: Any) -> str:
-        step = self.game.round.active_step()
-        return step.description if step is not None else "nothing to do"
-
-    def with_option(self, p: Proposal, index: int) -> Proposal:
-        option = p.options[index]
-        others = len(p.options) - 1
-        hint = p.option_hint.format(
-            n=index + 1, count=others + 1, labels=", ".join(o.label for o in p.options)
-        )
-        return replace(
-            p, selected=index, action=option.action, preview=option.preview, text=option.text, hint=hint
-        )
+        return drawnmap.propose_line(self, first, second)
 
     def propose_options(self, options: Sequence[Option], card: str, actor: str) -> Outcome:
         """One proposal for the tapped ``card`` over ``options`` (a choice when there are several),
         the first selected."""
         return self.offer(self.options_proposal(options, actor, (card,)))
-
-    def options_proposal(
-        self,
-        options: Sequence[Option],
-        actor: str,
-        cards: tuple[str, ...],
-        price_range: tuple[int, int] | None = None,
-        price_step: int = 0,
-        hint: str = Proposal.hint,
-    ) -> Proposal:
-        """A proposal of ``cards`` over ``options`` (a choice when there are several, the first
-        selected); a single action with a ``price_range`` is priced within it by ``price_step``."""
-        first = options[0]
-        proposal = Proposal(
-            str(first.action["type"]),
-            first.text,
-            first.action,
-            first.preview,
-            actor,
-            options=tuple(options) if len(options) > 1 else (),
-            price_range=price_range,
-            price_step=price_step if price_range is not None else 0,
-            cards=cards,
-            hint=hint,
-        )
-        return self.with_option(proposal, 0) if proposal.options else proposal
 
 
 def describe_action(game: TableGame, action: Action, *, applied: bool = False) -> str:

@@ -331,9 +331,9 @@ class TableTitle:
         meant = sorted((la for la in legal if not la.passes), key=lambda la: len(la.cards)) or legal
         return table.offer(table.title_proposal(meant, (item.id,)))
 
-    def priced_text(self, table: TableService, kind: str, action: Action, preview: Preview) -> str:
+    def priced_text(self, game: TableGame, kind: str, action: Action, preview: Preview) -> str:
         """The sentence of a proposal of ``kind`` at another price (``action``'s)."""
-        return self.describe(table.game, action)
+        return self.describe(game, action)
 
     def priced(self, table: TableService, action: Action) -> Proposal | None:
         """The proposal for ``action`` picked on the screen (a button, the map): the legal action it

@@ -168,6 +168,36 @@ def describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
     return f"{who}: {kind.replace('_', ' ')}"
 
 
+def _price_text(game: Game, kind: str, action: Action, preview: Preview, *, purchase: bool = False) -> str:
+    price = int(action["price"])
+    if kind == "bid" and "corporation" in action:
+        corp = game.corporation(str(action["corporation"]))
+        player = game.player(action["entity"])
+        return f"{player.name} bids {money_in(game, price)} for {corp.sym} ({corp.name})"
+    if kind == "bid":
+        player = game.player(action["entity"])
+        company = game.company(action["company"])
+        if purchase:
+            return f"{player.name} buys {company.sym} ({company.name}) for {money_in(game, price)}"
+        return f"{player.name} bids {money_in(game, price)} for {company.sym} ({company.name})"
+    if kind == "buy_company":
+        company = game.company(action["company"])
+        buyer = game.entity_of(action)
+        who = buyer.sym if isinstance(buyer, Corporation) else buyer.name
+        seller = company.owner.name if company.owner is not None else "the bank"
+        return f"{who} buys {company.sym} ({company.name}) from {seller} for {money_in(game, price)}"
+    train = game.train(action["train"])
+    source = "the bank" if train.owner is None else train.owner.sym
+    side = str(action.get("variant") or train.name)
+    text = f"{action['entity']} buys a {side}-train from {source} for {money_in(game, price)}"
+    corp = game.corporation(str(action["entity"]))
+    if corp.owner is not None:
+        extra = paid(preview, corp.owner.id)
+        if extra > 0:
+            text += f" ({corp.owner.name} contributes {money_in(game, extra)})"
+    return text
+
+
 class Taps18xx:
     """What a tap on an 18xx card proposes, on the table ``t`` (its game, its pending proposal)."""
 
@@ -536,7 +566,7 @@ class Taps18xx:
         preview = self.t.preview(action)
         return Proposal(
             "bid",
-            self.price_text("bid", action, preview, purchase=fixed),
+            _price_text(self.g18, "bid", action, preview, purchase=fixed),
             action,
             preview,
             actor,
@@ -576,7 +606,7 @@ class Taps18xx:
         preview = self.t.preview(action)
         return Proposal(
             "buy_company",
-            self.price_text("buy_company", action, preview),
+            _price_text(self.g18, "buy_company", action, preview),
             action,
             preview,
             name,
@@ -620,7 +650,9 @@ class Taps18xx:
             action = dict(la.action)
             preview = self.t.preview(action)
             label = f"{action['variant']} {self.t.money(action['price'])}"
-            options.append(Option(label, action, preview, self.price_text("buy_train", action, preview)))
+            options.append(
+                Option(label, action, preview, _price_text(self.g18, "buy_train", action, preview))
+            )
         return self.t.propose_options(options, train.id, str(options[0].action["entity"]))
 
     def _marker(self, item: Item, legal: Sequence[LegalAction]) -> Outcome:
@@ -663,7 +695,7 @@ class Taps18xx:
         preview = self.t.preview(action)
         return Proposal(
             "buy_train",
-            self.price_text("buy_train", action, preview),
+            _price_text(self.g18, "buy_train", action, preview),
             action,
             preview,
             corp.sym,
@@ -677,35 +709,6 @@ class Taps18xx:
                 f"({self.t.money(1)} to {self.t.money(corp.cash)}), confirm to buy"
             ),
         )
-
-    def price_text(self, kind: str, action: Action, preview: Preview, *, purchase: bool = False) -> str:
-        price = int(action["price"])
-        if kind == "bid" and "corporation" in action:
-            corp = self.g18.corporation(str(action["corporation"]))
-            player = self.game.player(action["entity"])
-            return f"{player.name} bids {self.t.money(price)} for {corp.sym} ({corp.name})"
-        if kind == "bid":
-            player = self.game.player(action["entity"])
-            company = self.g18.company(action["company"])
-            if purchase:
-                return f"{player.name} buys {company.sym} ({company.name}) for {self.t.money(price)}"
-            return f"{player.name} bids {self.t.money(price)} for {company.sym} ({company.name})"
-        if kind == "buy_company":
-            company = self.g18.company(action["company"])
-            buyer = self.game.entity_of(action)
-            who = buyer.sym if isinstance(buyer, Corporation) else buyer.name
-            seller = company.owner.name if company.owner is not None else "the bank"
-            return f"{who} buys {company.sym} ({company.name}) from {seller} for {self.t.money(price)}"
-        train = self.g18.train(action["train"])
-        source = "the bank" if train.owner is None else train.owner.sym
-        side = str(action.get("variant") or train.name)
-        text = f"{action['entity']} buys a {side}-train from {source} for {self.t.money(price)}"
-        corp = self.g18.corporation(str(action["entity"]))
-        if corp.owner is not None:
-            extra = paid(preview, corp.owner.id)
-            if extra > 0:
-                text += f" ({corp.owner.name} contributes {self.t.money(extra)})"
-        return text
 
     def priced(self, action: Action) -> Proposal | None:
         """The tap path's proposal for a priced action (a bid, a private company, a train: the
@@ -773,8 +776,8 @@ class Table18xx(TableTitle):
     def tap(self, table: TableService, item: Item) -> Outcome:
         return Taps18xx(table).interpret(item)
 
-    def priced_text(self, table: TableService, kind: str, action: Action, preview: Preview) -> str:
-        return Taps18xx(table).price_text(kind, action, preview)
+    def priced_text(self, game: TableGame, kind: str, action: Action, preview: Preview) -> str:
+        return _price_text(as_18xx(game), kind, action, preview)
 
     def priced(self, table: TableService, action: Action) -> Proposal | None:
         if action.get("type") in _PRICED and "price" in action:
@@ -837,7 +840,9 @@ class Table18xx(TableTitle):
                         out.append(ActionChoice(pick.group, pick.label, action))
                     else:
                         tile, rotation = _printed(lay["tile"]), int(lay["rotation"])
-                        out.append(ActionChoice(pick.group, pick.label, action, str(lay["hex"]), tile, rotation))
+                        out.append(
+                            ActionChoice(pick.group, pick.label, action, str(lay["hex"]), tile, rotation)
+                        )
         if (
             isinstance(acting, Corporation)
             and routes is not None
