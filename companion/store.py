@@ -792,7 +792,8 @@ class Store(Database):
     def check(self, *, replay: bool = True) -> list[str]:
         """Problems found (empty if none): SQLite's integrity check; reading every game's log; the
         log against its mirror (an action lost, or changed after it was recorded; a damaged mirror
-        line); and, with ``replay``, every game replayed by the rules engine (an action it refuses)."""
+        line); and, with ``replay``, every game replayed by the rules engine (an action it refuses, and
+        what ``Game.audit`` finds wrong with its state: money, certificates, loans, limits)."""
         problems = [str(r[0]) for r in self._read("PRAGMA integrity_check") if str(r[0]).lower() != "ok"]
         readable = []
         for record_id in [r[0] for r in self._read("SELECT id FROM games ORDER BY id")]:
@@ -804,9 +805,11 @@ class Store(Database):
         problems += self._mirror_problems()
         for record_id in readable if replay else []:
             try:
-                self.replayed(record_id)
+                game = self.replayed(record_id)
             except StoreError as exc:
                 problems.append(str(exc))
+                continue
+            problems += [f"game {record_id} in {self.path}: {problem}" for problem in game.audit()]
         return problems
 
     def _mirror_problems(self) -> list[str]:

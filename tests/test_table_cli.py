@@ -75,7 +75,10 @@ def test_the_terminal_says_whose_turn_and_accepts_what_its_prompts_suggest(
     assert main(["table", "--simulate", str(script), "--db", str(db), "--demo-tags", "--players", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     turn = "now: Player 1 to act in the auction: tap a card or your player card, or touch a button: "
-    assert lines[2] == turn + "Pass (bid on private companies); bid (11: Buy GRSC $20, …) (buttons lists them all)"
+    assert (
+        lines[2]
+        == turn + "Pass (bid on private companies); bid (11: Buy GRSC $20, …) (buttons lists them all)"
+    )
     assert any(line.startswith("  + / -           raise / lower that price by its step") for line in lines)
     assert any(line.startswith("  tap R @CARD") for line in lines)
     assert "  (tap again or press + to raise by $5, confirm to bid)" in lines

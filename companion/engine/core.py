@@ -486,6 +486,30 @@ class TableGame:
         """Title hook: the cash of everything else that holds money (corporations, railroads…)."""
         return {}
 
+    def audit(self) -> list[str]:
+        """What is wrong with the state now, one sentence each (empty: nothing): money is conserved
+        (the bank's, the players' and every treasury's cash add up to the bank the game started
+        with), no player's or treasury's cash is below zero (a broken bank's may be), and the
+        title's own invariants (:meth:`audit_holdings`: every certificate held once, each
+        corporation's shares adding up, loans, limits).  The replays, the random games, the
+        property tests and ``companion games check`` ask it."""
+        problems: list[str] = []
+        cash = self.cash_table()
+        total, start = sum(cash.values()), int(self.data["bank_cash"])
+        if total != start:
+            problems.append(f"money is not conserved: {total} in the game, {start} at its start")
+        names = {p.id: p.name for p in self.players}
+        problems += [  # the bank may: once broken it pays on from nothing until the game ends
+            f"{names.get(who, who)} has {amount} in cash, below zero"
+            for who, amount in cash.items()
+            if amount < 0 and who != "bank"
+        ]
+        return problems + self.audit_holdings()
+
+    def audit_holdings(self) -> list[str]:
+        """Title hook: what is wrong with who holds what (certificates, loans, limits)."""
+        return []
+
     def price_table(self) -> dict[str, int]:
         """Title hook: the prices a preview reports the moves of (share prices, stock values)."""
         return {}

@@ -215,6 +215,47 @@ class Game(TableGame):
     def treasuries(self) -> dict[str, int]:
         return {c.sym: c.cash for c in self.corporations}
 
+    def audited_corporations(self) -> list[Corporation]:
+        """Title hook: every corporation whose certificates :meth:`audit_holdings` counts (a title
+        that takes some out of :attr:`corporations` as the game goes keeps them here)."""
+        return list(self.corporations)
+
+    def presides(self, corp: Corporation) -> bool:
+        """Title hook: whether ``corp``'s owner is a president holding its president's certificate
+        (1867's national has no president)."""
+        return True
+
+    def audit_holdings(self) -> list[str]:
+        """Every certificate is held once, by the holder it names; an open corporation's shares
+        add up to 100 % and its president holds the president's certificate; a closed one's are
+        held by nobody."""
+        problems: list[str] = []
+        corps = self.audited_corporations()
+        holders = [self.pool, *self.players, *corps]
+        seen: dict[str, int] = {}
+        for holder in holders:
+            for share in holder.shares:
+                if share.owner is not holder:
+                    problems.append(f"{share.id} is in {holder.name}'s hands but names {share.owner.name}")
+                seen[share.id] = seen.get(share.id, 0) + 1
+        problems += [f"{sid} is held in {n} places" for sid, n in seen.items() if n > 1]
+        for corp in corps:
+            if corp.closed:
+                if any(s.id in seen for s in corp.all_shares):
+                    problems.append(f"{corp.sym} has closed but its certificates are still held")
+                continue
+            if corp.all_shares and (total := sum(h.percent_of(corp) for h in holders)) != 100:
+                problems.append(f"{corp.sym}'s certificates add up to {total} %, not 100 %")
+            if (
+                corp.owner is not None
+                and self.presides(corp)
+                and corp.president_share.owner is not corp.owner
+            ):
+                problems.append(
+                    f"{corp.sym}'s president {corp.owner.name} does not hold its president's certificate"
+                )
+        return problems
+
     def price_table(self) -> dict[str, int]:
         return {c.sym: c.share_price.price if c.share_price else 0 for c in self.corporations}
 

@@ -117,6 +117,7 @@ def replay(path: str | Path, *, keep_trace: bool = False) -> ReplayResult:
     reason = export.get("game_end_reason")
     if reason and game.game_end_reason != reason:
         problems.append(f"game end reason differs: expected {reason}, got {game.game_end_reason}")
+    problems += [f"the state at the end is unsound: {problem}" for problem in game.audit()]
     return ReplayResult(str(path), not problems, count, seconds, "; ".join(problems) or None, game, trace)
 
 

@@ -600,6 +600,61 @@ class CobsGame(TableGame):
     def treasuries(self) -> dict[str, int]:
         return {c.sym: c.cash for c in self.companies if c.started}
 
+    def audit_holdings(self) -> list[str]:
+        """Every certificate is in one place; a started company's certificates make its 10 shares,
+        its director holding the director's; a company not started has none held and no cash; the
+        limits (certificates, 60 % of a company, partners, salespeople, factory workers); the
+        resources and the appeal bonus goods tokens are all in the game."""
+        problems: list[str] = []
+        seen: set[str] = set()
+        holders: list[Any] = [*self.players, *self.companies, self.pool]
+        for holder in holders:
+            for cert in holder.certificates:
+                if cert.id in seen:
+                    problems.append(f"{cert.id} is in two places")
+                seen.add(cert.id)
+        for co in self.companies:
+            if co.started:
+                if (
+                    sum(c.shares for c in co.all_certificates) != 10
+                    or not {c.id for c in co.all_certificates} <= seen
+                ):
+                    problems.append(f"{co.name}'s certificates are not its 10 shares")
+                if co.owner is None or co.all_certificates[0].owner is not co.owner:
+                    problems.append(f"{co.name}'s director does not hold the director's certificate")
+            elif co.cash or any(c.id in seen for c in co.all_certificates):
+                problems.append(f"{co.name} has not started but has cash or certificates held")
+            if co.salespeople > co.max_salespeople:
+                problems.append(f"{co.name} has more salespeople than its limit")
+            if any(not 0 <= f.workers + f.automated <= f.required for f in co.factories):
+                problems.append(f"a factory of {co.name} has more workers than places")
+        limit = self.cert_limit()
+        for p in self.players:
+            if len(p.certificates) > limit:
+                problems.append(
+                    f"{p.name} holds {len(p.certificates)} certificates, above the limit of {limit}"
+                )
+            problems += [
+                f"{p.name} holds more than 6 shares of {co.name}"
+                for co in self.companies
+                if self.shares_of(p, co) > 6
+            ]
+            if not (p.partners <= 5 and 0 <= p.free_partners <= p.partners):
+                problems.append(f"{p.name} has {p.partners} partners, {p.free_partners} free")
+        counts = {r: self.haymarket[r] + self.bag[r] for r in self.bag}
+        for spot in [*self.supply.values(), self.supply_x]:
+            for r, k in spot.items():
+                counts[r] += k
+        for co in self.companies:
+            for r, k in co.resources.items():
+                counts[r] += k
+        if counts != {r: int(n) for r, n in self.data["resources"].items()}:
+            problems.append("resources are not all in the game (bag, Haymarket, supply chain, companies)")
+        tokens = self.bonus_goods_left + sum(co.bonus_goods for co in self.companies)
+        if tokens != int(self.data["appeal_track"]["bonus_goods"]):
+            problems.append(f"{tokens} appeal bonus goods tokens are in the game")
+        return problems
+
     def price_table(self) -> dict[str, int]:
         return {c.sym: c.share_value for c in self.companies if c.started}
 

@@ -202,6 +202,27 @@ class Game1833NE(Game):
             return phases
         return [{**p, "train_limit": limit} for p, limit in zip(phases, takeover.TRAIN_LIMITS, strict=True)]
 
+    def audit_holdings(self) -> list[str]:
+        """The 18xx holdings, and the limits: no player above 60 % of a corporation, no more than
+        50 % of one in the market while nobody is bankrupt, no corporation above its train limit
+        but while it discards."""
+        problems = super().audit_holdings()
+        nobody_bankrupt = not any(p.bankrupt for p in self.players)
+        discarding = isinstance(self.round.active_step(), DiscardTrain)
+        for corp in self.corporations:
+            if not corp.ipoed or corp.closed:
+                continue
+            problems += [
+                f"{p.name} holds {p.percent_of(corp)} % of {corp.sym}, above 60 %"
+                for p in self.players
+                if p.percent_of(corp) > 60
+            ]
+            if nobody_bankrupt and self.pool.percent_of(corp) > 50:
+                problems.append(f"{self.pool.percent_of(corp)} % of {corp.sym} is in the market, above 50 %")
+            if not discarding and len(self.counted_trains(corp)) > self.train_limit(corp):
+                problems.append(f"{corp.sym} holds more trains than its limit of {self.train_limit(corp)}")
+        return problems
+
     def train_limit(self, corp: Corporation) -> int:
         """The phase's limit, plus one for each takeover ``corp`` made (Takeover variant)."""
         return super().train_limit(corp) + self.takeovers.get(corp.sym, 0)

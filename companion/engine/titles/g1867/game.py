@@ -238,6 +238,20 @@ class Game1867(Game):
         table[self.national.sym] = self.national.cash
         return table
 
+    def audited_corporations(self) -> list[Corporation]:
+        return list(self.every_corporation)
+
+    def presides(self, corp: Corporation) -> bool:
+        return bool(corp.type != "national")  # type: ignore[attr-defined]
+
+    def audit_holdings(self) -> list[str]:
+        """The 18xx holdings, and every loan either in the bank's stack or with a corporation."""
+        problems = super().audit_holdings()
+        loans = self.loans_left + sum(c.loans for c in self.every_corporation)  # type: ignore[attr-defined]
+        if loans != self.NUM_LOANS:
+            problems.append(f"{loans} loans are in the game, not {self.NUM_LOANS}")
+        return problems
+
     def sort_key(self, c: Corporation) -> tuple[int, int, int, int, str]:
         sp = c.share_price
         if sp is None:

@@ -569,6 +569,35 @@ class GameTSR(TableGame):
     def treasuries(self) -> dict[str, int]:
         return {r.sym: r.cash for r in self.railroads}
 
+    def audit_holdings(self) -> list[str]:
+        """Every certificate exists once and is held by a player or nobody; a railroad that has
+        left the game or is not yet auctioned has no shares held; a link is built by one railroad,
+        whose income its links' values make."""
+        problems: list[str] = []
+        ids = [c.id for r in self.railroads for c in r.certificates]
+        if len(ids) != len(set(ids)):
+            problems.append("a certificate exists twice")
+        seats = {p.id for p in self.players}
+        for r in self.railroads:
+            problems += [
+                f"{c.id} is held by {c.owner}, who is no player"
+                for c in r.certificates
+                if c.owner not in (None, *seats)
+            ]
+            if r.state in ("removed", "nationalised", "unauctioned") and r.held():
+                problems.append(f"{r.name} is {r.state} but its shares are held")
+            problems += [
+                f"{lid} is {r.name}'s but built by {self.owner_of.get(lid)}"
+                for lid in r.links
+                if self.owner_of.get(lid) != r.sym
+            ]
+            income = min(int(self.data["income_track"]["max"]), sum(self.links[x].value for x in r.links))
+            if r.income != income:
+                problems.append(f"{r.name}'s income is {r.income}, its links make {income}")
+        if len(self.owner_of) != sum(len(r.links) for r in self.railroads):
+            problems.append("a link is built twice, or by no railroad")
+        return problems
+
     def price_table(self) -> dict[str, int]:
         return {r.sym: r.stock_value for r in self.railroads if r.stock_value is not None}
 
