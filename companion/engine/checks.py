@@ -197,7 +197,9 @@ def shown(value: Any) -> str:
     if isinstance(value, int):
         # (a number of thousands of digits cannot even be written out)
         return (
-            str(value) if abs(value) < 10**15 else f"a number of about {value.bit_length() * 3 // 10} digits"
+            str(value)
+            if abs(value) < 10**15
+            else f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
         )
     if isinstance(value, float):
         return str(value)
