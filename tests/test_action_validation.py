@@ -491,3 +491,38 @@ def test_a_factory_given_as_true_is_refused() -> None:
 def test_numbers_out_of_range_and_fields_of_the_wrong_kind_get_a_sentence(change: Action, words: str) -> None:
     game, lay = real_game_before("1870", "34110", lambda a: a["type"] == "lay_tile")
     assert refused(game, {**lay, **change}) == words
+
+
+def test_an_action_nested_too_deep_or_with_a_huge_entity_or_type_is_refused() -> None:
+    """Beyond what any real action has: fields nested 100,000 deep (a RecursionError), a player
+    number of 5,000 digits (too long to even write out), a type of a million letters."""
+    game = new_game("1870", ["Ann", "Bob", "Cy"])
+    ann = game.current_entity().id
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    bid = {"type": "pass", "entity": ann, "entity_type": "player"}
+    assert refused(game, {**bid, "note": deep}) == "the pass action's fields nest more than 10 deep"
+    assert refused(game, {**bid, "entity": 10**5000}).endswith("not a number of about 5001 digits")
+    assert refused(game, {**bid, "type": "p" * 10**6}).startswith("an action's type is a short name")
+    game.apply(bid)  # the honest pass
+
+
+def test_a_certificate_of_a_closed_corporation_is_neither_bought_nor_sold() -> None:
+    """1870: buying a certificate of a corporation that has closed (its certificates left every
+    holder, the pool still named as their owner) was a ValueError in the transfer."""
+    export = load_export(FIXTURES / "18xx.games/1870/game-end-market-400.json")
+    game = game_for_export(export)
+    for action in effective_actions(export["actions"]):
+        if isinstance(game, Game) and game.corporation("MKT").closed and action["type"] == "buy_shares":
+            buy = action
+            break
+        game._process(action)
+    else:
+        raise AssertionError("MKT does not close before a purchase")
+    for sid, percent in (("MKT_1", 10), ("MKT_0", 20)):
+        text = refused(game, {**buy, "shares": [sid], "percent": percent})
+        assert text == "Katy has closed: its certificates are out of the game"
+        text = refused(game, {**buy, "type": "sell_shares", "shares": [sid], "percent": percent})
+        assert text == "Katy has closed: its certificates are out of the game"
+    game.apply(buy)

@@ -24,6 +24,7 @@ from typing import Any
 from companion.engine.errors import GameError
 
 __all__ = [
+    "DEEPEST",
     "FIELD_SHAPES",
     "LARGEST",
     "REQUIRED_FIELDS",
@@ -36,6 +37,8 @@ __all__ = [
     "shown",
 ]
 
+#: how deep the lists and sets of fields of an action may nest
+DEEPEST = 10
 #: the largest number any action field may hold (money, percentages, counts): far above any
 #: game's, far below what would make arithmetic on it slow
 LARGEST = 10**9
@@ -139,7 +142,7 @@ ROUTE = Record(
 
 #: field → its shape, for every action type that has the field
 FIELD_SHAPES: dict[str, Shape] = {
-    "entity": Value((int, str), "a player number or a corporation or company name", None, None),
+    "entity": Value((int, str), "a player number or a corporation or company name", -LARGEST, LARGEST),
     "entity_type": Value((str,), "player, corporation or company"),
     "percent": Value((int,), "a whole percentage", 0, 100),
     "price": Value((int,), "a whole number of dollars"),
@@ -160,7 +163,6 @@ FIELD_SHAPES: dict[str, Shape] = {
     "target_type": Value((str,), "a name"),
     "extra_revenue": Value((int,), _WHOLE),
     "subsidy": Value((int,), _WHOLE),
-    "payment": Value((int,), "a whole number of dollars"),
     "shares": ListOf(Value((str,), "a certificate name"), "a list of certificate names"),
     "routes": ListOf(ROUTE, "a list of routes"),
     "corporations": ListOf(Value((str,), "a corporation's name"), "a list of corporation names"),
@@ -217,7 +219,27 @@ def check_action_shape(action: Any) -> str:
     kind = action.get("type")
     if not isinstance(kind, str) or not kind:
         raise GameError("an action needs a type")
+    if len(kind) > 40:
+        raise GameError(f"an action's type is a short name (pass, buy_shares, ...), not {shown(kind)}")
+    if not _shallow(action, DEEPEST):
+        raise GameError(f"the {kind} action's fields nest more than {DEEPEST} deep")
     return kind
+
+
+def _shallow(value: dict[str, Any], depth: int) -> bool:
+    """Whether the lists and sets of fields in ``value`` nest at most ``depth`` deep (a real action's
+    deepest, a route's track sections in a recorded automatic action, is 6)."""
+    level: list[Any] = [value]
+    for _ in range(depth):
+        level = [
+            inner
+            for item in level
+            for inner in (item.values() if isinstance(item, dict) else item)
+            if isinstance(inner, list | dict)
+        ]
+        if not level:
+            return True
+    return False
 
 
 def check_fields(
