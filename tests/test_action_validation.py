@@ -477,6 +477,10 @@ def test_a_factory_given_as_true_is_refused() -> None:
         ({"rotation": True}, "the lay_tile action's rotation must be a whole number, not yes"),
         ({"hex": ["E12"]}, "the lay_tile action's hex must be a hex name, not a list"),
         (
+            {"hex": "E" * 10**6},
+            "the lay_tile action's hex must be a hex name of at most 200 letters, not one of 1000000",
+        ),
+        (
             {"price": 10**40},
             "the lay_tile action's price must be a whole number of dollars from 0 to "
             "1000000000, not a number of about 41 digits",

@@ -47,12 +47,13 @@ LARGEST = 10**9
 @dataclass(frozen=True)
 class Value:
     """A plain value: one of ``types`` (``bool`` only where named); a whole number within
-    ``low``..``high`` (``None``: any; the entity, a player's id, is any number)."""
+    ``low``..``high`` (``None``: no bound); a text of at most ``longest`` letters."""
 
     types: tuple[type, ...]
     words: str
     low: int | None = 0
     high: int | None = LARGEST
+    longest: int = 200
 
     def problem(self, value: Any) -> str | None:
         if isinstance(value, bool) and bool not in self.types:
@@ -63,6 +64,8 @@ class Value:
             low, high = self.low, self.high
             if (low is not None and value < low) or (high is not None and value > high):
                 return f"must be {self.words} from {low} to {high}, not {shown(value)}"
+        if isinstance(value, str) and len(value) > self.longest:
+            return f"must be {self.words} of at most {self.longest} letters, not one of {len(value)}"
         return None
 
 
@@ -135,7 +138,7 @@ ROUTE = Record(
         "hexes": _HEX_NAMES,
         "nodes": ListOf(Value((str,), "a stop's name"), "a list of stops"),
         "revenue": Value((int,), "a whole number of dollars"),
-        "revenue_str": Value((str,), "a text"),
+        "revenue_str": Value((str,), "a text", longest=5000),
     },
     required=("train",),
 )
