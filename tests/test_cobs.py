@@ -490,7 +490,7 @@ def test_public_goals_are_drawn_and_pay_200_dollars_at_the_end() -> None:
 
 def test_malformed_actions_are_refused_in_a_sentence() -> None:
     game = operating_fairbank()
-    with pytest.raises(GameError, match="has factories 1 to 2, not 'one'"):
+    with pytest.raises(GameError, match="the produce action's factory must be a factory's number, not 'one'"):
         act(game, "produce", factory="one")
     with pytest.raises(GameError, match="the sell_goods action has no demand"):
         act(game, "sell_goods")

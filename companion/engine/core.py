@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, TypeVar
 
-from companion.engine.checks import REQUIRED_FIELDS, check_fields
+from companion.engine.checks import FIELD_SHAPES, REQUIRED_FIELDS, Shape, check_action_shape, check_fields
 from companion.engine.entities import Bank, Player
 from companion.engine.errors import GameError, GameOver
 from companion.engine.rounds import ActionDict, LegalAction, Round
@@ -67,6 +67,8 @@ class TableGame:
     UNDO_SNAPSHOTS = 25
     #: the fields each action type needs (companion.engine.checks; a title adds its own types)
     REQUIRED_FIELDS: dict[str, tuple[str, ...]] = REQUIRED_FIELDS
+    #: the shape of each action field (companion.engine.checks; a title adds its own fields)
+    FIELD_SHAPES: dict[str, Shape] = FIELD_SHAPES
 
     def __init__(
         self,
@@ -531,6 +533,7 @@ class TableGame:
 
     def _process_one(self, action: ActionDict, auto: bool) -> list[str]:
         start = len(self.log)
+        check_action_shape(action)
         if self.finished and action.get("type") != "message":
             raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
         self.process_single(action)
@@ -564,15 +567,13 @@ class TableGame:
 
     def _process_single(self, action: ActionDict) -> None:
         self.version += 1
-        kind = action.get("type")
-        if not isinstance(kind, str):
-            raise GameError("an action needs a type")
+        kind = check_action_shape(action)
+        check_fields(action, self.REQUIRED_FIELDS, self.FIELD_SHAPES)
         if kind == "message" or kind.startswith("program_"):
             return
         if kind == "end_game":
             self.end_game("manually_ended")
             return
-        check_fields(action, self.REQUIRED_FIELDS)
         entity = self.entity_of(action)
         self.check_action(action)
         self.round.process(action, entity)

@@ -844,7 +844,8 @@ class Game(TableGame):
         """Refuse a ``buy_shares``/``sell_shares`` that contradicts itself, whatever step takes it:
         an unknown certificate, one named twice, certificates of two corporations, or a
         ``percent`` that is not the certificates' (a sale may name less: a president's
-        certificate sold in part, see :meth:`sale_percent`)."""
+        certificate sold in part, see :meth:`sale_percent`), a certificate of a closed corporation,
+        or a sale of a corporation that has no share price yet."""
         kind = action.get("type")
         if kind not in ("buy_shares", "sell_shares") or not action.get("shares"):
             return
@@ -855,6 +856,12 @@ class Game(TableGame):
         shares = [self.share(i) for i in ids]
         if len({s.corporation for s in shares}) != 1:
             raise GameError("certificates of one corporation at a time")
+        corp = shares[0].corporation
+        if corp.closed:
+            raise GameError(f"{corp.name} has closed: its certificates are out of the game")
+        if kind == "sell_shares" and corp.share_price is None:
+            # (a certificate held before its corporation is parred, e.g. one a private company gave)
+            raise GameError(f"{corp.name} has no share price yet: its certificates cannot be sold")
         if "percent" not in action:
             return
         if kind == "sell_shares":

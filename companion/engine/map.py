@@ -1036,7 +1036,7 @@ class GameMap:
         """(edge, cost) of the hex's costed borders the lay would complete: a border written on a
         hex is paid once, by the lay that leaves track on both sides of it (18xx.games' rule), in a
         title whose map charges them (:attr:`COSTED_BORDERS`)."""
-        info = self.hexes[hex_id]
+        info = self.hex(hex_id)  # a hex not on the map: a MapError naming it
         out: list[tuple[int, int]] = []
         if not self.COSTED_BORDERS:
             return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.checks import ListOf, Shape, Value
 from companion.engine.core import TableGame
 from companion.engine.entities import Player
 from companion.engine.errors import GameError
@@ -50,6 +51,32 @@ class CobsGame(TableGame):
         "use_asset": ("asset",),
         "trade_resources": ("give", "take"),
         "emergency_fundraise": ("shares",),
+    }
+    #: the shape of the title's own action fields (companion.engine.checks): a factory is its
+    #: number (``true`` is not one), a choice of factories a list of numbers
+    FIELD_SHAPES: dict[str, Shape] = {
+        **TableGame.FIELD_SHAPES,
+        **{name: Value((int,), "a factory's number") for name in ("factory", "relocate")},
+        **{
+            name: ListOf(Value((int,), "a factory's number"), "a list of factory numbers")
+            for name in (
+                "worker_factories",
+                "manager_factories",
+                "automation_factories",
+                "relocate_factories",
+            )
+        },
+        "spot": Value((int,), "a price on the Haymarket"),
+        "place": Value((int, str), "a place on a board"),
+        "first": Value((bool,), "yes or no"),
+        **{
+            name: Value((str,), "a name")
+            for name in ("resource", "give", "take", "demand", "asset", "building", "space", "item", "bonus")
+        },
+        **{
+            name: ListOf(Value((str,), "a resource"), "a list of resources")
+            for name in ("resources", "bonus_resources")
+        },
     }
 
     players: list[CobsPlayer]  # type: ignore[assignment]

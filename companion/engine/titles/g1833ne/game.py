@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from companion.engine.checks import Shape, Value
 from companion.engine.entities import Company, Corporation, Holder, Player, Share, Token, Train
 from companion.engine.errors import GameError
 from companion.engine.game import Game
@@ -134,6 +135,7 @@ class Game1833NE(Game):
         "buy_ferry": ("city",),
         "take_over": ("corporation", "payment"),
     }
+    FIELD_SHAPES: dict[str, Shape] = {**Game.FIELD_SHAPES, "payment": Value((str,), "cash or shares")}
 
     def assignment_words(self, action: ActionDict) -> str | None:
         """Luxury Ferry Service (P5) is assigned to one of its corporation's ferries."""

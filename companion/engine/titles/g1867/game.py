@@ -656,7 +656,10 @@ class Game1867(Game):
         token = corp.next_token()
         if token is None:
             return 0
-        hex_id, _ = self.map.city(city)
+        try:
+            hex_id, _ = self.map.city(city)
+        except MapError as err:  # a city that is not on the map, refused before any cost is asked
+            raise GameError(str(err)) from None
         used = [h for h, _ in self.map.tokens_of(corp.sym)]
         if not used:
             return token.price

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.checks import shown
+from companion.engine.checks import ListOf, Shape, Value
 from companion.engine.core import TableGame
 from companion.engine.entities import Holder, Player, Share
 from companion.engine.errors import GameError
@@ -448,18 +448,16 @@ class GameTSR(TableGame):
         "build_links": ("corporation", "links"),
     }
 
-    def check_action(self, action: ActionDict) -> None:
-        """Refuse link fields of the wrong kind before any step sees them."""
-        kind = action.get("type")
-        for name in ("link", "bonus"):
-            if name in action and not isinstance(action[name], str):
-                raise GameError(f"the {kind} action's {name} must be a name, not {shown(action[name])}")
-        for name in ("links", "jumps"):
-            value = action.get(name, [])
-            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-                raise GameError(
-                    f"the {kind} action's {name} must be a list of link names, not {shown(value)}"
-                )
+    #: the link fields' shapes (companion.engine.checks), refused before any step sees them
+    FIELD_SHAPES: dict[str, Shape] = {
+        **TableGame.FIELD_SHAPES,
+        "link": Value((str,), "a link's name"),
+        "bonus": Value((str,), "a name"),
+        **{
+            name: ListOf(Value((str,), "a link's name"), "a list of link names")
+            for name in ("links", "jumps")
+        },
+    }
 
     def build(self) -> None:
         d = self.data
