@@ -171,6 +171,32 @@ _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 10, 13, 14
 _SQLITE_READONLY_DIRECTORY = 1544
 
 
+def rules_problem(title: str, rules: list[str]) -> str | None:
+    """Why ``rules`` are not optional rules of ``title`` (names not in the title's own list, a
+    setting's ``sym=value`` out of range or chosen twice, a rule given twice), or None.  A title the
+    registry does not know is not checked here (the engine refuses to play it)."""
+    from companion.engine.errors import GameError
+    from companion.engine.titles import chosen_settings, known_titles, title_info
+
+    if title not in known_titles():
+        return None
+    info = title_info(title)
+    known = [r.sym for r in info.optional_rules]
+    unknown = [r for r in rules if "=" not in r and r not in known]
+    if unknown:
+        names = ", ".join(repr(r) for r in unknown)
+        verb = "is not an optional rule" if len(unknown) == 1 else "are not optional rules"
+        return f"{names} {verb} of {title} (its rules: {', '.join(known) or 'none'})"
+    twice = sorted({r for r in rules if rules.count(r) > 1})
+    if twice:
+        return f"the rule {twice[0]!r} is given twice"
+    try:
+        chosen_settings(title, info.settings, rules)
+    except GameError as exc:
+        return str(exc)
+    return None
+
+
 def _free_space(folder: Path) -> str:
     try:
         free = shutil.disk_usage(folder).free
@@ -531,6 +557,9 @@ class Store(Database):
             raise StoreError(f"optional rules must be names, got {rules!r}; nothing was stored")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise StoreError(f"seed must be an integer, got {seed!r}; nothing was stored")
+        problem = rules_problem(title, rules)
+        if problem is not None:
+            raise StoreError(f"{problem}; nothing was stored")
         now = self._clock()
         with self._lock:
             with self._write() as conn:

@@ -15,6 +15,7 @@ else the default data directory.  See ``docs/TAGS.md``.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import sys
@@ -24,6 +25,7 @@ from typing import Any
 from companion.config import ConfigError, load_config
 from companion.engine.titles import known_titles
 from companion.hardware.events import TagEvent, TagSource
+from companion.inputfile import check_csv, read_csv_text, read_stream
 from companion.store import StoreError, database_path
 from companion.table.tags import (
     DEFAULT_UNLIMITED_COPIES,
@@ -132,8 +134,15 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
+#: the most problem lines one error prints (a CSV of a million bad rows names the first ones)
+MAX_ERROR_LINES = 20
+
+
 def _error(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    lines = message.splitlines()
+    if len(lines) > MAX_ERROR_LINES + 1:
+        lines = [*lines[: MAX_ERROR_LINES + 1], f"  ... and {len(lines) - MAX_ERROR_LINES - 1} more"]
+    print("error: " + "\n".join(lines), file=sys.stderr)
     return 1
 
 
@@ -308,12 +317,15 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    # the whole file is read and checked before the database is opened (InputFileError: exit 3)
+    if args.file == "-":
+        text = check_csv(read_stream(sys.stdin, "stdin", "tags CSV"), "stdin")
+    else:
+        text = read_csv_text(args.file, "tags CSV")
     with TagRegistry.open(db_path(args)) as registry:
-        if args.file == "-":
-            result = registry.import_csv(sys.stdin, "stdin")
-        else:
-            with open(args.file, encoding="utf-8-sig", newline="") as stream:
-                result = registry.import_csv(stream, args.file)
+        result = registry.import_csv(
+            io.StringIO(text, newline=""), "stdin" if args.file == "-" else args.file
+        )
     print(f"imported {result.added} tag(s); {result.unchanged} were already enrolled the same way")
     return 0
 
