@@ -90,6 +90,23 @@ CREATE TABLE tags (
 _TABLES = {"games", "actions", "snapshots", "tags"}
 
 
+@dataclass(frozen=True)
+class Difference:
+    """Something of the database that differs from what its mirror log recorded: a game's setup
+    (``seq`` None; ``field`` names it) or an action's text."""
+
+    game: int
+    seq: int | None
+    field: str
+    here: object
+    there: object
+
+    def __str__(self) -> str:
+        if self.seq is not None:
+            return f"game {self.game}, action {self.seq} differs"
+        return f"game {self.game}'s {self.field} is {self.here!r} (the mirror log has {self.there!r})"
+
+
 class StoreError(Exception):
     """The database cannot be used as asked; the message says what is wrong and what to do."""
 
@@ -431,15 +448,24 @@ class Store(Database):
         self.mirror = MirrorLog(mirror_path(path))
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Self:
-        """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used or
-        has lost acknowledged actions (the damaged files are then kept aside, see ``recover``)."""
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        clock: Callable[[], float] = time.time,
+        *,
+        refuse_damage: bool = True,
+    ) -> Self:
+        """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used, has
+        lost acknowledged actions (the damaged files are then kept aside, see ``recover``), or holds a
+        game whose setup (title, players, rules, seed) or actions differ from the mirror log.  With
+        ``refuse_damage=False`` (``companion games check``) such a database opens, unchanged, for
+        :meth:`check` to report every problem."""
         file = Path(path)
         kept = _keep_journal(file)
         try:
             store = cls(connect(file), file, clock)
             try:
-                store._reconcile(kept)
+                store._reconcile(kept, refuse=refuse_damage)
             except BaseException:
                 store.close()
                 raise
@@ -449,15 +475,33 @@ class Store(Database):
         return store
 
     # -- the mirror log --------------------------------------------------------------------------------
-    def _reconcile(self, kept: dict[str, Path]) -> None:
-        """Compare the database with its mirror log: refuse if acknowledged actions are missing, else
-        bring the mirror up to date (a new mirror for a database that has none)."""
+    def _reconcile(self, kept: dict[str, Path], *, refuse: bool = True) -> None:
+        """Compare the whole database with its mirror log: refuse if acknowledged actions are missing
+        or a game's setup or actions differ from what the mirror recorded, else bring the mirror up to
+        date (a new mirror for a database that has none).  ``refuse=False``: report nothing, change
+        nothing when something is wrong (``check`` says what)."""
+        if refuse:
+            self._check_tag_index()
         try:
             contents = self.mirror.read() if self.mirror.exists() else MirrorContents()
         except OSError as exc:
             log.error("store: cannot read the mirror log %s: %s", self.mirror.path, exc)
             return
         lost = self._lost(contents)
+        changed = [] if lost else self._changed(contents)
+        if not refuse:
+            if not lost and not changed:
+                self._top_up(contents)
+            return
+        if changed:
+            named = [str(diff) for diff in changed[:3]]
+            more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+            raise StoreError(
+                f"{self.path} does not match its mirror log {self.mirror.path}: {'; '.join(named)}{more}; "
+                f"it was changed after it was recorded, or damaged. Restore it from the mirror log with "
+                f"`companion games recover --db {self.path}`; if this database was replaced on purpose, move "
+                "the mirror log aside instead"
+            )
         if lost:
             aside = self._keep_aside(kept)
             raise StoreError(
@@ -488,6 +532,59 @@ class Store(Database):
             elif counts.get(game_id, 0) < want:
                 lost.append(f"game {game_id} has {counts.get(game_id, 0)} of its {want} acknowledged actions")
         return lost
+
+    def _check_tag_index(self) -> None:
+        """Check the tag registry's table and indexes (SQLite's integrity check of that table, quick:
+        it holds one row a card).  A damaged index is rebuilt from the table at once (nothing is lost:
+        an index holds only what its table holds) and the log says so; damage it cannot rebuild is
+        refused, naming ``companion games recover``."""
+        problems = [
+            str(r[0]) for r in self._read("PRAGMA integrity_check(tags)") if str(r[0]).lower() != "ok"
+        ]
+        if not problems:
+            return
+        log.warning(
+            "store: the tag registry of %s is damaged (%s); rebuilding its indexes", self.path, problems[0]
+        )
+        try:
+            with self._write() as conn:
+                conn.execute("REINDEX tags")
+        except StoreError as exc:
+            raise StoreError(
+                f"the tag registry in {self.path} has a damaged index ({problems[0]}) that cannot be rebuilt "
+                f"now: {exc}"
+            ) from exc
+        left = [str(r[0]) for r in self._read("PRAGMA integrity_check(tags)") if str(r[0]).lower() != "ok"]
+        if left:
+            raise StoreError(
+                f"the tag registry in {self.path} is damaged ({left[0]}); `companion games recover --db "
+                f"{self.path}` rebuilds the database keeping every tag it can read, or restore the newest backup"
+            )
+
+    def _changed(self, contents: MirrorContents) -> list[Difference]:
+        """What of the database differs from an intact line of its mirror log: a game's setup (title,
+        players, optional rules, seed) and every action's text (by the hash the mirror recorded)."""
+        out: list[Difference] = []
+        rows = self._read("SELECT id, title, players, optional_rules, seed FROM games ORDER BY id")
+        for game_id, title, players, rules, seed in rows:
+            setup = contents.games.get(game_id)
+            if setup is None:
+                continue
+            here: dict[str, Any] = {"title": title, "players": players, "optional_rules": rules, "seed": seed}
+            for name in ("players", "optional_rules"):
+                with contextlib.suppress(TypeError, ValueError):
+                    here[name] = json.loads(here[name])
+            for name, value in here.items():
+                if value != getattr(setup, name):
+                    out.append(Difference(game_id, None, name.replace("_", " "), value, getattr(setup, name)))
+        for game_id, mirrored in sorted(contents.actions.items()):
+            for seq, text in self._read(
+                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ):
+                entry = mirrored.get(seq)
+                if entry is not None and entry.hash != action_hash(game_id, seq, text):
+                    out.append(Difference(game_id, seq, "action", text, entry.text))
+        return out
 
     def _top_up(self, contents: MirrorContents) -> None:
         """Write to the mirror what the database has and it has not (a kill between the commit and the
@@ -856,16 +953,21 @@ class Store(Database):
                 f"the mirror log {self.mirror.path} has {len(contents.damaged)} damaged line(s) ({lines}); "
                 "the database is unaffected: move the mirror aside and open the store to make a new one"
             )
-        for game_id, mirrored in sorted(contents.actions.items()):
-            rows = self._read("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-            for seq, text in rows:
-                entry = mirrored.get(seq)
-                if entry is not None and entry.hash != action_hash(game_id, seq, text):
-                    problems.append(
-                        f"game {game_id}, action {seq} in {self.path} differs from the mirror log: it was changed "
-                        "after it was recorded, or damaged; `companion games recover` cannot undo that, restore "
-                        "the newest backup from before the change"
-                    )
+        for diff in self._changed(contents):
+            if diff.seq is None:
+                problems.append(
+                    f"game {diff.game}'s {diff.field} in {self.path} is {diff.here!r}, the mirror log has "
+                    f"{diff.there!r}: the game's setup was changed after it was recorded, or damaged; "
+                    f"`companion games recover --db {self.path}` restores it from the mirror log"
+                )
+            else:
+                problems.append(
+                    f"game {diff.game}, action {diff.seq} in {self.path} differs from the mirror log: it was "
+                    f"changed after it was recorded, or damaged; `companion games recover --db {self.path}` "
+                    "restores it from the mirror log"
+                )
+        for game_id in sorted(contents.actions):
+            rows = self._read("SELECT seq FROM actions WHERE game_id = ?", (game_id,))
             behind = len(rows) - contents.last_seq(game_id)
             if behind > 1:
                 problems.append(f"the mirror log is {behind} actions behind game {game_id}; reopen the store")
@@ -922,13 +1024,41 @@ class Store(Database):
                 )
             if any(store._lost(contents) for _, contents in sources):
                 store._keep_aside(kept)  # the damaged journal, if it is still there: before it is rewritten
-            done = store._restore(sources)
+            done = store._repair(*sources[0]) if store.mirror.exists() else []
+            done += store._restore(sources)
             store._reconcile({})
         finally:
             store.close()
             for copy in kept.values():
                 copy.unlink(missing_ok=True)
         return done or [f"nothing was missing from {file}"]
+
+    def _repair(self, name: str, contents: MirrorContents) -> list[str]:
+        """Put back, in place, what differs from the intact lines of the mirror log ``contents``: a
+        game's setup (title, players, rules, seed) and every changed action; a sentence for each game."""
+        diffs = self._changed(contents)
+        done: list[str] = []
+        with self._lock, self._write() as conn:
+            for diff in diffs:
+                if diff.seq is not None:
+                    conn.execute(
+                        "UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?",
+                        (diff.there, diff.game, diff.seq),
+                    )
+                    continue
+                column = {"title": "title", "players": "players", "optional rules": "optional_rules"}.get(
+                    diff.field, "seed"
+                )
+                value = json.dumps(diff.there) if column in ("players", "optional_rules") else diff.there
+                conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, diff.game))
+                done.append(
+                    f"game {diff.game}: restored its {diff.field} {diff.there!r} (was {diff.here!r}) from {name}"
+                )
+        for game in sorted({d.game for d in diffs if d.seq is not None}):
+            seqs = sorted(d.seq for d in diffs if d.game == game and d.seq is not None)
+            what = f"action{'s' if len(seqs) > 1 else ''} {_ranges(seqs)}"
+            done.append(f"game {game}: restored {what} as recorded in {name}")
+        return done
 
     def _restore(self, sources: list[tuple[str, MirrorContents]]) -> list[str]:
         done: list[str] = []
