@@ -168,6 +168,7 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
             file.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder for database {file}: {exc}") from exc
+    _clear_stale_index(file)
     try:
         conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=False, timeout=10.0)
     except sqlite3.Error as exc:
@@ -240,10 +241,7 @@ def storage_fault(exc: sqlite3.Error, file: Path) -> str | None:
             f"make it writable for the companion or pass another --db path"
         )
     if code & 0xFF in (_SQLITE_READONLY, _SQLITE_PERM):
-        return (
-            f"{file} is read-only ({exc}); make it writable for the companion "
-            f"(e.g. chown companion {file}) or mount its storage read-write"
-        )
+        return _read_only_cause(exc, file)
     if code & 0xFF == _SQLITE_FULL:
         return f"the disk holding {file} is full ({_free_space(folder)}); free some space"
     if code & 0xFF == _SQLITE_IOERR:
@@ -254,6 +252,70 @@ def storage_fault(exc: sqlite3.Error, file: Path) -> str | None:
     if code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED):
         return f"{file} is locked by another program ({exc}); close it and try again"
     return None
+
+
+def _read_only_cause(exc: sqlite3.Error, file: Path) -> str:
+    """Which of the database's storage refuses the write: the mount, the file, a journal file left
+    read-only by an earlier read-only session, or the folder."""
+    folder = file.parent
+    try:
+        mounted_read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        mounted_read_only = False
+    if mounted_read_only:
+        return (
+            f"the file system holding {file} is mounted read-only ({exc}); mount it read-write "
+            f"(e.g. mount -o remount,rw), or pass another --db path"
+        )
+    if not os.access(file, os.W_OK):
+        return (
+            f"{file} is read-only ({exc}); make it writable for the companion "
+            f"(e.g. chown companion {file}) or mount its storage read-write"
+        )
+    for suffix in ("-shm", "-wal"):
+        journal = file.with_name(file.name + suffix)
+        if journal.exists() and not os.access(journal, os.W_OK):
+            return (
+                f"{journal} is read-only ({exc}): a session that could only read the database left it; "
+                f"delete it while no companion runs (it holds nothing the database lacks when it is empty) "
+                f"or make it writable (e.g. chown companion {journal})"
+            )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (
+            f"the folder {folder} is read-only, so the journal next to {file.name} cannot be written ({exc}); "
+            f"make the folder writable for the companion (e.g. chown companion {folder})"
+        )
+    return (
+        f"{file} was opened read-only ({exc}): its journal could not be written when it was opened, though "
+        f"{file} and its folder are writable now; close every program using it and open it again"
+    )
+
+
+def _clear_stale_index(file: Path) -> None:
+    """Remove a read-only shared-memory index (``-shm``) that an earlier read-only session left beside
+    a database that is writable again, while its write-ahead log is empty: it holds nothing the
+    database lacks, and SQLite would open it read-only and refuse every write."""
+    shm, wal = file.with_name(file.name + "-shm"), file.with_name(file.name + "-wal")
+    try:
+        if not shm.exists() or os.access(shm, os.W_OK) or not os.access(file, os.W_OK):
+            return
+        if not os.access(file.parent, os.W_OK | os.X_OK) or (wal.exists() and wal.stat().st_size):
+            return
+        shm.unlink()
+        if wal.exists() and not os.access(wal, os.W_OK):
+            wal.unlink()
+    except OSError as exc:
+        log.warning("store: cannot remove the read-only %s left by a read-only session: %s", shm, exc)
+        return
+    log.warning("store: removed the read-only %s an earlier read-only session left (it held nothing)", shm)
+
+
+def _absent_journal(file: Path) -> list[Path]:
+    """The journal files of ``file`` (``-wal``, ``-shm``) that do not exist yet: those this session
+    makes, and removes again if it could only read (:meth:`Database.close`)."""
+    return [
+        p for p in (file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm")) if not p.exists()
+    ]
 
 
 def _prepare(conn: sqlite3.Connection, file: Path) -> None:
@@ -344,9 +406,13 @@ def _keep_journal(file: Path) -> dict[str, Path]:
             if source.stat().st_size == 0:
                 continue
             copy = file.with_name(f".{file.name}{suffix}.{os.getpid()}.opening")
+        except OSError:
+            continue  # none: nothing to keep
+        try:
             shutil.copyfile(source, copy)
         except OSError:
-            continue  # none, or no room for a copy: nothing to keep
+            copy.unlink(missing_ok=True)  # no room for a copy (a full disk): leave no empty or partial one
+            continue
         kept[suffix] = copy
     return kept
 
@@ -383,15 +449,39 @@ class Database:
         self.path = path
         self._clock = clock
         self._lock = threading.RLock()
+        self._made_journal: list[Path] = []
+        """The journal files this session made (set by ``open``): removed at close when the database
+        could only be read, so no read-only ``-shm`` outlives it (:meth:`close`)."""
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Self:
         """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used."""
-        return cls(connect(path), Path(path), clock)
+        absent = _absent_journal(Path(path))
+        db = cls(connect(path), Path(path), clock)
+        db._made_journal = absent
+        return db
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            self._tidy_journal()
+
+    def _tidy_journal(self) -> None:
+        """After a session that could only read the database, remove the empty journal files it made:
+        SQLite leaves them (it cannot fold them in without writing), read-only like the database, and
+        a read-only ``-shm`` keeps refusing writes after the database is made writable again."""
+        if not self._made_journal or os.access(self.path, os.W_OK):
+            return
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            if wal.exists() and wal.stat().st_size:
+                return  # it holds something (another writer's): not ours to remove
+            for journal in self._made_journal:
+                journal.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning(
+                "store: cannot remove the journal files of %s left by a read-only session: %s", self.path, exc
+            )
 
     def __enter__(self) -> Self:
         return self
@@ -462,8 +552,10 @@ class Store(Database):
         :meth:`check` to report every problem."""
         file = Path(path)
         kept = _keep_journal(file)
+        absent = _absent_journal(file)
         try:
             store = cls(connect(file), file, clock)
+            store._made_journal = absent
             try:
                 store._reconcile(kept, refuse=refuse_damage)
             except BaseException:

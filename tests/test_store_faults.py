@@ -305,3 +305,87 @@ def test_companion_table_prints_refused_for_a_read_only_database(folder: Path) -
     assert "ok: Player 1 buys GRSC" not in out
     with Store.open(db) as store:
         assert store.actions(game) == []
+
+
+def test_a_read_only_session_leaves_no_read_only_journal_behind(folder: Path) -> None:
+    """Issue 40 item 6: SQLite leaves the -wal and -shm it made, read-only like the database, after a
+    session that could only read; made writable again, the database would still refuse writes."""
+    db = folder / "companion.sqlite3"
+    game = make_game(db)
+    db.chmod(0o444)
+
+    def read_then_fix_then_append() -> tuple[list[str], int]:
+        with Store.open(db) as store:
+            assert len(store.actions(game)) == 3
+        left = sorted(p.name for p in folder.iterdir())
+        db.chmod(0o644)  # as the refusal advises (the child owns the file)
+        with Store.open(db) as store:
+            return left, store.append(
+                game, {"type": "message", "entity": 1, "entity_type": "player", "message": "y"}
+            )
+
+    left, seq = unprivileged(read_then_fix_then_append)
+    assert left == ["companion.sqlite3", "companion.sqlite3.mirror.jsonl"] and seq == 4
+
+
+def test_a_stale_read_only_index_beside_a_writable_database_is_removed_at_open(folder: Path) -> None:
+    db = folder / "companion.sqlite3"
+    game = make_game(db)
+    shm = db.with_name(db.name + "-shm")
+    shm.write_bytes(b"")  # as an earlier read-only session (or an older companion) left it
+    shm.chmod(0o444)
+
+    def append() -> int:
+        with Store.open(db) as store:
+            return store.append(
+                game, {"type": "message", "entity": 1, "entity_type": "player", "message": "y"}
+            )
+
+    assert unprivileged(append) == 4
+
+
+def test_the_read_only_cause_names_the_mount_and_a_read_only_journal(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.store import storage_fault
+
+    db = folder / "companion.sqlite3"
+    make_game(db)
+    exc = sqlite3.OperationalError("attempt to write a readonly database")
+    exc.sqlite_errorcode = 8  # type: ignore[attr-defined]
+    shm = db.with_name(db.name + "-shm")
+    shm.write_bytes(b"x")
+    shm.chmod(0o444)
+    text = unprivileged(lambda: storage_fault(exc, db))
+    assert text is not None and text.startswith(f"{shm} is read-only (attempt to write a readonly database)")
+    assert "a session that could only read the database left it" in text
+
+    class ReadOnlyMount:
+        f_flag = os.ST_RDONLY
+
+    monkeypatch.setattr(os, "statvfs", lambda path: ReadOnlyMount())
+    text = storage_fault(exc, db)
+    assert text is not None and text.startswith(f"the file system holding {db} is mounted read-only")
+
+
+DIE_WITH_A_JOURNAL = """
+import os, sys
+from companion.store import Store
+store = Store.open(sys.argv[1])
+store.append(store.games()[0].id, {"type": "message", "entity": 1, "entity_type": "player", "message": "w"})
+os._exit(0)
+"""
+
+
+def test_a_full_disk_at_open_leaves_no_partial_copy_of_the_journal(tmp_path: Path) -> None:
+    """Issue 40 item 6: the copy of the write-ahead log taken at open must not stay behind, empty or
+    cut short, when the disk has no room for it."""
+    db = tmp_path / "companion.sqlite3"
+    game = make_game(db)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"}
+    subprocess.run([sys.executable, "-c", DIE_WITH_A_JOURNAL, str(db)], env=env, check=True, timeout=60)
+    assert db.with_name(db.name + "-wal").stat().st_size > 4096  # a journal to copy at the next open
+    run_with_file_size_limit(db, 4096)  # room for nothing as big as the journal
+    assert not list(tmp_path.glob(".*.opening"))
+    with Store.open(db) as store:
+        assert [a["message"] for a in store.actions(game)][-1] == "w" and store.check() == []
