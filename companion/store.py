@@ -946,6 +946,67 @@ class Store(Database):
         except ExportError as exc:
             raise StoreError(f"game {game_id} in {self.path} has an inconsistent undo/redo: {exc}") from exc
 
+    def _outline(self, game_id: int) -> list[Action]:
+        """Every logged action of a game as far as undo and redo need it (``type``, ``id``,
+        ``action_id``, and ``_seq``: its row), picked out by SQLite rather than parsed here, so that
+        an undo or redo at a long game does not read every action in full.  A log that cannot be read
+        so (a damaged row, a gap) is read in full, which names what is wrong."""
+        self.game(game_id)
+        try:
+            rows = self._read(
+                "SELECT seq, json_extract(action, '$.type'), json_extract(action, '$.id'),"
+                " json_extract(action, '$.action_id') FROM actions WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        except StoreError:
+            rows = []
+        if any(row[0] != n or not isinstance(row[1], str) for n, row in enumerate(rows, start=1)) or (
+            not rows and self.game(game_id).action_count
+        ):
+            self.log(game_id)  # raises naming the damaged row or the gap
+        out: list[Action] = []
+        for seq, kind, given, target in rows:
+            entry: Action = {"type": kind, "_seq": seq}
+            if given is not None:
+                entry["id"] = given
+            if target is not None:
+                entry["action_id"] = target
+            out.append(entry)
+        return out
+
+    def effective_seqs(self, game_id: int, record: Action | None = None) -> list[int]:
+        """The sequence numbers of the logged actions that take effect (undo/redo resolved), with
+        ``record`` (an undo or redo not stored yet) as if appended; ``StoreError`` if it cannot be."""
+        try:
+            taking = effective_actions(self._outline(game_id) + ([record] if record else []))
+        except ExportError as exc:
+            raise StoreError(f"game {game_id} in {self.path} has an inconsistent undo/redo: {exc}") from exc
+        return [int(a["_seq"]) for a in taking]
+
+    def actions_at(self, game_id: int, seqs: list[int]) -> list[Action]:
+        """The logged actions with sequence numbers ``seqs``, in that order, read in full."""
+        if not seqs:
+            return []
+        rows = dict(
+            self._read(
+                "SELECT seq, action FROM actions WHERE game_id = ? AND seq BETWEEN ? AND ?",
+                (game_id, min(seqs), max(seqs)),
+            )
+        )
+        out = []
+        for seq in seqs:
+            try:
+                action = json.loads(rows[seq])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise StoreError(
+                    f"game {game_id}, action {seq} in {self.path} is missing or corrupt ({exc}); "
+                    "restore the database from a backup"
+                ) from exc
+            if not isinstance(action, dict):
+                raise StoreError(f"game {game_id}, action {seq} in {self.path} is not an action object")
+            out.append(action)
+        return out
+
     def undo(self, game_id: int, **fields: Any) -> int:
         """Append an undo record cancelling the last action that took effect; returns its seq.
 
@@ -953,12 +1014,18 @@ class Store(Database):
         in the record as 18xx.games does.  ``StoreError`` when nothing is left to undo.
         """
         with self._lock:
-            current = [a for a in self.effective_actions(game_id) if a.get("type") != "message"]
+            outline = self._outline(game_id)
+            try:
+                current = [a for a in effective_actions(list(outline)) if a.get("type") != "message"]
+            except ExportError as exc:
+                raise StoreError(
+                    f"game {game_id} in {self.path} has an inconsistent undo/redo: {exc}"
+                ) from exc
             if not current:
                 raise StoreError(f"game {game_id} has no action to undo")
             record = {"type": "undo", **fields}
             try:
-                effective_actions(self.actions(game_id) + [record])
+                effective_actions(outline + [record])
             except ExportError as exc:
                 raise StoreError(f"cannot undo in game {game_id}: {exc}; nothing was stored") from exc
             return self.append(game_id, record)
@@ -968,7 +1035,7 @@ class Store(Database):
         with self._lock:
             record = {"type": "redo", **fields}
             try:
-                effective_actions(self.actions(game_id) + [record])
+                effective_actions(self._outline(game_id) + [record])
             except ExportError as exc:
                 raise StoreError(f"game {game_id} has nothing to redo; nothing was stored") from exc
             return self.append(game_id, record)

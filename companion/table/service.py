@@ -37,7 +37,7 @@ from companion.engine.rounds import LegalAction, entity_fields
 from companion.engine.stock import AuctionRound, StockRound
 from companion.engine.titles import currency_of, format_money
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
-from companion.interop.actions import ExportError, effective_actions
+from companion.interop.actions import ExportError
 from companion.store import Store, StoreError
 from companion.table.tags import Item, ItemKind, TagError, TagRegistry
 from companion.table.titles import Network, network_of, table_module
@@ -136,6 +136,12 @@ def game_from_store(store: Store, game_id: int) -> TableGame:
     ``Game``, or a title without a map)."""
     game: TableGame = store.replayed(game_id)
     return game
+
+
+def _without_ids(actions: list[Action]) -> list[Action]:
+    """``actions`` without the log ``id`` the store gives each and the notes the engine adds
+    (``_corp``): what the game and the store both hold of them."""
+    return [{k: v for k, v in a.items() if k != "id" and not k.startswith("_")} for a in actions]
 
 
 def _cash_moves(now: TableGame, then: TableGame) -> list[MoneyMove]:
@@ -439,7 +445,7 @@ class TableService:
                 stored = self.store.effective_actions(self.game_id)
             except StoreError as exc:
                 return self._refuse(f"cannot undo: {exc}")
-            before = self.game.replayed(actions[:keep])
+            before = self.game.rewound(keep)
             taken = [describe_action(self.game, a, applied=True) for a in actions[keep:]]
             preview = Preview(log=[f"undo: {line}" for line in reversed(taken)])
             preview.money.extend(_cash_moves(self.game, before))
@@ -467,11 +473,10 @@ class TableService:
         """The actions a redo would bring back (those the latest undo took back, until a new action)."""
         with self._lock:
             try:
-                stored = self.store.actions(self.game_id)
-                after = effective_actions(stored + [{"type": "redo"}])
-            except (ExportError, StoreError):
+                seqs = self.store.effective_seqs(self.game_id, {"type": "redo"})
+                return self.store.actions_at(self.game_id, seqs[len(self.game.actions) :])
+            except StoreError:
                 return []
-            return after[len(self.game.actions) :]
 
     def redo(self) -> Outcome:
         """Propose bringing back what the latest undo took back (confirm does it)."""
@@ -503,19 +508,39 @@ class TableService:
             )
 
     def _confirm_rewind(self, proposal: Proposal) -> Result:
-        """Store the undo (to a point) or redo record, then rebuild the game from the store."""
+        """Store the undo (to a point) or redo record, then bring the game there in place: an undo
+        back to a point takes the actions back one by one (from the undo records and checkpoints), a
+        redo applies again what it brings back (its proposal tried them).  Only a game whose actions
+        are not those of the store is rebuilt by replaying every action, before anything is stored."""
         record = proposal.action
         done = "redone" if record["type"] == "redo" else "undone"
         try:
-            # the game it leads to is built first: the record is stored only if the engine takes it
-            target = effective_actions(self.store.actions(self.game_id) + [record])
-            game = self.game.replayed(target)
+            # read in full only the actions brought back and the last one both share
+            seqs = self.store.effective_seqs(self.game_id, record)
+            now = self.game.actions
+            shared = min(len(seqs), len(now))
+            last = self.store.actions_at(self.game_id, seqs[shared - 1 : shared] if shared else [])
+            in_place = _without_ids(last) == _without_ids(now[shared - 1 : shared] if shared else [])
+            # a redo of many actions replays the game: applying each would note an undo record each
+            in_place = in_place and len(seqs) - len(now) <= self.game.UNDO_SNAPSHOTS
+            target = now[: len(seqs)] + self.store.actions_at(self.game_id, seqs[len(now) :])
+            if not in_place:  # not the store's game: rebuilt from the store, before anything is stored
+                target = self.store.actions_at(self.game_id, seqs)
+            game = self.game if in_place else self.game.replayed(target)
             if record["type"] == "redo":
                 seq = self.store.redo(self.game_id)
             else:
                 seq = self.store.undo(self.game_id, **{k: v for k, v in record.items() if k != "type"})
         except (StoreError, GameError, ExportError) as exc:
             return self._refuse(f"not {done}, nothing changed: {exc}")
+        try:
+            if in_place and len(game.actions) > len(target):
+                game.rewind(len(target))
+            for action in target[len(game.actions) :] if in_place else []:
+                game.apply(action)
+        except GameError:  # tried by the proposal, so not expected: the whole replay decides
+            log.exception("table: %s in place failed; replaying the game", done)
+            game = self.game.replayed(target)
         game.keep_checkpoints()
         self.game = game
         self._set_proposal(None)
