@@ -90,6 +90,15 @@ CREATE TABLE tags (
 _TABLES = {"games", "actions", "snapshots", "tags"}
 
 
+class StoreError(Exception):
+    """The database cannot be used as asked; the message says what is wrong and what to do."""
+
+
+class DamagedDatabase(StoreError):
+    """The database file is not one SQLite can read as a companion database (damaged, or garbage):
+    ``Store.recover`` rebuilds it in place from the mirror log or a backup."""
+
+
 @dataclass(frozen=True)
 class Difference:
     """Something of the database that differs from what its mirror log recorded: a game's setup
@@ -105,10 +114,6 @@ class Difference:
         if self.seq is not None:
             return f"game {self.game}, action {self.seq} differs"
         return f"game {self.game}'s {self.field} is {self.here!r} (the mirror log has {self.there!r})"
-
-
-class StoreError(Exception):
-    """The database cannot be used as asked; the message says what is wrong and what to do."""
 
 
 @dataclass(frozen=True)
@@ -328,7 +333,7 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
         fault = storage_fault(exc, file)
         if fault is not None:
             raise StoreError(f"cannot open {file}: {fault}; nothing was changed") from exc
-        raise StoreError(
+        raise DamagedDatabase(
             f"{file} is not a companion database ({exc}); move it aside or pass another --db path"
         ) from exc
     user_tables = {t for t in tables if not t.startswith("sqlite_")}
@@ -346,7 +351,7 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
             f"(up to {SCHEMA_VERSION}); upgrade companion to open it"
         )
     elif version < 1 or not _TABLES.issubset(user_tables):
-        raise StoreError(
+        raise DamagedDatabase(
             f"{file} is a damaged companion database (schema version {version}, tables: "
             f"{', '.join(sorted(user_tables)) or 'none'}); restore it from a backup or pass another --db path"
         )
@@ -1163,10 +1168,23 @@ class Store(Database):
         kept = _keep_journal(file)
         try:
             store = cls(connect(file), file)
+        except DamagedDatabase as exc:
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+            return cls._rebuild(file, backup, str(exc))
         except BaseException:
             for copy in kept.values():
                 copy.unlink(missing_ok=True)
             raise
+        try:
+            damage = [str(r[0]) for r in store._read("PRAGMA quick_check") if str(r[0]).lower() != "ok"]
+        except StoreError as exc:  # so damaged SQLite cannot even check it
+            damage = [str(exc.__cause__ or exc)]
+        if damage:
+            store.close()
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+            return cls._rebuild(file, backup, f"{file} is damaged ({damage[0]})")
         try:
             sources: list[tuple[str, MirrorContents]] = []
             if store.mirror.exists():
@@ -1191,6 +1209,60 @@ class Store(Database):
             for copy in kept.values():
                 copy.unlink(missing_ok=True)
         return done or [f"nothing was missing from {file}"]
+
+    @classmethod
+    def _rebuild(cls, file: Path, backup: str | os.PathLike[str] | None, why: str) -> list[str]:
+        """Rebuild a database SQLite cannot read whole, in place: its games and actions from the mirror
+        log (and the backup), its tag registry from what of it can still be read (and the backup); the
+        damaged files are kept in a folder beside it."""
+        mirror = MirrorLog(mirror_path(file))
+        sources: list[tuple[str, MirrorContents]] = []
+        if mirror.exists():
+            try:
+                sources.append((f"the mirror log {mirror.path}", mirror.read()))
+            except OSError as exc:
+                raise StoreError(f"{why}; and the mirror log {mirror.path} cannot be read: {exc}") from exc
+        if backup is not None:
+            sources.append((f"the backup {backup}", read_backup(Path(backup))))
+        if not sources:
+            raise StoreError(
+                f"{why}; there is no mirror log {mirror.path} and no backup to rebuild it from: pass --backup "
+                "FILE (deploy/companion-backup keeps them), or copy the newest backup in place"
+            )
+        tags = _salvage_tags(file)
+        found = len(tags)
+        if backup is not None:
+            tags += _salvage_tags(Path(backup))
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        folder = file.with_name(f"{file.name}.damaged-{stamp}")
+        try:
+            folder.mkdir(exist_ok=True)
+            for suffix in ("", "-wal", "-shm"):
+                part = file.with_name(file.name + suffix)
+                if part.exists():
+                    part.replace(folder / part.name)
+        except OSError as exc:
+            raise StoreError(
+                f"{why}; it cannot be moved aside to be rebuilt ({exc}); nothing was changed"
+            ) from exc
+        store = cls(connect(file), file)
+        try:
+            done = store._restore(sources)
+            with store._lock, store._write() as conn:
+                before = conn.execute("SELECT count(*) FROM tags").fetchone()[0]
+                conn.executemany(
+                    "INSERT OR IGNORE INTO tags (uid, title, item, enrolled_at) VALUES (?, ?, ?, ?)", tags
+                )
+                kept = conn.execute("SELECT count(*) FROM tags").fetchone()[0] - before
+            store._reconcile({})
+        finally:
+            store.close()
+        from_backup = f" ({kept - found} more from the backup)" if kept > found else ""
+        return [
+            f"{why}: rebuilt it in place; the damaged files are kept in {folder}",
+            *done,
+            f"kept {kept} enrolled tag(s){from_backup}: {found} read from the damaged file",
+        ]
 
     def _repair(self, name: str, contents: MirrorContents) -> list[str]:
         """Put back, in place, what differs from the intact lines of the mirror log ``contents``: a
@@ -1327,6 +1399,36 @@ def _ranges(seqs: list[int]) -> str:
         if seq is not None:
             start = prev = seq
     return ", ".join(parts)
+
+
+def _salvage_tags(path: Path) -> list[tuple[Any, ...]]:
+    """The tag registry's rows that can still be read from the database file ``path`` (all at once,
+    else row by row), without changing it; none from a file SQLite cannot open."""
+    if not path.is_file():
+        return []
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return []
+    sql = "SELECT uid, title, item, enrolled_at FROM tags"
+    try:
+        try:
+            return [tuple(r) for r in conn.execute(sql).fetchall()]
+        except sqlite3.Error:
+            pass
+        try:
+            top = int(conn.execute("SELECT max(rowid) FROM tags").fetchone()[0] or 0)
+        except sqlite3.Error:
+            return []
+        rows = []
+        for rowid in range(1, min(top, 100_000) + 1):
+            with contextlib.suppress(sqlite3.Error):
+                row = conn.execute(sql + " WHERE rowid = ?", (rowid,)).fetchone()
+                if row is not None:
+                    rows.append(tuple(row))
+        return rows
+    finally:
+        conn.close()
 
 
 def read_backup(path: Path) -> MirrorContents:

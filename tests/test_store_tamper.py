@@ -129,3 +129,62 @@ def test_a_damaged_tag_index_is_noticed_at_open_and_rebuilt(
     assert tags(db) == enrolled
     with TagRegistry.open(db) as registry:
         assert registry.uid_of(find_item("1870", "GRSC")) is not None  # the lookup by card works again
+
+
+def damage_table(db: Path, table: str) -> None:
+    """Overwrite the root page of ``table`` with noise, as a failing card would."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    data[(root - 1) * page_size : root * page_size] = bytes(range(256)) * (page_size // 256)
+    db.write_bytes(bytes(data))
+
+
+def test_a_database_with_a_damaged_table_is_rebuilt_in_place_keeping_the_tags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "companion.sqlite3"
+    game = saved_game(db)
+    enrolled = tags(db)
+    damage_table(db, "actions")
+    with pytest.raises(StoreError):
+        Store.open(db)
+    assert main(["games", "recover", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        out[0].startswith(f"{db} is damaged (")
+        and "rebuilt it in place; the damaged files are kept in" in out[0]
+    )
+    assert out[-1] == f"kept {len(enrolled)} enrolled tag(s): {len(enrolled)} read from the damaged file"
+    assert len(list(tmp_path.glob("companion.sqlite3.damaged-*/companion.sqlite3"))) == 1
+    with Store.open(db) as store:
+        assert [a["type"] for a in store.actions(game)] == ["bid", "pass"]
+        record = store.game(game)
+        assert (record.players, record.optional_rules, record.seed) == (
+            ["Ann", "Bob", "Cy"],
+            ["finish_on_400"],
+            7,
+        )
+        assert store.check() == []
+    assert tags(db) == enrolled
+
+
+def test_a_garbage_database_is_rebuilt_in_place_with_the_tags_of_the_backup(tmp_path: Path) -> None:
+    db, backup = tmp_path / "companion.sqlite3", tmp_path / "backup.sqlite3"
+    game = saved_game(db)
+    enrolled = tags(db)
+    with Store.open(db) as store, sqlite3.connect(backup) as copy:
+        store._conn.backup(copy)
+    db.write_bytes(b"\x00" * 8192)
+    db.with_name(db.name + "-wal").unlink(missing_ok=True)
+    done = Store.recover(db, backup=backup)
+    assert done[0].startswith(f"{db} is not a companion database (") and "rebuilt it in place" in done[0]
+    assert (
+        done[-1]
+        == f"kept {len(enrolled)} enrolled tag(s) ({len(enrolled)} more from the backup): 0 read from the damaged file"
+    )
+    with Store.open(db) as store:
+        assert len(store.actions(game)) == 2 and store.check() == []
+    assert tags(db) == enrolled
