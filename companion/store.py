@@ -864,21 +864,29 @@ class Store(Database):
                 )
         now = self._clock()
         seqs: list[int] = []
+        reopened: list[int] = []
         with self._lock:
-            rows = self._insert_actions(game_id, actions, now, seqs)
+            rows = self._insert_actions(game_id, actions, now, seqs, reopened)
             # the database has them (committed, fsynced); now the mirror, before anyone is told
             self._mirrored(lambda: self.mirror.add_actions([MirroredAction(*row) for row in rows]))
+            if reopened:
+                self._mirrored(lambda: self.mirror.set_status(game_id, "active", now))
         return seqs
 
     def _insert_actions(
-        self, game_id: int, actions: list[Action], now: float, seqs: list[int]
+        self, game_id: int, actions: list[Action], now: float, seqs: list[int], reopened: list[int]
     ) -> list[tuple[int, int, str, float]]:
         with self._write() as conn:
             status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
             if status is None:
                 raise StoreError(f"there is no game {game_id} in {self.path}; nothing was stored")
-            if status[0] != "active":
+            # a finished game takes an undo (which reopens it) and messages, nothing else
+            undoing = status[0] == "finished" and all(a["type"] in ("undo", "message") for a in actions)
+            if status[0] != "active" and not undoing:
                 raise StoreError(f"game {game_id} is {status[0]}; reopen it before adding actions")
+            if undoing and any(a["type"] == "undo" for a in actions):
+                conn.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,))
+                reopened.append(game_id)
             row = conn.execute(
                 "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
             ).fetchone()
@@ -1094,7 +1102,7 @@ class Store(Database):
         problems += self._mirror_problems()
         for record_id in readable if replay else []:
             try:
-                self.replayed(record_id)
+                self.replayed(record_id, mark_finished=False)  # a check changes nothing
             except StoreError as exc:
                 problems.append(str(exc))
         return problems
@@ -1137,9 +1145,11 @@ class Store(Database):
                 problems.append(f"the mirror log is {behind} actions behind game {game_id}; reopen the store")
         return problems
 
-    def replayed(self, game_id: int) -> Any:
+    def replayed(self, game_id: int, *, mark_finished: bool = True) -> Any:
         """The rules engine's game with every effective action of game ``game_id`` applied;
-        ``StoreError`` naming the first logged action the engine refuses."""
+        ``StoreError`` naming the first logged action the engine refuses.  An active game the engine
+        finds finished is marked finished (``mark_finished``), so listings show it so; an undo reopens
+        it (:meth:`append`)."""
         from companion.engine import GameError, new_game
 
         record = self.game(game_id)
@@ -1155,6 +1165,11 @@ class Store(Database):
                     f"game {game_id} in {self.path}: logged action {n} ({action.get('type')}) is refused by "
                     f"the engine: {exc}"
                 ) from exc
+        if mark_finished and record.status == "active" and getattr(game, "finished", False):
+            try:
+                self.set_status(game_id, "finished")
+            except StoreError as exc:  # a read-only database: the listing says active a while longer
+                log.warning("store: cannot mark game %s finished: %s", game_id, exc)
         return game
 
     # -- recovery --------------------------------------------------------------------------------------

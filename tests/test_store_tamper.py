@@ -188,3 +188,26 @@ def test_a_garbage_database_is_rebuilt_in_place_with_the_tags_of_the_backup(tmp_
     with Store.open(db) as store:
         assert len(store.actions(game)) == 2 and store.check() == []
     assert tags(db) == enrolled
+
+
+def test_a_finished_game_is_listed_finished_and_an_undo_reopens_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.interop.replay import load_export
+    from companion.table.exchange import import_export
+    from companion.table.service import Proposal, TableService
+
+    db = tmp_path / "companion.sqlite3"
+    export = load_export(Path(__file__).parent / "fixtures" / "18xx.games" / "1870" / "34110.json")
+    with Store.open(db) as store, TagRegistry.open(db) as registry:
+        game_id, game = import_export(store, export)
+        assert game.finished
+        service = TableService.open(store, game_id, registry)  # loading the game finds it finished
+        assert store.game(game_id).status == "finished"
+        assert main(["games", "--db", str(db)]) == 0
+        assert " finished " in capsys.readouterr().out
+        assert isinstance(service.undo(), Proposal) and service.confirm().ok  # an undo reopens it
+        assert store.game(game_id).status == "active"
+        assert store.check() == []
+    with Store.open(db) as store:  # and the mirror log agrees
+        assert store.game(game_id).status == "active" and store.check(replay=False) == []
