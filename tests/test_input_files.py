@@ -267,3 +267,10 @@ def test_a_csv_of_many_bad_lines_prints_the_first_ones(
     assert main(["tags", "import", str(path), "--db", str(db)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 22 and err.rstrip().endswith("... and 480 more"), err[-300:]
+
+
+def test_unknown_rules_for_tag_sheets_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sheet.svg"
+    assert main(["tags", "sheet", str(out), "--title", "1870", "--rules", "diesel"]) == 1
+    err = capsys.readouterr().err
+    assert "'diesel' is not an optional rule of 1870 (its rules: diesels," in err and not out.exists()

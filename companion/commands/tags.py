@@ -26,7 +26,7 @@ from companion.config import ConfigError, load_config
 from companion.engine.titles import known_titles
 from companion.hardware.events import TagEvent, TagSource
 from companion.inputfile import check_csv, read_csv_text, read_stream
-from companion.store import StoreError, database_path
+from companion.store import StoreError, database_path, rules_problem
 from companion.table.tags import (
     DEFAULT_UNLIMITED_COPIES,
     ItemKind,
@@ -162,6 +162,9 @@ def _items(args: argparse.Namespace) -> tuple[str, list[Any]]:
     known = known_titles()
     if title not in known:
         raise TagError(f"unknown title {title!r}; known titles: {', '.join(known)}")
+    problem = rules_problem(title, list(args.rules))
+    if problem is not None:
+        raise TagError(problem)
     return title, items_for_title(title, args.only, args.unlimited_copies, args.rules)
 
 
