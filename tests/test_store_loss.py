@@ -156,7 +156,9 @@ def test_an_action_changed_after_it_was_recorded_is_reported(tmp_path: Path) -> 
     assert str(err.value).startswith(
         f"{db} does not match its mirror log {mirror_path(db)}: game {game}, action 1 differs; it was changed"
     )
-    assert Store.recover(db) == [f"game {game}: restored action 1 as recorded in the mirror log {mirror_path(db)}"]
+    assert Store.recover(db) == [
+        f"game {game}: restored action 1 as recorded in the mirror log {mirror_path(db)}"
+    ]
     with Store.open(db) as store:
         assert store.actions(game)[0]["price"] == 20 and store.check() == []
 
