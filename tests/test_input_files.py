@@ -116,6 +116,18 @@ COMMANDS = [
         COMMON,
         lambda f, db: ["table", "--db", str(db), "--game", "1", "--simulate", str(f)],
     ),
+    (
+        "tags enroll --simulate",
+        "reader script",
+        COMMON,
+        lambda f, db: ["tags", "enroll", "--db", str(db), "--simulate", str(f)],
+    ),
+    (
+        "nfc monitor --simulate",
+        "reader script",
+        COMMON,
+        lambda f, db: ["nfc", "monitor", "--simulate", str(f)],
+    ),
 ]
 COMMANDS_KINDS = {name: kinds for name, _what, kinds, _argv in COMMANDS}
 CASES = [(name, what, kind, argv) for name, what, kinds, argv in COMMANDS for kind in kinds]

@@ -25,7 +25,7 @@ from typing import Any
 from companion.config import ConfigError, load_config
 from companion.engine.titles import known_titles
 from companion.hardware.events import TagEvent, TagSource
-from companion.inputfile import check_csv, read_csv_text, read_stream
+from companion.inputfile import check_csv, read_csv_text, read_stream, read_text
 from companion.store import StoreError, database_path, rules_problem
 from companion.table.tags import (
     DEFAULT_UNLIMITED_COPIES,
@@ -189,16 +189,16 @@ def _source(args: argparse.Namespace) -> TagSource:
         SerialReader,
         SimulatedReader,
         find_reader_port,
+        parse_script,
     )
 
     if args.simulate is not None:
         if args.simulate == "-":
             return SimulatedReader.from_stream(sys.stdin)
         path = Path(args.simulate)
-        if not path.is_file():
-            raise TagError(f"{path}: no such reader script")
+        text = read_text(path, "reader script")  # InputFileError (exit 3) for a file that cannot be used
         try:
-            return SimulatedReader.from_script(path)
+            return SimulatedReader(parse_script(text))
         except ScriptError as exc:
             raise TagError(f"{path}: {exc}") from None
     if args.port is None and find_reader_port() is None:
