@@ -485,16 +485,29 @@ class TableService:
             restored = self.redoable()
             if not restored:
                 return self._refuse("there is nothing to redo: redo brings back an undo until a new action")
-            trial = self.game.clone()
-            lines: list[str] = []
-            for action in restored:
-                try:
-                    lines += trial.apply(action)
-                except GameError as exc:
-                    return self._refuse(f"cannot redo: {exc}")
+            # tried on the game itself and put back exactly as it was, as a preview is (no copy)
+            game, lines, refused = self.game, [], None
+            before, now, checkpointing = game.cash_table(), game.snapshot(), game.checkpointing
+            try:
+                game.checkpointing = False  # a trial keeps no checkpoint
+                for action in restored:
+                    game.close_queries()
+                    lines += game._process(action)
+                after = game.cash_table()
+                first = describe_action(game, restored[0], applied=True)
+            except GameError as exc:
+                refused = f"cannot redo: {exc}"
+            finally:
+                now.restore()
+                game.checkpointing = checkpointing
+            if refused is not None:
+                return self._refuse(refused)
             preview = Preview(log=lines)
-            preview.money.extend(_cash_moves(self.game, trial))
-            first = describe_action(trial, restored[0], applied=True)
+            preview.money.extend(
+                MoneyMove(key, before.get(key, 0), cash)
+                for key, cash in after.items()
+                if before.get(key) != cash
+            )
             more = f" and {_plural(len(restored) - 1, 'more action')}" if len(restored) > 1 else ""
             return self._propose(
                 Proposal(
