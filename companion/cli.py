@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 import companion.commands
+from companion.inputfile import EXIT_BAD_FILE, InputFileError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,5 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(func(args))
+    except InputFileError as exc:  # a file given on the command line that cannot be used
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
     except KeyboardInterrupt:
         return 130

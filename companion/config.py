@@ -33,6 +33,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from companion.inputfile import parse_toml, read_text
+
 __all__ = [
     "BackupConfig",
     "CameraConfig",
@@ -192,25 +194,21 @@ class ConfigError(ValueError):
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """Read and validate ``path``; ``None`` gives the defaults (simulated everything).
 
-    Raises :class:`ConfigError` when the file is missing, unreadable, not TOML or
-    not valid; nothing is partially applied.
+    Raises :class:`~companion.inputfile.InputFileError` when the file cannot be used as a file
+    (missing, not a regular file, too large, binary, not UTF-8, nested too deep: the same refusal,
+    and exit code, as every other input file), :class:`ConfigError` when it is not TOML or not
+    valid; nothing is partially applied.
     """
     if path is None:
         return Config()
     source = Path(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(["file does not exist"], source) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([f"cannot read the file: {exc}"], source) from None
-    return parse_config(text, source=source)
+    return parse_config(read_text(source, "configuration"), source=source)
 
 
 def parse_config(text: str, source: Path | None = None) -> Config:
     """Validate TOML ``text``; relative paths resolve against ``source``'s directory."""
     try:
-        raw = tomllib.loads(text)
+        raw = parse_toml(text, str(source or "configuration"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"not valid TOML: {exc}"], source) from None
     base = source.parent if source is not None else Path.cwd()

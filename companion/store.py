@@ -94,6 +94,28 @@ class StoreError(Exception):
     """The database cannot be used as asked; the message says what is wrong and what to do."""
 
 
+class DamagedDatabase(StoreError):
+    """The database file is not one SQLite can read as a companion database (damaged, or garbage):
+    ``Store.recover`` rebuilds it in place from the mirror log or a backup."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Something of the database that differs from what its mirror log recorded: a game's setup
+    (``seq`` None; ``field`` names it) or an action's text."""
+
+    game: int
+    seq: int | None
+    field: str
+    here: object
+    there: object
+
+    def __str__(self) -> str:
+        if self.seq is not None:
+            return f"game {self.game}, action {self.seq} differs"
+        return f"game {self.game}'s {self.field} is {self.here!r} (the mirror log has {self.there!r})"
+
+
 @dataclass(frozen=True)
 class GameRecord(GameSetup):
     """One saved game, as listed for "resume a saved game"."""
@@ -151,6 +173,7 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
             file.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder for database {file}: {exc}") from exc
+    _clear_stale_index(file)
     try:
         conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=False, timeout=10.0)
     except sqlite3.Error as exc:
@@ -169,6 +192,32 @@ def connect(path: str | os.PathLike[str]) -> sqlite3.Connection:
 _SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY = 3, 5, 6, 8
 _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 10, 13, 14
 _SQLITE_READONLY_DIRECTORY = 1544
+
+
+def rules_problem(title: str, rules: list[str]) -> str | None:
+    """Why ``rules`` are not optional rules of ``title`` (names not in the title's own list, a
+    setting's ``sym=value`` out of range or chosen twice, a rule given twice), or None.  A title the
+    registry does not know is not checked here (the engine refuses to play it)."""
+    from companion.engine.errors import GameError
+    from companion.engine.titles import chosen_settings, known_titles, title_info
+
+    if title not in known_titles():
+        return None
+    info = title_info(title)
+    known = [r.sym for r in info.optional_rules]
+    unknown = [r for r in rules if "=" not in r and r not in known]
+    if unknown:
+        names = ", ".join(repr(r) for r in unknown)
+        verb = "is not an optional rule" if len(unknown) == 1 else "are not optional rules"
+        return f"{names} {verb} of {title} (its rules: {', '.join(known) or 'none'})"
+    twice = sorted({r for r in rules if rules.count(r) > 1})
+    if twice:
+        return f"the rule {twice[0]!r} is given twice"
+    try:
+        chosen_settings(title, info.settings, rules)
+    except GameError as exc:
+        return str(exc)
+    return None
 
 
 def _free_space(folder: Path) -> str:
@@ -197,10 +246,7 @@ def storage_fault(exc: sqlite3.Error, file: Path) -> str | None:
             f"make it writable for the companion or pass another --db path"
         )
     if code & 0xFF in (_SQLITE_READONLY, _SQLITE_PERM):
-        return (
-            f"{file} is read-only ({exc}); make it writable for the companion "
-            f"(e.g. chown companion {file}) or mount its storage read-write"
-        )
+        return _read_only_cause(exc, file)
     if code & 0xFF == _SQLITE_FULL:
         return f"the disk holding {file} is full ({_free_space(folder)}); free some space"
     if code & 0xFF == _SQLITE_IOERR:
@@ -213,6 +259,70 @@ def storage_fault(exc: sqlite3.Error, file: Path) -> str | None:
     return None
 
 
+def _read_only_cause(exc: sqlite3.Error, file: Path) -> str:
+    """Which of the database's storage refuses the write: the mount, the file, a journal file left
+    read-only by an earlier read-only session, or the folder."""
+    folder = file.parent
+    try:
+        mounted_read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        mounted_read_only = False
+    if mounted_read_only:
+        return (
+            f"the file system holding {file} is mounted read-only ({exc}); mount it read-write "
+            f"(e.g. mount -o remount,rw), or pass another --db path"
+        )
+    if not os.access(file, os.W_OK):
+        return (
+            f"{file} is read-only ({exc}); make it writable for the companion "
+            f"(e.g. chown companion {file}) or mount its storage read-write"
+        )
+    for suffix in ("-shm", "-wal"):
+        journal = file.with_name(file.name + suffix)
+        if journal.exists() and not os.access(journal, os.W_OK):
+            return (
+                f"{journal} is read-only ({exc}): a session that could only read the database left it; "
+                f"delete it while no companion runs (it holds nothing the database lacks when it is empty) "
+                f"or make it writable (e.g. chown companion {journal})"
+            )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (
+            f"the folder {folder} is read-only, so the journal next to {file.name} cannot be written ({exc}); "
+            f"make the folder writable for the companion (e.g. chown companion {folder})"
+        )
+    return (
+        f"{file} was opened read-only ({exc}): its journal could not be written when it was opened, though "
+        f"{file} and its folder are writable now; close every program using it and open it again"
+    )
+
+
+def _clear_stale_index(file: Path) -> None:
+    """Remove a read-only shared-memory index (``-shm``) that an earlier read-only session left beside
+    a database that is writable again, while its write-ahead log is empty: it holds nothing the
+    database lacks, and SQLite would open it read-only and refuse every write."""
+    shm, wal = file.with_name(file.name + "-shm"), file.with_name(file.name + "-wal")
+    try:
+        if not shm.exists() or os.access(shm, os.W_OK) or not os.access(file, os.W_OK):
+            return
+        if not os.access(file.parent, os.W_OK | os.X_OK) or (wal.exists() and wal.stat().st_size):
+            return
+        shm.unlink()
+        if wal.exists() and not os.access(wal, os.W_OK):
+            wal.unlink()
+    except OSError as exc:
+        log.warning("store: cannot remove the read-only %s left by a read-only session: %s", shm, exc)
+        return
+    log.warning("store: removed the read-only %s an earlier read-only session left (it held nothing)", shm)
+
+
+def _absent_journal(file: Path) -> list[Path]:
+    """The journal files of ``file`` (``-wal``, ``-shm``) that do not exist yet: those this session
+    makes, and removes again if it could only read (:meth:`Database.close`)."""
+    return [
+        p for p in (file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm")) if not p.exists()
+    ]
+
+
 def _prepare(conn: sqlite3.Connection, file: Path) -> None:
     try:
         conn.execute("PRAGMA busy_timeout = 10000")
@@ -223,7 +333,7 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
         fault = storage_fault(exc, file)
         if fault is not None:
             raise StoreError(f"cannot open {file}: {fault}; nothing was changed") from exc
-        raise StoreError(
+        raise DamagedDatabase(
             f"{file} is not a companion database ({exc}); move it aside or pass another --db path"
         ) from exc
     user_tables = {t for t in tables if not t.startswith("sqlite_")}
@@ -241,7 +351,7 @@ def _prepare(conn: sqlite3.Connection, file: Path) -> None:
             f"(up to {SCHEMA_VERSION}); upgrade companion to open it"
         )
     elif version < 1 or not _TABLES.issubset(user_tables):
-        raise StoreError(
+        raise DamagedDatabase(
             f"{file} is a damaged companion database (schema version {version}, tables: "
             f"{', '.join(sorted(user_tables)) or 'none'}); restore it from a backup or pass another --db path"
         )
@@ -301,9 +411,13 @@ def _keep_journal(file: Path) -> dict[str, Path]:
             if source.stat().st_size == 0:
                 continue
             copy = file.with_name(f".{file.name}{suffix}.{os.getpid()}.opening")
+        except OSError:
+            continue  # none: nothing to keep
+        try:
             shutil.copyfile(source, copy)
         except OSError:
-            continue  # none, or no room for a copy: nothing to keep
+            copy.unlink(missing_ok=True)  # no room for a copy (a full disk): leave no empty or partial one
+            continue
         kept[suffix] = copy
     return kept
 
@@ -340,15 +454,39 @@ class Database:
         self.path = path
         self._clock = clock
         self._lock = threading.RLock()
+        self._made_journal: list[Path] = []
+        """The journal files this session made (set by ``open``): removed at close when the database
+        could only be read, so no read-only ``-shm`` outlives it (:meth:`close`)."""
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Self:
         """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used."""
-        return cls(connect(path), Path(path), clock)
+        absent = _absent_journal(Path(path))
+        db = cls(connect(path), Path(path), clock)
+        db._made_journal = absent
+        return db
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            self._tidy_journal()
+
+    def _tidy_journal(self) -> None:
+        """After a session that could only read the database, remove the empty journal files it made:
+        SQLite leaves them (it cannot fold them in without writing), read-only like the database, and
+        a read-only ``-shm`` keeps refusing writes after the database is made writable again."""
+        if not self._made_journal or os.access(self.path, os.W_OK):
+            return
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            if wal.exists() and wal.stat().st_size:
+                return  # it holds something (another writer's): not ours to remove
+            for journal in self._made_journal:
+                journal.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning(
+                "store: cannot remove the journal files of %s left by a read-only session: %s", self.path, exc
+            )
 
     def __enter__(self) -> Self:
         return self
@@ -405,15 +543,26 @@ class Store(Database):
         self.mirror = MirrorLog(mirror_path(path))
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> Self:
-        """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used or
-        has lost acknowledged actions (the damaged files are then kept aside, see ``recover``)."""
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        clock: Callable[[], float] = time.time,
+        *,
+        refuse_damage: bool = True,
+    ) -> Self:
+        """Open (creating if needed) the database at ``path``; ``StoreError`` if it cannot be used, has
+        lost acknowledged actions (the damaged files are then kept aside, see ``recover``), or holds a
+        game whose setup (title, players, rules, seed) or actions differ from the mirror log.  With
+        ``refuse_damage=False`` (``companion games check``) such a database opens, unchanged, for
+        :meth:`check` to report every problem."""
         file = Path(path)
         kept = _keep_journal(file)
+        absent = _absent_journal(file)
         try:
             store = cls(connect(file), file, clock)
+            store._made_journal = absent
             try:
-                store._reconcile(kept)
+                store._reconcile(kept, refuse=refuse_damage)
             except BaseException:
                 store.close()
                 raise
@@ -423,15 +572,33 @@ class Store(Database):
         return store
 
     # -- the mirror log --------------------------------------------------------------------------------
-    def _reconcile(self, kept: dict[str, Path]) -> None:
-        """Compare the database with its mirror log: refuse if acknowledged actions are missing, else
-        bring the mirror up to date (a new mirror for a database that has none)."""
+    def _reconcile(self, kept: dict[str, Path], *, refuse: bool = True) -> None:
+        """Compare the whole database with its mirror log: refuse if acknowledged actions are missing
+        or a game's setup or actions differ from what the mirror recorded, else bring the mirror up to
+        date (a new mirror for a database that has none).  ``refuse=False``: report nothing, change
+        nothing when something is wrong (``check`` says what)."""
+        if refuse:
+            self._check_tag_index()
         try:
             contents = self.mirror.read() if self.mirror.exists() else MirrorContents()
         except OSError as exc:
             log.error("store: cannot read the mirror log %s: %s", self.mirror.path, exc)
             return
         lost = self._lost(contents)
+        changed = [] if lost else self._changed(contents)
+        if not refuse:
+            if not lost and not changed:
+                self._top_up(contents)
+            return
+        if changed:
+            named = [str(diff) for diff in changed[:3]]
+            more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+            raise StoreError(
+                f"{self.path} does not match its mirror log {self.mirror.path}: {'; '.join(named)}{more}; "
+                f"it was changed after it was recorded, or damaged. Restore it from the mirror log with "
+                f"`companion games recover --db {self.path}`; if this database was replaced on purpose, move "
+                "the mirror log aside instead"
+            )
         if lost:
             aside = self._keep_aside(kept)
             raise StoreError(
@@ -462,6 +629,59 @@ class Store(Database):
             elif counts.get(game_id, 0) < want:
                 lost.append(f"game {game_id} has {counts.get(game_id, 0)} of its {want} acknowledged actions")
         return lost
+
+    def _check_tag_index(self) -> None:
+        """Check the tag registry's table and indexes (SQLite's integrity check of that table, quick:
+        it holds one row a card).  A damaged index is rebuilt from the table at once (nothing is lost:
+        an index holds only what its table holds) and the log says so; damage it cannot rebuild is
+        refused, naming ``companion games recover``."""
+        problems = [
+            str(r[0]) for r in self._read("PRAGMA integrity_check(tags)") if str(r[0]).lower() != "ok"
+        ]
+        if not problems:
+            return
+        log.warning(
+            "store: the tag registry of %s is damaged (%s); rebuilding its indexes", self.path, problems[0]
+        )
+        try:
+            with self._write() as conn:
+                conn.execute("REINDEX tags")
+        except StoreError as exc:
+            raise StoreError(
+                f"the tag registry in {self.path} has a damaged index ({problems[0]}) that cannot be rebuilt "
+                f"now: {exc}"
+            ) from exc
+        left = [str(r[0]) for r in self._read("PRAGMA integrity_check(tags)") if str(r[0]).lower() != "ok"]
+        if left:
+            raise StoreError(
+                f"the tag registry in {self.path} is damaged ({left[0]}); `companion games recover --db "
+                f"{self.path}` rebuilds the database keeping every tag it can read, or restore the newest backup"
+            )
+
+    def _changed(self, contents: MirrorContents) -> list[Difference]:
+        """What of the database differs from an intact line of its mirror log: a game's setup (title,
+        players, optional rules, seed) and every action's text (by the hash the mirror recorded)."""
+        out: list[Difference] = []
+        rows = self._read("SELECT id, title, players, optional_rules, seed FROM games ORDER BY id")
+        for game_id, title, players, rules, seed in rows:
+            setup = contents.games.get(game_id)
+            if setup is None:
+                continue
+            here: dict[str, Any] = {"title": title, "players": players, "optional_rules": rules, "seed": seed}
+            for name in ("players", "optional_rules"):
+                with contextlib.suppress(TypeError, ValueError):
+                    here[name] = json.loads(here[name])
+            for name, value in here.items():
+                if value != getattr(setup, name):
+                    out.append(Difference(game_id, None, name.replace("_", " "), value, getattr(setup, name)))
+        for game_id, mirrored in sorted(contents.actions.items()):
+            for seq, text in self._read(
+                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ):
+                entry = mirrored.get(seq)
+                if entry is not None and entry.hash != action_hash(game_id, seq, text):
+                    out.append(Difference(game_id, seq, "action", text, entry.text))
+        return out
 
     def _top_up(self, contents: MirrorContents) -> None:
         """Write to the mirror what the database has and it has not (a kill between the commit and the
@@ -531,6 +751,9 @@ class Store(Database):
             raise StoreError(f"optional rules must be names, got {rules!r}; nothing was stored")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise StoreError(f"seed must be an integer, got {seed!r}; nothing was stored")
+        problem = rules_problem(title, rules)
+        if problem is not None:
+            raise StoreError(f"{problem}; nothing was stored")
         now = self._clock()
         with self._lock:
             with self._write() as conn:
@@ -641,21 +864,29 @@ class Store(Database):
                 )
         now = self._clock()
         seqs: list[int] = []
+        reopened: list[int] = []
         with self._lock:
-            rows = self._insert_actions(game_id, actions, now, seqs)
+            rows = self._insert_actions(game_id, actions, now, seqs, reopened)
             # the database has them (committed, fsynced); now the mirror, before anyone is told
             self._mirrored(lambda: self.mirror.add_actions([MirroredAction(*row) for row in rows]))
+            if reopened:
+                self._mirrored(lambda: self.mirror.set_status(game_id, "active", now))
         return seqs
 
     def _insert_actions(
-        self, game_id: int, actions: list[Action], now: float, seqs: list[int]
+        self, game_id: int, actions: list[Action], now: float, seqs: list[int], reopened: list[int]
     ) -> list[tuple[int, int, str, float]]:
         with self._write() as conn:
             status = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
             if status is None:
                 raise StoreError(f"there is no game {game_id} in {self.path}; nothing was stored")
-            if status[0] != "active":
+            # a finished game takes an undo (which reopens it) and messages, nothing else
+            undoing = status[0] == "finished" and all(a["type"] in ("undo", "message") for a in actions)
+            if status[0] != "active" and not undoing:
                 raise StoreError(f"game {game_id} is {status[0]}; reopen it before adding actions")
+            if undoing and any(a["type"] == "undo" for a in actions):
+                conn.execute("UPDATE games SET status = 'active' WHERE id = ?", (game_id,))
+                reopened.append(game_id)
             row = conn.execute(
                 "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
             ).fetchone()
@@ -728,6 +959,67 @@ class Store(Database):
         except ExportError as exc:
             raise StoreError(f"game {game_id} in {self.path} has an inconsistent undo/redo: {exc}") from exc
 
+    def _outline(self, game_id: int) -> list[Action]:
+        """Every logged action of a game as far as undo and redo need it (``type``, ``id``,
+        ``action_id``, and ``_seq``: its row), picked out by SQLite rather than parsed here, so that
+        an undo or redo at a long game does not read every action in full.  A log that cannot be read
+        so (a damaged row, a gap) is read in full, which names what is wrong."""
+        self.game(game_id)
+        try:
+            rows = self._read(
+                "SELECT seq, json_extract(action, '$.type'), json_extract(action, '$.id'),"
+                " json_extract(action, '$.action_id') FROM actions WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        except StoreError:
+            rows = []
+        if any(row[0] != n or not isinstance(row[1], str) for n, row in enumerate(rows, start=1)) or (
+            not rows and self.game(game_id).action_count
+        ):
+            self.log(game_id)  # raises naming the damaged row or the gap
+        out: list[Action] = []
+        for seq, kind, given, target in rows:
+            entry: Action = {"type": kind, "_seq": seq}
+            if given is not None:
+                entry["id"] = given
+            if target is not None:
+                entry["action_id"] = target
+            out.append(entry)
+        return out
+
+    def effective_seqs(self, game_id: int, record: Action | None = None) -> list[int]:
+        """The sequence numbers of the logged actions that take effect (undo/redo resolved), with
+        ``record`` (an undo or redo not stored yet) as if appended; ``StoreError`` if it cannot be."""
+        try:
+            taking = effective_actions(self._outline(game_id) + ([record] if record else []))
+        except ExportError as exc:
+            raise StoreError(f"game {game_id} in {self.path} has an inconsistent undo/redo: {exc}") from exc
+        return [int(a["_seq"]) for a in taking]
+
+    def actions_at(self, game_id: int, seqs: list[int]) -> list[Action]:
+        """The logged actions with sequence numbers ``seqs``, in that order, read in full."""
+        if not seqs:
+            return []
+        rows = dict(
+            self._read(
+                "SELECT seq, action FROM actions WHERE game_id = ? AND seq BETWEEN ? AND ?",
+                (game_id, min(seqs), max(seqs)),
+            )
+        )
+        out = []
+        for seq in seqs:
+            try:
+                action = json.loads(rows[seq])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise StoreError(
+                    f"game {game_id}, action {seq} in {self.path} is missing or corrupt ({exc}); "
+                    "restore the database from a backup"
+                ) from exc
+            if not isinstance(action, dict):
+                raise StoreError(f"game {game_id}, action {seq} in {self.path} is not an action object")
+            out.append(action)
+        return out
+
     def undo(self, game_id: int, **fields: Any) -> int:
         """Append an undo record cancelling the last action that took effect; returns its seq.
 
@@ -735,12 +1027,18 @@ class Store(Database):
         in the record as 18xx.games does.  ``StoreError`` when nothing is left to undo.
         """
         with self._lock:
-            current = [a for a in self.effective_actions(game_id) if a.get("type") != "message"]
+            outline = self._outline(game_id)
+            try:
+                current = [a for a in effective_actions(list(outline)) if a.get("type") != "message"]
+            except ExportError as exc:
+                raise StoreError(
+                    f"game {game_id} in {self.path} has an inconsistent undo/redo: {exc}"
+                ) from exc
             if not current:
                 raise StoreError(f"game {game_id} has no action to undo")
             record = {"type": "undo", **fields}
             try:
-                effective_actions(self.actions(game_id) + [record])
+                effective_actions(outline + [record])
             except ExportError as exc:
                 raise StoreError(f"cannot undo in game {game_id}: {exc}; nothing was stored") from exc
             return self.append(game_id, record)
@@ -750,7 +1048,7 @@ class Store(Database):
         with self._lock:
             record = {"type": "redo", **fields}
             try:
-                effective_actions(self.actions(game_id) + [record])
+                effective_actions(self._outline(game_id) + [record])
             except ExportError as exc:
                 raise StoreError(f"game {game_id} has nothing to redo; nothing was stored") from exc
             return self.append(game_id, record)
@@ -805,7 +1103,7 @@ class Store(Database):
         problems += self._mirror_problems()
         for record_id in readable if replay else []:
             try:
-                game = self.replayed(record_id)
+                game = self.replayed(record_id, mark_finished=False)  # a check changes nothing
             except StoreError as exc:
                 problems.append(str(exc))
                 continue
@@ -830,24 +1128,31 @@ class Store(Database):
                 f"the mirror log {self.mirror.path} has {len(contents.damaged)} damaged line(s) ({lines}); "
                 "the database is unaffected: move the mirror aside and open the store to make a new one"
             )
-        for game_id, mirrored in sorted(contents.actions.items()):
-            rows = self._read("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-            for seq, text in rows:
-                entry = mirrored.get(seq)
-                if entry is not None and entry.hash != action_hash(game_id, seq, text):
-                    problems.append(
-                        f"game {game_id}, action {seq} in {self.path} differs from the mirror log: it was changed "
-                        "after it was recorded, or damaged; `companion games recover` cannot undo that, restore "
-                        "the newest backup from before the change"
-                    )
+        for diff in self._changed(contents):
+            if diff.seq is None:
+                problems.append(
+                    f"game {diff.game}'s {diff.field} in {self.path} is {diff.here!r}, the mirror log has "
+                    f"{diff.there!r}: the game's setup was changed after it was recorded, or damaged; "
+                    f"`companion games recover --db {self.path}` restores it from the mirror log"
+                )
+            else:
+                problems.append(
+                    f"game {diff.game}, action {diff.seq} in {self.path} differs from the mirror log: it was "
+                    f"changed after it was recorded, or damaged; `companion games recover --db {self.path}` "
+                    "restores it from the mirror log"
+                )
+        for game_id in sorted(contents.actions):
+            rows = self._read("SELECT seq FROM actions WHERE game_id = ?", (game_id,))
             behind = len(rows) - contents.last_seq(game_id)
             if behind > 1:
                 problems.append(f"the mirror log is {behind} actions behind game {game_id}; reopen the store")
         return problems
 
-    def replayed(self, game_id: int) -> Any:
+    def replayed(self, game_id: int, *, mark_finished: bool = True) -> Any:
         """The rules engine's game with every effective action of game ``game_id`` applied;
-        ``StoreError`` naming the first logged action the engine refuses."""
+        ``StoreError`` naming the first logged action the engine refuses.  An active game the engine
+        finds finished is marked finished (``mark_finished``), so listings show it so; an undo reopens
+        it (:meth:`append`)."""
         from companion.engine import GameError, new_game
 
         record = self.game(game_id)
@@ -863,6 +1168,11 @@ class Store(Database):
                     f"game {game_id} in {self.path}: logged action {n} ({action.get('type')}) is refused by "
                     f"the engine: {exc}"
                 ) from exc
+        if mark_finished and record.status == "active" and getattr(game, "finished", False):
+            try:
+                self.set_status(game_id, "finished")
+            except StoreError as exc:  # a read-only database: the listing says active a while longer
+                log.warning("store: cannot mark game %s finished: %s", game_id, exc)
         return game
 
     # -- recovery --------------------------------------------------------------------------------------
@@ -876,10 +1186,23 @@ class Store(Database):
         kept = _keep_journal(file)
         try:
             store = cls(connect(file), file)
+        except DamagedDatabase as exc:
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+            return cls._rebuild(file, backup, str(exc))
         except BaseException:
             for copy in kept.values():
                 copy.unlink(missing_ok=True)
             raise
+        try:
+            damage = [str(r[0]) for r in store._read("PRAGMA quick_check") if str(r[0]).lower() != "ok"]
+        except StoreError as exc:  # so damaged SQLite cannot even check it
+            damage = [str(exc.__cause__ or exc)]
+        if damage:
+            store.close()
+            for copy in kept.values():
+                copy.unlink(missing_ok=True)
+            return cls._rebuild(file, backup, f"{file} is damaged ({damage[0]})")
         try:
             sources: list[tuple[str, MirrorContents]] = []
             if store.mirror.exists():
@@ -896,13 +1219,95 @@ class Store(Database):
                 )
             if any(store._lost(contents) for _, contents in sources):
                 store._keep_aside(kept)  # the damaged journal, if it is still there: before it is rewritten
-            done = store._restore(sources)
+            done = store._repair(*sources[0]) if store.mirror.exists() else []
+            done += store._restore(sources)
             store._reconcile({})
         finally:
             store.close()
             for copy in kept.values():
                 copy.unlink(missing_ok=True)
         return done or [f"nothing was missing from {file}"]
+
+    @classmethod
+    def _rebuild(cls, file: Path, backup: str | os.PathLike[str] | None, why: str) -> list[str]:
+        """Rebuild a database SQLite cannot read whole, in place: its games and actions from the mirror
+        log (and the backup), its tag registry from what of it can still be read (and the backup); the
+        damaged files are kept in a folder beside it."""
+        mirror = MirrorLog(mirror_path(file))
+        sources: list[tuple[str, MirrorContents]] = []
+        if mirror.exists():
+            try:
+                sources.append((f"the mirror log {mirror.path}", mirror.read()))
+            except OSError as exc:
+                raise StoreError(f"{why}; and the mirror log {mirror.path} cannot be read: {exc}") from exc
+        if backup is not None:
+            sources.append((f"the backup {backup}", read_backup(Path(backup))))
+        if not sources:
+            raise StoreError(
+                f"{why}; there is no mirror log {mirror.path} and no backup to rebuild it from: pass --backup "
+                "FILE (deploy/companion-backup keeps them), or copy the newest backup in place"
+            )
+        tags = _salvage_tags(file)
+        found = len(tags)
+        if backup is not None:
+            tags += _salvage_tags(Path(backup))
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        folder = file.with_name(f"{file.name}.damaged-{stamp}")
+        try:
+            folder.mkdir(exist_ok=True)
+            for suffix in ("", "-wal", "-shm"):
+                part = file.with_name(file.name + suffix)
+                if part.exists():
+                    part.replace(folder / part.name)
+        except OSError as exc:
+            raise StoreError(
+                f"{why}; it cannot be moved aside to be rebuilt ({exc}); nothing was changed"
+            ) from exc
+        store = cls(connect(file), file)
+        try:
+            done = store._restore(sources)
+            with store._lock, store._write() as conn:
+                before = conn.execute("SELECT count(*) FROM tags").fetchone()[0]
+                conn.executemany(
+                    "INSERT OR IGNORE INTO tags (uid, title, item, enrolled_at) VALUES (?, ?, ?, ?)", tags
+                )
+                kept = conn.execute("SELECT count(*) FROM tags").fetchone()[0] - before
+            store._reconcile({})
+        finally:
+            store.close()
+        from_backup = f" ({kept - found} more from the backup)" if kept > found else ""
+        return [
+            f"{why}: rebuilt it in place; the damaged files are kept in {folder}",
+            *done,
+            f"kept {kept} enrolled tag(s){from_backup}: {found} read from the damaged file",
+        ]
+
+    def _repair(self, name: str, contents: MirrorContents) -> list[str]:
+        """Put back, in place, what differs from the intact lines of the mirror log ``contents``: a
+        game's setup (title, players, rules, seed) and every changed action; a sentence for each game."""
+        diffs = self._changed(contents)
+        done: list[str] = []
+        with self._lock, self._write() as conn:
+            for diff in diffs:
+                if diff.seq is not None:
+                    conn.execute(
+                        "UPDATE actions SET action = ? WHERE game_id = ? AND seq = ?",
+                        (diff.there, diff.game, diff.seq),
+                    )
+                    continue
+                column = {"title": "title", "players": "players", "optional rules": "optional_rules"}.get(
+                    diff.field, "seed"
+                )
+                value = json.dumps(diff.there) if column in ("players", "optional_rules") else diff.there
+                conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, diff.game))
+                done.append(
+                    f"game {diff.game}: restored its {diff.field} {diff.there!r} (was {diff.here!r}) from {name}"
+                )
+        for game in sorted({d.game for d in diffs if d.seq is not None}):
+            seqs = sorted(d.seq for d in diffs if d.game == game and d.seq is not None)
+            what = f"action{'s' if len(seqs) > 1 else ''} {_ranges(seqs)}"
+            done.append(f"game {game}: restored {what} as recorded in {name}")
+        return done
 
     def _restore(self, sources: list[tuple[str, MirrorContents]]) -> list[str]:
         done: list[str] = []
@@ -1012,6 +1417,36 @@ def _ranges(seqs: list[int]) -> str:
         if seq is not None:
             start = prev = seq
     return ", ".join(parts)
+
+
+def _salvage_tags(path: Path) -> list[tuple[Any, ...]]:
+    """The tag registry's rows that can still be read from the database file ``path`` (all at once,
+    else row by row), without changing it; none from a file SQLite cannot open."""
+    if not path.is_file():
+        return []
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return []
+    sql = "SELECT uid, title, item, enrolled_at FROM tags"
+    try:
+        try:
+            return [tuple(r) for r in conn.execute(sql).fetchall()]
+        except sqlite3.Error:
+            pass
+        try:
+            top = int(conn.execute("SELECT max(rowid) FROM tags").fetchone()[0] or 0)
+        except sqlite3.Error:
+            return []
+        rows = []
+        for rowid in range(1, min(top, 100_000) + 1):
+            with contextlib.suppress(sqlite3.Error):
+                row = conn.execute(sql + " WHERE rowid = ?", (rowid,)).fetchone()
+                if row is not None:
+                    rows.append(tuple(row))
+        return rows
+    finally:
+        conn.close()
 
 
 def read_backup(path: Path) -> MirrorContents:

@@ -21,6 +21,7 @@ from companion.config import (
     load_config,
     parse_config,
 )
+from companion.inputfile import InputFileError
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "deploy" / "companion.toml"
@@ -141,9 +142,9 @@ def test_not_toml() -> None:
 
 
 def test_missing_file_names_the_file(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(InputFileError) as info:
         load_config(tmp_path / "nope.toml")
-    assert str(info.value) == f"{tmp_path / 'nope.toml'}: file does not exist"
+    assert str(info.value) == f"{tmp_path / 'nope.toml'}: no such file"
 
 
 def test_unknown_section_and_key_get_a_hint() -> None:

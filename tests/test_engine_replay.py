@@ -116,8 +116,8 @@ def test_replay_reports_a_broken_export(
     assert out.startswith("FAIL ") and "action 6" in out
     junk = tmp_path / "junk.json"  # type: ignore[operator]
     junk.write_text("{not json")
-    assert main(["replay", str(junk)]) == 1
-    assert "cannot read the export" in capsys.readouterr().out
+    assert main(["replay", str(junk)]) == 3  # a file that cannot be used: EXIT_BAD_FILE
+    assert "is not JSON" in capsys.readouterr().err
 
 
 def test_replay_cli_exit_code_in_a_subprocess() -> None:

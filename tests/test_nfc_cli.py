@@ -58,8 +58,8 @@ def test_bad_script_file_is_refused_before_anything_is_played(
     out, err = capsys.readouterr()
     assert out == ""
     assert "line 2" in err and "not a UID" in err
-    assert main(["nfc", "monitor", "--simulate", str(tmp_path / "missing.txt")]) == 2
-    assert "no such script file" in capsys.readouterr().err
+    assert main(["nfc", "monitor", "--simulate", str(tmp_path / "missing.txt")]) == 3  # EXIT_BAD_FILE
+    assert "missing.txt: no such file" in capsys.readouterr().err
 
 
 def test_no_board_found_is_a_clear_error(

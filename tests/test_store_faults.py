@@ -2,14 +2,16 @@
 the cause, nothing changes, and the table refuses instead of failing.
 
 Read-only is the real thing: the files are made read-only with chmod, and when the tests run as
-root (who may write anyway) the check runs in a forked child that has dropped to the unprivileged
-``nobody`` user.  A full disk is a real write failure too: SQLite's own page limit
+root (who may write anyway) the check runs in a forked child that has given up only the capabilities
+that bypass file permissions (it stays root, so it still reads the clone and the interpreter wherever
+they live, even under a mode-700 folder; issue 44).  A full disk is a real write failure too: SQLite's own page limit
 (``max_page_count``, which fails exactly as a full disk does) and a child process whose file
 size limit (``RLIMIT_FSIZE``) makes the kernel refuse every write."""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import json
 import os
@@ -26,30 +28,67 @@ from typing import TypeVar
 import pytest
 from test_table_stock_round import uid
 
-from companion.cli import build_parser, main
+from companion.cli import main
 from companion.store import Store, StoreError
 from companion.table.script import enroll_demo_tags
 from companion.table.service import Proposal, TableService
 from companion.table.tags import TagRegistry
 
 T = TypeVar("T")
-NOBODY = 65534
 REPO = Path(__file__).resolve().parent.parent
+# the capabilities that let root ignore file permissions: override, read-and-search, owner checks
+CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER = 1, 2, 3
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+def drop_permission_bypass() -> None:
+    """Give up, for good, the capabilities that let this (root) process ignore file permissions; the
+    kernel's checks then apply to it as to the file's owner.  Raises OSError saying why if it cannot."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), f"capget: {os.strerror(ctypes.get_errno())}")
+    mask = ~((1 << CAP_DAC_OVERRIDE) | (1 << CAP_DAC_READ_SEARCH) | (1 << CAP_FOWNER)) & 0xFFFFFFFF
+    data[0].effective &= mask
+    data[0].permitted &= mask  # access() as root looks at the permitted set
+    data[0].inheritable &= mask
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), f"capset: {os.strerror(ctypes.get_errno())}")
 
 
 def unprivileged(fn: Callable[[], T]) -> T:
-    """``fn()`` as a user the file permissions apply to: this process, or as root a forked child
-    running as ``nobody`` (its result, or the text of its exception, comes back through a pipe)."""
+    """``fn()`` as a process the file permissions apply to: this process, or as root a forked child
+    that has dropped the capabilities bypassing them (its result, or the text of its exception, comes
+    back through a pipe).  If the child cannot drop them, the failure says so: the machine cannot run
+    the read-only checks, which is not a fault of the store."""
     if os.geteuid() != 0:
         return fn()
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: drop root, run, report, leave without any of pytest's clean-up
+    if pid == 0:  # the child: drop the bypass, run, report, leave without any of pytest's clean-up
         os.close(read)
         try:
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            payload = pickle.dumps(("ok", fn()))
+            try:
+                drop_permission_bypass()
+            except OSError as exc:
+                payload = pickle.dumps(
+                    ("cannot", f"cannot drop the capabilities that bypass file permissions ({exc})")
+                )
+            else:
+                payload = pickle.dumps(("ok", fn()))
         except BaseException as exc:  # noqa: BLE001 - everything is reported to the parent
             payload = pickle.dumps(("raised", f"{type(exc).__name__}: {exc}"))
         with os.fdopen(write, "wb") as out:
@@ -59,7 +98,11 @@ def unprivileged(fn: Callable[[], T]) -> T:
     with os.fdopen(read, "rb") as inp:
         data = inp.read()
     os.waitpid(pid, 0)
+    if not data:
+        raise AssertionError("the unprivileged child reported nothing (it died before writing its result)")
     kind, value = pickle.loads(data)
+    if kind == "cannot":
+        raise AssertionError(f"this machine cannot run an unprivileged check: {value}")
     if kind != "ok":
         raise AssertionError(f"the unprivileged check failed: {value}")
     return value  # type: ignore[no-any-return]
@@ -67,7 +110,8 @@ def unprivileged(fn: Callable[[], T]) -> T:
 
 @pytest.fixture
 def folder() -> Iterator[Path]:
-    """A folder the unprivileged user can reach (pytest's own tmp_path is private to root)."""
+    """A folder of the test's own, made writable for everyone (its read-only parts are restored so it
+    can be removed whatever a test left read-only)."""
     path = Path(tempfile.mkdtemp(prefix="companion-faults-"))
     path.chmod(0o777)
     yield path
@@ -249,8 +293,6 @@ def test_companion_table_prints_refused_for_a_read_only_database(folder: Path) -
     script.write_text("tap 0 @GRSC\npress confirm\n")
     db.chmod(0o444)
 
-    build_parser()  # imports every command now: the unprivileged child cannot read the interpreter's files
-
     def table() -> tuple[int, str, str]:
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -263,3 +305,87 @@ def test_companion_table_prints_refused_for_a_read_only_database(folder: Path) -
     assert "ok: Player 1 buys GRSC" not in out
     with Store.open(db) as store:
         assert store.actions(game) == []
+
+
+def test_a_read_only_session_leaves_no_read_only_journal_behind(folder: Path) -> None:
+    """Issue 40 item 6: SQLite leaves the -wal and -shm it made, read-only like the database, after a
+    session that could only read; made writable again, the database would still refuse writes."""
+    db = folder / "companion.sqlite3"
+    game = make_game(db)
+    db.chmod(0o444)
+
+    def read_then_fix_then_append() -> tuple[list[str], int]:
+        with Store.open(db) as store:
+            assert len(store.actions(game)) == 3
+        left = sorted(p.name for p in folder.iterdir())
+        db.chmod(0o644)  # as the refusal advises (the child owns the file)
+        with Store.open(db) as store:
+            return left, store.append(
+                game, {"type": "message", "entity": 1, "entity_type": "player", "message": "y"}
+            )
+
+    left, seq = unprivileged(read_then_fix_then_append)
+    assert left == ["companion.sqlite3", "companion.sqlite3.mirror.jsonl"] and seq == 4
+
+
+def test_a_stale_read_only_index_beside_a_writable_database_is_removed_at_open(folder: Path) -> None:
+    db = folder / "companion.sqlite3"
+    game = make_game(db)
+    shm = db.with_name(db.name + "-shm")
+    shm.write_bytes(b"")  # as an earlier read-only session (or an older companion) left it
+    shm.chmod(0o444)
+
+    def append() -> int:
+        with Store.open(db) as store:
+            return store.append(
+                game, {"type": "message", "entity": 1, "entity_type": "player", "message": "y"}
+            )
+
+    assert unprivileged(append) == 4
+
+
+def test_the_read_only_cause_names_the_mount_and_a_read_only_journal(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.store import storage_fault
+
+    db = folder / "companion.sqlite3"
+    make_game(db)
+    exc = sqlite3.OperationalError("attempt to write a readonly database")
+    exc.sqlite_errorcode = 8  # type: ignore[attr-defined]
+    shm = db.with_name(db.name + "-shm")
+    shm.write_bytes(b"x")
+    shm.chmod(0o444)
+    text = unprivileged(lambda: storage_fault(exc, db))
+    assert text is not None and text.startswith(f"{shm} is read-only (attempt to write a readonly database)")
+    assert "a session that could only read the database left it" in text
+
+    class ReadOnlyMount:
+        f_flag = os.ST_RDONLY
+
+    monkeypatch.setattr(os, "statvfs", lambda path: ReadOnlyMount())
+    text = storage_fault(exc, db)
+    assert text is not None and text.startswith(f"the file system holding {db} is mounted read-only")
+
+
+DIE_WITH_A_JOURNAL = """
+import os, sys
+from companion.store import Store
+store = Store.open(sys.argv[1])
+store.append(store.games()[0].id, {"type": "message", "entity": 1, "entity_type": "player", "message": "w"})
+os._exit(0)
+"""
+
+
+def test_a_full_disk_at_open_leaves_no_partial_copy_of_the_journal(tmp_path: Path) -> None:
+    """Issue 40 item 6: the copy of the write-ahead log taken at open must not stay behind, empty or
+    cut short, when the disk has no room for it."""
+    db = tmp_path / "companion.sqlite3"
+    game = make_game(db)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"}
+    subprocess.run([sys.executable, "-c", DIE_WITH_A_JOURNAL, str(db)], env=env, check=True, timeout=60)
+    assert db.with_name(db.name + "-wal").stat().st_size > 4096  # a journal to copy at the next open
+    run_with_file_size_limit(db, 4096)  # room for nothing as big as the journal
+    assert not list(tmp_path.glob(".*.opening"))
+    with Store.open(db) as store:
+        assert [a["message"] for a in store.actions(game)][-1] == "w" and store.check() == []

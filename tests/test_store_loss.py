@@ -147,10 +147,20 @@ def test_an_action_changed_after_it_was_recorded_is_reported(tmp_path: Path) -> 
         problems = store.check()
     assert problems == [
         f"game {game}, action 1 in {db} differs from the mirror log: it was changed after it was recorded, or "
-        "damaged; `companion games recover` cannot undo that, restore the newest backup from before the change",
+        f"damaged; `companion games recover --db {db}` restores it from the mirror log",
         f"game {game} in {db}: logged action 1 (bid) is refused by the engine: "
         "Great River Shipping Company costs $20, not $99",
     ]
+    with pytest.raises(StoreError) as err:  # and the next open refuses it: the table does not play on
+        Store.open(db)
+    assert str(err.value).startswith(
+        f"{db} does not match its mirror log {mirror_path(db)}: game {game}, action 1 differs; it was changed"
+    )
+    assert Store.recover(db) == [
+        f"game {game}: restored action 1 as recorded in the mirror log {mirror_path(db)}"
+    ]
+    with Store.open(db) as store:
+        assert store.actions(game)[0]["price"] == 20 and store.check() == []
 
 
 def test_a_damaged_mirror_line_is_reported_and_the_database_still_opens(tmp_path: Path) -> None:

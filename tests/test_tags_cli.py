@@ -103,8 +103,8 @@ def test_bad_script_and_missing_reader_are_clear_errors(
     bad = script(tmp_path, ["tap 0 nothex"])
     assert main(["tags", "enroll", "--db", str(db), "--simulate", str(bad)]) == 1
     assert "line 1" in capsys.readouterr().err
-    assert main(["tags", "enroll", "--db", str(db), "--simulate", str(tmp_path / "none.txt")]) == 1
-    assert "no such reader script" in capsys.readouterr().err
+    assert main(["tags", "enroll", "--db", str(db), "--simulate", str(tmp_path / "none.txt")]) == 3
+    assert "none.txt: no such file" in capsys.readouterr().err
     assert enrolled(db) == {}
 
 

@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: there is no game database {db}; pass --db PATH or set $COMPANION_DB", file=sys.stderr)
         return 2
     try:
-        with Store.open(db) as store:
+        # check opens a damaged database too (changing nothing), to name every problem it has
+        with Store.open(db, refuse_damage=args.what != "check") as store:
             if args.what == "check":
                 problems = store.check(replay=not args.no_replay)
                 for problem in problems:

@@ -35,7 +35,9 @@ from companion.hardware.reader import (
     SerialReader,
     SimulatedReader,
     find_reader_port,
+    parse_script,
 )
+from companion.inputfile import read_text
 
 
 def register(subparsers: Any) -> None:
@@ -149,12 +151,10 @@ def _monitor(args: argparse.Namespace) -> int:
         if args.simulate == "-":
             source = SimulatedReader.from_stream(sys.stdin, speed=args.speed)
         else:
+            text = read_text(Path(args.simulate), "reader script")  # InputFileError: exit 3
             try:
-                path = Path(args.simulate)
-                if not path.is_file():
-                    raise OSError("no such script file")
-                source = SimulatedReader.from_script(path, speed=args.speed)
-            except (OSError, ScriptError) as exc:
+                source = SimulatedReader(parse_script(text), speed=args.speed)
+            except ScriptError as exc:
                 print(f"error: {args.simulate}: {exc}", file=sys.stderr)
                 return 2
     else:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.inputfile import EXIT_BAD_FILE, InputFileError
 from companion.interop.actions import ExportError
 from companion.interop.replay import diff_traces, load_trace, replay
 
@@ -30,9 +31,14 @@ def run(args: argparse.Namespace) -> int:
     if args.diff and len(args.files) != 1:
         print("--diff takes exactly one export file", file=sys.stderr)
         return 2
+    bad_file = False
     for path in args.files:
         try:
             result = replay(path, keep_trace=bool(args.trace or args.diff))
+        except InputFileError as err:  # the file cannot be used: one line, the next file
+            print(f"error: {err}", file=sys.stderr)
+            bad_file = True
+            continue
         except ExportError as err:
             print(f"FAIL {path} {err}")
             all_ok = False
@@ -43,9 +49,9 @@ def run(args: argparse.Namespace) -> int:
         if args.diff:
             try:
                 reference = load_trace(args.diff)
-            except (OSError, json.JSONDecodeError) as err:
-                print(f"cannot read trace {args.diff}: {err}", file=sys.stderr)
-                return 2
+            except InputFileError as err:
+                print(f"error: {err}", file=sys.stderr)
+                return EXIT_BAD_FILE
             first = diff_traces(result.trace, reference)
             if first:
                 result.ok = False
@@ -58,4 +64,6 @@ def run(args: argparse.Namespace) -> int:
             all_ok = False
             print(f"FAIL {path} actions={result.actions} seconds={result.seconds:.2f}")
             print(f"  {result.divergence}")
+    if bad_file:
+        return EXIT_BAD_FILE
     return 0 if all_ok else 1

@@ -24,6 +24,7 @@ from companion.engine import GameError
 from companion.engine.titles import chosen_settings, known_titles, title_info
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
+from companion.inputfile import read_text
 from companion.interop.actions import ExportError
 from companion.interop.replay import load_export
 from companion.runtime import settle_collector
@@ -263,10 +264,9 @@ def _steps(args: argparse.Namespace, registry: TagRegistry, title: str, errors: 
     if args.simulate == "-":
         return stream_table_script(sys.stdin, errors, registry=registry, title=title)
     script = Path(args.simulate)
-    if not script.is_file():
-        raise GameError(f"{script}: no such table script")
+    text = read_text(script, "table script")  # InputFileError (exit 3) for a file that cannot be used
     try:
-        return parse_table_script(script.read_text(), registry=registry, title=title)
+        return parse_table_script(text, registry=registry, title=title)
     except ScriptError as exc:
         raise GameError(f"{script}: {exc}; nothing was played") from None
 

@@ -15,6 +15,7 @@ else the default data directory.  See ``docs/TAGS.md``.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
 import sys
@@ -24,7 +25,8 @@ from typing import Any
 from companion.config import ConfigError, load_config
 from companion.engine.titles import known_titles
 from companion.hardware.events import TagEvent, TagSource
-from companion.store import StoreError, database_path
+from companion.inputfile import check_csv, read_csv_text, read_stream, read_text
+from companion.store import StoreError, database_path, rules_problem
 from companion.table.tags import (
     DEFAULT_UNLIMITED_COPIES,
     ItemKind,
@@ -132,8 +134,15 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
+#: the most problem lines one error prints (a CSV of a million bad rows names the first ones)
+MAX_ERROR_LINES = 20
+
+
 def _error(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    lines = message.splitlines()
+    if len(lines) > MAX_ERROR_LINES + 1:
+        lines = [*lines[: MAX_ERROR_LINES + 1], f"  ... and {len(lines) - MAX_ERROR_LINES - 1} more"]
+    print("error: " + "\n".join(lines), file=sys.stderr)
     return 1
 
 
@@ -153,6 +162,9 @@ def _items(args: argparse.Namespace) -> tuple[str, list[Any]]:
     known = known_titles()
     if title not in known:
         raise TagError(f"unknown title {title!r}; known titles: {', '.join(known)}")
+    problem = rules_problem(title, list(args.rules))
+    if problem is not None:
+        raise TagError(problem)
     return title, items_for_title(title, args.only, args.unlimited_copies, args.rules)
 
 
@@ -177,16 +189,16 @@ def _source(args: argparse.Namespace) -> TagSource:
         SerialReader,
         SimulatedReader,
         find_reader_port,
+        parse_script,
     )
 
     if args.simulate is not None:
         if args.simulate == "-":
             return SimulatedReader.from_stream(sys.stdin)
         path = Path(args.simulate)
-        if not path.is_file():
-            raise TagError(f"{path}: no such reader script")
+        text = read_text(path, "reader script")  # InputFileError (exit 3) for a file that cannot be used
         try:
-            return SimulatedReader.from_script(path)
+            return SimulatedReader(parse_script(text))
         except ScriptError as exc:
             raise TagError(f"{path}: {exc}") from None
     if args.port is None and find_reader_port() is None:
@@ -308,12 +320,15 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    # the whole file is read and checked before the database is opened (InputFileError: exit 3)
+    if args.file == "-":
+        text = check_csv(read_stream(sys.stdin, "stdin", "tags CSV"), "stdin")
+    else:
+        text = read_csv_text(args.file, "tags CSV")
     with TagRegistry.open(db_path(args)) as registry:
-        if args.file == "-":
-            result = registry.import_csv(sys.stdin, "stdin")
-        else:
-            with open(args.file, encoding="utf-8-sig", newline="") as stream:
-                result = registry.import_csv(stream, args.file)
+        result = registry.import_csv(
+            io.StringIO(text, newline=""), "stdin" if args.file == "-" else args.file
+        )
     print(f"imported {result.added} tag(s); {result.unchanged} were already enrolled the same way")
     return 0
 

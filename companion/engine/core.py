@@ -443,6 +443,56 @@ class TableGame:
             game._process(action)
         return game
 
+    def rewind(self, count: int) -> None:
+        """Take back every action after the first ``count``, in place (an undo back to a point): one
+        by one while the undo records apply, then as :meth:`undo` goes further back, from the latest
+        checkpoint at or before ``count`` with the actions since replayed; every action replayed only
+        where no checkpoint is that early."""
+        if not 0 <= count <= len(self.actions):
+            raise GameError(f"the game has {len(self.actions)} actions, not {count}")
+        while len(self.actions) > count:
+            records = self._undo_snapshots
+            if not (records and records[-1][:2] == (len(self.actions), self.version)):
+                break
+            self.undo()
+        if len(self.actions) == count:
+            return
+        version, checkpointing = self.version, self.checkpointing
+        usable = tuple(cp for cp in self._checkpoints if cp[0] <= count)
+        if usable:
+            base, checkpoint = usable[-1]
+            later = self.actions[base:count]
+            checkpoint.restore()
+            self._undo_snapshots = []
+            for action in later:
+                self._process(action)
+        else:
+            self._adopt(self.replayed(self.actions[:count]))
+        self._checkpoints, self.checkpointing = usable, checkpointing
+        self.version = version + 1
+
+    def rewound(self, count: int) -> Self:
+        """A new game as this one was after its first ``count`` actions (this one is unchanged), made
+        as :meth:`before_last` makes its copy: from the latest checkpoint at or before ``count``, with
+        the actions since replayed; every action replayed only where no checkpoint is that early."""
+        if not 0 <= count <= len(self.actions):
+            raise GameError(f"the game has {len(self.actions)} actions, not {count}")
+        if count >= len(self.actions) - 1:
+            return self.clone() if count == len(self.actions) else self.before_last()
+        usable = [cp for cp in self._checkpoints if cp[0] <= count]
+        if not usable:
+            return self.replayed(self.actions[:count])
+        base, then = usable[-1]
+        now = self.snapshot()
+        then.restore()
+        try:
+            game: Self = self.clone()
+        finally:
+            now.restore()
+        for action in self.actions[base:count]:
+            game._process(action)
+        return game
+
     def replayed(self, actions: list[ActionDict]) -> Self:
         """A new game of the same title and players with ``actions`` applied (no checkpoints)."""
         game = type(self)(self.data, self.player_spec, self.optional_rules, self.seed)

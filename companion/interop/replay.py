@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Iterator
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import GameError, TableGame, new_game
+from companion.inputfile import export_problem, read_json, read_json_lines
 from companion.interop.actions import ExportError, effective_actions
 
 
@@ -26,13 +26,10 @@ class ReplayResult:
 
 
 def load_export(path: str | Path) -> dict[str, Any]:
-    try:
-        data: dict[str, Any] = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as err:
-        raise ExportError(f"{path}: cannot read the export ({err})") from None
-    for key in ("title", "players", "actions"):
-        if key not in data:
-            raise ExportError(f"{path}: not an 18xx.games export (no {key!r})")
+    data: dict[str, Any] = read_json(path, "export")  # InputFileError: the file cannot be used
+    problem = export_problem(data)
+    if problem is not None:
+        raise ExportError(f"{path}: {problem}")
     return data
 
 
@@ -149,7 +146,7 @@ def diff_traces(ours: list[dict[str, Any]], reference: list[dict[str, Any]]) -> 
 
 
 def load_trace(path: str | Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    return list(read_json_lines(path, "trace"))
 
 
 def export_game(game: TableGame, game_id: int = 0) -> dict[str, Any]:

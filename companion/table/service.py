@@ -30,7 +30,6 @@ from companion.engine.core import MoneyMove, Preview, TableGame
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.interop.actions import (
     ExportError,
-    effective_actions,
     is_message,
     is_redo,
     redo_record,
@@ -69,6 +68,12 @@ def game_from_store(store: Store, game_id: int) -> TableGame:
     ``Game``, or a title without a map)."""
     game: TableGame = store.replayed(game_id)
     return game
+
+
+def _without_ids(actions: list[Action]) -> list[Action]:
+    """``actions`` without the log ``id`` the store gives each and the notes the engine adds
+    (``_corp``): what the game and the store both hold of them."""
+    return [{k: v for k, v in a.items() if k != "id" and not k.startswith("_")} for a in actions]
 
 
 def _cash_moves(now: TableGame, then: TableGame) -> list[MoneyMove]:
@@ -369,7 +374,7 @@ class TableService(Proposer):
                 stored = self.store.effective_actions(self.game_id)
             except StoreError as exc:
                 return self._refuse(f"cannot undo: {exc}")
-            before = self.game.replayed(actions[:keep])
+            before = self.game.rewound(keep)
             taken = [describe_action(self.game, a, applied=True) for a in actions[keep:]]
             preview = Preview(log=[f"undo: {line}" for line in reversed(taken)])
             preview.money.extend(_cash_moves(self.game, before))
@@ -393,11 +398,10 @@ class TableService(Proposer):
         """The actions a redo would bring back (those the latest undo took back, until a new action)."""
         with self._lock:
             try:
-                stored = self.store.actions(self.game_id)
-                after = effective_actions(stored + [redo_record()])
-            except (ExportError, StoreError):
+                seqs = self.store.effective_seqs(self.game_id, redo_record())
+                return self.store.actions_at(self.game_id, seqs[len(self.game.actions) :])
+            except StoreError:
                 return []
-            return after[len(self.game.actions) :]
 
     def redo(self) -> Outcome:
         """Propose bringing back what the latest undo took back (confirm does it)."""
@@ -406,16 +410,29 @@ class TableService(Proposer):
             restored = self.redoable()
             if not restored:
                 return self._refuse("there is nothing to redo: redo brings back an undo until a new action")
-            trial = self.game.clone()
-            lines: list[str] = []
-            for action in restored:
-                try:
-                    lines += trial.apply(action)
-                except GameError as exc:
-                    return self._refuse(f"cannot redo: {exc}")
+            # tried on the game itself and put back exactly as it was, as a preview is (no copy)
+            game, lines, refused = self.game, [], None
+            before, now, checkpointing = game.cash_table(), game.snapshot(), game.checkpointing
+            try:
+                game.checkpointing = False  # a trial keeps no checkpoint
+                for action in restored:
+                    game.close_queries()
+                    lines += game._process(action)
+                after = game.cash_table()
+                first = describe_action(game, restored[0], applied=True)
+            except GameError as exc:
+                refused = f"cannot redo: {exc}"
+            finally:
+                now.restore()
+                game.checkpointing = checkpointing
+            if refused is not None:
+                return self._refuse(refused)
             preview = Preview(log=lines)
-            preview.money.extend(_cash_moves(self.game, trial))
-            first = describe_action(trial, restored[0], applied=True)
+            preview.money.extend(
+                MoneyMove(key, before.get(key, 0), cash)
+                for key, cash in after.items()
+                if before.get(key) != cash
+            )
             more = f" and {plural(len(restored) - 1, 'more action')}" if len(restored) > 1 else ""
             return self.offer(
                 Proposal(
@@ -430,21 +447,41 @@ class TableService(Proposer):
             )
 
     def _confirm_rewind(self, proposal: Proposal) -> Result:
-        """Store the undo (to a point) or redo record, then rebuild the game from the store."""
+        """Store the undo (to a point) or redo record, then bring the game there in place: an undo
+        back to a point takes the actions back one by one (from the undo records and checkpoints), a
+        redo applies again what it brings back (its proposal tried them).  Only a game whose actions
+        are not those of the store is rebuilt by replaying every action, before anything is stored."""
         record = proposal.action
         if not is_redo(record) and "action_id" not in record:
             return self._confirm_undo(proposal)  # the last action: the engine's checkpoint takes it back
         done = "redone" if is_redo(record) else "undone"
         try:
-            # the game it leads to is built first: the record is stored only if the engine takes it
-            target = effective_actions(self.store.actions(self.game_id) + [record])
-            game = self.game.replayed(target)
+            # read in full only the actions brought back and the last one both share
+            seqs = self.store.effective_seqs(self.game_id, record)
+            now = self.game.actions
+            shared = min(len(seqs), len(now))
+            last = self.store.actions_at(self.game_id, seqs[shared - 1 : shared] if shared else [])
+            in_place = _without_ids(last) == _without_ids(now[shared - 1 : shared] if shared else [])
+            # a redo of many actions replays the game: applying each would note an undo record each
+            in_place = in_place and len(seqs) - len(now) <= self.game.UNDO_SNAPSHOTS
+            target = now[: len(seqs)] + self.store.actions_at(self.game_id, seqs[len(now) :])
+            if not in_place:  # not the store's game: rebuilt from the store, before anything is stored
+                target = self.store.actions_at(self.game_id, seqs)
+            game = self.game if in_place else self.game.replayed(target)
             if is_redo(record):
                 seq = self.store.redo(self.game_id)
             else:
                 seq = self.store.undo(self.game_id, **{k: v for k, v in record.items() if k != "type"})
         except (StoreError, GameError, ExportError) as exc:
             return self._refuse(f"not {done}, nothing changed: {exc}")
+        try:
+            if in_place and len(game.actions) > len(target):
+                game.rewind(len(target))
+            for action in target[len(game.actions) :] if in_place else []:
+                game.apply(action)
+        except GameError:  # tried by the proposal, so not expected: the whole replay decides
+            log.exception("table: %s in place failed; replaying the game", done)
+            game = self.game.replayed(target)
         game.keep_checkpoints()
         self.game = game
         self._set_proposal(None)
