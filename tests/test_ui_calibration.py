@@ -18,8 +18,8 @@ import numpy as np
 from dataclasses import replace
 from vision.board import board_from_title
 from vision.perturb import Perturbation, simulate_frame
-from vision.styles import flat
-from vision.styles._paint import rgb
+from devtools.looks import flat
+from devtools.looks._paint import rgb
 from companion.table.calibrate import suggested_layout
 
 ODD = replace(

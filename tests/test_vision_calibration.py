@@ -11,15 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.bench.vision import owner_calibration
 from companion.cli import main
+from devtools.bench.vision import owner_calibration
+from devtools.evaluate import FrameReport, run_bench
+from devtools.looks import STYLES, flat
+from devtools.looks._paint import Image, rgb
+from devtools.vision_bench import main as vision_bench
 from vision.board import BoardState, board_from_title
 from vision.calibration import Calibration, CalibrationError, load
-from vision.evaluate import FrameReport, run_bench
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
-from vision.styles import STYLES, flat
-from vision.styles._paint import Image, rgb
 
 #: a printing whose yellow is orange enough to fall in the default brown hues, and a teal green
 ODD = replace(
@@ -219,16 +220,14 @@ def test_a_failed_bench_calibration_is_reported(
     assert owner.calibration is None and owner.error is not None and "brown" in owner.error
     assert owner.describe().startswith("calibration failed") and "measured uncalibrated" in owner.describe()
     # the bench command says so before its frames and in its summary
-    assert (
-        main(["vision", "bench", "--title", "1870", "--frames", "1", "--style", "grey", "--calibrate"]) == 0
-    )
+    assert vision_bench(["--title", "1870", "--frames", "1", "--style", "grey", "--calibrate"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("calibration failed (the brown tiles")
     assert "calibrated: False" in out and "calibration: calibration failed" in out
 
 
 def test_make_bench_marks_the_calibrated_figures() -> None:
-    from companion.bench.vision import OwnerCalibration, _rows
+    from devtools.bench.vision import OwnerCalibration, _rows
 
     figures = {
         "frames": 1,

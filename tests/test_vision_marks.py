@@ -7,6 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
+from devtools.looks import cardboard, flat
+from devtools.looks._paint import paint_tile
 from tests.vision_support import styled_photo
 from vision.board import board_from_title, title_tile_shapes
 from vision.geometry import edge_angle
@@ -14,8 +16,6 @@ from vision.pipeline import Recognizer
 from vision.print_marks import GlyphBank, MarkReader, find_marks
 from vision.render import render_tile
 from vision.structure import FINE_PATCH, FINE_SCALE, PrintReader, centreline
-from vision.styles import cardboard, flat
-from vision.styles._paint import paint_tile
 
 
 def _glyph(ch: str, font: int, height: int, weight: float = 0.15) -> np.ndarray:  # type: ignore[type-arg]

@@ -1,6 +1,6 @@
 """A sharp curve seen wide is not a town's bar.
 
-On `cardboard` (dev seed 2002 frame 5, as `companion vision bench` photographs it) a 7 (a sharp curve)
+On `cardboard` (dev seed 2002 frame 5, as `python -m devtools.vision_bench` photographs it) a 7 (a sharp curve)
 lying three pixels off its hex fitted the 3's course (the same curve with a town) only obliquely: the
 thin track measured 0.14-0.17 of a hex across its own stretches, and the ink beyond the track where the
 3's bar would cross was that track. The 3's bar counted as seen and the 7 was read as a 3, a wrong

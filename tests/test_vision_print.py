@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from devtools.evaluate import run_bench, summarise
 from tests.vision_support import styled_photo
 from vision.board import board_from_title, title_tile_shapes
-from vision.evaluate import run_bench, summarise
 from vision.geometry import APOTHEM, edge_angle
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile

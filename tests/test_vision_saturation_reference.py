@@ -2,7 +2,7 @@
 
 The print reader counts a pixel as the tile's colour where it has the tile's hue and at least 0.75 of
 the print's saturation. That saturation was the mean over the hex's pixels of the tile's hue, which
-whatever lies over part of the hex drags: on `print2` (dev seed 3003 frame 6, as `companion vision bench`
+whatever lies over part of the hex drags: on `print2` (dev seed 3003 frame 6, as `python -m devtools.vision_bench`
 photographs it) glare over one exit of a 63 (six exits) lowered it so far that the washed-out exit passed
 as the bare tile, and the 63 was read as a 170 (five exits): a false difference. The reference is now
 at least the median saturation of the tile's hue right beside the dark print (its track, its outlines),

@@ -1,6 +1,6 @@
 """Where two tracks cross, the ink's width is no town's dot: only its revenue proves it.
 
-On `offset` (dev seed 1111 frame 0, as `companion vision bench` photographs it: warm, bright light) a
+On `offset` (dev seed 1111 frame 0, as `python -m devtools.vision_bench` photographs it: warm, bright light) a
 green 16 (two gentle curves crossing) showed hue 34-35, on yellow's side of the yellow/green boundary, and
 was voted yellow; the one yellow tile of its track is the 56, the same curves with a town on each. Each
 56 town lies 0.074 of a hex from the other curve, so the thick track's crossing widened the ink at both

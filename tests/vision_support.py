@@ -1,4 +1,4 @@
-"""Shared by the camera tests: a photo of a board drawn in one of the looks of ``vision.styles``."""
+"""Shared by the camera tests: a photo of a board drawn in one of the looks of ``devtools.looks``."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from devtools.evaluate import fixture_games, make_changes
+from devtools.looks import renderer
 from vision.board import BoardState
-from vision.evaluate import fixture_games, make_changes
 from vision.fixture_states import replay
 from vision.perturb import FRAME_SIZE, Perturbation, random_perturbation, simulate_frame
 from vision.pipeline import FrameResult, HexObservation, Recognizer
 from vision.render import Image
-from vision.styles import renderer
 
 
 def styled_photo(board: BoardState, style: str, seed: int, **changes: Any) -> Image:
@@ -54,7 +54,7 @@ def read_as_bench_frame(board: BoardState, style: str, p: Perturbation) -> Frame
 def read_dev_hex(
     style: str, seed: int, frame: int, hex_id: str, placed: tuple[str, int], title: str = "1870"
 ) -> HexObservation:
-    """What the camera sees on ``hex_id`` of a development frame as ``companion vision bench``
+    """What the camera sees on ``hex_id`` of a development frame as ``python -m devtools.vision_bench``
     photographs it (:func:`bench_frame` with the engine's replay) in the look ``style``, the tile
     ``placed`` lying there; no tile on the frame is read as another tile (:func:`read_as_bench_frame`)."""
     board, p = bench_frame(title, seed, frame, engine=True)
@@ -69,7 +69,7 @@ def _title_states(title: str) -> tuple[tuple[tuple[int, BoardState], ...], ...]:
 
 @functools.cache
 def _engine_states(title: str) -> tuple[tuple[tuple[int, BoardState], ...], ...]:
-    from companion.bench.vision import bench_states
+    from devtools.bench.vision import bench_states
 
     return tuple(tuple(game) for game in bench_states(title, None))
 
@@ -77,10 +77,10 @@ def _engine_states(title: str) -> tuple[tuple[tuple[int, BoardState], ...], ...]
 def bench_frame(
     title: str, seed: int, frame: int, *, engine: bool = False
 ) -> tuple[BoardState, Perturbation]:
-    """Frame ``frame`` (from 0) of the bench's run of ``title`` at ``seed`` (``vision.evaluate.run_bench``,
+    """Frame ``frame`` (from 0) of the bench's run of ``title`` at ``seed`` (``devtools.evaluate.run_bench``,
     up to 3 changes a frame): the table photographed, its deliberate changes made, and the frame's
     perturbation.  The development frames the rounds of docs/VISION-PRINT-READER.md name ("seed 3003 frame 5") are
-    these.  ``engine``: the board states as ``companion vision bench`` photographs them (the rules engine's
+    these.  ``engine``: the board states as ``python -m devtools.vision_bench`` photographs them (the rules engine's
     replay, exact tokens) rather than the fixture reader's (home tokens at par)."""
     states = _engine_states(title) if engine else _title_states(title)
     rng = np.random.default_rng(seed)

@@ -127,7 +127,7 @@ def relu(x: FloatArray) -> FloatArray:
 
 class Tower:
     """One tower of the trained network: a stem, depthwise-separable blocks, a pointwise head and
-    a global branch added everywhere (the same computation as ``vision.training.train.Tower``)."""
+    a global branch added everywhere (the same computation as ``devtools.training.train.Tower``)."""
 
     def __init__(
         self,

@@ -297,7 +297,7 @@ def _edge_point(layout: str, edge: int, dist: float = APOTHEM) -> Point:
 def centreline(layout: str, a: int, b: int, n: int = 32) -> list[Point]:
     """The centre of track joining edges ``a`` and ``b``: straight across, or the circular arc that
     meets both edges square (centred on the shared corner for a sharp curve, on the far point for a
-    gentle one): the geometry every 18xx tile set prints.  (The painters of :mod:`vision.styles` draw
+    gentle one): the geometry every 18xx tile set prints.  (The painters of :mod:`devtools.looks` draw
     their own track on purpose: the reader must not share drawing code with the looks it is
     measured on.)"""
     pa, pb = _edge_point(layout, a), _edge_point(layout, b)

@@ -1,5 +1,5 @@
 """Benchmark: camera tile recognition on simulated 1640×1232 photos of fixture board states, one
-set of frames per board look (:mod:`vision.styles`), each reported separately."""
+set of frames per board look (:mod:`devtools.looks`), each reported separately."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ import cv2
 from companion.interop.replay import load_export
 from companion.table.calibrate import CalibrationWalk, learn_from_photos, tile_colours
 from companion.table.camera import export_board_states
-from vision.board import BoardState
-from vision.calibration import Calibration, CalibrationError
-from vision.evaluate import (
+from devtools.evaluate import (
     calibration_photos,
     calibration_rng,
     calibration_tiles,
@@ -24,8 +22,10 @@ from vision.evaluate import (
     run_bench,
     summarise,
 )
+from devtools.looks import STYLES, TUNED
+from vision.board import BoardState
+from vision.calibration import Calibration, CalibrationError
 from vision.perturb import FRAME_SIZE
-from vision.styles import STYLES, TUNED
 
 FRAMES = 40
 #: frames for each other map title (fewer, to keep `make bench` short), on `ours` and on the untuned look
@@ -97,7 +97,7 @@ def owner_calibration(
 
 
 def bench_states(title: str, directory: Path | None = None) -> list[list[tuple[int, BoardState]]]:
-    """The board states of the title's fixture games (:func:`vision.evaluate.fixture_paths`), one list
+    """The board states of the title's fixture games (:func:`devtools.evaluate.fixture_paths`), one list
     per game, as the rules engine replays them (home tokens, mergers and removed tokens included)."""
     return [export_board_states(load_export(p)) for p in fixture_paths(title, directory)]
 
@@ -226,7 +226,7 @@ def bench() -> str:
     return (
         "## Camera tile recognition\n\n"
         f"`companion vision bench --title {first} --frames {FRAMES} --seed {SEED} --style STYLE` for each look "
-        f"of `vision/styles`: simulated 1640×1232 photos of board states from the {first} fixture games (as "
+        f"of `devtools/looks`: simulated 1640×1232 photos of board states from the {first} fixture games (as "
         "the rules engine replays them) with "
         "perspective tilt up to 25°, lighting, shadows, glare, a hand or cards, blur, noise and JPEG, and 0–3 "
         "deliberate differences per frame; one core (process pinned, OpenCV single-threaded); time is marker "

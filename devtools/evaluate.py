@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from devtools.looks import Renderer, renderer
 from vision.board import UPGRADE_ORDER, BoardState, title_tile_shapes
 from vision.calibration import Calibration
 from vision.fixture_states import FixtureError, FixtureGame, load_fixture, replay
@@ -38,7 +39,6 @@ from vision.perturb import FRAME_SIZE, Perturbation, hex_visibility, random_pert
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.render import Image
-from vision.styles import Renderer, renderer
 from vision.tiles import rotation_classes
 
 Placed = tuple[str, int]
@@ -229,7 +229,7 @@ def run_bench(
     reader: str = "net",
 ) -> Iterator[FrameReport]:
     """Yield one report per simulated frame (deterministic for ``seed``), the board drawn in the
-    look ``style`` (:mod:`vision.styles`), read with ``calibration`` (the owner's, e.g. learned from
+    look ``style`` (:mod:`devtools.looks`), read with ``calibration`` (the owner's, e.g. learned from
     :func:`calibration_photos`) by the ``reader`` (:data:`vision.pipeline.READERS`) unless a
     ``recognizer`` is given.
 
