@@ -226,12 +226,10 @@ def run_bench(
     style: str = "ours",
     states: Sequence[Sequence[tuple[int, BoardState]]] | None = None,
     calibration: Calibration | None = None,
-    reader: str = "net",
 ) -> Iterator[FrameReport]:
     """Yield one report per simulated frame (deterministic for ``seed``), the board drawn in the
     look ``style`` (:mod:`devtools.looks`), read with ``calibration`` (the owner's, e.g. learned from
-    :func:`calibration_photos`) by the ``reader`` (:data:`vision.pipeline.READERS`) unless a
-    ``recognizer`` is given.
+    :func:`calibration_photos`) unless a ``recognizer`` is given.
 
     ``states`` are the board states to photograph, one list of ``(action id, board)`` per game (the
     caller's replay of the games, e.g. the rules engine's); without them the fixture exports of the
@@ -243,9 +241,7 @@ def run_bench(
         states = [_states(g) for g in fixture_games(title, fixtures)]
     if not states:
         raise ValueError(f"no {title} board states to photograph")
-    rec = recognizer or Recognizer(
-        states[0][-1][1] if states[0] else _empty(title), calibration=calibration, reader=reader
-    )
+    rec = recognizer or Recognizer(states[0][-1][1] if states[0] else _empty(title), calibration=calibration)
     rng = np.random.default_rng(seed)
     for index in range(frames):
         g = int(rng.integers(len(states)))

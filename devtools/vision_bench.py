@@ -19,7 +19,6 @@ from devtools.bench.vision import bench_states, owner_calibration
 from devtools.evaluate import run_bench, summarise, why_tally
 from devtools.looks import TUNED
 from vision.fixture_states import FixtureError
-from vision.hexnet import READERS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,13 +41,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="the look the boards are drawn in (devtools/looks): the reader is trained on ours, flat, "
         "cardboard, print2, offset, reprint and varied (a new look drawn at random for every board); "
         "classic, folio and heritage are never trained or tuned on",
-    )
-    bench.add_argument(
-        "--reader",
-        choices=READERS,
-        default=READERS[0],
-        help="how hexes are read: net (the trained hex reader, the default) or print (the template "
-        "matcher and print reader it replaced)",
     )
     bench.add_argument(
         "--calibrate",
@@ -101,7 +93,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
             style=args.style,
             states=states,
             calibration=None if owner is None else owner.calibration,
-            reader=args.reader,
         ):
             reports.append(report)
             if args.json:
@@ -127,7 +118,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary = summarise(reports)
     summary["style"] = args.style
     summary["style_tuned"] = args.style in TUNED
-    summary["reader"] = args.reader
     summary["calibrated"] = owner is not None and owner.calibration is not None
     if owner is not None:
         summary["calibration"] = owner.describe()

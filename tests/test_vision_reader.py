@@ -43,7 +43,7 @@ def _maps() -> tuple[BoardState, BoardState]:
 
 @functools.cache
 def _recognizer() -> Recognizer:
-    return Recognizer(_maps()[0], reader="net")
+    return Recognizer(_maps()[0])
 
 
 @functools.cache

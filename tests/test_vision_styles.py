@@ -128,33 +128,6 @@ def test_print2_is_drawn_by_distance_fields_with_a_tile_border_and_a_token_ring(
     assert "print2" in TUNED and "classic" not in TUNED
 
 
-@pytest.mark.parametrize("tile", ["1", "2", "3", "4", "55", "56", "58", "69"])
-def test_print2_draws_every_town_bar_where_the_tile_codes_put_it_and_nothing_over_it(tile: str) -> None:
-    """Checked against the tile codes: each town's bar lies across its own track's middle (tile 56's
-    second town was drawn on the other town's track) and no revenue box, label or number covers it
-    (tile 3's revenue hid its bar), at every rotation."""
-    from devtools.looks import print2
-    from vision.structure import _segments
-
-    shape = title_tile_shapes("1870")[tile]
-    scale = 120.0
-    for rotation in range(6):
-        img = np.full((160, 160, 3), 230, np.uint8)
-        print2.paint_tile(img, (80.0, 80.0), scale, shape, rotation, "pointy", [], 0.0)
-        _, bars, _ = _segments(shape, rotation, "pointy")
-        assert len(bars) == len(shape.towns)
-        for (x0, y0), (x1, y1) in bars:
-            mx, my, ux, uy = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 0.18, (y1 - y0) / 0.18
-            for side in (-1, 1):  # both ends of the bar, beyond the track's width
-                px, py = 80 + (mx + side * 0.08 * ux) * scale, 80 + (my + side * 0.08 * uy) * scale
-                colour = img[int(round(py)), int(round(px))].astype(int)
-                assert colour.sum() < 200, (
-                    tile,
-                    rotation,
-                    colour,
-                )  # the dark track colour, not white or yellow
-
-
 # ---------------------------------------------------------------- the offset look (never tuned on)
 
 OFFSET_SCALE = 100.0

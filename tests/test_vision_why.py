@@ -53,11 +53,6 @@ def test_an_unseen_hex_carries_the_recognisers_reason(covered) -> None:  # type:
     assert set(recon.cant_see_why) == set(recon.cant_see)
     assert all(recon.cant_see_why.values())
     assert all(o.why.startswith("net ") for o in result.observations.values() if o.status == "tile")
-    # the print reader says which of its two ways read a tile
-    old = Recognizer(board, reader="print").recognise(image).observations
-    assert {o.why for o in old.values() if o.status == "tile"} <= {"template", "print"} | {
-        o.why for o in old.values() if o.why.startswith("print")
-    }
 
 
 def test_vision_check_why_prints_each_hidden_hex_with_its_reason(covered, capsys) -> None:  # type: ignore[no-untyped-def]

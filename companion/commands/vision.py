@@ -4,7 +4,7 @@
   recognise photos of the table and list their differences from a game's map, an 18xx.games
   export at an action or a live game of the database (which also proposes a newly laid tile);
 * ``vision calibrate IMAGE… (--fixture FILE [--action ID] | --tiles H13=57,…) [--out PATH]``: learn the
-  owner's printing (tile colours, track width) from photos of their board; ``check`` and the table's
+  owner's printing (tile colours) from photos of their board; ``check`` and the table's
   camera use it;
 * ``vision markers OUT_DIR [--hex-mm 38.1]``: the printable marker sheet (PNG + SVG);
 * ``vision render --fixture FILE [--action ID] OUT.png``: draw a board state.
@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
 
     calibrate = sub.add_parser(
         "calibrate",
-        help="learn your tiles' printed colours and track width from photos of your board",
+        help="learn your tiles' printed colours from photos of your board",
         description="Photograph your board with tiles of every colour laid (yellow, green, brown), say "
         "which tiles lie where (an 18xx.games export at that moment, or --tiles), and the camera learns "
         "how your print run shows them. `vision check` and the table's camera use the result.",
@@ -230,10 +230,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     hues = ", ".join(f"{c} {calibration.hues[c]:.1f}" for c in ("yellow", "green", "brown"))
-    width = f"{calibration.track_width:.3f} hex widths" if calibration.track_width else "not measured"
-    print(
-        f"learned from {len(images)} photo(s), {sum(calibration.hexes.values())} tiles: hues {hues}; track {width}"
-    )
+    print(f"learned from {len(images)} photo(s), {sum(calibration.hexes.values())} tiles: hues {hues}")
     print(f"wrote {out}")
     return 0
 
