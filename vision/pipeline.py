@@ -200,7 +200,6 @@ class Recognizer:
     def __init__(
         self,
         board: BoardState,
-        min_confidence: float = 0.5,
         calibration: Calibration | None = None,
         network: HexNet | None = None,
     ) -> None:
@@ -210,7 +209,6 @@ class Recognizer:
         self.hue_ranges = self.calibration.hue_ranges()
         self.layout = board.layout
         self.geometry = board.geometry
-        self.min_confidence = min_confidence
         self.hex_ids = tuple(h for h, info in board.hexes.items() if info.tileable)
         self.centres = np.array([self.geometry.center(h) for h in self.hex_ids], dtype=np.float64)
         self.mask = hex_mask(self.layout, 0.9, SCALE, PATCH)
