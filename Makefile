@@ -25,15 +25,15 @@ test: $(STAMP) sysdeps
 	$(PY) -m pytest -n auto --dist loadfile
 
 bench: $(STAMP) sysdeps
-	OPENBLAS_NUM_THREADS=1 $(PY) -m companion.bench
+	OPENBLAS_NUM_THREADS=1 $(PY) -m devtools.bench
 
 train-vision: $(STAMP)
 	$(PY) -m pip install -q -e '.[train]'
 	PY=$(PY) scripts/train-hexnet
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check companion vision tests
-	$(VENV)/bin/ruff format --check companion vision tests
+	$(VENV)/bin/ruff check companion vision devtools tests
+	$(VENV)/bin/ruff format --check companion vision devtools tests
 	$(VENV)/bin/mypy
 
 clean:

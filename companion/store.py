@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Self, cast
+from typing import Any, Literal, Self
 
 from companion.config import Config, default_data_dir
 from companion.interop.actions import ExportError, effective_actions
@@ -1052,38 +1052,6 @@ class Store(Database):
             except ExportError as exc:
                 raise StoreError(f"game {game_id} has nothing to redo; nothing was stored") from exc
             return self.append(game_id, record)
-
-    # -- snapshots: an optional cache ------------------------------------------
-
-    def save_snapshot(self, game_id: int, seq: int, key: str, state: object) -> None:
-        """Cache a state reached after the first ``seq`` logged actions.
-
-        ``key`` names what produced it (e.g. the engine version) so a changed
-        engine never reuses an old snapshot.  The log is append-only, so a
-        snapshot at ``seq`` stays valid for as long as the game exists.
-        """
-        count = self.game(game_id).action_count
-        if not 0 <= seq <= count:
-            raise StoreError(f"game {game_id} has {count} actions; cannot snapshot after action {seq}")
-        text = _dumps(state, "the snapshot")
-        with self._write() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, seq, key, state) VALUES (?, ?, ?, ?)",
-                (game_id, seq, key, text),
-            )
-
-    def latest_snapshot(self, game_id: int, key: str) -> tuple[int, Any] | None:
-        """The newest readable snapshot for ``key`` as ``(seq, state)``, or ``None``."""
-        rows = self._read(
-            "SELECT seq, state FROM snapshots WHERE game_id = ? AND key = ? ORDER BY seq DESC",
-            (game_id, key),
-        )
-        for seq, text in rows:
-            try:
-                return cast(int, seq), json.loads(text)
-            except (TypeError, ValueError):
-                continue  # a cache entry that cannot be read is simply not used
-        return None
 
     # -- maintenance -----------------------------------------------------------
 

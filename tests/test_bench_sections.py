@@ -1,8 +1,8 @@
-"""``python -m companion.bench NAME`` replaces only its own section of docs/BENCHMARKS.md."""
+"""``python -m devtools.bench NAME`` replaces only its own section of docs/BENCHMARKS.md."""
 
 from __future__ import annotations
 
-from companion.bench.__main__ import merge_sections
+from devtools.bench.__main__ import merge_sections
 
 OLD = """# Benchmarks
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.bench.taps import PtyBoard
 from companion.cli import main
 from companion.hardware.protocol import encode_device_line
+from devtools.bench.taps import PtyBoard
 
 COMPANION = [sys.executable, "-m", "companion"]
 

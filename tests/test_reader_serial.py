@@ -16,10 +16,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.bench.taps import PtyBoard
 from companion.hardware.events import ReaderEvent, TagEvent, TagRemoved
 from companion.hardware.protocol import CommandReply, Heartbeat, StatusEvent, encode_device_line
 from companion.hardware.reader import SerialReader, find_reader_port
+from devtools.bench.taps import PtyBoard
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 sys.path.insert(0, str(FIRMWARE))

@@ -171,22 +171,6 @@ def test_undo_is_replay_all_but_the_last(tmp_path_factory: pytest.TempPathFactor
     s.close()
 
 
-def test_snapshots_are_an_optional_cache(store: Store) -> None:
-    game = store.create_game("1870", ["A", "B"])
-    assert store.latest_snapshot(game, "engine-1") is None
-    store.append(game, buy(1))
-    store.append(game, buy(2))
-    store.save_snapshot(game, 1, "engine-1", {"cash": [100, 200]})
-    store.save_snapshot(game, 2, "engine-1", {"cash": [90, 200]})
-    assert store.latest_snapshot(game, "engine-1") == (2, {"cash": [90, 200]})
-    assert store.latest_snapshot(game, "engine-2") is None
-    with pytest.raises(StoreError):
-        store.save_snapshot(game, 3, "engine-1", {})
-    # an unreadable cache entry is skipped, never fatal
-    store._conn.execute("UPDATE snapshots SET state = '{broken' WHERE seq = 2")
-    assert store.latest_snapshot(game, "engine-1") == (1, {"cash": [100, 200]})
-
-
 def test_garbage_file_gives_clear_error_and_is_not_changed(tmp_path: Path) -> None:
     path = tmp_path / "notes.db"
     content = b"these are my notes, not a database\n" * 200

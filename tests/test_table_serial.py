@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.bench.table import measure, serial_table
 from companion.table.script import demo_uid
 from companion.table.tags import find_item
+from devtools.bench.table import measure, serial_table
 
 
 def wait_until(cond: Callable[[], bool], timeout: float = 10.0) -> None:

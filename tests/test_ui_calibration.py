@@ -18,8 +18,8 @@ import numpy as np
 from dataclasses import replace
 from vision.board import board_from_title
 from vision.perturb import Perturbation, simulate_frame
-from vision.styles import flat
-from vision.styles._paint import rgb
+from devtools.looks import flat
+from devtools.looks._paint import rgb
 from companion.table.calibrate import suggested_layout
 
 ODD = replace(
@@ -123,7 +123,7 @@ def test_calibration_walk_through(tmp_path: Path, display: str, monkeypatch: pyt
     assert "Yellow: hue" in yellow and "(default 27)" in yellow
     assert int(yellow.split("hue ")[1].split()[0]) < 19
     assert "1 tile(s) measured" in learned["calibrate-learned:1"]["text"]  # the green one
-    assert learned["calibrate-learned:3"]["text"].strip().startswith("Track width: ")
+    assert learned["calibrate-learned:3"]["text"].strip().startswith("From ")
     discarded = shots["discarded"]["labelled"]
     assert "nothing stored" in discarded["calibrate-status"]["text"]
     assert discarded["calibrate-learned:0"]["text"].strip() == "nothing yet"

@@ -38,12 +38,12 @@ def test_kansas_city_takes_only_the_k_tile_and_st_louis_only_the_l_tile() -> Non
 
 @pytest.mark.parametrize("style", ["flat", "offset"])
 def test_the_label_twins_are_read_on_their_own_cities(style: str) -> None:
-    """Before this rule both hexes came back "171K or 172L: same track" on `flat` and `offset` (0 of 6
-    read); now each is read as the one tile its city may take (at least 5 of 6 over three photos: a
-    shadow may still leave one "can't see"), never as the other."""
+    """Each is read as the one tile its city may take (at least 5 of 6 over three photos: a shadow may
+    still leave one "can't see"), never as the other (the old print reader read 0 of 6 before it was
+    given this rule)."""
     tiles = {"B11": ("171K", 0), "C18": ("172L", 0)}
     board = board_from_title("1870", tiles)
-    recognizer = Recognizer(board, reader="print")
+    recognizer = Recognizer(board)
     read = 0
     for seed in (1, 2, 3):
         result = recognizer.recognise(styled_photo(board, style, seed))

@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from companion.bench.vision import bench_states, map_titles
-from companion.cli import main
+from devtools.bench.vision import bench_states, map_titles
+from devtools.evaluate import fixture_paths
+from devtools.vision_bench import main as vision_bench
 from tests.vision_support import styled_photo
 from vision.board import BoardState, board_from_title, title_tile_shapes
-from vision.evaluate import fixture_paths
 from vision.fixture_states import board_at, load_fixture
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
@@ -187,13 +187,10 @@ def test_upgrades_and_removals_on_printed_cities_are_seen(title: str) -> None:
 
 
 def test_vision_bench_runs_on_a_new_map_and_refuses_a_title_without_one(capsys: Any) -> None:
-    assert (
-        main(["vision", "bench", "--title", "1833NE", "--frames", "2", "--seed", "5", "--strength", "0.5"])
-        == 0
-    )
+    assert vision_bench(["--title", "1833NE", "--frames", "2", "--seed", "5", "--strength", "0.5"]) == 0
     out = capsys.readouterr().out
     assert "summary:" in out and "wrong_hexes: 0" in out and "registration_failures: 0" in out
-    assert main(["vision", "bench", "--title", "TSR", "--frames", "1"]) == 2
+    assert vision_bench(["--title", "TSR", "--frames", "1"]) == 2
     assert "has no map" in capsys.readouterr().err
 
 

@@ -11,11 +11,11 @@ import functools
 import numpy as np
 import pytest
 
+from devtools.looks import TUNED
 from tests.vision_support import styled_photo
 from vision.board import BoardState, board_from_title
 from vision.pipeline import FrameResult, Recognizer
 from vision.reconcile import reconcile
-from vision.styles import TUNED
 from vision.tiles import equivalent_rotations
 
 #: what the game says lies on the map
@@ -43,7 +43,7 @@ def _maps() -> tuple[BoardState, BoardState]:
 
 @functools.cache
 def _recognizer() -> Recognizer:
-    return Recognizer(_maps()[0], reader="net")
+    return Recognizer(_maps()[0])
 
 
 @functools.cache

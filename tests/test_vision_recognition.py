@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from devtools.evaluate import run_bench, summarise
+from devtools.vision_bench import main as vision_bench
 from vision.board import board_from_title
-from vision.evaluate import run_bench, summarise
 from vision.fixture_states import board_at, load_fixture
 from vision.markers import (
     Detection,
@@ -237,9 +238,9 @@ def test_vision_markers_and_render_commands(tmp_path: Path, capsys) -> None:  # 
 
 
 def test_vision_bench_json(capsys) -> None:  # type: ignore[no-untyped-def]
-    code = main(["vision", "bench", "--frames", "1", "--seed", "3", "--json", "--fixtures", str(FIXTURES)])
+    code = vision_bench(["--frames", "1", "--seed", "3", "--json", "--fixtures", str(FIXTURES)])
     assert code == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
     assert lines[0]["frame"] == 0 and "visible" in lines[0]
     assert "hex_accuracy" in lines[-1]["summary"]
-    assert main(["vision", "bench", "--frames", "0"]) == 2
+    assert vision_bench(["--frames", "0"]) == 2

@@ -1,4 +1,4 @@
-"""vision.styles.heritage: the untuned heritage look, checked from its pixels.
+"""devtools.looks.heritage: the untuned heritage look, checked from its pixels.
 
 Every tile of the four titles is laid at every rotation on a small image (a hex 100 px wide, centre at
 pixel (70, 70)) and read back with geometry worked out here: dark track at exactly the tile's edges,
@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from devtools.looks import STYLES, TUNED, renderer
+from devtools.looks.heritage import Token, paint_tile
 from vision.board import board_from_title, title_tile_shapes
 from vision.geometry import edge_angle
 from vision.markers import detect_markers
-from vision.styles import STYLES, TUNED, renderer
-from vision.styles.heritage import Token, paint_tile
 from vision.tiles import TileShape
 
 Image = NDArray[np.uint8]

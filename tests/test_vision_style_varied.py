@@ -1,9 +1,9 @@
-"""vision.styles.varied: a new printing per seed (for training the recogniser), every tile drawn as
+"""devtools.looks.varied: a new printing per seed (for training the recogniser), every tile drawn as
 its tile code says whatever the look.
 
 The tile checks work from the pixels with geometry worked out here from the hex and the look's
 parameters (its curve family and measures), not from the painter's own geometry: the painter's
-:class:`~vision.styles.varied.Art` only says where it chose to put a stop, and that place is checked
+:class:`~devtools.looks.varied.Art` only says where it chose to put a stop, and that place is checked
 against the track computed here."""
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import cv2
 import numpy as np
 import pytest
 
+from devtools.looks import STYLES, TUNED, renderer, varied
+from devtools.looks.varied import Token, VariedLook, look_problems, paint_tile, random_look, rng_from
 from vision.board import board_from_title, title_tile_shapes
 from vision.geometry import edge_angle
 from vision.markers import detect_markers
 from vision.render import BoardView
-from vision.styles import STYLES, TUNED, renderer, varied
-from vision.styles.varied import Token, VariedLook, look_problems, paint_tile, random_look, rng_from
 from vision.tiles import TileShape
 
 Point = tuple[float, float]

@@ -111,21 +111,6 @@ class HexInfo:
         hex's towns and cities (:meth:`keeps_stops`).  The camera's reader chooses among these."""
         return self.may_carry(tile) and self.keeps_stops(tile)
 
-    def prints_like(self, tile: TileShape, rotation: int) -> bool:
-        """Whether ``tile`` laid at ``rotation`` prints what the hex's printed tile does: its colour, its
-        track between edges and its cities and towns joined to the same edges (revenues, slots and
-        labels aside).  The print reader, which knows only the tile set, reads a printed yellow city
-        with no tile on it as such a tile (1833NE's Hartford as a 6): that reading is "no tile"."""
-        if self.printed_tile is None or tile.color != self.printed_tile:
-            return False
-        return _track_and_stops(tile, rotation) == _track_and_stops(self.shape, 0)
-
-
-def _track_and_stops(shape: TileShape, rotation: int) -> frozenset[tuple[object, ...]]:
-    return frozenset(
-        item[:2] if item[0] == "track" else (item[0], item[1], item[3]) for item in shape.signature(rotation)
-    )
-
 
 @dataclass(frozen=True)
 class Corporation:

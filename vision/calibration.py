@@ -1,13 +1,12 @@
-"""Calibration from the owner's own set: the printing's tile colours and track width.
+"""Calibration from the owner's own set: the printing's tile colours.
 
 A different edition or print run prints its yellow, green and brown at other hues (an orange-ish
-yellow, a teal green) and its track at another width.  :func:`calibrate` looks at one or a few
+yellow, a teal green).  :func:`calibrate` looks at one or a few
 photos of the owner's board with tiles laid whose identity is known (the board state of a game
 export at that moment, or any laid-out set the owner describes as tiles on hexes), and learns
 
 * for each tile colour, the hue its print shows after the frame's white balance, and from them
   the hue ranges the recogniser sorts tile colours by (boundaries half-way between neighbours);
-* the track's width where it leaves a tile.
 
 and, for the trained hex reader (:mod:`vision.hexnet`), whether it reads the owner's calibration
 photos better with the printing's hues moved onto the hues it knows best (:func:`hue_lut`): the
@@ -52,7 +51,6 @@ class Calibration:
     """What was learned from the owner's photos."""
 
     hues: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_HUES))
-    track_width: float | None = None  # board units (1 = hex width)
     photos: int = 0
     hexes: Mapping[str, int] = field(default_factory=dict)  # tiles measured per colour
     #: the trained reader reads the photos with the learned hues moved onto :data:`DEFAULT_HUES`
@@ -111,15 +109,6 @@ def warp(patches: NDArray[np.uint8], lut: NDArray[np.uint8]) -> NDArray[np.uint8
     return out
 
 
-def hue_mask(
-    hue: NDArray[np.float32] | NDArray[np.uint8], ranges: Sequence[tuple[float, float]]
-) -> NDArray[np.bool_]:
-    out = np.zeros(hue.shape, bool)
-    for lo, hi in ranges:
-        out |= (hue >= lo) & (hue < hi)
-    return out
-
-
 def circular_median(hues: NDArray[np.float32]) -> float:
     """Median of OpenCV hues (0..180, circular), taken around their circular mean."""
     ang = hues.astype(np.float64) * (2 * math.pi / 180.0)
@@ -129,9 +118,7 @@ def circular_median(hues: NDArray[np.float32]) -> float:
     return float((centre + np.median(shifted)) % 180.0)
 
 
-def learn(
-    patches: NDArray[np.float32], colours: Sequence[str], widths: Sequence[float], photos: int
-) -> Calibration:
+def learn(patches: NDArray[np.float32], colours: Sequence[str], photos: int) -> Calibration:
     """A calibration from white-balanced patches of hexes whose tile colour is known."""
     hues: dict[str, float] = {}
     counts: dict[str, int] = {}
@@ -148,8 +135,7 @@ def learn(
             raise CalibrationError(f"the {colour} tiles show too little colour to measure (shadow, glare?)")
         hues[colour] = round(circular_median(vivid[:, 0].astype(np.float32)), 1)
         counts[colour] = len(sel)
-    width = round(float(np.median(widths)), 3) if widths else None
-    return Calibration(hues, width, photos, counts)
+    return Calibration(hues, photos, counts)
 
 
 def save(calibration: Calibration, path: Path) -> None:
@@ -169,7 +155,6 @@ def load(path: Path) -> Calibration:
         data = json.loads(path.read_text())
         cal = Calibration(
             {c: float(data["hues"][c]) for c in COLOURS},
-            None if data.get("track_width") is None else float(data["track_width"]),
             int(data["photos"]),
             {str(k): int(v) for k, v in data.get("hexes", {}).items()},
             bool(data.get("warp_hues", False)),

@@ -127,7 +127,7 @@ def relu(x: FloatArray) -> FloatArray:
 
 class Tower:
     """One tower of the trained network: a stem, depthwise-separable blocks, a pointwise head and
-    a global branch added everywhere (the same computation as ``vision.training.train.Tower``)."""
+    a global branch added everywhere (the same computation as ``devtools.training.train.Tower``)."""
 
     def __init__(
         self,
@@ -206,9 +206,6 @@ class HexNet:
 
 # ---------------------------------------------------------------- reading a map's hexes
 
-#: how a recogniser reads hexes: "net", this trained network; "print", the template matcher and the
-#: print reader it replaced (:mod:`vision.finematch`, :mod:`vision.structure`)
-READERS = ("net", "print")
 #: the probability a reading needs; below it the hex is "can't see"
 MIN_PROBABILITY = 0.9
 #: the probability "no tile" needs: a hand or a card over a tile looks more like a bare hex than like

@@ -243,7 +243,7 @@ def simulate_frame(
     draw: Callable[[BoardState, float], Image] = render_board,
 ) -> SimFrame:
     """Render ``board`` with ``draw(board, pixels_per_hex)`` (:func:`vision.render.render_board`
-    unless a look of :mod:`vision.styles` is given) and photograph it as ``perturbation`` says
+    unless a look of :mod:`devtools.looks` is given) and photograph it as ``perturbation`` says
     (deterministic)."""
     p = perturbation
     rng = np.random.default_rng(p.seed)

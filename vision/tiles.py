@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from companion.data import TileDef, parse_code
+from companion.data import parse_code
 from companion.data.tilecode import Part
 
 NODE_KINDS = ("city", "town", "offboard", "junction")
@@ -115,10 +115,6 @@ def shape_from_parts(tile_id: str, color: str, parts: tuple[Part, ...]) -> TileS
         elif part.type == "label":
             label = part.get("label")
     return TileShape(tile_id, color, tuple(nodes), tuple(paths), label)
-
-
-def shape_of(tile: TileDef) -> TileShape:
-    return shape_from_parts(tile.id, tile.color, tile.parts)
 
 
 def shape_from_code(tile_id: str, color: str, code: str) -> TileShape:

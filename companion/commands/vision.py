@@ -1,14 +1,10 @@
 """``companion vision``: camera tile recognition tools.
 
-* ``vision bench --title 1870 --frames N --seed S [--style ours|flat|cardboard] [--calibrate] [--json]``:
-  simulated photos of fixture board states drawn in a look, with deliberate differences; per-frame
-  results and a summary that says whether the look was used for tuning and (``--calibrate``) how the
-  bench calibrated to the look as the owner would first;
 * ``vision check IMAGE… (--fixture FILE [--action ID] | --game ID [--db PATH]) [--out annotated.png]``:
   recognise photos of the table and list their differences from a game's map, an 18xx.games
   export at an action or a live game of the database (which also proposes a newly laid tile);
 * ``vision calibrate IMAGE… (--fixture FILE [--action ID] | --tiles H13=57,…) [--out PATH]``: learn the
-  owner's printing (tile colours, track width) from photos of their board; ``check`` and the table's
+  owner's printing (tile colours) from photos of their board; ``check`` and the table's
   camera use it;
 * ``vision markers OUT_DIR [--hex-mm 38.1]``: the printable marker sheet (PNG + SVG);
 * ``vision render --fixture FILE [--action ID] OUT.png``: draw a board state.
@@ -28,56 +24,14 @@ import numpy as np
 from vision.board import board_from_title
 from vision.calibration import CalibrationError
 from vision.fixture_states import FixtureError, board_at, load_fixture
-from vision.hexnet import READERS
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "vision", help="camera tile recognition: bench, check a photo, marker sheet"
+        "vision", help="camera tile recognition: check a photo, calibrate, marker sheet, render"
     )
     sub = parser.add_subparsers(dest="vision_command", metavar="SUBCOMMAND")
     parser.set_defaults(func=lambda args: (parser.print_help(sys.stderr), 2)[1])
-
-    bench = sub.add_parser(
-        "bench", help="recognition accuracy and speed on simulated photos of fixture games"
-    )
-    bench.add_argument("--title", default="1870")
-    bench.add_argument("--frames", type=int, default=20)
-    bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument(
-        "--strength", type=float, default=1.0, help="perturbation strength (0 clean .. 1 full)"
-    )
-    bench.add_argument(
-        "--fixtures", type=Path, default=None, help="folder of 18xx.games exports for the title"
-    )
-    bench.add_argument(
-        "--style",
-        default="ours",
-        help="the look the boards are drawn in (vision/styles): the reader is trained on ours, flat, "
-        "cardboard, print2, offset, reprint and varied (a new look drawn at random for every board); "
-        "classic, folio and heritage are never trained or tuned on",
-    )
-    bench.add_argument(
-        "--reader",
-        choices=READERS,
-        default=READERS[0],
-        help="how hexes are read: net (the trained hex reader, the default) or print (the template "
-        "matcher and print reader it replaced)",
-    )
-    bench.add_argument(
-        "--calibrate",
-        action="store_true",
-        help="first calibrate as the owner would (the Setup walk-through's tiles, photographed in the look) "
-        "and measure with that calibration",
-    )
-    bench.add_argument("--json", action="store_true", help="one JSON object per frame, then the summary")
-    bench.add_argument(
-        "--why",
-        action="store_true",
-        help="also list each laid tile in clear view that was not read, with the recogniser's reason, "
-        "and tally the reasons by kind after the summary",
-    )
-    bench.set_defaults(func=cmd_bench)
 
     check = sub.add_parser(
         "check",
@@ -109,7 +63,7 @@ def register(subparsers: Any) -> None:
 
     calibrate = sub.add_parser(
         "calibrate",
-        help="learn your tiles' printed colours and track width from photos of your board",
+        help="learn your tiles' printed colours from photos of your board",
         description="Photograph your board with tiles of every colour laid (yellow, green, brown), say "
         "which tiles lie where (an 18xx.games export at that moment, or --tiles), and the camera learns "
         "how your print run shows them. `vision check` and the table's camera use the result.",
@@ -146,90 +100,6 @@ def register(subparsers: Any) -> None:
     render.add_argument("--action", type=int, default=None)
     render.add_argument("--scale", type=float, default=60.0, help="pixels per hex width")
     render.set_defaults(func=cmd_render)
-
-
-def _fmt(value: float) -> str:
-    return f"{value:.4f}" if isinstance(value, float) else str(value)
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    from companion.bench.vision import bench_states, owner_calibration
-    from companion.engine import GameError
-    from companion.engine.titles import title_info
-    from vision.evaluate import run_bench, summarise, why_tally
-    from vision.styles import TUNED
-
-    if args.frames < 1:
-        print("error: --frames must be at least 1", file=sys.stderr)
-        return 2
-    try:
-        if not title_info(args.title).has_map:
-            print(f"error: {args.title} has no map for the camera to check", file=sys.stderr)
-            return 2
-        # the engine replays the games where the title's rules are written (exact tokens); the
-        # fixture reader otherwise (tiles exact, home tokens placed at par)
-        states = bench_states(args.title, args.fixtures) if title_info(args.title).playable else None
-        owner = owner_calibration(args.title, args.style, args.seed) if args.calibrate else None
-        if owner is not None:
-            print(
-                json.dumps({"calibration": owner.to_json()}) if args.json else owner.describe(),
-                file=sys.stdout,
-                flush=True,
-            )
-        reports = []
-        for report in run_bench(
-            args.title,
-            args.frames,
-            args.seed,
-            strength=args.strength,
-            fixtures=args.fixtures,
-            style=args.style,
-            states=states,
-            calibration=None if owner is None else owner.calibration,
-            reader=args.reader,
-        ):
-            reports.append(report)
-            if args.json:
-                print(json.dumps(report.to_json()), flush=True)
-            else:
-                status = "ok" if not (report.false_differences or report.missed or report.wrong) else "!!"
-                print(
-                    f"frame {report.frame:3d} game {report.game} action {report.action:5d}: {status} "
-                    f"{report.correct}/{report.visible} hexes, can't see {report.cant_see}, "
-                    f"changes {len(report.changes)} found {len(report.found)} missed {len(report.missed)}, "
-                    f"false {len(report.false_differences)}, {report.seconds:.3f} s"
-                    + (f" [{report.error}]" if report.error else ""),
-                    flush=True,
-                )
-                for line in report.wrong + report.false_differences + report.missed:
-                    print(f"    {line}")
-                if args.why:
-                    for line in report.unread:
-                        print(f"    can't see {line}")
-    except (FileNotFoundError, FixtureError, GameError, KeyError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    summary = summarise(reports)
-    summary["style"] = args.style
-    summary["style_tuned"] = args.style in TUNED
-    summary["reader"] = args.reader
-    summary["calibrated"] = owner is not None and owner.calibration is not None
-    if owner is not None:
-        summary["calibration"] = owner.describe()
-    tally = why_tally(reports) if args.why else []
-    if args.json:
-        print(
-            json.dumps({"summary": summary} | ({"why": [[n, kind] for n, kind in tally]} if args.why else {}))
-        )
-    else:
-        print("summary:")
-        for key, value in summary.items():
-            print(f"  {key}: {_fmt(value)}")
-        if args.why:
-            print("laid tiles not read, by reason:" if tally else "laid tiles not read: none")
-            for n, kind in tally:
-                print(f"  {n:5d}  {kind}")
-    return 0
 
 
 def _read_images(paths: list[Path]) -> list[np.ndarray]:
@@ -360,10 +230,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     hues = ", ".join(f"{c} {calibration.hues[c]:.1f}" for c in ("yellow", "green", "brown"))
-    width = f"{calibration.track_width:.3f} hex widths" if calibration.track_width else "not measured"
-    print(
-        f"learned from {len(images)} photo(s), {sum(calibration.hexes.values())} tiles: hues {hues}; track {width}"
-    )
+    print(f"learned from {len(images)} photo(s), {sum(calibration.hexes.values())} tiles: hues {hues}")
     print(f"wrote {out}")
     return 0
 

@@ -179,9 +179,6 @@ class Corporation(Holder):
     def president_share(self) -> Share:
         return self.all_shares[0]
 
-    def holders_percent(self, players: list[Player]) -> dict[Player, int]:
-        return {p: p.percent_of(self) for p in players if p.percent_of(self) > 0}
-
     def next_token(self) -> Token | None:
         return next((t for t in self.tokens if not t.used), None)
 

@@ -180,9 +180,6 @@ class HexInfo:
     #: (of one colour) in the order the map lists them, and city references use that number
     preprinted_id: str = ""
 
-    def invert(self, edge: int) -> int:
-        return (edge + 3) % 6
-
 
 @dataclass
 class HexState:
@@ -714,9 +711,6 @@ class GameMap:
 
     def labels(self, hex_id: str) -> str | None:
         return self.state[hex_id].spec.label
-
-    def node_revenue(self, hex_id: str, node: int, phase: Phase) -> int:
-        return self.state[hex_id].spec.nodes[node].revenue_for(phase.tiles)
 
     def available_tiles(self, tile_id: str) -> list[str]:
         """Instance ids of a tile id that are not on the map (``None`` count: the next few)."""

@@ -79,10 +79,6 @@ class NodeSpec:
                 return table[color]
         return 0
 
-    @property
-    def max_revenue(self) -> int:
-        return max(amount for _, amount in self.revenue)
-
 
 @dataclass(frozen=True)
 class PathSpec:

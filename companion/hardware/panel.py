@@ -165,12 +165,6 @@ class GpioPanel(_PanelBase):
             raise
         self._timer: threading.Timer | None = None
 
-    @classmethod
-    def from_pins(cls, pins: PanelPins, **kwargs: Any) -> GpioPanel:
-        return cls(
-            pins.confirm, pins.cancel, pins.undo, pins.accept_led, pins.reject_led, pins.buzzer, **kwargs
-        )
-
     def _show(self, on: Any, off: Any, beeps: int) -> None:
         if self._timer is not None:
             self._timer.cancel()

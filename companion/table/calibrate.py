@@ -64,21 +64,20 @@ def learn_from_photos(
     ``colours``.  A photo with fewer than three markers (named by ``names``, else by its number), or
     a colour without a tile, is a :class:`CalibrationError`."""
     rec = Recognizer(board)
-    samples, seen, widths, located = [], [], [], []
+    samples, seen, located = [], [], []
     for k, photo in enumerate(photos, start=1):
         try:
             hmat, _ = rec.locate(photo)
         except RegistrationError as exc:
             name = names[k - 1] if names is not None else f"photo {k}"
             raise CalibrationError(f"{name}: {exc}") from None
-        patches, cols, ws = rec.calibration_samples(photo, hmat, colours)
+        patches, cols = rec.calibration_samples(photo, hmat, colours)
         located.append(hmat)
         samples.append(patches)
         seen += cols
-        widths += ws
     if not samples:
         raise CalibrationError("no photo to learn from")
-    learned = learn(np.concatenate(samples), seen, widths, len(photos))
+    learned = learn(np.concatenate(samples), seen, len(photos))
     return check_with_reader(rec, colours, photos, located, learned)
 
 
@@ -220,8 +219,7 @@ class CalibrationWalk:
             f"{cal.hexes.get(colour, 0)} tile(s) measured"
             for colour in ("yellow", "green", "brown")
         ]
-        width = f"{100 * cal.track_width:.1f} % of a hex" if cal.track_width else "not measured"
-        lines.append(f"Track width: {width}; from {cal.photos} photo(s)")
+        lines.append(f"From {cal.photos} photo(s)")
         right, known = cal.checked
         if known:
             how = "with these hues moved onto the usual ones" if cal.warp_hues else "as printed"

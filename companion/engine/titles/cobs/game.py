@@ -206,9 +206,6 @@ class CobsGame(TableGame):
     def cert_limit(self) -> int:
         return int(self.data["certificate_limit"][str(len(self.players))])
 
-    def player_certs(self, player: CobsPlayer) -> list[Certificate]:
-        return player.certificates
-
     def shares_of(self, player: CobsPlayer, co: CobsCompany) -> int:
         return sum(c.shares for c in player.certificates if c.company is co)
 

@@ -10,7 +10,7 @@ import platform
 import sys
 from pathlib import Path
 
-import companion.bench
+import devtools.bench
 
 
 def machine_description() -> str:
@@ -43,18 +43,18 @@ def merge_sections(existing: str, sections: list[str], note: str, head: str | No
 
 
 def main() -> int:
-    """``python -m companion.bench [NAME ...]``: every benchmark (``make bench``), or only the named
+    """``python -m devtools.bench [NAME ...]``: every benchmark (``make bench``), or only the named
     modules, whose sections then replace their old ones in docs/BENCHMARKS.md."""
     only = set(sys.argv[1:])
-    known = {m.name for m in pkgutil.iter_modules(companion.bench.__path__) if not m.name.startswith("_")}
+    known = {m.name for m in pkgutil.iter_modules(devtools.bench.__path__) if not m.name.startswith("_")}
     if only - known:
         print(f"error: no benchmark {', '.join(sorted(only - known))}; known: {', '.join(sorted(known))}")
         return 2
     sections = []
-    for info in sorted(pkgutil.iter_modules(companion.bench.__path__), key=lambda m: m.name):
+    for info in sorted(pkgutil.iter_modules(devtools.bench.__path__), key=lambda m: m.name):
         if info.name.startswith("_") or (only and info.name not in only):
             continue
-        module = importlib.import_module(f"companion.bench.{info.name}")
+        module = importlib.import_module(f"devtools.bench.{info.name}")
         if hasattr(module, "bench"):
             print(f"bench: {info.name} ...", flush=True)
             sections.append(module.bench())
@@ -64,7 +64,7 @@ def main() -> int:
     if only and out.exists():
         names = " ".join(sorted(only))
         note = (
-            f"This section was re-run alone with `python -m companion.bench {names}` on {now} "
+            f"This section was re-run alone with `python -m devtools.bench {names}` on {now} "
             f"({machine_description()})."
         )
         text = merge_sections(out.read_text(), sections, note)

@@ -1,5 +1,5 @@
 """Benchmark: camera tile recognition on simulated 1640×1232 photos of fixture board states, one
-set of frames per board look (:mod:`vision.styles`), each reported separately."""
+set of frames per board look (:mod:`devtools.looks`), each reported separately."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ import cv2
 from companion.interop.replay import load_export
 from companion.table.calibrate import CalibrationWalk, learn_from_photos, tile_colours
 from companion.table.camera import export_board_states
-from vision.board import BoardState
-from vision.calibration import Calibration, CalibrationError
-from vision.evaluate import (
+from devtools.evaluate import (
     calibration_photos,
     calibration_rng,
     calibration_tiles,
@@ -24,8 +22,10 @@ from vision.evaluate import (
     run_bench,
     summarise,
 )
+from devtools.looks import STYLES, TUNED
+from vision.board import BoardState
+from vision.calibration import Calibration, CalibrationError
 from vision.perturb import FRAME_SIZE
-from vision.styles import STYLES, TUNED
 
 FRAMES = 40
 #: frames for each other map title (fewer, to keep `make bench` short), on `ours` and on the untuned look
@@ -57,8 +57,7 @@ class OwnerCalibration:
         if cal is None:
             return f"calibration failed ({self.error}): measured uncalibrated"
         hues = ", ".join(f"{c} {cal.hues[c]:.1f}" for c in ("yellow", "green", "brown"))
-        width = f"{cal.track_width:.3f} hex widths" if cal.track_width else "not measured"
-        return f"calibrated as the owner would, from {self.photos} photos: hues {hues}; track {width}"
+        return f"calibrated as the owner would, from {self.photos} photos: hues {hues}"
 
     def short(self) -> str:
         """For a table cell: calibrated from how many photos, or why not."""
@@ -72,7 +71,6 @@ class OwnerCalibration:
             "photos": self.photos,
             "error": self.error,
             "hues": None if cal is None else dict(cal.hues),
-            "track_width": None if cal is None else cal.track_width,
         }
 
 
@@ -97,7 +95,7 @@ def owner_calibration(
 
 
 def bench_states(title: str, directory: Path | None = None) -> list[list[tuple[int, BoardState]]]:
-    """The board states of the title's fixture games (:func:`vision.evaluate.fixture_paths`), one list
+    """The board states of the title's fixture games (:func:`devtools.evaluate.fixture_paths`), one list
     per game, as the rules engine replays them (home tokens, mergers and removed tokens included)."""
     return [export_board_states(load_export(p)) for p in fixture_paths(title, directory)]
 
@@ -110,7 +108,6 @@ def _rows(summaries: dict[str, dict[str, Any]]) -> list[str]:
         "| figure | " + " | ".join(summaries) + " |",
         "|---|" + "---|" * len(summaries),
         row("used for training or tuning", lambda s: "yes" if s["style"] in TUNED else "**no**"),
-        row("reader", lambda s: s["reader"]),
         row("calibrated", lambda s: s["calibrated"]),
         row("frames (registration failures)", lambda s: f"{s['frames']} ({s['registration_failures']})"),
         row("p50 / p95 seconds per frame", lambda s: f"{s['p50_seconds']:.3f} / {s['p95_seconds']:.3f}"),
@@ -179,7 +176,6 @@ def _summary(
     style: str,
     states: list[list[tuple[int, BoardState]]],
     owner: OwnerCalibration | None = None,
-    reader: str = "net",
 ) -> dict[str, Any]:
     reports = run_bench(
         title,
@@ -188,10 +184,9 @@ def _summary(
         style=style,
         states=states,
         calibration=owner.calibration if owner else None,
-        reader=reader,
     )
     calibrated = "no" if owner is None else owner.short()
-    return dict(summarise(list(reports)), style=style, calibrated=calibrated, reader=reader)
+    return dict(summarise(list(reports)), style=style, calibrated=calibrated)
 
 
 def bench() -> str:
@@ -211,8 +206,6 @@ def bench() -> str:
         for style in never_tuned:
             owner = owner_calibration(first, style, SEED)
             summaries[f"{style}, calibrated"] = _summary(first, CALIBRATED_FRAMES, style, states, owner)
-        for style in never_tuned:
-            summaries[f"{style}, print reader"] = _summary(first, FRAMES, style, states, reader="print")
         per_title = {first: summaries["ours"]}
         untuned: dict[str, dict[str, dict[str, Any]]] = {look: {} for look in OTHER_LOOKS}
         for title in others:
@@ -225,12 +218,13 @@ def bench() -> str:
     untuned_looks = ", ".join(never_tuned)
     return (
         "## Camera tile recognition\n\n"
-        f"`companion vision bench --title {first} --frames {FRAMES} --seed {SEED} --style STYLE` for each look "
-        f"of `vision/styles`: simulated 1640×1232 photos of board states from the {first} fixture games (as "
+        f"`python -m devtools.vision_bench --title {first} --frames {FRAMES} --seed {SEED} --style STYLE` "
+        f"for each look of `devtools/looks`: simulated 1640×1232 photos of board states from the {first} "
+        "fixture games (as "
         "the rules engine replays them) with "
         "perspective tilt up to 25°, lighting, shadows, glare, a hand or cards, blur, noise and JPEG, and 0–3 "
         "deliberate differences per frame; one core (process pinned, OpenCV single-threaded); time is marker "
-        "detection to observations. `ours` is the renderer the recogniser's templates are drawn with; "
+        "detection to observations. `ours` is the project's own renderer (`vision/render.py`); "
         f"looks not used for tuning: {untuned_looks}; each of them also on its first {CALIBRATED_FRAMES} "
         "frames calibrated as the owner would "
         f"(`--calibrate`: the Setup walk-through's one tile of each colour on the hexes it names, "
@@ -239,7 +233,7 @@ def bench() -> str:
         + "\n".join(_rows(summaries))
         + "\n\n### Every map\n\n"
         f"The same on every title with a map, on the `ours` look ({FRAMES} frames for {first}, {MAP_FRAMES} "
-        f"for each other title to keep the run short; seed {SEED}): `companion vision bench --title TITLE "
+        f"for each other title to keep the run short; seed {SEED}): `python -m devtools.vision_bench --title TITLE "
         f"--frames {MAP_FRAMES} --seed {SEED}`. Board states from the title's real 18xx.games games in "
         "`tests/fixtures/18xx.games/TITLE`, else its random legal games in `tests/fixtures/random-games/TITLE`.\n\n"
         + "\n".join(_title_rows(per_title))

@@ -21,8 +21,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from devtools.evaluate import fixture_games, make_changes
+from devtools.looks import renderer
 from vision.board import UPGRADE_ORDER, BoardState, board_from_title, title_tile_shapes
-from vision.evaluate import fixture_games, make_changes
 from vision.fixture_states import replay
 from vision.hexnet import sample_hexes
 from vision.markers import RegistrationError
@@ -36,7 +37,6 @@ from vision.perturb import (
 )
 from vision.perturb import _px_per_unit as pixels_per_unit
 from vision.pipeline import Recognizer
-from vision.styles import renderer
 from vision.tiles import canonical_rotation
 
 TITLES = ("1870", "1867", "1861", "1833NE")

@@ -1,5 +1,5 @@
 """The ``reprint`` look: a modern reprint by a third publisher (measured untuned once; its frames were
-looked at since, so it counts as tuned on: ``vision.styles.TUNED``).
+looked at since, so it counts as tuned on: ``devtools.looks.TUNED``).
 
 Written without reading the recogniser, from the board's geometry and the tile codes only.  What
 this publisher prints differently from every other look:
@@ -37,10 +37,10 @@ import cv2
 import numpy as np
 
 from companion.data import parse_code
+from devtools.looks._paint import Image, blank_board, corp_colours, hand_laid, rgb
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle, vertex_angle
 from vision.render import draw_markers
-from vision.styles._paint import Image, blank_board, corp_colours, hand_laid, rgb
 from vision.tiles import TileShape
 
 Point = tuple[float, float]

@@ -53,11 +53,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.data import parse_code
+from devtools.looks._paint import Image, blank_board
+from devtools.looks.reprint import revenue_text, rounded_hex, turned
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, edge_angle, vertex_angle
 from vision.render import CSS_COLORS, draw_markers, hex_to_bgr
-from vision.styles._paint import Image, blank_board
-from vision.styles.reprint import revenue_text, rounded_hex, turned
 from vision.tiles import Node, TileShape
 
 Point = tuple[float, float]

@@ -1,6 +1,6 @@
 """Train the learned hex reader (needs PyTorch: ``pip install -e '.[train]'``).
 
-    python -m vision.training.train DATA_DIR OUT.npz [--epochs N] [--val VAL_DIR]
+    python -m devtools.training.train DATA_DIR OUT.npz [--epochs N] [--val VAL_DIR]
 
 The network has two towers.  The photo tower turns a hex's photo patch into a map of features
 (``FEATURES`` channels on a 15 × 15 grid); the schematic tower turns what a tile's code says is

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from devtools.looks import Renderer, renderer
 from vision.board import UPGRADE_ORDER, BoardState, title_tile_shapes
 from vision.calibration import Calibration
 from vision.fixture_states import FixtureError, FixtureGame, load_fixture, replay
@@ -38,7 +39,6 @@ from vision.perturb import FRAME_SIZE, Perturbation, hex_visibility, random_pert
 from vision.pipeline import Recognizer
 from vision.reconcile import reconcile
 from vision.render import Image
-from vision.styles import Renderer, renderer
 from vision.tiles import rotation_classes
 
 Placed = tuple[str, int]
@@ -226,12 +226,10 @@ def run_bench(
     style: str = "ours",
     states: Sequence[Sequence[tuple[int, BoardState]]] | None = None,
     calibration: Calibration | None = None,
-    reader: str = "net",
 ) -> Iterator[FrameReport]:
     """Yield one report per simulated frame (deterministic for ``seed``), the board drawn in the
-    look ``style`` (:mod:`vision.styles`), read with ``calibration`` (the owner's, e.g. learned from
-    :func:`calibration_photos`) by the ``reader`` (:data:`vision.pipeline.READERS`) unless a
-    ``recognizer`` is given.
+    look ``style`` (:mod:`devtools.looks`), read with ``calibration`` (the owner's, e.g. learned from
+    :func:`calibration_photos`) unless a ``recognizer`` is given.
 
     ``states`` are the board states to photograph, one list of ``(action id, board)`` per game (the
     caller's replay of the games, e.g. the rules engine's); without them the fixture exports of the
@@ -243,9 +241,7 @@ def run_bench(
         states = [_states(g) for g in fixture_games(title, fixtures)]
     if not states:
         raise ValueError(f"no {title} board states to photograph")
-    rec = recognizer or Recognizer(
-        states[0][-1][1] if states[0] else _empty(title), calibration=calibration, reader=reader
-    )
+    rec = recognizer or Recognizer(states[0][-1][1] if states[0] else _empty(title), calibration=calibration)
     rng = np.random.default_rng(seed)
     for index in range(frames):
         g = int(rng.integers(len(states)))

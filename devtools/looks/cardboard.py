@@ -5,7 +5,7 @@ tiles a little smaller than their hexes and each slightly offset and turned (as 
 with a drop shadow; thick dark track with a light casing drawn as Bézier curves, big city circles,
 station token discs on the cities, a small printed tile number; warm, uneven light with soft
 shadows baked into the print.  The jitter, texture and light are drawn from ``seed``.  Drawn by
-:mod:`vision.styles._paint`.
+:mod:`devtools.looks._paint`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import zlib
 import cv2
 import numpy as np
 
+from devtools.looks._paint import Image, Look, corp_colours, draw_grid, paint_map_hex, paint_tile, rgb
 from vision.board import BoardState
 from vision.render import BoardView, draw_markers
-from vision.styles._paint import Image, Look, corp_colours, draw_grid, paint_map_hex, paint_tile, rgb
 
 LOOK = Look(
     name="cardboard",
@@ -130,7 +130,7 @@ def laid_board(
 
 
 def _hex(layout: str, size: float, turn: float) -> list[tuple[float, float]]:
-    from vision.styles._paint import hex_points
+    from devtools.looks._paint import hex_points
 
     c, s = np.cos(turn), np.sin(turn)
     return [(x * c - y * s, x * s + y * c) for x, y in hex_points(layout, size)]

@@ -2,16 +2,16 @@
 
 * ``ours``: :func:`vision.render.render_board`, the renderer the recogniser's templates are drawn
   with (so it is tuned on it by construction);
-* ``flat``: :mod:`vision.styles.flat`, in the spirit of 18xx.games' own flat tile graphics;
-* ``cardboard``: :mod:`vision.styles.cardboard`, a printed paper map with jittered cardboard tiles,
+* ``flat``: :mod:`devtools.looks.flat`, in the spirit of 18xx.games' own flat tile graphics;
+* ``cardboard``: :mod:`devtools.looks.cardboard`, a printed paper map with jittered cardboard tiles,
   token discs, paper texture and warm uneven light;
-* ``classic``: :mod:`vision.styles.classic`, an older printing in other colours and measures, added
+* ``classic``: :mod:`devtools.looks.classic`, an older printing in other colours and measures, added
   after development and never looked at while tuning;
-* ``print2``: :mod:`vision.styles.print2`, a third printing drawn by another method (distance fields,
+* ``print2``: :mod:`devtools.looks.print2`, a third printing drawn by another method (distance fields,
   not OpenCV strokes) in other colours, widths, outline style and font, added after the second round
   of development; in the third its painter was checked against the tile codes and its wrong readings
   were looked at hex by hex, so it counts as tuned on since;
-* ``offset``: :mod:`vision.styles.offset`, an offset-printed board from another publisher, written
+* ``offset``: :mod:`devtools.looks.offset`, an offset-printed board from another publisher, written
   by someone who had not read the recogniser (sprites of polygons composited onto the board: thick
   bevelled card tiles laid by hand, black track with a white casing, heavy-ringed cities and pills,
   towns as dots, red-rimmed revenue circles, condensed serif numbers that turn with the tile, hatched
@@ -19,7 +19,7 @@
   several rounds, measured once untuned; in the next round its town dots (read as the plain track)
   were looked at and the rule that a town is a bar or a dot was found on them, so it counts as tuned
   on since;
-* ``reprint``: :mod:`vision.styles.reprint`, a modern reprint by a third publisher, written (like
+* ``reprint``: :mod:`devtools.looks.reprint`, a modern reprint by a third publisher, written (like
   ``offset``) by someone who had not read the recogniser and added while the recogniser was being
   fixed on ``offset``: blue-black track with no casing whose curves leave each edge by a short
   straight stub and bend on a tighter circular arc, towns as a bar on straight two-exit track and a
@@ -29,13 +29,13 @@
   soft terrain shading, blue river bands and a mid-grey grid, tokens with a white logo ring; measured
   untuned once, then its wrong readings were looked at hex by hex (issue 18's task vfix), so it counts
   as tuned on since;
-* ``varied``: :mod:`vision.styles.varied`, not one printing but a family: every seed draws a new
-  look (:func:`vision.styles.varied.random_look`: map fill and texture, grid, terrain symbols, card
+* ``varied``: :mod:`devtools.looks.varied`, not one printing but a family: every seed draws a new
+  look (:func:`devtools.looks.varied.random_look`: map fill and texture, grid, terrain symbols, card
   colours from wide hue bands per colour class, card edges and shadows, track colour, width, casing and
   curve family, town marks, token spaces, revenue, number and label styles, tokens, print blur, noise
   and misregistration), kept readable by constraints on its colours and measures; the training data of
   the recogniser's network is drawn in it, so it counts as tuned on;
-* ``folio``: :mod:`vision.styles.folio`, a laminated edition by a fourth publisher, written by a
+* ``folio``: :mod:`devtools.looks.folio`, a laminated edition by a fourth publisher, written by a
   further helper who had not read the recogniser nor the other looks' painters, added while
   ``reprint``'s frames were being looked at: thin near-black track (0.042 hex widths) whose curves
   are polylines of straight segments (a stub square off each edge, then straight to a corner point),
@@ -47,7 +47,7 @@
   highlights, a very light green map with terrain as small symbols, thin dark-blue rivers and a thin
   dark grid, and wooden station tokens (a flat colour with a darker rim).
 
-* ``heritage``: :mod:`vision.styles.heritage`, a traditional boxed edition: an ivory map with a mottled
+* ``heritage``: :mod:`devtools.looks.heritage`, a traditional boxed edition: an ivory map with a mottled
   paper grain and fibres, a thin sepia grid and a double-rule frame with serif coordinates, atlas-style
   terrain (hatched sepia peaks, blue wave strokes, pale lakes, blue rivers) with ``$`` costs, italic
   names at the foot of the hex, red off-map areas with tapered arrows and phase-coloured revenue boxes;
@@ -71,9 +71,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from devtools.looks import cardboard, classic, flat, folio, heritage, offset, print2, reprint, varied
 from vision.board import BoardState
 from vision.render import Image, render_board
-from vision.styles import cardboard, classic, flat, folio, heritage, offset, print2, reprint, varied
 
 Renderer = Callable[[BoardState, float, int], Image]
 

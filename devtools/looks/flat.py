@@ -2,7 +2,7 @@
 
 Flat colours (18xx.games' yellow, green, brown and gray and its beige map), thin black track drawn
 as circular arcs, city circles with a white fill and a black outline, white revenue circles, a
-small tile number and a bold label; thin grey hex outlines.  Drawn by :mod:`vision.styles._paint`.
+small tile number and a bold label; thin grey hex outlines.  Drawn by :mod:`devtools.looks._paint`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from devtools.looks._paint import Image, Look, corp_colours, draw_grid, paint_map_hex, paint_tile, rgb
 from vision.board import BoardState
 from vision.render import BoardView, draw_markers
-from vision.styles._paint import Image, Look, corp_colours, draw_grid, paint_map_hex, paint_tile, rgb
 
 LOOK = Look(
     name="flat",

@@ -42,10 +42,10 @@ import cv2
 import numpy as np
 
 from companion.data import parse_code
+from devtools.looks._paint import BGR, Image, Point, _Brush, blank_board, corp_colours, hand_laid, rgb
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle, vertex_angle
 from vision.render import draw_markers
-from vision.styles._paint import BGR, Image, Point, _Brush, blank_board, corp_colours, hand_laid, rgb
 from vision.tiles import TileShape
 
 # ---------------------------------------------------------------- the printing's measures (hex width = 1)

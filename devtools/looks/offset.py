@@ -20,7 +20,7 @@ It was measured once untuned (only its figures looked at); in the next round its
 read as the plain track (4 as 9, 58 as 8, 3 as 7), and the print reader's rule that a town is a bar
 *or a dot* (the ink clearly wider than the track at the town's place, and a reading without a rival's
 town needing the track no wider there) was found on its frames, so it counts as tuned on since
-(``vision.styles.TUNED``).
+(``devtools.looks.TUNED``).
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.data import parse_code
+from devtools.looks._paint import Image, _arc, blank_board, hand_laid, rgb
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle, vertex_angle
 from vision.render import draw_markers, hex_to_bgr
-from vision.styles._paint import Image, _arc, blank_board, hand_laid, rgb
 from vision.tiles import Node, TileShape
 
 Point = tuple[float, float]

@@ -5,16 +5,16 @@ medium width drawn as Bézier curves with no casing, small city circles with a t
 revenue circles, tiles laid a little off their hexes, faint paper texture and cool daylight.  This
 look was added after the recogniser's development and is only ever measured (its frames were never
 looked at while tuning): its figures are the ones for a board the recogniser has never seen.
-Drawn by :mod:`vision.styles._paint`.
+Drawn by :mod:`devtools.looks._paint`.
 """
 
 from __future__ import annotations
 
 import cv2
 
+from devtools.looks._paint import Image, Look, rgb
+from devtools.looks.cardboard import laid_board
 from vision.board import BoardState
-from vision.styles._paint import Image, Look, rgb
-from vision.styles.cardboard import laid_board
 
 LOOK = Look(
     name="classic",

@@ -1,6 +1,6 @@
 """The "print2" look: a third printing, drawn by a different method, never used for tuning.
 
-Where :mod:`vision.styles._paint` strokes polylines with OpenCV, this painter shades every pixel from
+Where :mod:`devtools.looks._paint` strokes polylines with OpenCV, this painter shades every pixel from
 its distance to the shapes of the print (numpy distance fields, three times supersampled, then
 averaged down): a cool grey-blue map with a dashed-looking darker grid, tiles with a dark printed
 border line inside their edge, dark brown track of medium-thick width, curves as circular arcs,
@@ -21,10 +21,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.data import parse_code
+from devtools.looks._paint import blank_board, hand_laid
 from vision.board import BoardState, HexInfo
 from vision.geometry import edge_angle, vertex_angle
 from vision.render import Image, draw_markers
-from vision.styles._paint import blank_board, hand_laid
 from vision.tiles import TileShape
 
 Grid = NDArray[np.float64]

@@ -1,0 +1,98 @@
+"""The layers import only downwards (the README's Layout): the rules engine never
+imports the table, the screens, the hardware, the camera or a development tool; the camera's ``vision``
+never imports the rules engine or the table; the installed packages never import ``devtools``.
+
+Every ``import`` and ``from … import`` of the package files is read with ``ast`` (those inside
+functions too), so a lazy import does not slip past."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: package folder -> the modules (and everything under them) it must not import
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "companion/engine": (
+        "companion.table",
+        "companion.ui",
+        "companion.hardware",
+        "companion.commands",
+        "companion.store",
+        "vision",
+        "kivy",
+        "cv2",
+        "devtools",
+    ),
+    "vision": ("companion.engine", "companion.table", "companion.ui", "companion.store", "devtools", "kivy"),
+    "companion": ("devtools",),
+}
+
+#: imports across a boundary that are still there, each with why; the test fails when one goes (so
+#: the list stays true) as when a new one comes
+KNOWN: dict[tuple[str, str], str] = {
+    # the 1870 K and L tiles' cities come from the title registry's upgrade_labels; they should be
+    # passed in by the caller (companion/table/camera.py), issue 37 item 4
+    ("vision/board.py", "companion.engine.titles"): "the labels the rules require of upgrades",
+}
+
+
+def _imports(path: Path, package: str | None = None) -> set[str]:
+    """Every module (and ``module.name``) ``path`` imports; relative imports resolved against its
+    package (by default the file's folder under the repository)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    if package is None:
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against the file's package
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            out.add(module)
+            out.update(f"{module}.{alias.name}" for alias in node.names)
+    return out
+
+
+def _crossings() -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for folder, forbidden in FORBIDDEN.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for module in _imports(path):
+                if any(module == f or module.startswith(f + ".") for f in forbidden):
+                    name = path.relative_to(ROOT).as_posix()
+                    found.add((name, module.split(".")[0] if module in ("cv2", "kivy") else module))
+    return found
+
+
+def _reduce(crossings: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Each known crossing as listed (its submodules and names folded into it)."""
+    out = set()
+    for name, module in crossings:
+        known = next((k for k in KNOWN if k[0] == name and (module + ".").startswith(k[1] + ".")), None)
+        out.add(known or (name, module))
+    return out
+
+
+def test_no_layer_imports_one_above_it() -> None:
+    assert _reduce(_crossings()) == set(KNOWN)
+
+
+def test_the_check_sees_a_lazy_import_and_a_relative_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import numpy as np\n"
+        "from . import tiles\n"
+        "from ..engine.titles import title_info\n"
+        "def f():\n"
+        "    import cv2\n"
+        "    from companion.ui.app import CompanionApp\n"
+    )
+    seen = _imports(sample, "companion.table")
+    assert {"numpy", "companion.table.tiles", "companion.engine.titles.title_info", "cv2"} <= seen
+    assert "companion.ui.app.CompanionApp" in seen
