@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the shell shows the screens
 class CalibrationScreen(BaseScreen):
     """Calibrating the camera to the owner's printing, step by step (reached from Setup): lay one tile
     of each colour (on the suggested hexes, or use the open game's board), photograph the board with
-    the camera, learn, see the hues and track width learned next to the defaults, keep or discard.
+    the camera, learn, see the hues learned next to the defaults, keep or discard.
     The work is :class:`companion.table.calibrate.CalibrationWalk`; photos and learning run in a
     worker thread."""
 
