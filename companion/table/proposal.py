@@ -14,9 +14,25 @@ from typing import Any
 
 from companion.engine.core import Preview
 
-__all__ = ["Action", "Button", "Option", "Outcome", "Proposal", "Result", "paid", "plural"]
+__all__ = [
+    "REDO",
+    "UNDO",
+    "UNDO_TO",
+    "Action",
+    "Button",
+    "Option",
+    "Outcome",
+    "Proposal",
+    "Result",
+    "paid",
+    "plural",
+]
 
 Action = dict[str, Any]
+
+#: the kinds of the proposals that take actions back or bring them back (no engine action: confirm
+#: stores an undo or redo record and brings the game there)
+UNDO, UNDO_TO, REDO = "undo", "undo_to", "redo"
 
 
 class Button(StrEnum):

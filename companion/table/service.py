@@ -37,7 +37,18 @@ from companion.interop.actions import (
 )
 from companion.store import Store, StoreError
 from companion.table import drawnmap
-from companion.table.proposal import Action, Button, Option, Outcome, Proposal, Result, plural
+from companion.table.proposal import (
+    REDO,
+    UNDO,
+    UNDO_TO,
+    Action,
+    Button,
+    Option,
+    Outcome,
+    Proposal,
+    Result,
+    plural,
+)
 from companion.table.proposer import Proposer
 from companion.table.tags import TagError, TagRegistry
 from companion.table.titles import ActionChoice, Network, network_of, table_title
@@ -336,7 +347,7 @@ class TableService(Proposer):
             text = f"Undo: {describe_action(self.game, last, applied=True)}"
             return self.offer(
                 Proposal(
-                    "undo",
+                    UNDO,
                     text,
                     undo_record(last),
                     preview,
@@ -384,7 +395,7 @@ class TableService(Proposer):
             text = f"Undo {plural(count, 'action')} back to before: {taken[0]}"
             return self.offer(
                 Proposal(
-                    "undo_to",
+                    UNDO_TO,
                     text,
                     record,
                     preview,
@@ -436,7 +447,7 @@ class TableService(Proposer):
             more = f" and {plural(len(restored) - 1, 'more action')}" if len(restored) > 1 else ""
             return self.offer(
                 Proposal(
-                    "redo",
+                    REDO,
                     f"Redo: {first}{more}",
                     redo_record(),
                     preview,

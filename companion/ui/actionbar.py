@@ -51,17 +51,18 @@ def refresh_actions(app: CompanionApp) -> None:
         words = "Game over: Setup starts a new game" if app.session.game.finished else "No actions (waiting)"
         bar.add_widget(Text(words, size=15 * u, fill=True))
         return
+    table = app.session.service.title
+    colors = {"go": GOOD, "quiet": "#6d4c41"}
     for group, items in groups.items():
-        if len(items) == 1 or group in ("pass", "run", "dividend", "takeover") and len(items) <= 3:
+        look = table.group_look(group)
+        if len(items) == 1 or look != "popup" and len(items) <= 3:
             for c in items:
-                color = (
-                    GOOD if group in ("run", "dividend") else ("#6d4c41" if group == "pass" else "#37474f")
-                )
+                color = colors.get(look, "#37474f")
                 b = button(c.label, lambda c=c: app.propose(c.action), size=14 * u, color=color)
                 b.choices = [c]
                 bar.add_widget(b)
         else:
-            title = app.session.service.title.group_name(group)
+            title = table.group_name(group)
             b = button(f"{title} ({len(items)})", lambda t=title, i=items: app.choose(t, i), size=14 * u)
             b.choices = items
             bar.add_widget(b)

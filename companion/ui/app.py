@@ -25,6 +25,8 @@ from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
+from companion.config import GameConfig
+from companion.table.proposal import Button
 from companion.ui import actionbar, onscreen, toast
 from companion.ui import viewmodels as vm
 from companion.ui.screens.base import (
@@ -356,9 +358,11 @@ class CompanionApp(App):  # type: ignore[misc]
         if not self.has_game:
             self.hide_toast()
             return
-        {"confirm": self.confirm, "cancel": self.cancel, "undo": self.ask_undo}.get(
-            button_name, self.cancel
-        )()
+        try:
+            which = Button(button_name)
+        except ValueError:  # an unknown button cancels, as a press of Cancel would
+            which = Button.CANCEL
+        {Button.CONFIRM: self.confirm, Button.CANCEL: self.cancel, Button.UNDO: self.ask_undo}[which]()
 
     def _on_proposal(self, prop: vm.Proposal | None) -> None:
         if prop is None:
@@ -522,7 +526,7 @@ class CompanionApp(App):  # type: ignore[misc]
         if self._session is not None:
             return str(self.session.game.title)
         setup = self.screens.get("setup") if hasattr(self, "screens") else None
-        return setup.chosen_title() if isinstance(setup, SetupScreen) else "1870"
+        return setup.chosen_title() if isinstance(setup, SetupScreen) else GameConfig().title
 
     def enrollable_items(self) -> list[str]:
         from companion.table.tags import items_for_title

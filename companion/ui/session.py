@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from companion.engine import Game, as_18xx
 from companion.engine.core import TableGame
 from companion.engine.titles import title_info
+from companion.table.proposal import UNDO_TO
 from companion.table.service import Proposal as ServiceProposal
 from companion.table.service import Result, TableService
 from companion.table.titles import table_title
@@ -47,7 +48,7 @@ def to_view(game: TableGame, outcome: ServiceProposal | Result | None) -> Propos
             return None
         return Proposal("Not possible", (), outcome.action or {}, outcome.text)
     details = table_title(game.title).money_lines(game, outcome.preview)
-    if outcome.kind == "undo_to":
+    if outcome.kind == UNDO_TO:
         # what will be taken back, newest first (the money it moves follows)
         shown = list(outcome.preview.log[:UNDO_LINES])
         more = len(outcome.preview.log) - len(shown)

@@ -255,6 +255,12 @@ class TableTitle:
         """The name of a popup holding a group of buttons (``Lay tile…``)."""
         return group[:1].upper() + group[1:] + "…"
 
+    def group_look(self, group: str) -> str:
+        """How a group's buttons stand in the action bar: ``"go"`` (few, in the bar, in the colour of
+        getting on: run, pay out), ``"quiet"`` (few, in the bar, in the colour of passing),
+        ``"inline"`` (few, in the bar) or ``"popup"`` (behind one button when there are several)."""
+        return "quiet" if group == "pass" else "popup"
+
     def why_not(self, game: TableGame, card: str) -> str | None:
         """Why a tapped card means nothing now, in the game's words (None: the table's default,
         whose turn it is and what they may do)."""

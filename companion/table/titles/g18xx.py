@@ -770,6 +770,11 @@ class Table18xx(TableTitle):
     def group_name(self, group: str) -> str:
         return GROUP_NAMES.get(group) or super().group_name(group)
 
+    def group_look(self, group: str) -> str:
+        if group in ("run", "dividend"):
+            return "go"
+        return "inline" if group == "takeover" else super().group_look(group)
+
     def describe(self, game: TableGame, action: Action, *, applied: bool = False) -> str:
         return describe_18xx(as_18xx(game), action, applied=applied)
 
@@ -855,6 +860,38 @@ class Table18xx(TableTitle):
 
 
 TABLE_18XX = Table18xx()
+
+
+# -- what the 18xx screens ask of a corporation's turn and the auction (their one vocabulary) --------------
+def awaits_dividend(game: Game, corp: Corporation) -> bool:
+    """Whether ``corp`` has run and its dividend is to be chosen now."""
+    return "dividend" in game.legal_action_types(corp)
+
+
+def may_run(game: Game, corp: Corporation) -> bool:
+    """Whether ``corp`` is to run its trains now."""
+    return "run_routes" in game.legal_action_types(corp)
+
+
+def dividend_choices(game: Game, corp: Corporation) -> list[LegalAction]:
+    """The dividends ``corp`` may choose now (pay out, withhold, half)."""
+    return game.legal_actions(corp, types={"dividend"})
+
+
+def dividend_step(game: Game, corp: Corporation) -> Any:
+    """The step that pays ``corp``'s dividend (its ``options`` say what each kind pays), or None."""
+    finder = getattr(game.round, "step_for", None)
+    return finder(corp, "dividend") if finder is not None else None
+
+
+def standing_bids(game: Game, company: str) -> dict[Any, int]:
+    """Each player's highest bid (by player id) for private company ``company`` so far."""
+    bids: dict[Any, int] = {}
+    for action in game.actions:
+        if action.get("type") == "bid" and action.get("company") == company:
+            who = action.get("entity")
+            bids[who] = max(bids.get(who, 0), int(action.get("price", 0)))
+    return bids
 
 
 def run_routes_action(corp: Corporation, routes: Sequence[TrainRoute]) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.progressbar import ProgressBar
 
+from companion.engine.entities import Corporation
+from companion.table.titles.g18xx import awaits_dividend, may_run
 from companion.ui import viewmodels as vm
 from companion.ui.mapimage import ROUTE_COLORS, hex_at_touch, map_with_routes, touch_at_hex
 from companion.ui.screens.base import (
@@ -72,9 +74,9 @@ class OperatingScreen(BaseScreen):
         self.routes_for = key
         self.routes = None
         self.dividends = None
-        if "run_routes" not in g.legal_action_types(corp):
+        if not may_run(g, corp):
             # after the run: the routes that were run, until the dividend is decided
-            self.draw_map(vm.routes_run(g) if "dividend" in g.legal_action_types(corp) else [])
+            self.draw_map(vm.routes_run(g) if awaits_dividend(g, corp) else [])
             return
 
         snapshot = g.clone()
@@ -205,14 +207,14 @@ class OperatingScreen(BaseScreen):
         self.ensure_routes()
         work = self.app.busy.get("routes")
         computing = work is not None
+        acting = g.current_entity()
+        running = isinstance(acting, Corporation) and may_run(g, acting)
         ov = vm.operating_view(
             g,
             self.routes if not computing else None,
             computing=computing,
             progress=work.progress if work else 0.0,
-            dividends=self.dividends
-            if self.dividends is not None and "run_routes" in g.legal_action_types()
-            else None,
+            dividends=self.dividends if self.dividends is not None and running else None,
         )
         left = self.left
         left.clear_widgets()

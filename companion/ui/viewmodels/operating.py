@@ -10,7 +10,13 @@ from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
 from companion.engine.route_optimizer import RouteResult, TrainRoute
 from companion.table.titles import Panel
-from companion.table.titles.g18xx import run_routes_action
+from companion.table.titles.g18xx import (
+    awaits_dividend,
+    dividend_choices,
+    dividend_step,
+    may_run,
+    run_routes_action,
+)
 from companion.ui import titles
 from companion.ui.viewmodels.common import currency, money, round_label
 from companion.ui.viewmodels.routes import RoutesView, location_names, routes_view
@@ -98,13 +104,13 @@ def _order(game: Game) -> tuple[tuple[OrderEntry, ...], Corporation | None]:
 
 def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...]:
     """Preview every dividend kind (the game must be waiting for ``corp``'s dividend)."""
-    if "dividend" not in game.legal_action_types(corp):
+    if not awaits_dividend(game, corp):
         return ()
     revenue = int(getattr(game.round, "revenue", 0)) + int(getattr(game.round, "extra_revenue", 0))
     out = []
     cur = currency(game)
     names = {p.id: p.name for p in game.players}
-    for legal in game.legal_actions(corp, types={"dividend"}):
+    for legal in dividend_choices(game, corp):
         action = legal.action
         kind = str(action["kind"])
         try:
@@ -116,7 +122,7 @@ def dividend_options(game: Game, corp: Corporation) -> tuple[DividendOption, ...
             for m in pv.money
             if m.who != "bank" and m.after > m.before
         )
-        step = game.round.step_for(corp, "dividend") if hasattr(game.round, "step_for") else None
+        step = dividend_step(game, corp)
         options = step.options(corp, revenue) if step is not None and hasattr(step, "options") else {}
         kept = int(options.get(kind, {}).get("corporation", revenue if kind == "withhold" else 0))
         per_share = float(options.get(kind, {}).get("per_share", (revenue - kept) / corp.total_shares))
@@ -134,7 +140,7 @@ def preview_dividends_after_run(
     game: Game, corp: Corporation, routes: Sequence[TrainRoute]
 ) -> tuple[DividendOption, ...]:
     """Dividend previews as if ``corp`` ran ``routes`` now (on a copy; ``game`` is unchanged)."""
-    if "run_routes" not in game.legal_action_types(corp):
+    if not may_run(game, corp):
         return dividend_options(game, corp)
     trial = game.clone()
     try:
@@ -160,7 +166,7 @@ def operating_view(
     if current is None or not active:
         return OperatingView(active, round_label(game), order, "")
     step = game.round.active_step(current) if hasattr(game.round, "active_step") else None
-    ran = "dividend" in game.legal_action_types(current)
+    ran = awaits_dividend(game, current)
     revenue = int(getattr(game.round, "revenue", 0)) if ran else None
     if dividends is None:
         dividends = dividend_options(game, current) if ran else ()

@@ -10,6 +10,7 @@ from typing import Any
 from companion.engine import Game
 from companion.engine.entities import Company, Corporation, Player
 from companion.table.titles import Panel
+from companion.table.titles.g18xx import standing_bids
 from companion.ui import titles
 from companion.ui.viewmodels.common import currency, entity_label, money, round_label
 from companion.ui.viewmodels.log import _RUNS
@@ -217,11 +218,7 @@ def auction_rows(game: Game) -> tuple[AuctionRow, ...]:
         if bids is None:
             continue
         price, high = bids
-        standing: dict[str, int] = {}
-        for action in game.actions:
-            if action.get("type") == "bid" and action.get("company") == company.sym:
-                who = names.get(action.get("entity"), str(action.get("entity")))
-                standing[who] = max(standing.get(who, 0), int(action.get("price", 0)))
+        standing = {names.get(who, str(who)): bid for who, bid in standing_bids(game, company.sym).items()}
         ranked = tuple(sorted(standing.items(), key=lambda wb: -wb[1]))
         first = (
             bool(game.players) and (game.auction_bid_range(game.players[0], company.sym) or (0, 0, False))[2]
