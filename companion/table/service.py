@@ -26,28 +26,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.engine import GameError, new_game
-from companion.engine.core import MoneyMove, Preview, TableGame
+from companion.engine.core import TableGame
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
-from companion.interop.actions import (
-    ExportError,
-    is_message,
-    is_redo,
-    redo_record,
-    undo_record,
-)
 from companion.store import Store, StoreError
-from companion.table import drawnmap
+from companion.table import drawnmap, rewind
 from companion.table.proposal import (
-    REDO,
-    UNDO,
-    UNDO_TO,
     Action,
     Button,
     Option,
     Outcome,
     Proposal,
     Result,
-    plural,
 )
 from companion.table.proposer import Proposer
 from companion.table.tags import TagError, TagRegistry
@@ -79,20 +68,6 @@ def game_from_store(store: Store, game_id: int) -> TableGame:
     ``Game``, or a title without a map)."""
     game: TableGame = store.replayed(game_id)
     return game
-
-
-def _without_ids(actions: list[Action]) -> list[Action]:
-    """``actions`` without the log ``id`` the store gives each and the notes the engine adds
-    (``_corp``): what the game and the store both hold of them."""
-    return [{k: v for k, v in a.items() if k != "id" and not k.startswith("_")} for a in actions]
-
-
-def _cash_moves(now: TableGame, then: TableGame) -> list[MoneyMove]:
-    """What going from ``now`` to ``then`` (an undo, a redo) does to everyone's cash."""
-    before, after = now.cash_table(), then.cash_table()
-    return [
-        MoneyMove(key, before.get(key, 0), cash) for key, cash in after.items() if before.get(key) != cash
-    ]
 
 
 def money_in(game: TableGame, amount: object) -> str:
@@ -293,7 +268,7 @@ class TableService(Proposer):
             if proposal is None:
                 return self._refuse("nothing to confirm: tap a card first")
             if proposal.rewind:
-                return self._confirm_rewind(proposal)
+                return rewind.confirm(self, proposal)
             action = proposal.action
             try:
                 seq = self.store.append(self.game_id, action)
@@ -304,7 +279,7 @@ class TableService(Proposer):
                 lines = self.game.apply(action, proposal.preview)
             except Exception as exc:
                 # the engine refused what it accepted in the preview: take it back out of the log
-                self._store_undo(action)
+                rewind.store_undo(self, action)
                 self._set_proposal(None)
                 reason = str(exc) if isinstance(exc, GameError) else f"internal error: {exc!r}"
                 if not isinstance(exc, GameError):
@@ -322,181 +297,21 @@ class TableService(Proposer):
                 )
             )
 
-    def _store_undo(self, action: Action) -> None:
-        try:
-            self.store.undo(self.game_id, entity=action.get("entity"), entity_type=action.get("entity_type"))
-        except StoreError:
-            log.exception("table: could not take action back out of the store")
-            raise
-
     def undo(self) -> Outcome:
         """Propose taking back the last action (confirm does it); with a proposal pending, drop that first."""
-        with self._lock:
-            if self._proposal is not None:
-                return self.cancel()
-            actions = [a for a in self.game.actions if not is_message(a)]
-            if not actions:
-                return self._refuse("there is nothing to undo")
-            last = self.game.actions[-1]
-            try:
-                before = self.game.before_last()
-            except GameError as exc:
-                return self._refuse(f"cannot undo: {exc}")
-            preview = Preview(log=[f"undo: {describe_action(self.game, last, applied=True)}"])
-            preview.money.extend(_cash_moves(self.game, before))
-            text = f"Undo: {describe_action(self.game, last, applied=True)}"
-            return self.offer(
-                Proposal(
-                    UNDO,
-                    text,
-                    undo_record(last),
-                    preview,
-                    actor=str(last.get("entity")),
-                    hint="confirm to take it back, cancel to keep it",
-                    rewind=True,
-                )
-            )
+        return rewind.undo(self)
 
-    def _confirm_undo(self, proposal: Proposal) -> Result:
-        try:
-            seq = self.store.undo(
-                self.game_id,
-                entity=proposal.action.get("entity"),
-                entity_type=proposal.action.get("entity_type"),
-            )
-        except StoreError as exc:
-            return self._refuse(f"not undone: {exc}")
-        self.game.undo()
-        self._set_proposal(None)
-        return self._result(Result(True, proposal.text, action=proposal.action, seq=seq, applied=True))
-
-    # -- undo back to an earlier point, redo -------------------------------------------------------------
     def undo_to(self, keep: int) -> Outcome:
-        """Propose taking back every action after the first ``keep`` (a pending proposal is dropped);
-        confirm stores one undo record (18xx.games' ``action_id``) and rebuilds the game."""
-        with self._lock:
-            self._set_proposal(None)
-            actions = self.game.actions
-            if not 0 <= keep < len(actions):
-                return self._refuse(
-                    f"undo back to before action {keep + 1}: the game has {len(actions)} actions"
-                )
-            try:
-                stored = self.store.effective_actions(self.game_id)
-            except StoreError as exc:
-                return self._refuse(f"cannot undo: {exc}")
-            before = self.game.rewound(keep)
-            taken = [describe_action(self.game, a, applied=True) for a in actions[keep:]]
-            preview = Preview(log=[f"undo: {line}" for line in reversed(taken)])
-            preview.money.extend(_cash_moves(self.game, before))
-            last = actions[-1]
-            record = undo_record(last, int(stored[keep - 1]["id"]) if keep else 0)
-            count = len(taken)
-            text = f"Undo {plural(count, 'action')} back to before: {taken[0]}"
-            return self.offer(
-                Proposal(
-                    UNDO_TO,
-                    text,
-                    record,
-                    preview,
-                    actor=str(last.get("entity")),
-                    hint="confirm to take them back (redo brings them back), cancel to keep them",
-                    rewind=True,
-                )
-            )
+        """Propose taking back every action after the first ``keep`` (a pending proposal is dropped)."""
+        return rewind.undo_to(self, keep)
 
     def redoable(self) -> list[Action]:
         """The actions a redo would bring back (those the latest undo took back, until a new action)."""
-        with self._lock:
-            try:
-                seqs = self.store.effective_seqs(self.game_id, redo_record())
-                return self.store.actions_at(self.game_id, seqs[len(self.game.actions) :])
-            except StoreError:
-                return []
+        return rewind.redoable(self)
 
     def redo(self) -> Outcome:
         """Propose bringing back what the latest undo took back (confirm does it)."""
-        with self._lock:
-            self._set_proposal(None)
-            restored = self.redoable()
-            if not restored:
-                return self._refuse("there is nothing to redo: redo brings back an undo until a new action")
-            # tried on the game itself and put back exactly as it was, as a preview is (no copy)
-            game, lines, refused = self.game, [], None
-            before, now, checkpointing = game.cash_table(), game.snapshot(), game.checkpointing
-            try:
-                game.checkpointing = False  # a trial keeps no checkpoint
-                for action in restored:
-                    game.close_queries()
-                    lines += game._process(action)
-                after = game.cash_table()
-                first = describe_action(game, restored[0], applied=True)
-            except GameError as exc:
-                refused = f"cannot redo: {exc}"
-            finally:
-                now.restore()
-                game.checkpointing = checkpointing
-            if refused is not None:
-                return self._refuse(refused)
-            preview = Preview(log=lines)
-            preview.money.extend(
-                MoneyMove(key, before.get(key, 0), cash)
-                for key, cash in after.items()
-                if before.get(key) != cash
-            )
-            more = f" and {plural(len(restored) - 1, 'more action')}" if len(restored) > 1 else ""
-            return self.offer(
-                Proposal(
-                    REDO,
-                    f"Redo: {first}{more}",
-                    redo_record(),
-                    preview,
-                    actor=str(restored[-1].get("entity")),
-                    hint="confirm to bring it back, cancel to leave it undone",
-                    rewind=True,
-                )
-            )
-
-    def _confirm_rewind(self, proposal: Proposal) -> Result:
-        """Store the undo (to a point) or redo record, then bring the game there in place: an undo
-        back to a point takes the actions back one by one (from the undo records and checkpoints), a
-        redo applies again what it brings back (its proposal tried them).  Only a game whose actions
-        are not those of the store is rebuilt by replaying every action, before anything is stored."""
-        record = proposal.action
-        if not is_redo(record) and "action_id" not in record:
-            return self._confirm_undo(proposal)  # the last action: the engine's checkpoint takes it back
-        done = "redone" if is_redo(record) else "undone"
-        try:
-            # read in full only the actions brought back and the last one both share
-            seqs = self.store.effective_seqs(self.game_id, record)
-            now = self.game.actions
-            shared = min(len(seqs), len(now))
-            last = self.store.actions_at(self.game_id, seqs[shared - 1 : shared] if shared else [])
-            in_place = _without_ids(last) == _without_ids(now[shared - 1 : shared] if shared else [])
-            # a redo of many actions replays the game: applying each would note an undo record each
-            in_place = in_place and len(seqs) - len(now) <= self.game.UNDO_SNAPSHOTS
-            target = now[: len(seqs)] + self.store.actions_at(self.game_id, seqs[len(now) :])
-            if not in_place:  # not the store's game: rebuilt from the store, before anything is stored
-                target = self.store.actions_at(self.game_id, seqs)
-            game = self.game if in_place else self.game.replayed(target)
-            if is_redo(record):
-                seq = self.store.redo(self.game_id)
-            else:
-                seq = self.store.undo(self.game_id, **{k: v for k, v in record.items() if k != "type"})
-        except (StoreError, GameError, ExportError) as exc:
-            return self._refuse(f"not {done}, nothing changed: {exc}")
-        try:
-            if in_place and len(game.actions) > len(target):
-                game.rewind(len(target))
-            for action in target[len(game.actions) :] if in_place else []:
-                game.apply(action)
-        except GameError:  # tried by the proposal, so not expected: the whole replay decides
-            log.exception("table: %s in place failed; replaying the game", done)
-            game = self.game.replayed(target)
-        game.keep_checkpoints()
-        self.game = game
-        self._set_proposal(None)
-        return self._result(Result(True, proposal.text, action=record, seq=seq, applied=True))
+        return rewind.redo(self)
 
     # -- the UI's choices ------------------------------------------------------------------------------
     def choose(self, index: int) -> Outcome:
