@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import new_game
+from companion.store import Store
 from companion.table.titles import ActionChoice, table_title
 
 PLAYERS = 3
@@ -145,5 +146,7 @@ def test_a_title_without_a_map_plays_its_opening_from_the_terminal(
     assert any(line.startswith("  · ") for line in lines)
     if getattr(game, "finished", False):  # the simple policy plays a short TSR game to its end
         assert lines[-1].startswith(f"game 1 ({title}) is over"), lines[-1]
+        with Store.open(tmp_path / "t.db") as store:  # listed finished as soon as it ended
+            assert store.game(1).status == "finished"
     else:
         assert lines[-1].startswith(f"game 1 ({title}, {PLAYERS} players): {_round_key(game)}"), lines[-1]

@@ -116,3 +116,8 @@ def paid(preview: Preview, who: Any) -> int:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def bare_amount(label: str) -> str:
+    """A price label without its currency or separators (``"$1,000"``, ``"1000₽"`` → ``"1000"``)."""
+    return "".join(ch for ch in label if ch.isdigit()) or label.strip()

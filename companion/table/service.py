@@ -20,6 +20,7 @@ and every result (``on_result``).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -37,6 +38,7 @@ from companion.table.proposal import (
     Outcome,
     Proposal,
     Result,
+    bare_amount,
 )
 from companion.table.proposer import Proposer
 from companion.table.tags import TagError, TagRegistry
@@ -73,11 +75,6 @@ def game_from_store(store: Store, game_id: int) -> TableGame:
 def money_in(game: TableGame, amount: object) -> str:
     """``amount`` in the currency of ``game``'s title (1861: ``1,000₽``)."""
     return table_title(game.title).money(game, amount)
-
-
-def _bare_amount(label: str) -> str:
-    """A price label without its currency or separators (``"$1,000"``, ``"1000₽"`` → ``"1000"``)."""
-    return "".join(ch for ch in label if ch.isdigit()) or label.strip()
 
 
 class TableService(Proposer):
@@ -286,6 +283,9 @@ class TableService(Proposer):
                     log.exception("table: the engine failed on %s", action)
                 return self._refuse(reason)
             self._set_proposal(None)
+            if self.game.finished:  # listed finished at once (an undo reopens it; a load marks it too)
+                with contextlib.suppress(StoreError):
+                    self.store.set_status(self.game_id, "finished")
             return self._result(
                 Result(
                     True,
@@ -334,9 +334,9 @@ class TableService(Proposer):
             worded = [i for i, o in enumerate(p.options) if o.label.lower().startswith(label.strip().lower())]
             if worded and not label.strip().lstrip("$").replace(",", "").isdigit():
                 return self.choose(worded[0])
-            wanted = _bare_amount(label)
+            wanted = bare_amount(label)
             for i, option in enumerate(p.options):
-                if _bare_amount(option.label) == wanted:
+                if bare_amount(option.label) == wanted:
                     return self.choose(i)
             return self._refuse(f"{label} is not one of {', '.join(o.label for o in p.options)}")
 
