@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import GameError, new_game
 from companion.engine.core import TableGame
+from companion.engine.rounds import LegalAction
 from companion.hardware.events import ReaderEvent, TagEvent, TagSource
 from companion.store import Store, StoreError
 from companion.table import drawnmap, rewind
@@ -429,8 +430,7 @@ class TableService(Proposer):
             return self.title.choices(self.game, routes=self.suggested_routes())
 
     def touch(self, label: str) -> Outcome:
-        """The touch button labelled ``label`` (or starting so): the button the touchscreen shows,
-        proposed as touching it does (several starting so: each an option)."""
+        """The touchscreen's button labelled ``label`` (or starting so), proposed as touching it does."""
         with self._lock:
             if self.game.finished:
                 return self._refuse(f"the game is over ({self.game.game_end_reason}); no more actions")
@@ -445,9 +445,13 @@ class TableService(Proposer):
                     return self._refuse(f"no button {label!r}: there is nothing to touch now")
                 return self._refuse(f"no button {label!r} now; the buttons are: {shown_labels}{more}")
             self._set_proposal(None)
-            if len(found) == 1:
+            legal: list[LegalAction] = []
+            for c in found:  # buttons of one legal action (a bid at two prices) are one proposal
+                la = self.legal_matching(c.action)
+                if la is not None and la not in legal:
+                    legal.append(la)
+            if len(legal) <= 1:
                 return self.propose(found[0].action)
-            legal = [la for la in (self.legal_matching(c.action) for c in found) if la is not None]
             try:
                 return self.offer(self.title_proposal(legal, ()))
             except (GameError, IndexError) as exc:
