@@ -424,24 +424,7 @@ class TableGame:
         this game's own state again), with the actions since replayed; else every action replayed."""
         if not self.actions:
             raise GameError("there is nothing to undo")
-        target = len(self.actions) - 1
-        records = self._undo_snapshots
-        if records and records[-1][:2] == (len(self.actions), self.version):
-            count, then = target, records[-1][2]
-        else:
-            usable = [cp for cp in self._checkpoints if cp[0] <= target]
-            if not usable:
-                return self.replayed(self.actions[:target])
-            count, then = usable[-1]
-        now = self.snapshot()
-        then.restore()
-        try:
-            game: Self = self.clone()
-        finally:
-            now.restore()
-        for action in self.actions[count:target]:
-            game._process(action)
-        return game
+        return self.rewound(len(self.actions) - 1)
 
     def rewind(self, count: int) -> None:
         """Take back every action after the first ``count``, in place (an undo back to a point): one
@@ -477,12 +460,23 @@ class TableGame:
         the actions since replayed; every action replayed only where no checkpoint is that early."""
         if not 0 <= count <= len(self.actions):
             raise GameError(f"the game has {len(self.actions)} actions, not {count}")
-        if count >= len(self.actions) - 1:
-            return self.clone() if count == len(self.actions) else self.before_last()
+        if count == len(self.actions):
+            return self.clone()
+        records = self._undo_snapshots
+        if (
+            count == len(self.actions) - 1
+            and records
+            and records[-1][:2] == (len(self.actions), self.version)
+        ):
+            return self._replayed_from(count, records[-1][2], count)  # the last action's undo record
         usable = [cp for cp in self._checkpoints if cp[0] <= count]
         if not usable:
             return self.replayed(self.actions[:count])
-        base, then = usable[-1]
+        return self._replayed_from(*usable[-1], count)
+
+    def _replayed_from(self, base: int, then: Snapshot, count: int) -> Self:
+        """A new game with the state ``then`` notes (this game after ``base`` actions; put back for
+        the copy, then this game's own state again) and the actions up to ``count`` replayed."""
         now = self.snapshot()
         then.restore()
         try:
