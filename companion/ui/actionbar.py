@@ -36,14 +36,11 @@ def refresh_actions(app: CompanionApp) -> None:
     u = app.u
     bar = app.actions_bar
     bar.clear_widgets()
-    if app.session.has_map:
-        routes = app.screens["operating"].routes if "operating" in getattr(app, "screens", {}) else None
+    routes = None
+    if app.session.has_map:  # the suggested routes of the Operating screen, when they are this turn's
         op = app.operating_screen
-        if op.routes_for != op.key():
-            routes = None
-        choices = vm.action_choices(app.session.g18, routes=routes)
-    else:
-        choices = vm.title_choices(app.session.game)
+        routes = op.routes if op.routes_for == op.key() else None
+    choices = vm.action_choices(app.session.game, routes=routes)
     groups: dict[str, list[vm.ActionChoice]] = {}
     for c in choices:
         groups.setdefault(c.group, []).append(c)

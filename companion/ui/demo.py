@@ -724,7 +724,7 @@ class BoardDemoScript(DemoScript):
             yield 0.1
         elif isinstance(step, Touch):
             wanted = step.label.lower()
-            choices = vm.title_choices(service.game)
+            choices = vm.action_choices(service.game)
             pick = next((c for c in choices if c.label.lower() == wanted), None) or next(
                 (c for c in choices if c.label.lower().startswith(wanted)), None
             )

@@ -27,7 +27,6 @@ from companion.ui.viewmodels.board import (
     board_view,
     network_view,
     own_table,
-    title_choices,
 )
 from companion.ui.viewmodels.common import ZONE_COLORS, currency, entity_label, money, round_label
 from companion.ui.viewmodels.log import LogEntry, LogView, company_label, log_marks, log_view
@@ -110,7 +109,6 @@ __all__ = [
     "run_routes_action",
     "setup_view",
     "own_table",
-    "title_choices",
     "spreadsheet",
     "suggest_routes",
     "table_view",

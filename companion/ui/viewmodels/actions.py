@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Game
+from companion.engine.core import TableGame
 from companion.engine.route_optimizer import RouteResult
 from companion.table.titles import ActionChoice, table_title
 
@@ -21,7 +22,9 @@ def choices_on_hex(game: Game, hex_id: str) -> list[ActionChoice]:
     return [c for c in action_choices(game) if title.hex_of(game, c.action) == hex_id]
 
 
-def action_choices(game: Game, entity: Any = None, routes: RouteResult | None = None) -> list[ActionChoice]:
+def action_choices(
+    game: TableGame, entity: Any = None, routes: RouteResult | None = None
+) -> list[ActionChoice]:
     """The engine's legal actions now (``Game.legal_actions``), labelled for touch buttons by the
     title (:meth:`TableTitle.choices`); the suggested ``routes`` become a "run" button.  Every
     button is an action the engine accepts; nothing changes until the confirm toast is accepted."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.engine import Game, GameError
 from companion.engine.core import TableGame
-from companion.table.titles import ActionChoice, Network, Panel, network_of, table_title
+from companion.table.titles import Network, Panel, network_of, table_title
 
 # --------------------------------------------------------------------------------------------- board
 
@@ -78,9 +78,3 @@ def network_view(game: TableGame) -> Network | None:
     """The drawn network map of a title that offers one (Trans-Siberian Railroad's cities and
     links), else None."""
     return network_of(game)
-
-
-def title_choices(game: TableGame) -> list[ActionChoice]:
-    """One touch button per legal action, grouped and labelled by the title (its ``choices``);
-    the table service words and previews what a button proposes."""
-    return table_title(game.title).choices(game)
