@@ -1,0 +1,276 @@
+"""The other titles' demos: a title's own packaged game (1833NE's worked example) and the board
+of panels of a title without the 18xx map, played from its table module's scenes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from companion.table.service import describe_action
+from companion.ui import viewmodels as vm
+from companion.ui.demo.common import same_action
+from companion.ui.demo.script import DemoScript
+
+
+class TitleDemoScript(DemoScript):
+    """1867 and 1861: a real game replayed, stopping where the title differs from 1870 (a minor's
+    auction in the stock round, the operating round with its loans, the merger round), each of
+    those actions proposed as the touchscreen's button would and confirmed."""
+
+    def play(self, label: str, screen: str = "table") -> Iterator[float]:
+        """Propose the next recorded action through the table service, show its toast, confirm."""
+        a = self.next_action()
+        self.say(f"  {describe_action(self.session.g18, a)}: proposed on the {screen} screen")
+        self.app.show(screen)
+        self.app.propose(a)
+        yield from self.wait_toast()
+        yield from self.confirm_shot(label, screen)
+
+    def confirm_shot(self, label: str, screen: str) -> Iterator[float]:
+        """A screenshot of the toast, then Confirm, and wait until the engine has applied it."""
+        self.shot(screen, label)
+        before = len(self.session.g18.actions)
+        self.app.confirm()
+        for _ in range(80):
+            if len(self.session.g18.actions) > before:
+                break
+            yield 0.05
+        if len(self.session.g18.actions) <= before:
+            raise RuntimeError(f"{label}: the proposed action was not applied")
+        self.pos += 1
+        self.say(self.state_line())
+
+    def opening(self, what: str) -> Iterator[float]:
+        """The demo's first lines and the Table screen at the private auction."""
+        game = self.session.g18
+        self.say(f"18xx table companion demo: {game.title}, {len(game.players)} players, {what}")
+        self.say(self.state_line())
+        self.app.show("table")
+        yield 0.3
+        self.shot("table", "table-auction")
+
+    def scenes(self) -> Iterator[float]:
+        app = self.app
+        yield from self.opening("a real game replayed")
+        self.say("Scene 1: the private company auction and the stock round up to a minor's auction")
+        skipped = self.forward_until(lambda g, a: a["type"] == "bid" and "corporation" in a)
+        self.say(f"  {skipped} actions replayed")
+        yield from self.play("minor-auction")
+        self.say("Scene 2: the first operating round")
+        skipped = self.forward_until(lambda g, a: g.round.name == "Operating Round")
+        self.say(f"  {skipped} actions replayed")
+        app.show("operating")
+        yield 0.5
+        self.shot("operating", "operating-round")
+        self.say("Scene 3: the merger round")
+        skipped = self.forward_until(lambda g, a: a["type"] in ("convert", "merge"))
+        self.say(f"  {skipped} actions replayed")
+        app.show("table")
+        yield 0.3
+        self.shot("table", "merger-round")
+        yield from self.play("merger-choice")
+        app.show("shares")
+        yield 0.3
+        self.shot("shares", "shares")
+        self.say("Scene 4: the rest of the game, replayed")
+        skipped = self.forward_until(lambda g, a: False)
+        self.say(f"  {skipped} actions replayed")
+        app.show("table")
+        yield 0.3
+        self.shot("table", "table-game-over")
+        tv = vm.table_view(self.session.g18)
+        self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
+
+
+class BoardDemoScript(DemoScript):
+    """A title without a map: the scripted game night of its table module (``DEMO_SCENES``, in the
+    ``companion table`` script grammar): certificates and player cards tapped on the simulated
+    reader, touch buttons pressed on the screen, every proposal confirmed on the toast; a
+    screenshot after each scene."""
+
+    def __init__(
+        self, *args: Any, scene_list: Sequence[tuple[str, str, str]], registry: Any, **kw: Any
+    ) -> None:
+        super().__init__(*args, **kw)
+        self.scene_list = list(scene_list)
+        self.registry = registry
+
+    def state_line(self) -> str:
+        bv = vm.board_view(self.session.game)
+        cash = ", ".join(f"{p.name} ${p.cash:,}" for p in self.session.game.players)
+        return f"  [{bv.round}] {bv.bank_text}; {bv.headline}; {cash}"
+
+    def _wait(self, done: Any, what: str) -> Iterator[float]:
+        for _ in range(100):
+            if done():
+                return
+            yield 0.05
+        raise RuntimeError(f"demo: {what} did not happen")
+
+    def do(self, step: Any) -> Iterator[float]:
+        """One script step, as the players would do it at the table."""
+        from companion.hardware.events import TagEvent, TagRemoved
+        from companion.table.script import Choose, Nudge, Press, SetPrice, Touch, TouchMap
+
+        service = self.session.service
+        app = self.app
+        if isinstance(step, TagEvent):
+            item = self.registry.lookup(step.uid)
+            self.say(f"  tap {item.id if item else step.uid} on the reader")
+            events = self.session.events
+            before = len(events)
+            self.reader.tap(0, step.uid)
+            answered = lambda: any(not e.startswith("[tap]") for e in events[before:])  # noqa: E731
+            yield from self._wait(answered, f"an answer to the tap of {step.uid}")
+            yield 0.15  # the toast is shown on the next UI frame
+        elif isinstance(step, TagRemoved):
+            return
+        elif isinstance(step, Press) and step.button.value == "confirm":
+            count = len(service.game.actions)
+            app.confirm()
+            yield from self._wait(lambda: len(service.game.actions) != count, "a confirmed action")
+            yield 0.15  # the screen and its buttons are redrawn on the next UI frame
+        elif isinstance(step, Press):
+            app.press(step.button.value)
+            yield 0.1
+        elif isinstance(step, Choose):
+            service.choose_label(step.option)
+            yield 0.1
+        elif isinstance(step, SetPrice):
+            service.set_price(step.price)
+            yield 0.1
+        elif isinstance(step, Nudge):
+            service.step_price(step.steps)
+            yield 0.1
+        elif isinstance(step, Touch):
+            wanted = step.label.lower()
+            choices = vm.action_choices(service.game)
+            pick = next((c for c in choices if c.label.lower() == wanted), None) or next(
+                (c for c in choices if c.label.lower().startswith(wanted)), None
+            )
+            if pick is None or not app.touch(pick.action):
+                raise RuntimeError(f"demo: no button {step.label!r} on the screen")
+            self.say(f"  touch {pick.label}")
+            yield from self.wait_toast()
+        elif isinstance(step, TouchMap):
+            for place in (step.first, step.second):
+                if not app.touch_map(place):
+                    raise RuntimeError(f"demo: no place {place!r} on the drawn map")
+            self.say(f"  touch {step.first} then {step.second} on the map")
+            yield from self.wait_toast()
+
+    def scenes(self) -> Iterator[float]:
+        from companion.table.script import parse_table_script
+
+        game = self.session.game
+        name = self.session.title_name
+        self.say(f"18xx table companion demo: {name}, {len(game.players)} players, simulated reader")
+        self.say(self.state_line())
+        self.app.show("board")
+        yield 0.3
+        for text, label, screen in self.scene_list:
+            for step in parse_table_script(text, registry=self.registry, title=game.title):
+                yield from self.do(step)
+            self.app.show(screen)
+            yield 0.4
+            self.shot(screen, label)
+            self.say(self.state_line())
+
+
+class Demo1833NE(TitleDemoScript):
+    """1833NE: the rules' worked example ("Kolo krok za krokem") on the touchscreen: the private
+    auction, a corporation founded at a chosen price, shares issued at a column below its price
+    (the Operating screen's shares table), the first 3/5 card tapped (which side?), Hartford
+    redeeming shares and tapping a ferry marker, and Hartford's 2 to New Haven, whose route (with
+    its ferry and the "New" ferry bonus) the engine finds and pays, full or half."""
+
+    def show_panel(self, heading: str) -> Iterator[float]:
+        """Scroll the Operating screen's column to one of the title's tables (as a finger would)."""
+        yield 0.3  # the column laid out first
+        if not self.app.operating_screen.show_panel(heading):
+            raise RuntimeError(f"demo: no table {heading!r} on the Operating screen")
+        yield 0.2
+
+    def play_shown(self, label: str, heading: str) -> Iterator[float]:
+        """Like :meth:`play` on the Operating screen, scrolled to the table the action is about."""
+        a = self.next_action()
+        self.say(f"  {describe_action(self.session.g18, a)}: proposed on the operating screen")
+        self.app.show("operating")
+        self.app.propose(a)
+        yield from self.wait_toast()
+        yield from self.show_panel(heading)
+        yield from self.confirm_shot(label, "operating")
+
+    def tap(self, card: str, label: str, heading: str) -> Iterator[float]:
+        """The next recorded action by a tap of ``card`` (its side, for a train card, chosen on the
+        toast as the recording has it), shown scrolled to ``heading``, confirmed."""
+        from companion.table.script import demo_uid
+        from companion.table.tags import find_item
+
+        a = self.next_action()
+        self.say(f"  tap {card} on the reader")
+        self.app.show("operating")
+        self.app.tap(demo_uid(find_item(self.session.g18.title, card)))
+        yield from self.wait_toast()
+        yield from self.show_panel(heading)
+        pending = self.session.service.proposal
+        if pending is None:
+            raise RuntimeError(f"demo: the tap of {card} proposed nothing")
+        if pending.options:
+            self.say("    options: " + ", ".join(o.label for o in pending.options))
+            pick = next(i for i, o in enumerate(pending.options) if same_action(o.action, a))
+            if pick != pending.selected:
+                self.session.choose(pick)
+                yield 0.3
+        yield from self.confirm_shot(label, "operating")
+
+    def scenes(self) -> Iterator[float]:
+        from companion.table.script import enroll_demo_tags
+
+        app = self.app
+        service = self.session.service
+        enroll_demo_tags(service.registry, service.game.title, service.game.optional_rules)
+        yield from self.opening("the rules' example")
+        self.say("Scene 1: the private auction, then a corporation founded at the price its president chose")
+        self.say(f"  {self.forward_until(lambda g, a: a['type'] == 'par')} actions replayed")
+        yield from self.play("founding")
+        self.say(
+            "Scene 2: operating round 1.1: Boston & Worcester issues two shares, a column below its price"
+        )
+        self.say(
+            f"  {self.forward_until(lambda g, a: a['type'] == 'sell_shares' and a['entity'] == 'BW')}"
+            " actions replayed"
+        )
+        yield from self.play_shown("issue-shares", "BW's shares")
+        self.say("Scene 3: operating round 1.2: B&W taps the first card of phase II; which side?")
+        self.say(
+            f"  {self.forward_until(lambda g, a: a['type'] == 'buy_train' and a['train'] == '3/5-0')}"
+            " actions replayed"
+        )
+        yield from self.tap("3/5-0", "train-sides", "BW's trains")
+        self.say("Scene 4: Hartford redeems four shares a column above its price, then taps a ferry marker")
+        self.say(
+            f"  {self.forward_until(lambda g, a: a['type'] == 'buy_shares' and a['entity'] == 'HR')}"
+            " actions replayed"
+        )
+        yield from self.play_shown("redeem-shares", "HR's shares")
+        self.say(f"  {self.forward_until(lambda g, a: a['type'] == 'buy_ferry')} actions replayed")
+        yield from self.tap("ferry-1", "ferry-tap", "Ferries (0 of 5 bought)")
+        self.say("Scene 5: Hartford's ferry run, found by the route search")
+        self.say(
+            f"  {self.forward_until(lambda g, a: a['type'] == 'run_routes' and a['entity'] == 'HR')} replayed"
+        )
+        yield from self.routes_found()
+        op = app.screens["operating"]
+        ov = vm.operating_view(self.session.g18, op.routes, dividends=op.dividends)
+        self.say(f"  {ov.routes.summary}")
+        for line in ov.routes.lines:
+            self.say(f"    {line.text}")
+        self.shot("operating", "operating-routes")
+        yield from self.play("run-routes", "operating")
+        yield from self.play_shown("dividend", "HR ran for $80: what each holder gets")
+        self.say("Scene 6: the rest of the example, replayed")
+        self.say(f"  {self.forward_until(lambda g, a: False)} actions replayed")
+        app.show("table")
+        yield 0.3
+        self.shot("table", "table-stock-round-2")
