@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 __all__ = ["RouteResult", "TrainRoute", "best_routes", "enumerate_routes", "Candidate"]
 
 Node = tuple[str, int]
+#: the most candidates of one train kind the search's bound looks at for one group of trains
+BOUND_SCAN = 64
+#: the longest candidate list of one train kind whose routes are all compared for dominance
+DOMINANCE_LIMIT = 4000
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,7 @@ def enumerate_routes(
     check: Callable[[], None] | None = None,
     best_only: tuple[Callable[[Candidate], int], int, int] | None = None,
     kind_limits: dict[str, int] | None = None,
+    paying: tuple[frozenset[str], int] | None = None,
 ) -> list[Candidate]:
     """Every legal route of ``corp`` with at most ``max_stops`` stops, deduped (see module doc).
 
@@ -122,6 +127,11 @@ def enumerate_routes(
     ``kind_limits``: at most this many stops of each kind (``"city"``, ``"town"``,
     ``"offboard"``) on a route, for trains whose rows count kinds differently (1867's towns
     ride free); a kind not named is limited by ``max_stops`` only.
+
+    ``paying=(kinds, count)``, with ``best_only``: the train counts every stop of these kinds it
+    visits (at most ``count`` of them) and at most ``count`` stops in all (1867's trains, whose
+    towns only fill up what the cities leave); the bound then counts the stops of those kinds
+    visited and ``count`` less their number of the most valuable further stops.
     """
     from companion.engine.graph import connectivity
 
@@ -154,6 +164,14 @@ def enumerate_routes(
                 mask |= 1 << r
             out.append((j, mask, chain))
         adj.append(out)
+    values = (
+        [stop_value_fast(game_map, node, phase) for node in reachable]
+        if phase is not None
+        else [0] * len(reachable)
+    )
+    if best_only is not None:  # the most valuable stops first: a good route early bounds the rest
+        for out in adj:
+            out.sort(key=lambda e: -values[e[0]])
     # fewest hops from each node to a token (ignoring track conflicts): prunes hopeless walks
     inf = len(reachable) + 1
     to_token = [0 if tokened[i] else inf for i in range(len(reachable))]
@@ -166,11 +184,6 @@ def enumerate_routes(
                     to_token[j] = to_token[i] + 1
                     nxt.append(j)
         frontier = nxt
-    values = (
-        [stop_value_fast(game_map, node, phase) for node in reachable]
-        if phase is not None
-        else [0] * len(reachable)
-    )
     # dedupe key: the stop sequence (first stop < last stop) -> list of (mask, chains, base)
     found: dict[tuple[int, ...], list[tuple[int, tuple[Chain, ...]]]] = {}
     bases: dict[tuple[int, ...], int] = {}
@@ -206,21 +219,31 @@ def enumerate_routes(
         lst[:] = [x for x in lst if x[0] & mask != mask]
         lst.append((mask, tuple(stack_chains)))
 
-    def dfs(i: int, mask: int, has_token: bool, entered_terminal: bool, base: int) -> None:
+    pays = [paying is None or kind in paying[0] for kind in kinds]
+    pay_count = paying[1] if paying is not None else 0
+
+    def dfs(
+        i: int, mask: int, has_token: bool, entered_terminal: bool, base: int, pbase: int, pn: int
+    ) -> None:
         counter[0] += 1
         if check is not None and counter[0] & 0x3FF == 0:
             check()
         depth = len(stack_nodes)
+        if best_only is not None and best_value[0] >= 0:
+            # what this route and any longer one could earn at most (it bounds this route too)
+            if paying is None:
+                more = min(max_stops - depth, len(top_prefix) - 1)
+                reach = base + top_prefix[more]
+            else:
+                reach = pbase + top_prefix[max(0, min(pay_count - pn, len(top_prefix) - 1))]
+            if reach * best_only[1] + best_only[2] <= best_value[0]:
+                return
         if has_token and depth >= 2 and stack_nodes[0] < i:
             record(mask, base)
         if depth >= max_stops:
             return
         if depth > 1 and (not passable[i] or entered_terminal):
             return
-        if best_only is not None and best_value[0] >= 0:
-            more = min(max_stops - depth, len(top_prefix) - 1)
-            if (base + top_prefix[more]) * best_only[1] + best_only[2] <= best_value[0]:
-                return
         for j, cmask, chain in adj[i]:
             if on_path[j] or cmask & mask:
                 continue
@@ -236,14 +259,25 @@ def enumerate_routes(
             on_path[j] = True
             stack_nodes.append(j)
             stack_chains.append(chain)
-            dfs(j, mask | cmask, has_token or tokened[j], chain.terminal_b, base + values[j])
+            dfs(
+                j,
+                mask | cmask,
+                has_token or tokened[j],
+                chain.terminal_b,
+                base + values[j],
+                pbase + values[j] if pays[j] else pbase,
+                pn + pays[j],
+            )
             stack_chains.pop()
             stack_nodes.pop()
             on_path[j] = False
             if kj >= 0:
                 used_kind[kj] -= 1
 
-    for s in range(len(reachable)):
+    starts: list[int] = list(range(len(reachable)))
+    if best_only is not None:
+        starts = sorted(starts, key=lambda s: -values[s])
+    for s in starts:
         if to_token[s] >= max_stops:
             continue
         ks = kind_of[s]
@@ -253,7 +287,7 @@ def enumerate_routes(
             used_kind[ks] += 1
         on_path[s] = True
         stack_nodes.append(s)
-        dfs(s, 0, tokened[s], False, values[s])
+        dfs(s, 0, tokened[s], False, values[s], values[s] if pays[s] else 0, int(pays[s]))
         stack_nodes.pop()
         on_path[s] = False
         if ks >= 0:
@@ -266,6 +300,17 @@ def enumerate_routes(
         for mask, chains in lst:
             result.append(Candidate(stops, chains, mask, bases[seq]))
     return result
+
+
+def _paying(train: Train) -> tuple[frozenset[str], int] | None:
+    """For an N+M train with one paying row that it may not visit beyond (1867's), the kinds that
+    row counts and how many; None otherwise (and for a train that counts every stop)."""
+    if isinstance(train.distance, int):
+        return None
+    rows = [r for r in train.distance if r.pay > 0]
+    if len(rows) != 1 or rows[0].visit != rows[0].pay:
+        return None
+    return rows[0].nodes, rows[0].pay
 
 
 def _kind_limits(trains: Sequence[Train]) -> dict[str, int] | None:
@@ -282,6 +327,36 @@ def _kind_limits(trains: Sequence[Train]) -> dict[str, int] | None:
                 most = max(most, sum(r.visit for r in t.distance if kind in r.nodes))
         out[kind] = most
     return out
+
+
+def _undominated(
+    lst: list[tuple[int, Candidate]], joins: Callable[[Candidate], bool] | None = None
+) -> list[tuple[int, Candidate]]:
+    """The candidates by value, best first, without those another one dominates: worth at least as
+    much on track that is a subset of theirs (and, when a run is required, making it if they do).
+    A set of routes using a dominated one does no better than the same set using the other
+    instead, so the best set is among those that are left.  On long lists only routes with the
+    same track are compared (the cost of comparing them all would outweigh the gain)."""
+    ordered = sorted(lst, key=lambda vc: (-vc[0], vc[1].mask.bit_count()))
+    kept: list[tuple[int, Candidate]] = []
+    if len(ordered) > DOMINANCE_LIMIT:
+        seen: dict[tuple[int, bool], int] = {}
+        for value, cand in ordered:
+            key = (cand.mask, joins(cand) if joins is not None else False)
+            if key in seen or (joins is not None and (cand.mask, True) in seen):
+                continue
+            seen[key] = value
+            kept.append((value, cand))
+        return kept
+    kept_masks: list[tuple[int, bool]] = []
+    for value, cand in ordered:
+        mask = cand.mask
+        joined = joins(cand) if joins is not None else False
+        if any(m | mask == mask and (j or not joined) for m, j in kept_masks):
+            continue
+        kept_masks.append((mask, joined))
+        kept.append((value, cand))
+    return kept
 
 
 def stop_value_fast(game_map: GameMap, node: Node, phase: Phase) -> int:
@@ -323,6 +398,7 @@ def best_routes(
     progress: Callable[[float], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     time_limit: float | None = None,
+    on_better: Callable[[RouteResult], None] | None = None,
 ) -> RouteResult:
     """The set of routes (one per train, no shared track) with the highest total revenue.
 
@@ -349,14 +425,17 @@ def best_routes(
     connection = required is not None
     extender = game_map.route_extender(corp, phase)
     best_only = None
+    paying = None
     if len(trains) == 1 and not connection and extender is None:
-        fast = _fast_valuer(game_map, corp, trains[0], phase)
+        train = trains[0]
+        fast = _fast_valuer(game_map, corp, train, phase)
+        valuer = game_map.route_valuer(corp, train, phase)
+        paying = _paying(train)
+        if fast is None and valuer is not None and paying is not None:
+            title_valuer = valuer
+            fast = lambda c: title_valuer(c.stops)  # noqa: E731
         if fast is not None:
-            best_only = (
-                fast,
-                trains[0].multiplier,
-                game_map.route_bonus_cap(corp, phase, trains[0].multiplier),
-            )
+            best_only = (fast, train.multiplier, game_map.route_bonus_cap(corp, phase, train.multiplier))
     try:
         candidates = enumerate_routes(
             game_map,
@@ -365,6 +444,7 @@ def best_routes(
             phase,
             check=check,
             best_only=best_only,
+            paying=paying,
             kind_limits=_kind_limits(trains),
         )
         extended_all = True
@@ -387,11 +467,17 @@ def best_routes(
             continue
         lst: list[tuple[int, Candidate]] = []
         fast = _fast_valuer(game_map, corp, t, phase)
+        valuer = game_map.route_valuer(corp, t, phase)
         for c in candidates:
             if len(c.train_stops) > t.max_stops:
                 continue
             if fast is not None and c.run is None:
                 value = fast(c)
+            elif valuer is not None:
+                value = valuer(c.train_stops)
+                if value < 0:
+                    continue
+                value += c.extra
             else:
                 try:
                     value, _ = route_value(game_map, corp, t, c.train_stops, phase)
@@ -400,8 +486,9 @@ def best_routes(
                 value += c.extra
             if value > 0 or connection:
                 lst.append((value, c))
-        lst.sort(key=lambda vc: -vc[0])
-        kinds[key] = lst
+        kinds[key] = _undominated(
+            lst, (lambda c: {c.stops[0][0], c.stops[-1][0]} <= ends) if connection else None
+        )
     order = sorted(range(len(trains)), key=lambda i: -trains[i].max_stops)
     lists = [kinds[train_kind[i]] for i in order]
     best_of = [lst[0][0] if lst else 0 for lst in lists]
@@ -414,50 +501,46 @@ def best_routes(
         for lst in lists
     ]
 
+    n_trains = len(order)
+    vals = [[v for v, _ in lst] for lst in lists]
+    masks = [[c.mask for _, c in lst] for lst in lists]
+    # the trains k..group_end[k]-1 are of one kind (they take candidates in increasing index order)
+    group_end = [0] * n_trains
+    for k in range(n_trains - 1, -1, -1):
+        group_end[k] = group_end[k + 1] if k + 1 < n_trains and same_as_prev[k + 1] else k + 1
+
+    def bound(k: int, mask: int, min_index: int) -> int:
+        """More than trains k.. can add with the track ``mask`` taken: for each group of trains of
+        one kind, the best candidates of that kind that share no track with ``mask`` (one per
+        train, distinct).  At most :data:`BOUND_SCAN` candidates are looked at per group; the
+        rest of the group is then counted at the value where the scan stopped."""
+        ub = 0
+        j = k
+        while j < n_trains:
+            end = group_end[j]
+            need = end - j
+            vs, ms = vals[j], masks[j]
+            idx = min_index if j == k and same_as_prev[k] else 0
+            stop = min(len(vs), idx + BOUND_SCAN)
+            while idx < stop and need:
+                if not ms[idx] & mask:
+                    ub += vs[idx]
+                    need -= 1
+                idx += 1
+            if need and idx < len(vs):
+                ub += need * vs[idx]
+            j = end
+        return ub
+
     best_total = -1
     best_pick: list[int] = []
-    pick: list[int] = [-1] * len(order)
+    pick: list[int] = [-1] * n_trains
     searched = [0]
 
-    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool) -> None:
-        nonlocal best_total, best_pick
-        searched[0] += 1
-        if searched[0] & 0x3FF == 0:
-            check()
-        if k == len(order):
-            if (not connection or conn_ok) and total > best_total:
-                best_total = total
-                best_pick = list(pick)
-            return
-        if total + suffix[k] <= best_total:
-            return
-        lst = lists[k]
-        start_index = min_index if same_as_prev[k] else 0
-        rest = suffix[k + 1]
-        for idx in range(start_index, len(lst)):
-            value, cand = lst[idx]
-            if total + value + rest <= best_total:
-                break
-            if cand.mask & mask:
-                continue
-            pick[k] = idx
-            search(k + 1, mask | cand.mask, total + value, idx + 1, conn_ok or is_conn[k][idx])
-        # this train does not run
-        pick[k] = -1
-        if total + rest > best_total:
-            search(k + 1, mask, total, len(lst) if same_as_prev[k] else 0, conn_ok)
-
-    optimal = extended_all
-    cancelled = False
-    try:
-        search(0, 0, 0, 0, False)
-    except _Cancelled:
-        optimal = False
-        cancelled = True
-    routes: list[TrainRoute] = []
-    total = 0
-    if best_total >= 0:
-        for k, idx in enumerate(best_pick):
+    def build(chosen: list[int]) -> tuple[list[TrainRoute], int]:
+        routes: list[TrainRoute] = []
+        total = 0
+        for k, idx in enumerate(chosen):
             if idx < 0:
                 continue
             t = trains[order[k]]
@@ -477,6 +560,88 @@ def best_routes(
                 )
             )
             total += value
+        return routes, total
+
+    # Russian doll search: the best of the trains k.. alone (``doll[k]``, no track taken, no
+    # required run) is found first, for k from the last train up; it bounds what they can add
+    # in every later search, together with ``bound``
+    doll = [0] * (n_trains + 1)
+    final = [False]
+
+    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool) -> None:
+        nonlocal best_total, best_pick
+        searched[0] += 1
+        if searched[0] & 0xFF == 0:
+            check()
+        if k == n_trains:
+            if (not final[0] or not connection or conn_ok) and total > best_total:
+                best_total = total
+                best_pick = list(pick)
+                if final[0] and on_better is not None:
+                    routes, value = build(best_pick)
+                    on_better(RouteResult(routes, value, False, time.perf_counter() - start))
+            return
+        if total + min(doll[k], bound(k, mask, min_index)) <= best_total:
+            return
+        vs, ms = vals[k], masks[k]
+        start_index = min_index if same_as_prev[k] else 0
+        rest = min(doll[k + 1], bound(k + 1, mask, start_index)) if k + 1 < n_trains else 0
+        for idx in range(start_index, len(vs)):
+            value = vs[idx]
+            if total + value + rest <= best_total:
+                break
+            if ms[idx] & mask:
+                continue
+            pick[k] = idx
+            search(k + 1, mask | ms[idx], total + value, idx + 1, conn_ok or is_conn[k][idx])
+        # this train does not run (nor, by symmetry, do the next ones of its kind)
+        pick[k] = -1
+        if total + rest > best_total:
+            search(k + 1, mask, total, len(vs), conn_ok)
+
+    def greedy() -> None:
+        """A first answer at once: each train in turn takes its best route left."""
+        nonlocal best_total, best_pick
+        mask = total = 0
+        conn_ok = False
+        for k in range(n_trains):
+            start_index = pick[k - 1] + 1 if k and same_as_prev[k] and pick[k - 1] >= 0 else 0
+            pick[k] = next(
+                (i for i in range(start_index, len(vals[k])) if not masks[k][i] & mask),
+                -1,
+            )
+            if pick[k] >= 0:
+                mask |= masks[k][pick[k]]
+                total += vals[k][pick[k]]
+                conn_ok = conn_ok or is_conn[k][pick[k]]
+        if not connection or conn_ok:
+            best_total, best_pick = total, list(pick)
+            if on_better is not None:
+                routes, value = build(best_pick)
+                on_better(RouteResult(routes, value, False, time.perf_counter() - start))
+        pick[:] = [-1] * n_trains
+
+    optimal = extended_all
+    cancelled = False
+    try:
+        doll[n_trains] = 0
+        for first in range(n_trains - 1, 0, -1):
+            doll[first] = 1 << 60  # not known while its own search runs
+            best_total, best_pick = -1, []
+            search(first, 0, 0, 0, False)
+            doll[first] = max(best_total, 0)
+        final[0] = True
+        doll[0] = 1 << 60
+        best_total, best_pick = -1, []
+        greedy()
+        search(0, 0, 0, 0, False)
+    except _Cancelled:
+        optimal = False
+        cancelled = True
+    routes: list[TrainRoute] = []
+    total = 0
+    if best_total >= 0:
+        routes, total = build(best_pick)
     if progress is not None:
         progress(1.0)
     return RouteResult(
