@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 __all__ = ["RouteResult", "TrainRoute", "best_routes", "enumerate_routes", "Candidate"]
 
 Node = tuple[str, int]
+#: the hard limit (seconds) on a suggestion the players wait for (the touchscreen's); the best
+#: routes found by then are shown as "best found, not proven"
+SUGGESTION_TIME_LIMIT = 3.0
 #: the most candidates of one train kind the search's bound looks at for one group of trains
 BOUND_SCAN = 64
 #: the longest candidate list of one train kind whose routes are all compared for dominance
@@ -82,6 +85,11 @@ class RouteResult:
     cancelled: bool = False
     nodes_searched: int = 0
 
+    @property
+    def status(self) -> str:
+        """How far the answer is to be trusted, in words for the players."""
+        return "proven optimal" if self.optimal else "best found, not proven"
+
 
 @dataclass
 class Candidate:
@@ -116,6 +124,7 @@ def enumerate_routes(
     best_only: tuple[Callable[[Candidate], int], int, int] | None = None,
     kind_limits: dict[str, int] | None = None,
     paying: tuple[frozenset[str], int] | None = None,
+    stopped: list[bool] | None = None,
 ) -> list[Candidate]:
     """Every legal route of ``corp`` with at most ``max_stops`` stops, deduped (see module doc).
 
@@ -132,6 +141,9 @@ def enumerate_routes(
     visits (at most ``count`` of them) and at most ``count`` stops in all (1867's trains, whose
     towns only fill up what the cities leave); the bound then counts the stops of those kinds
     visited and ``count`` less their number of the most valuable further stops.
+
+    ``stopped``: when ``check`` raises, the routes found so far are returned and True is appended
+    to it (without it the exception goes on).
     """
     from companion.engine.graph import connectivity
 
@@ -274,24 +286,32 @@ def enumerate_routes(
             if kj >= 0:
                 used_kind[kj] -= 1
 
+    def walk_from(starts: list[int]) -> None:
+        for s in starts:
+            if to_token[s] >= max_stops:
+                continue
+            ks = kind_of[s]
+            if ks >= 0:
+                if cap[ks] < 1:
+                    continue
+                used_kind[ks] += 1
+            on_path[s] = True
+            stack_nodes.append(s)
+            dfs(s, 0, tokened[s], False, values[s], values[s] if pays[s] else 0, int(pays[s]))
+            stack_nodes.pop()
+            on_path[s] = False
+            if ks >= 0:
+                used_kind[ks] -= 1
+
     starts: list[int] = list(range(len(reachable)))
     if best_only is not None:
         starts = sorted(starts, key=lambda s: -values[s])
-    for s in starts:
-        if to_token[s] >= max_stops:
-            continue
-        ks = kind_of[s]
-        if ks >= 0:
-            if cap[ks] < 1:
-                continue
-            used_kind[ks] += 1
-        on_path[s] = True
-        stack_nodes.append(s)
-        dfs(s, 0, tokened[s], False, values[s], values[s] if pays[s] else 0, int(pays[s]))
-        stack_nodes.pop()
-        on_path[s] = False
-        if ks >= 0:
-            used_kind[ks] -= 1
+    try:
+        walk_from(starts)
+    except _Cancelled:
+        if stopped is None:
+            raise
+        stopped.append(True)  # the routes found so far are returned
     if best_only is not None:
         return best_cand
     result: list[Candidate] = []
@@ -436,23 +456,26 @@ def best_routes(
             fast = lambda c: title_valuer(c.stops)  # noqa: E731
         if fast is not None:
             best_only = (fast, train.multiplier, game_map.route_bonus_cap(corp, phase, train.multiplier))
-    try:
-        candidates = enumerate_routes(
-            game_map,
-            corp,
-            max_stops,
-            phase,
-            check=check,
-            best_only=best_only,
-            paying=paying,
-            kind_limits=_kind_limits(trains),
-        )
-        extended_all = True
-        if extender is not None:
+    stopped: list[bool] = []
+    candidates = enumerate_routes(
+        game_map,
+        corp,
+        max_stops,
+        phase,
+        check=check,
+        best_only=best_only,
+        paying=paying,
+        kind_limits=_kind_limits(trains),
+        stopped=stopped,
+    )
+    extended_all = not stopped
+    if extender is not None and not stopped:
+        try:
             extended, extended_all = extender(candidates, check)
             candidates = candidates + extended
-    except _Cancelled:
-        return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
+        except _Cancelled:
+            stopped.append(True)
+            extended_all = False
     if progress is not None:
         progress(0.3)
     ends: frozenset[str] = required or frozenset()
@@ -602,6 +625,7 @@ def best_routes(
     def greedy() -> None:
         """A first answer at once: each train in turn takes its best route left."""
         nonlocal best_total, best_pick
+        best_total, best_pick = -1, []
         mask = total = 0
         conn_ok = False
         for k in range(n_trains):
@@ -622,9 +646,12 @@ def best_routes(
         pick[:] = [-1] * n_trains
 
     optimal = extended_all
-    cancelled = False
+    cancelled = bool(stopped)
+    final[0] = True
+    greedy()
+    first_total, first_pick = best_total, best_pick
     try:
-        doll[n_trains] = 0
+        final[0] = False
         for first in range(n_trains - 1, 0, -1):
             doll[first] = 1 << 60  # not known while its own search runs
             best_total, best_pick = -1, []
@@ -632,12 +659,13 @@ def best_routes(
             doll[first] = max(best_total, 0)
         final[0] = True
         doll[0] = 1 << 60
-        best_total, best_pick = -1, []
-        greedy()
+        best_total, best_pick = first_total, first_pick
         search(0, 0, 0, 0, False)
     except _Cancelled:
         optimal = False
         cancelled = True
+        if not final[0]:
+            best_total, best_pick = first_total, first_pick
     routes: list[TrainRoute] = []
     total = 0
     if best_total >= 0:
