@@ -37,6 +37,11 @@ Node = tuple[str, int]
 SUGGESTION_TIME_LIMIT = 3.0
 #: the most candidates of one train kind the search's bound looks at for one group of trains
 BOUND_SCAN = 64
+#: search nodes after which the combination search prepares its Lagrangian bound
+LAGRANGIAN_AFTER = 2000
+DOLLS = True
+#: subgradient steps of the Lagrangian multipliers
+LAGRANGIAN_STEPS = 60
 #: the longest candidate list of one train kind whose routes are all compared for dominance
 DOMINANCE_LIMIT = 4000
 
@@ -112,6 +117,10 @@ class Candidate:
 
 class _Cancelled(Exception):
     pass
+
+
+class _Restart(Exception):
+    """The combination search starts again with a stronger bound."""
 
 
 def enumerate_routes(
@@ -349,6 +358,125 @@ def _kind_limits(trains: Sequence[Train]) -> dict[str, int] | None:
     return out
 
 
+class _Lagrangian:
+    """An upper bound on what trains k.. can add with the track ``mask`` taken, from Lagrangian
+    multipliers on the track: each piece of track r gets a price λ_r ≥ 0; then for any prices
+
+        best ≤ Σ_{r free} λ_r + Σ_trains max(0, best free route's value − the prices of its track)
+
+    (the constraint "each piece of track at most once" moved into the objective).  The prices are
+    set by subgradient steps on the whole problem (the dual of its relaxation); any prices give a
+    valid bound, so the search stays exact.  Trains of one kind (a group) take distinct routes.
+    """
+
+    def __init__(
+        self,
+        lists: list[list[tuple[int, Candidate]]],
+        group_end: list[int],
+        lower: int,
+        check: Callable[[], None],
+    ) -> None:
+        import numpy as np
+
+        self.lists = lists
+        self.group_end = group_end
+        n = len(lists)
+        distinct: dict[int, int] = {}  # id(list) -> index into the per-kind tables
+        for lst in lists:
+            distinct.setdefault(id(lst), len(distinct))
+        kind_of = [distinct[id(lst)] for lst in lists]
+        firsts = {distinct[id(lst)]: lst for lst in lists}
+        bits = {d: [_bits(c.mask) for _, c in lst] for d, lst in firsts.items()}
+        size = 1 + max((b[-1] for bl in bits.values() for b in bl if b), default=0)
+        # candidate × track incidence and values, per kind
+        incidence = {}
+        values = {}
+        for d, lst in firsts.items():
+            a = np.zeros((len(lst), size), dtype=np.float64)
+            for row, cb in enumerate(bits[d]):
+                a[row, cb] = 1.0
+            incidence[d] = a
+            values[d] = np.array([v for v, _ in lst], dtype=np.float64)
+        groups = []
+        j = 0
+        while j < n:
+            groups.append((kind_of[j], group_end[j] - j))
+            j = group_end[j]
+        lam = np.zeros(size)
+        best_ub = float("inf")
+        best_lam = lam
+        theta = 2.0
+        stall = 0
+        for _ in range(LAGRANGIAN_STEPS):
+            check()
+            reds = {d: values[d] - incidence[d] @ lam for d in firsts}
+            usage = np.zeros(size)
+            ub = float(lam.sum())
+            for d, need in groups:
+                r = reds[d]
+                top = np.argsort(-r, kind="stable")[:need]
+                top = top[r[top] > 0]
+                ub += float(r[top].sum())
+                usage += incidence[d][top].sum(axis=0)
+            if ub < best_ub - 1e-9:
+                best_ub, best_lam, stall = ub, lam, 0
+            else:
+                stall += 1
+                if stall >= 3:
+                    theta, stall = theta / 2, 0
+            grad = 1.0 - usage
+            active = (grad < 0) | (lam > 0)
+            norm = float((grad[active] ** 2).sum())
+            if norm == 0 or ub - lower < 1:
+                break
+            lam = np.maximum(0.0, lam - theta * (ub - lower) / norm * grad)
+        self.lam = [float(x) for x in best_lam]
+        self.total = float(best_lam.sum())
+        red_of = {d: values[d] - incidence[d] @ best_lam for d in firsts}
+        self.reds = [[float(x) for x in red_of[kind_of[j]]] for j in range(n)]
+        #: the prices of each candidate's track
+        self.prices = [[float(x) for x in incidence[kind_of[j]] @ best_lam] for j in range(n)]
+        #: every candidate of each train, by reduced value, best first; and those worth more than 0
+        self.full_order = [sorted(range(len(r)), key=r.__getitem__, reverse=True) for r in self.reds]
+        self.order = [[i for i in o if r[i] > 0] for o, r in zip(self.full_order, self.reds, strict=True)]
+        self.masks = [[c.mask for _, c in lst] for lst in lists]
+
+    def reds_from(self, k: int, mask: int, min_index: int) -> float:
+        """For the trains k.., the best reduced values of routes free of ``mask`` (distinct within
+        a group; the trains of the group of k from ``min_index`` on)."""
+        ub = 0.0
+        j = k
+        n = len(self.lists)
+        while j < n:
+            end = self.group_end[j]
+            need = end - j
+            reds, ms = self.reds[j], self.masks[j]
+            low_index = min_index if j == k else 0
+            looked = 0
+            for idx in self.order[j]:
+                if idx < low_index or ms[idx] & mask:
+                    looked += 1
+                    if looked > BOUND_SCAN:
+                        ub += need * reds[idx]
+                        break
+                    continue
+                ub += reds[idx]
+                need -= 1
+                if not need:
+                    break
+            j = end
+        return ub
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def _undominated(
     lst: list[tuple[int, Candidate]], joins: Callable[[Candidate], bool] | None = None
 ) -> list[tuple[int, Candidate]]:
@@ -368,13 +496,15 @@ def _undominated(
             seen[key] = value
             kept.append((value, cand))
         return kept
-    kept_masks: list[tuple[int, bool]] = []
+    # the kept routes by the lowest piece of their track: only those whose lowest piece is in a
+    # route's track can use a subset of it
+    by_low: dict[int, list[tuple[int, bool]]] = {}
     for value, cand in ordered:
         mask = cand.mask
         joined = joins(cand) if joins is not None else False
-        if any(m | mask == mask and (j or not joined) for m, j in kept_masks):
+        if any(m | mask == mask and (j or not joined) for b in _bits(mask) for m, j in by_low.get(b, ())):
             continue
-        kept_masks.append((mask, joined))
+        by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, joined))
         kept.append((value, cand))
     return kept
 
@@ -555,6 +685,9 @@ def best_routes(
             j = end
         return ub
 
+    # the Lagrangian bound, prepared once the search turns out to be hard (see _Lagrangian)
+    lagrangian: list[_Lagrangian] = []
+
     best_total = -1
     best_pick: list[int] = []
     pick: list[int] = [-1] * n_trains
@@ -588,10 +721,12 @@ def best_routes(
     # Russian doll search: the best of the trains k.. alone (``doll[k]``, no track taken, no
     # required run) is found first, for k from the last train up; it bounds what they can add
     # in every later search, together with ``bound``
-    doll = [0] * (n_trains + 1)
+    doll = [0 if DOLLS else 1 << 60] * n_trains + [0]
     final = [False]
 
-    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool) -> None:
+    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool, taken: float = 0.0) -> None:
+        """Trains k.. with the track ``mask`` taken and ``total`` earned (``taken``: the prices of
+        ``mask`` once the Lagrangian bound is there)."""
         nonlocal best_total, best_pick
         searched[0] += 1
         if searched[0] & 0xFF == 0:
@@ -604,10 +739,36 @@ def best_routes(
                     routes, value = build(best_pick)
                     on_better(RouteResult(routes, value, False, time.perf_counter() - start))
             return
-        if total + min(doll[k], bound(k, mask, min_index)) <= best_total:
+        if not lagrangian and total + min(doll[k], bound(k, mask, min_index)) <= best_total:
             return
         vs, ms = vals[k], masks[k]
         start_index = min_index if same_as_prev[k] else 0
+        if not lagrangian and searched[0] > LAGRANGIAN_AFTER:
+            lagrangian.append(_Lagrangian(lists, group_end, max(first_total, best_total, 0), check))
+            raise _Restart  # the search starts again with it (keeping the best found)
+        if lagrangian:
+            lag = lagrangian[0]
+            # a child's bound is at most base + the reduced value of its route (see _Lagrangian)
+            base = total + lag.total - taken + lag.reds_from(k + 1, mask, start_index)
+            reds, prices = lag.reds[k], lag.prices[k]
+            for idx in lag.full_order[k]:
+                if base + reds[idx] <= best_total:
+                    break
+                if idx < start_index or ms[idx] & mask:
+                    continue
+                pick[k] = idx
+                search(
+                    k + 1,
+                    mask | ms[idx],
+                    total + vs[idx],
+                    idx + 1,
+                    conn_ok or is_conn[k][idx],
+                    taken + prices[idx],
+                )
+            pick[k] = -1
+            if base > best_total:
+                search(k + 1, mask, total, len(vs), conn_ok, taken)
+            return
         rest = min(doll[k + 1], bound(k + 1, mask, start_index)) if k + 1 < n_trains else 0
         for idx in range(start_index, len(vs)):
             value = vs[idx]
@@ -648,19 +809,26 @@ def best_routes(
     optimal = extended_all
     cancelled = bool(stopped)
     final[0] = True
+    first_total = -1
     greedy()
     first_total, first_pick = best_total, best_pick
     try:
         final[0] = False
-        for first in range(n_trains - 1, 0, -1):
+        for first in range(n_trains - 1, 0, -1) if DOLLS else ():
             doll[first] = 1 << 60  # not known while its own search runs
             best_total, best_pick = -1, []
-            search(first, 0, 0, 0, False)
+            try:
+                search(first, 0, 0, 0, False)
+            except _Restart:
+                search(first, 0, 0, 0, False)
             doll[first] = max(best_total, 0)
         final[0] = True
         doll[0] = 1 << 60
         best_total, best_pick = first_total, first_pick
-        search(0, 0, 0, 0, False)
+        try:
+            search(0, 0, 0, 0, False)
+        except _Restart:
+            search(0, 0, 0, 0, False)
     except _Cancelled:
         optimal = False
         cancelled = True
