@@ -39,7 +39,8 @@ SUGGESTION_TIME_LIMIT = 3.0
 BOUND_SCAN = 64
 #: search nodes after which the combination search prepares its Lagrangian bound
 LAGRANGIAN_AFTER = 2000
-DOLLS = True
+#: the largest table (candidates × pieces of track) the Lagrangian bound is prepared for
+LAGRANGIAN_CELLS = 3_000_000
 #: subgradient steps of the Lagrangian multipliers
 LAGRANGIAN_STEPS = 60
 #: the longest candidate list of one train kind whose routes are all compared for dominance
@@ -392,7 +393,7 @@ class _Lagrangian:
         incidence = {}
         values = {}
         for d, lst in firsts.items():
-            a = np.zeros((len(lst), size), dtype=np.float64)
+            a = np.zeros((len(lst), size), dtype=np.float32)
             for row, cb in enumerate(bits[d]):
                 a[row, cb] = 1.0
             incidence[d] = a
@@ -478,7 +479,9 @@ def _bits(mask: int) -> list[int]:
 
 
 def _undominated(
-    lst: list[tuple[int, Candidate]], joins: Callable[[Candidate], bool] | None = None
+    lst: list[tuple[int, Candidate]],
+    joins: Callable[[Candidate], bool] | None = None,
+    check: Callable[[], None] | None = None,
 ) -> list[tuple[int, Candidate]]:
     """The candidates by value, best first, without those another one dominates: worth at least as
     much on track that is a subset of theirs (and, when a run is required, making it if they do).
@@ -499,7 +502,12 @@ def _undominated(
     # the kept routes by the lowest piece of their track: only those whose lowest piece is in a
     # route's track can use a subset of it
     by_low: dict[int, list[tuple[int, bool]]] = {}
-    for value, cand in ordered:
+    for n, (value, cand) in enumerate(ordered):
+        if check is not None and n & 0xFF == 0xFF:
+            try:
+                check()
+            except _Cancelled:  # stopped: the rest are kept unsifted
+                return kept + ordered[n:]
         mask = cand.mask
         joined = joins(cand) if joins is not None else False
         if any(m | mask == mask and (j or not joined) for b in _bits(mask) for m, j in by_low.get(b, ())):
@@ -621,7 +629,14 @@ def best_routes(
         lst: list[tuple[int, Candidate]] = []
         fast = _fast_valuer(game_map, corp, t, phase)
         valuer = game_map.route_valuer(corp, t, phase)
-        for c in candidates:
+        for n, c in enumerate(candidates):
+            if n & 0x1FF == 0x1FF and not stopped:
+                try:
+                    check()
+                except _Cancelled:
+                    stopped.append(True)  # the routes valued so far are the ones searched
+            if stopped and n & 0x1FF == 0x1FF:
+                break
             if len(c.train_stops) > t.max_stops:
                 continue
             if fast is not None and c.run is None:
@@ -640,7 +655,9 @@ def best_routes(
             if value > 0 or connection:
                 lst.append((value, c))
         kinds[key] = _undominated(
-            lst, (lambda c: {c.stops[0][0], c.stops[-1][0]} <= ends) if connection else None
+            lst,
+            (lambda c: {c.stops[0][0], c.stops[-1][0]} <= ends) if connection else None,
+            None if stopped else check,
         )
     order = sorted(range(len(trains)), key=lambda i: -trains[i].max_stops)
     lists = [kinds[train_kind[i]] for i in order]
@@ -685,8 +702,11 @@ def best_routes(
             j = end
         return ub
 
-    # the Lagrangian bound, prepared once the search turns out to be hard (see _Lagrangian)
+    # the Lagrangian bound, prepared once the search turns out to be hard (see _Lagrangian), when
+    # its tables (candidates × pieces of track, per train kind) are not too large
     lagrangian: list[_Lagrangian] = []
+    pieces = max((c.mask.bit_length() for lst in lists for _, c in lst), default=0)
+    lagrangian_fits = sum(len(lst) for lst in {id(x): x for x in lists}.values()) * pieces <= LAGRANGIAN_CELLS
 
     best_total = -1
     best_pick: list[int] = []
@@ -718,12 +738,6 @@ def best_routes(
             total += value
         return routes, total
 
-    # Russian doll search: the best of the trains k.. alone (``doll[k]``, no track taken, no
-    # required run) is found first, for k from the last train up; it bounds what they can add
-    # in every later search, together with ``bound``
-    doll = [0 if DOLLS else 1 << 60] * n_trains + [0]
-    final = [False]
-
     def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool, taken: float = 0.0) -> None:
         """Trains k.. with the track ``mask`` taken and ``total`` earned (``taken``: the prices of
         ``mask`` once the Lagrangian bound is there)."""
@@ -732,19 +746,19 @@ def best_routes(
         if searched[0] & 0xFF == 0:
             check()
         if k == n_trains:
-            if (not final[0] or not connection or conn_ok) and total > best_total:
+            if (not connection or conn_ok) and total > best_total:
                 best_total = total
                 best_pick = list(pick)
-                if final[0] and on_better is not None:
+                if on_better is not None:
                     routes, value = build(best_pick)
                     on_better(RouteResult(routes, value, False, time.perf_counter() - start))
             return
-        if not lagrangian and total + min(doll[k], bound(k, mask, min_index)) <= best_total:
+        if not lagrangian and total + bound(k, mask, min_index) <= best_total:
             return
         vs, ms = vals[k], masks[k]
         start_index = min_index if same_as_prev[k] else 0
-        if not lagrangian and searched[0] > LAGRANGIAN_AFTER:
-            lagrangian.append(_Lagrangian(lists, group_end, max(first_total, best_total, 0), check))
+        if not lagrangian and searched[0] > LAGRANGIAN_AFTER and lagrangian_fits:
+            lagrangian.append(_Lagrangian(lists, group_end, max(best_total, 0), check))
             raise _Restart  # the search starts again with it (keeping the best found)
         if lagrangian:
             lag = lagrangian[0]
@@ -769,7 +783,7 @@ def best_routes(
             if base > best_total:
                 search(k + 1, mask, total, len(vs), conn_ok, taken)
             return
-        rest = min(doll[k + 1], bound(k + 1, mask, start_index)) if k + 1 < n_trains else 0
+        rest = bound(k + 1, mask, start_index) if k + 1 < n_trains else 0
         for idx in range(start_index, len(vs)):
             value = vs[idx]
             if total + value + rest <= best_total:
@@ -806,25 +820,10 @@ def best_routes(
                 on_better(RouteResult(routes, value, False, time.perf_counter() - start))
         pick[:] = [-1] * n_trains
 
-    optimal = extended_all
+    optimal = extended_all and not stopped
     cancelled = bool(stopped)
-    final[0] = True
-    first_total = -1
     greedy()
-    first_total, first_pick = best_total, best_pick
     try:
-        final[0] = False
-        for first in range(n_trains - 1, 0, -1) if DOLLS else ():
-            doll[first] = 1 << 60  # not known while its own search runs
-            best_total, best_pick = -1, []
-            try:
-                search(first, 0, 0, 0, False)
-            except _Restart:
-                search(first, 0, 0, 0, False)
-            doll[first] = max(best_total, 0)
-        final[0] = True
-        doll[0] = 1 << 60
-        best_total, best_pick = first_total, first_pick
         try:
             search(0, 0, 0, 0, False)
         except _Restart:
@@ -832,8 +831,6 @@ def best_routes(
     except _Cancelled:
         optimal = False
         cancelled = True
-        if not final[0]:
-            best_total, best_pick = first_total, first_pick
     routes: list[TrainRoute] = []
     total = 0
     if best_total >= 0:

@@ -188,23 +188,54 @@ def route_valuer(
             else:
                 fillers.append((weight, tokened, hex_id, special))
         if counted < paying.pay and fillers:
+            fillers.sort(key=lambda f: -f[0])
             room = paying.pay - counted
-            if len(fillers) > room:
-                if any(f[3] for f in fillers):
-                    return general(stops)  # a capital or Timmins may fill it: the general rule
-                fillers.sort(key=lambda f: -f[0])
-            chosen = fillers[:room]
-            if not token and not any(f[1] for f in chosen):
-                tokened_fillers = [f for f in fillers if f[1]]
-                if not tokened_fillers:
-                    return 0  # no stop it counts holds the corporation's token
-                chosen = [*chosen[: room - 1], tokened_fillers[0]]
-            total += sum(f[0] for f in chosen)
-            specials += [f[2] for f in chosen if f[3]]
-        elif counted < paying.pay and not token:
+            options = [_fill(fillers, room, token, [])]
+            if extra:
+                # the best fill that earns the capital bonus: Timmins and the heaviest capital
+                # forced in (when not counted already), the rest the heaviest
+                forced: list[tuple[int, bool, str, bool]] = []
+                if bonus_hex not in specials:
+                    forced += [f for f in fillers if f[2] == bonus_hex][:1]
+                if not any(h in capitals for h in specials):
+                    forced += [f for f in fillers if f[2] in capitals][:1]
+                wanted = (bonus_hex not in specials) + (not any(h in capitals for h in specials))
+                if len(forced) == wanted and len(forced) <= room:
+                    rest = [f for f in fillers if f not in forced]
+                    options.append(
+                        _fill(rest, room - len(forced), token or any(f[1] for f in forced), forced)
+                    )
+            best = -1
+            for chosen in options:
+                if chosen is None:
+                    continue
+                hexes_counted = specials + [f[2] for f in chosen if f[3]]
+                value = total + sum(f[0] for f in chosen)
+                if bonus_hex in hexes_counted and any(h in capitals for h in hexes_counted):
+                    value += extra
+                best = max(best, value)
+            if best < 0:
+                return 0  # no stop it counts holds the corporation's token
+            return best if best > 0 else 0
+        if counted < paying.pay and not token:
             return 0
         if bonus_hex in specials and any(h in capitals for h in specials):
             total += extra
         return total if total > 0 else 0
 
     return value
+
+
+Filler = tuple[int, bool, str, bool]  # (weight, tokened, hex, capital or Timmins)
+
+
+def _fill(fillers: list[Filler], room: int, token: bool, forced: list[Filler]) -> list[Filler] | None:
+    """``forced`` and the heaviest ``room`` of ``fillers`` (heaviest first), one of the chosen
+    tokened unless ``token``; None when no choice holds a token."""
+    chosen = fillers[:room]
+    if not token and not any(f[1] for f in chosen) and not any(f[1] for f in forced):
+        tokened = next((f for f in fillers[room:] if f[1]), None)
+        if tokened is None or room == 0:
+            return None
+        chosen = [*chosen[: room - 1], tokened]
+    return [*forced, *chosen]
