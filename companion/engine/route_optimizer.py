@@ -219,6 +219,35 @@ def enumerate_routes(
         top_prefix.append(top_prefix[-1] + v)
     best_value = [-1]
     best_cand: list[Candidate] = []
+    # the stops a route can only end at (an offboard reached by tapered track, a city full of
+    # other corporations' tokens), and the others, most valuable first
+    passed_into = [False] * len(reachable)
+    for out in adj:
+        for j, _, chain in out:
+            if not chain.terminal_b:
+                passed_into[j] = True
+    end_only = [not passable[j] or not passed_into[j] for j in range(len(reachable))]
+    by_value = sorted(range(len(reachable)), key=lambda j: -values[j])
+    middles = [j for j in by_value if not end_only[j]]
+    ends_only = [j for j in by_value if end_only[j]]
+    pays_all = paying is None
+
+    def further(more: int) -> int:
+        """The most ``more`` further counted stops can add: stops not on the route (at most one
+        of them a route end), or stops on it that are not counted yet (1867's fillers)."""
+        if more <= 0:
+            return 0
+        taken: list[int] = []
+        for j in middles:
+            if on_path[j] and (pays_all or pays[j]):
+                continue
+            taken.append(values[j])
+            if len(taken) == more:
+                break
+        end = next((values[j] for j in ends_only if not on_path[j]), 0)
+        if len(taken) < more:
+            return sum(taken) + end
+        return sum(taken) - taken[-1] + max(taken[-1], end)
 
     def record(mask: int, base: int) -> None:
         if best_only is not None:
@@ -257,7 +286,13 @@ def enumerate_routes(
                 more = min(max_stops - depth, len(top_prefix) - 1)
                 reach = base + top_prefix[more]
             else:
-                reach = pbase + top_prefix[max(0, min(pay_count - pn, len(top_prefix) - 1))]
+                more = max(0, min(pay_count - pn, len(top_prefix) - 1))
+                reach = pbase + top_prefix[more]
+            if reach * best_only[1] + best_only[2] <= best_value[0]:
+                return
+            # tighter: only stops not yet counted, and at most one more route end (an offboard,
+            # a full city)
+            reach += further(more) - top_prefix[more]
             if reach * best_only[1] + best_only[2] <= best_value[0]:
                 return
         if has_token and depth >= 2 and stack_nodes[0] < i:
