@@ -9,7 +9,6 @@ bench cannot freeze; a search stopped by it counts as not proven.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable
@@ -173,65 +172,57 @@ def measure(title: str) -> tuple[TitleRun, int]:
     return run, files
 
 
+HEADER = [
+    "## Route optimiser",
+    "",
+    "Best routes for the operating corporation before every `run_routes` of the fixture games "
+    "(state restored by the engine's own replay) and of random games (`tools/random_games.py`'s "
+    f"players, seeds from {FIRST_SEED}, until at least {RANDOM_STATES} states per title; the "
+    "nationals' runs included), one core, one run, each search limited to "
+    f"{LIMIT:.0f} s (stopped: not proven). Exhaustive: networks of at most {EXHAUSTIVE_STOPS} stops "
+    "also searched by trying every route of every train and every combination.",
+    "",
+    "| title | fixture games | random games | states | proven optimal | exhaustive agrees "
+    "| p50 s | p95 s | max s | slowest action s |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+]
+
+
+def title_lines(title: str) -> tuple[str, list[str]]:
+    """One title's row of the table and its slowest states."""
+    run, files = measure(title)
+    secs = [s.seconds for s in run.states]
+    optimal = sum(s.optimal for s in run.states)
+    row = (
+        f"| {title} | {files} | {run.games} | {len(secs)} | {optimal} "
+        f"| {run.exhaustive_agree}/{run.exhaustive} | {percentile(secs, 0.5):.4f} "
+        f"| {percentile(secs, 0.95):.4f} | {max(secs, default=0.0):.4f} | {run.slowest_action[0]:.4f} |"
+    )
+    slowest = [f"* **{title}**: slowest action {run.slowest_action[0]:.3f} s ({run.slowest_action[1]})"]
+    for s in sorted(run.states, key=lambda s: -s.seconds)[:5]:
+        proof = "proven" if s.optimal else "NOT proven"
+        slowest.append(
+            f"  * {s.seconds:.3f} s, {proof}, {s.corporation} {'/'.join(s.trains)} = {s.total} ({s.where})"
+        )
+    return row, slowest
+
+
 def bench() -> str:
-    lines = [
-        "## Route optimiser",
-        "",
-        "Best routes for the operating corporation before every `run_routes` of the fixture games "
-        "(state restored by the engine's own replay) and of random games (`tools/random_games.py`'s "
-        f"players, seeds from {FIRST_SEED}, until at least {RANDOM_STATES} states per title; the "
-        "nationals' runs included), one core, one run, each search limited to "
-        f"{LIMIT:.0f} s (stopped: not proven). Exhaustive: networks of at most {EXHAUSTIVE_STOPS} stops "
-        "also searched by trying every route of every train and every combination.",
-        "",
-        "| title | fixture games | random games | states | proven optimal | exhaustive agrees "
-        "| p50 s | p95 s | max s | slowest action s |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
+    rows: list[str] = []
     slowest: list[str] = []
     for title in TITLES:
-        run, files = measure(title)
-        secs = [s.seconds for s in run.states]
-        optimal = sum(s.optimal for s in run.states)
-        lines.append(
-            f"| {title} | {files} | {run.games} | {len(secs)} | {optimal} "
-            f"| {run.exhaustive_agree}/{run.exhaustive} | {percentile(secs, 0.5):.4f} "
-            f"| {percentile(secs, 0.95):.4f} | {max(secs, default=0.0):.4f} | {run.slowest_action[0]:.4f} |"
-        )
-        slowest.append(
-            f"* **{title}**: slowest action {run.slowest_action[0]:.3f} s ({run.slowest_action[1]})"
-        )
-        for s in sorted(run.states, key=lambda s: -s.seconds)[:5]:
-            proof = "proven" if s.optimal else "NOT proven"
-            slowest.append(
-                f"  * {s.seconds:.3f} s, {proof}, {s.corporation} {'/'.join(s.trains)} = {s.total} ({s.where})"
-            )
-    lines += ["", "Slowest five states of each title:", "", *slowest, ""]
-    return "\n".join(lines)
+        row, lines = title_lines(title)
+        rows.append(row)
+        slowest += lines
+    return "\n".join([*HEADER, *rows, "", "Slowest five states of each title:", "", *slowest, ""])
 
 
-def main() -> None:  # pragma: no cover - a developer's look at one title
+def main() -> None:  # pragma: no cover - one title at a time, printed as it is measured
     import sys
 
     for title in sys.argv[1:] or TITLES:
-        run, files = measure(title)
-        secs = [s.seconds for s in run.states]
-        print(
-            json.dumps(
-                {
-                    "title": title,
-                    "states": len(secs),
-                    "random": run.random_states,
-                    "optimal": sum(s.optimal for s in run.states),
-                    "exhaustive": [run.exhaustive_agree, run.exhaustive],
-                    "p50": percentile(secs, 0.5),
-                    "p95": percentile(secs, 0.95),
-                    "max": max(secs, default=0.0),
-                    "slowest_action": run.slowest_action,
-                }
-            ),
-            flush=True,
-        )
+        row, lines = title_lines(title)
+        print("\n".join([row, *lines]), flush=True)
 
 
 if __name__ == "__main__":  # pragma: no cover
