@@ -169,3 +169,34 @@ def test_a_search_stopped_early_gives_the_best_found_and_says_so() -> None:
     assert full.optimal and full.status == "proven optimal"
     assert 0 < stopped.total <= full.total
     assert_legal(state, stopped, state.trains)
+
+
+@pytest.mark.slow
+def test_the_seed_7017_national_is_proven_optimal() -> None:
+    """Issue 39's hard case: 1861 (`tools/random_games.py --title 1861 --seed 7017`), the state after
+    747 actions: the national (RSR) with two 4s, two 6s and two 7s on a 22-stop network, which ran
+    minutes without an answer before the Lagrangian bound.  Proven optimal, legal, better than the
+    first answer."""
+    from companion.engine import as_18xx
+    from companion.interop.actions import effective_actions
+    from companion.interop.replay import game_for_export, load_export
+
+    export = load_export(
+        Path(__file__).resolve().parent / "fixtures" / "routes" / "1861_seed7017_national.json"
+    )
+    table_game = game_for_export(export)
+    for action in effective_actions(export["actions"]):
+        table_game._process(action)
+    game = as_18xx(table_game)
+    corp = game.round.current_entity()
+    assert corp.sym == "RSR" and sorted(t.name for t in corp.trains) == ["4", "4", "6", "6", "7", "7"]
+    seen: list[RouteResult] = []
+    game.sync_map_rules()
+    trains = game.route_trains(corp.trains)
+    result = best_routes(game.map, corp.sym, trains, game.map_phase(), on_better=seen.append)
+    assert result.optimal and result.total == 960
+    assert seen[0].total < result.total
+    paid = game.map.route_revenue(
+        corp.sym, trains, [r.as_action_route() for r in result.routes], game.map_phase()
+    )
+    assert sum(paid) == 960
