@@ -179,9 +179,9 @@ HEADER = [
     "Best routes for the operating corporation before every `run_routes` of the fixture games "
     "(state restored by the engine's own replay) and of random games (`tools/random_games.py`'s "
     f"players, seeds from {FIRST_SEED}, until at least {RANDOM_STATES} states per title; "
-    "the nationals' runs among them where a game forms one), one core, one run, each search limited to "
-    f"{LIMIT:.0f} s (stopped: not proven). Exhaustive: networks of at most {EXHAUSTIVE_STOPS} stops "
-    "also searched by trying every route of every train and every combination.",
+    "the nationals' runs among them where a game forms one), one run, CPU seconds of one core; each "
+    f"search limited to {LIMIT:.0f} s of wall clock (stopped: not proven). Exhaustive: networks of "
+    f"at most {EXHAUSTIVE_STOPS} stops also searched by trying every route of every train and every combination.",
     "",
     "| title | fixture games | random games | states | proven optimal | exhaustive agrees "
     "| p50 s | p95 s | max s | slowest action s |",
