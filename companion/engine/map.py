@@ -508,7 +508,9 @@ class GameMap:
         that counts every stop."""
         return None
 
-    def route_valuer(self, corp: str, train: Any, phase: Phase) -> Callable[[Sequence[tuple[str, int]]], int] | None:
+    def route_valuer(
+        self, corp: str, train: Any, phase: Phase
+    ) -> Callable[[Sequence[tuple[str, int]]], int] | None:
         """Title hook for the route optimiser: ``None`` (the default), or a faster function of a
         route's stops giving what :func:`companion.engine.routes.route_value` gives for ``train``
         (-1 where it refuses the route)."""
