@@ -38,16 +38,17 @@ class StateResult:
         }
 
 
-def bench_files(files: list[Path]) -> list[StateResult]:
+def bench_files(files: list[Path], limit: float | None = None) -> list[StateResult]:
     """Restore the game before every ``run_routes`` of the exports (the engine's own replay) and
-    compute the best routes for the corporation that ran."""
+    compute the best routes for the corporation that ran (each search stopped after ``limit``
+    seconds, if given: then not proven optimal)."""
     out: list[StateResult] = []
     for path in files:
         export = load_export(path)
         for action, table_game in states_before(export, ("run_routes",)):
             game = as_18xx(table_game)
             corp = game.corporation(str(action["entity"]))
-            result = game.suggest_routes(corp)
+            result = game.suggest_routes(corp, time_limit=limit)
             played = sum(int(r.get("revenue") or 0) for r in action.get("routes") or [])
             out.append(
                 StateResult(
@@ -92,12 +93,18 @@ def register(sub: Any) -> None:
     )
     b.add_argument("files", nargs="+", type=Path, help="18xx.games export (.json)")
     b.add_argument("--json", action="store_true", help="one JSON object per state")
+    b.add_argument(
+        "--limit",
+        type=float,
+        default=10.0,
+        help="stop each search after this many seconds (default 10; it then counts as not proven)",
+    )
     b.set_defaults(func=run_bench)
 
 
 def run_bench(args: argparse.Namespace) -> int:
     try:
-        results = bench_files(list(args.files))
+        results = bench_files(list(args.files), args.limit)
     except (GameError, ExportError, MapError, OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}")
         return 2

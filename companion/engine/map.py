@@ -505,6 +505,14 @@ class GameMap:
         that counts every stop."""
         return None
 
+    def route_valuer(
+        self, corp: str, train: Any, phase: Phase
+    ) -> Callable[[Sequence[tuple[str, int]]], int] | None:
+        """Title hook for the route optimiser: ``None`` (the default), or a faster function of a
+        route's stops giving what :func:`companion.engine.routes.route_value` gives for ``train``
+        (-1 where it refuses the route)."""
+        return None
+
     def route_extender(
         self, corp: str, phase: Phase
     ) -> Callable[[list[Any], Callable[[], None]], tuple[list[Any], bool]] | None:

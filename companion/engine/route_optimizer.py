@@ -32,6 +32,19 @@ if TYPE_CHECKING:
 __all__ = ["RouteResult", "TrainRoute", "best_routes", "enumerate_routes", "Candidate"]
 
 Node = tuple[str, int]
+#: the hard limit (seconds) on a suggestion the players wait for (the touchscreen's); the best
+#: routes found by then are shown as "best found, not proven"
+SUGGESTION_TIME_LIMIT = 3.0
+#: the most candidates of one train kind the search's bound looks at for one group of trains
+BOUND_SCAN = 64
+#: search nodes after which the combination search prepares its Lagrangian bound
+LAGRANGIAN_AFTER = 2000
+#: the largest table (candidates × pieces of track) the Lagrangian bound is prepared for
+LAGRANGIAN_CELLS = 3_000_000
+#: subgradient steps of the Lagrangian multipliers
+LAGRANGIAN_STEPS = 60
+#: the longest candidate list of one train kind whose routes are all compared for dominance
+DOMINANCE_LIMIT = 4000
 
 
 @dataclass(frozen=True)
@@ -78,6 +91,11 @@ class RouteResult:
     cancelled: bool = False
     nodes_searched: int = 0
 
+    @property
+    def status(self) -> str:
+        """How far the answer is to be trusted, in words for the players."""
+        return "proven optimal" if self.optimal else "best found, not proven"
+
 
 @dataclass
 class Candidate:
@@ -102,6 +120,10 @@ class _Cancelled(Exception):
     pass
 
 
+class _Restart(Exception):
+    """The combination search starts again with a stronger bound."""
+
+
 def enumerate_routes(
     game_map: GameMap,
     corp: str,
@@ -111,6 +133,8 @@ def enumerate_routes(
     check: Callable[[], None] | None = None,
     best_only: tuple[Callable[[Candidate], int], int, int] | None = None,
     kind_limits: dict[str, int] | None = None,
+    paying: tuple[frozenset[str], int] | None = None,
+    stopped: list[bool] | None = None,
 ) -> list[Candidate]:
     """Every legal route of ``corp`` with at most ``max_stops`` stops, deduped (see module doc).
 
@@ -122,6 +146,14 @@ def enumerate_routes(
     ``kind_limits``: at most this many stops of each kind (``"city"``, ``"town"``,
     ``"offboard"``) on a route, for trains whose rows count kinds differently (1867's towns
     ride free); a kind not named is limited by ``max_stops`` only.
+
+    ``paying=(kinds, count)``, with ``best_only``: the train counts every stop of these kinds it
+    visits (at most ``count`` of them) and at most ``count`` stops in all (1867's trains, whose
+    towns only fill up what the cities leave); the bound then counts the stops of those kinds
+    visited and ``count`` less their number of the most valuable further stops.
+
+    ``stopped``: when ``check`` raises, the routes found so far are returned and True is appended
+    to it (without it the exception goes on).
     """
     from companion.engine.graph import connectivity
 
@@ -154,6 +186,14 @@ def enumerate_routes(
                 mask |= 1 << r
             out.append((j, mask, chain))
         adj.append(out)
+    values = (
+        [stop_value_fast(game_map, node, phase) for node in reachable]
+        if phase is not None
+        else [0] * len(reachable)
+    )
+    if best_only is not None:  # the most valuable stops first: a good route early bounds the rest
+        for out in adj:
+            out.sort(key=lambda e: -values[e[0]])
     # fewest hops from each node to a token (ignoring track conflicts): prunes hopeless walks
     inf = len(reachable) + 1
     to_token = [0 if tokened[i] else inf for i in range(len(reachable))]
@@ -166,11 +206,6 @@ def enumerate_routes(
                     to_token[j] = to_token[i] + 1
                     nxt.append(j)
         frontier = nxt
-    values = (
-        [stop_value_fast(game_map, node, phase) for node in reachable]
-        if phase is not None
-        else [0] * len(reachable)
-    )
     # dedupe key: the stop sequence (first stop < last stop) -> list of (mask, chains, base)
     found: dict[tuple[int, ...], list[tuple[int, tuple[Chain, ...]]]] = {}
     bases: dict[tuple[int, ...], int] = {}
@@ -184,6 +219,35 @@ def enumerate_routes(
         top_prefix.append(top_prefix[-1] + v)
     best_value = [-1]
     best_cand: list[Candidate] = []
+    # the stops a route can only end at (an offboard reached by tapered track, a city full of
+    # other corporations' tokens), and the others, most valuable first
+    passed_into = [False] * len(reachable)
+    for out in adj:
+        for j, _, chain in out:
+            if not chain.terminal_b:
+                passed_into[j] = True
+    end_only = [not passable[j] or not passed_into[j] for j in range(len(reachable))]
+    by_value = sorted(range(len(reachable)), key=lambda j: -values[j])
+    middles = [j for j in by_value if not end_only[j]]
+    ends_only = [j for j in by_value if end_only[j]]
+    pays_all = paying is None
+
+    def further(more: int) -> int:
+        """The most ``more`` further counted stops can add: stops not on the route (at most one
+        of them a route end), or stops on it that are not counted yet (1867's fillers)."""
+        if more <= 0:
+            return 0
+        taken: list[int] = []
+        for j in middles:
+            if on_path[j] and (pays_all or pays[j]):
+                continue
+            taken.append(values[j])
+            if len(taken) == more:
+                break
+        end = next((values[j] for j in ends_only if not on_path[j]), 0)
+        if len(taken) < more:
+            return sum(taken) + end
+        return sum(taken) - taken[-1] + max(taken[-1], end)
 
     def record(mask: int, base: int) -> None:
         if best_only is not None:
@@ -206,21 +270,37 @@ def enumerate_routes(
         lst[:] = [x for x in lst if x[0] & mask != mask]
         lst.append((mask, tuple(stack_chains)))
 
-    def dfs(i: int, mask: int, has_token: bool, entered_terminal: bool, base: int) -> None:
+    pays = [paying is None or kind in paying[0] for kind in kinds]
+    pay_count = paying[1] if paying is not None else 0
+
+    def dfs(
+        i: int, mask: int, has_token: bool, entered_terminal: bool, base: int, pbase: int, pn: int
+    ) -> None:
         counter[0] += 1
         if check is not None and counter[0] & 0x3FF == 0:
             check()
         depth = len(stack_nodes)
+        if best_only is not None and best_value[0] >= 0:
+            # what this route and any longer one could earn at most (it bounds this route too)
+            if paying is None:
+                more = min(max_stops - depth, len(top_prefix) - 1)
+                reach = base + top_prefix[more]
+            else:
+                more = max(0, min(pay_count - pn, len(top_prefix) - 1))
+                reach = pbase + top_prefix[more]
+            if reach * best_only[1] + best_only[2] <= best_value[0]:
+                return
+            # tighter: only stops not yet counted, and at most one more route end (an offboard,
+            # a full city)
+            reach += further(more) - top_prefix[more]
+            if reach * best_only[1] + best_only[2] <= best_value[0]:
+                return
         if has_token and depth >= 2 and stack_nodes[0] < i:
             record(mask, base)
         if depth >= max_stops:
             return
         if depth > 1 and (not passable[i] or entered_terminal):
             return
-        if best_only is not None and best_value[0] >= 0:
-            more = min(max_stops - depth, len(top_prefix) - 1)
-            if (base + top_prefix[more]) * best_only[1] + best_only[2] <= best_value[0]:
-                return
         for j, cmask, chain in adj[i]:
             if on_path[j] or cmask & mask:
                 continue
@@ -236,28 +316,47 @@ def enumerate_routes(
             on_path[j] = True
             stack_nodes.append(j)
             stack_chains.append(chain)
-            dfs(j, mask | cmask, has_token or tokened[j], chain.terminal_b, base + values[j])
+            dfs(
+                j,
+                mask | cmask,
+                has_token or tokened[j],
+                chain.terminal_b,
+                base + values[j],
+                pbase + values[j] if pays[j] else pbase,
+                pn + pays[j],
+            )
             stack_chains.pop()
             stack_nodes.pop()
             on_path[j] = False
             if kj >= 0:
                 used_kind[kj] -= 1
 
-    for s in range(len(reachable)):
-        if to_token[s] >= max_stops:
-            continue
-        ks = kind_of[s]
-        if ks >= 0:
-            if cap[ks] < 1:
+    def walk_from(starts: list[int]) -> None:
+        for s in starts:
+            if to_token[s] >= max_stops:
                 continue
-            used_kind[ks] += 1
-        on_path[s] = True
-        stack_nodes.append(s)
-        dfs(s, 0, tokened[s], False, values[s])
-        stack_nodes.pop()
-        on_path[s] = False
-        if ks >= 0:
-            used_kind[ks] -= 1
+            ks = kind_of[s]
+            if ks >= 0:
+                if cap[ks] < 1:
+                    continue
+                used_kind[ks] += 1
+            on_path[s] = True
+            stack_nodes.append(s)
+            dfs(s, 0, tokened[s], False, values[s], values[s] if pays[s] else 0, int(pays[s]))
+            stack_nodes.pop()
+            on_path[s] = False
+            if ks >= 0:
+                used_kind[ks] -= 1
+
+    starts: list[int] = list(range(len(reachable)))
+    if best_only is not None:
+        starts = sorted(starts, key=lambda s: -values[s])
+    try:
+        walk_from(starts)
+    except _Cancelled:
+        if stopped is None:
+            raise
+        stopped.append(True)  # the routes found so far are returned
     if best_only is not None:
         return best_cand
     result: list[Candidate] = []
@@ -266,6 +365,17 @@ def enumerate_routes(
         for mask, chains in lst:
             result.append(Candidate(stops, chains, mask, bases[seq]))
     return result
+
+
+def _paying(train: Train) -> tuple[frozenset[str], int] | None:
+    """For an N+M train with one paying row that it may not visit beyond (1867's), the kinds that
+    row counts and how many; None otherwise (and for a train that counts every stop)."""
+    if isinstance(train.distance, int):
+        return None
+    rows = [r for r in train.distance if r.pay > 0]
+    if len(rows) != 1 or rows[0].visit != rows[0].pay:
+        return None
+    return rows[0].nodes, rows[0].pay
 
 
 def _kind_limits(trains: Sequence[Train]) -> dict[str, int] | None:
@@ -282,6 +392,164 @@ def _kind_limits(trains: Sequence[Train]) -> dict[str, int] | None:
                 most = max(most, sum(r.visit for r in t.distance if kind in r.nodes))
         out[kind] = most
     return out
+
+
+class _Lagrangian:
+    """An upper bound on what trains k.. can add with the track ``mask`` taken, from Lagrangian
+    multipliers on the track: each piece of track r gets a price λ_r ≥ 0; then for any prices
+
+        best ≤ Σ_{r free} λ_r + Σ_trains max(0, best free route's value − the prices of its track)
+
+    (the constraint "each piece of track at most once" moved into the objective).  The prices are
+    set by subgradient steps on the whole problem (the dual of its relaxation); any prices give a
+    valid bound, so the search stays exact.  Trains of one kind (a group) take distinct routes.
+    """
+
+    def __init__(
+        self,
+        lists: list[list[tuple[int, Candidate]]],
+        group_end: list[int],
+        lower: int,
+        check: Callable[[], None],
+    ) -> None:
+        import numpy as np
+
+        self.lists = lists
+        self.group_end = group_end
+        n = len(lists)
+        distinct: dict[int, int] = {}  # id(list) -> index into the per-kind tables
+        for lst in lists:
+            distinct.setdefault(id(lst), len(distinct))
+        kind_of = [distinct[id(lst)] for lst in lists]
+        firsts = {distinct[id(lst)]: lst for lst in lists}
+        bits = {d: [_bits(c.mask) for _, c in lst] for d, lst in firsts.items()}
+        size = 1 + max((b[-1] for bl in bits.values() for b in bl if b), default=0)
+        # candidate × track incidence and values, per kind
+        incidence = {}
+        values = {}
+        for d, lst in firsts.items():
+            a = np.zeros((len(lst), size), dtype=np.float32)
+            for row, cb in enumerate(bits[d]):
+                a[row, cb] = 1.0
+            incidence[d] = a
+            values[d] = np.array([v for v, _ in lst], dtype=np.float64)
+        groups = []
+        j = 0
+        while j < n:
+            groups.append((kind_of[j], group_end[j] - j))
+            j = group_end[j]
+        lam = np.zeros(size)
+        best_ub = float("inf")
+        best_lam = lam
+        theta = 2.0
+        stall = 0
+        for _ in range(LAGRANGIAN_STEPS):
+            check()
+            reds = {d: values[d] - incidence[d] @ lam for d in firsts}
+            usage = np.zeros(size)
+            ub = float(lam.sum())
+            for d, need in groups:
+                r = reds[d]
+                top = np.argsort(-r, kind="stable")[:need]
+                top = top[r[top] > 0]
+                ub += float(r[top].sum())
+                usage += incidence[d][top].sum(axis=0)
+            if ub < best_ub - 1e-9:
+                best_ub, best_lam, stall = ub, lam, 0
+            else:
+                stall += 1
+                if stall >= 3:
+                    theta, stall = theta / 2, 0
+            grad = 1.0 - usage
+            active = (grad < 0) | (lam > 0)
+            norm = float((grad[active] ** 2).sum())
+            if norm == 0 or ub - lower < 1:
+                break
+            lam = np.maximum(0.0, lam - theta * (ub - lower) / norm * grad)
+        self.lam = [float(x) for x in best_lam]
+        self.total = float(best_lam.sum())
+        red_of = {d: values[d] - incidence[d] @ best_lam for d in firsts}
+        self.reds = [[float(x) for x in red_of[kind_of[j]]] for j in range(n)]
+        #: the prices of each candidate's track
+        self.prices = [[float(x) for x in incidence[kind_of[j]] @ best_lam] for j in range(n)]
+        #: every candidate of each train, by reduced value, best first; and those worth more than 0
+        self.full_order = [sorted(range(len(r)), key=r.__getitem__, reverse=True) for r in self.reds]
+        self.order = [[i for i in o if r[i] > 0] for o, r in zip(self.full_order, self.reds, strict=True)]
+        self.masks = [[c.mask for _, c in lst] for lst in lists]
+
+    def reds_from(self, k: int, mask: int, min_index: int) -> float:
+        """For the trains k.., the best reduced values of routes free of ``mask`` (distinct within
+        a group; the trains of the group of k from ``min_index`` on)."""
+        ub = 0.0
+        j = k
+        n = len(self.lists)
+        while j < n:
+            end = self.group_end[j]
+            need = end - j
+            reds, ms = self.reds[j], self.masks[j]
+            low_index = min_index if j == k else 0
+            looked = 0
+            for idx in self.order[j]:
+                if idx < low_index or ms[idx] & mask:
+                    looked += 1
+                    if looked > BOUND_SCAN:
+                        ub += need * reds[idx]
+                        break
+                    continue
+                ub += reds[idx]
+                need -= 1
+                if not need:
+                    break
+            j = end
+        return ub
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _undominated(
+    lst: list[tuple[int, Candidate]],
+    joins: Callable[[Candidate], bool] | None = None,
+    check: Callable[[], None] | None = None,
+) -> list[tuple[int, Candidate]]:
+    """The candidates by value, best first, without those another one dominates: worth at least as
+    much on track that is a subset of theirs (and, when a run is required, making it if they do).
+    A set of routes using a dominated one does no better than the same set using the other
+    instead, so the best set is among those that are left.  On long lists only routes with the
+    same track are compared (the cost of comparing them all would outweigh the gain)."""
+    ordered = sorted(lst, key=lambda vc: (-vc[0], vc[1].mask.bit_count()))
+    kept: list[tuple[int, Candidate]] = []
+    if len(ordered) > DOMINANCE_LIMIT:
+        seen: dict[tuple[int, bool], int] = {}
+        for value, cand in ordered:
+            key = (cand.mask, joins(cand) if joins is not None else False)
+            if key in seen or (joins is not None and (cand.mask, True) in seen):
+                continue
+            seen[key] = value
+            kept.append((value, cand))
+        return kept
+    # the kept routes by the lowest piece of their track: only those whose lowest piece is in a
+    # route's track can use a subset of it
+    by_low: dict[int, list[tuple[int, bool]]] = {}
+    for n, (value, cand) in enumerate(ordered):
+        if check is not None and n & 0xFF == 0xFF:
+            try:
+                check()
+            except _Cancelled:  # stopped: the rest are kept unsifted
+                return kept + ordered[n:]
+        mask = cand.mask
+        joined = joins(cand) if joins is not None else False
+        if any(m | mask == mask and (j or not joined) for b in _bits(mask) for m, j in by_low.get(b, ())):
+            continue
+        by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, joined))
+        kept.append((value, cand))
+    return kept
 
 
 def stop_value_fast(game_map: GameMap, node: Node, phase: Phase) -> int:
@@ -323,6 +591,7 @@ def best_routes(
     progress: Callable[[float], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     time_limit: float | None = None,
+    on_better: Callable[[RouteResult], None] | None = None,
 ) -> RouteResult:
     """The set of routes (one per train, no shared track) with the highest total revenue.
 
@@ -349,30 +618,37 @@ def best_routes(
     connection = required is not None
     extender = game_map.route_extender(corp, phase)
     best_only = None
+    paying = None
     if len(trains) == 1 and not connection and extender is None:
-        fast = _fast_valuer(game_map, corp, trains[0], phase)
+        train = trains[0]
+        fast = _fast_valuer(game_map, corp, train, phase)
+        valuer = game_map.route_valuer(corp, train, phase)
+        paying = _paying(train)
+        if fast is None and valuer is not None and paying is not None:
+            title_valuer = valuer
+            fast = lambda c: title_valuer(c.stops)  # noqa: E731
         if fast is not None:
-            best_only = (
-                fast,
-                trains[0].multiplier,
-                game_map.route_bonus_cap(corp, phase, trains[0].multiplier),
-            )
-    try:
-        candidates = enumerate_routes(
-            game_map,
-            corp,
-            max_stops,
-            phase,
-            check=check,
-            best_only=best_only,
-            kind_limits=_kind_limits(trains),
-        )
-        extended_all = True
-        if extender is not None:
+            best_only = (fast, train.multiplier, game_map.route_bonus_cap(corp, phase, train.multiplier))
+    stopped: list[bool] = []
+    candidates = enumerate_routes(
+        game_map,
+        corp,
+        max_stops,
+        phase,
+        check=check,
+        best_only=best_only,
+        paying=paying,
+        kind_limits=_kind_limits(trains),
+        stopped=stopped,
+    )
+    extended_all = not stopped
+    if extender is not None and not stopped:
+        try:
             extended, extended_all = extender(candidates, check)
             candidates = candidates + extended
-    except _Cancelled:
-        return RouteResult([], 0, False, time.perf_counter() - start, cancelled=True)
+        except _Cancelled:
+            stopped.append(True)
+            extended_all = False
     if progress is not None:
         progress(0.3)
     ends: frozenset[str] = required or frozenset()
@@ -387,11 +663,24 @@ def best_routes(
             continue
         lst: list[tuple[int, Candidate]] = []
         fast = _fast_valuer(game_map, corp, t, phase)
-        for c in candidates:
+        valuer = game_map.route_valuer(corp, t, phase)
+        for n, c in enumerate(candidates):
+            if n & 0x1FF == 0x1FF and not stopped:
+                try:
+                    check()
+                except _Cancelled:
+                    stopped.append(True)  # the routes valued so far are the ones searched
+            if stopped and n & 0x1FF == 0x1FF:
+                break
             if len(c.train_stops) > t.max_stops:
                 continue
             if fast is not None and c.run is None:
                 value = fast(c)
+            elif valuer is not None:
+                value = valuer(c.train_stops)
+                if value < 0:
+                    continue
+                value += c.extra
             else:
                 try:
                     value, _ = route_value(game_map, corp, t, c.train_stops, phase)
@@ -400,8 +689,11 @@ def best_routes(
                 value += c.extra
             if value > 0 or connection:
                 lst.append((value, c))
-        lst.sort(key=lambda vc: -vc[0])
-        kinds[key] = lst
+        kinds[key] = _undominated(
+            lst,
+            (lambda c: {c.stops[0][0], c.stops[-1][0]} <= ends) if connection else None,
+            None if stopped else check,
+        )
     order = sorted(range(len(trains)), key=lambda i: -trains[i].max_stops)
     lists = [kinds[train_kind[i]] for i in order]
     best_of = [lst[0][0] if lst else 0 for lst in lists]
@@ -414,50 +706,52 @@ def best_routes(
         for lst in lists
     ]
 
+    n_trains = len(order)
+    vals = [[v for v, _ in lst] for lst in lists]
+    masks = [[c.mask for _, c in lst] for lst in lists]
+    # the trains k..group_end[k]-1 are of one kind (they take candidates in increasing index order)
+    group_end = [0] * n_trains
+    for k in range(n_trains - 1, -1, -1):
+        group_end[k] = group_end[k + 1] if k + 1 < n_trains and same_as_prev[k + 1] else k + 1
+
+    def bound(k: int, mask: int, min_index: int) -> int:
+        """More than trains k.. can add with the track ``mask`` taken: for each group of trains of
+        one kind, the best candidates of that kind that share no track with ``mask`` (one per
+        train, distinct).  At most :data:`BOUND_SCAN` candidates are looked at per group; the
+        rest of the group is then counted at the value where the scan stopped."""
+        ub = 0
+        j = k
+        while j < n_trains:
+            end = group_end[j]
+            need = end - j
+            vs, ms = vals[j], masks[j]
+            idx = min_index if j == k and same_as_prev[k] else 0
+            stop = min(len(vs), idx + BOUND_SCAN)
+            while idx < stop and need:
+                if not ms[idx] & mask:
+                    ub += vs[idx]
+                    need -= 1
+                idx += 1
+            if need and idx < len(vs):
+                ub += need * vs[idx]
+            j = end
+        return ub
+
+    # the Lagrangian bound, prepared once the search turns out to be hard (see _Lagrangian), when
+    # its tables (candidates × pieces of track, per train kind) are not too large
+    lagrangian: list[_Lagrangian] = []
+    pieces = max((c.mask.bit_length() for lst in lists for _, c in lst), default=0)
+    lagrangian_fits = sum(len(lst) for lst in {id(x): x for x in lists}.values()) * pieces <= LAGRANGIAN_CELLS
+
     best_total = -1
     best_pick: list[int] = []
-    pick: list[int] = [-1] * len(order)
+    pick: list[int] = [-1] * n_trains
     searched = [0]
 
-    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool) -> None:
-        nonlocal best_total, best_pick
-        searched[0] += 1
-        if searched[0] & 0x3FF == 0:
-            check()
-        if k == len(order):
-            if (not connection or conn_ok) and total > best_total:
-                best_total = total
-                best_pick = list(pick)
-            return
-        if total + suffix[k] <= best_total:
-            return
-        lst = lists[k]
-        start_index = min_index if same_as_prev[k] else 0
-        rest = suffix[k + 1]
-        for idx in range(start_index, len(lst)):
-            value, cand = lst[idx]
-            if total + value + rest <= best_total:
-                break
-            if cand.mask & mask:
-                continue
-            pick[k] = idx
-            search(k + 1, mask | cand.mask, total + value, idx + 1, conn_ok or is_conn[k][idx])
-        # this train does not run
-        pick[k] = -1
-        if total + rest > best_total:
-            search(k + 1, mask, total, len(lst) if same_as_prev[k] else 0, conn_ok)
-
-    optimal = extended_all
-    cancelled = False
-    try:
-        search(0, 0, 0, 0, False)
-    except _Cancelled:
-        optimal = False
-        cancelled = True
-    routes: list[TrainRoute] = []
-    total = 0
-    if best_total >= 0:
-        for k, idx in enumerate(best_pick):
+    def build(chosen: list[int]) -> tuple[list[TrainRoute], int]:
+        routes: list[TrainRoute] = []
+        total = 0
+        for k, idx in enumerate(chosen):
             if idx < 0:
                 continue
             t = trains[order[k]]
@@ -477,6 +771,105 @@ def best_routes(
                 )
             )
             total += value
+        return routes, total
+
+    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool, taken: float = 0.0) -> None:
+        """Trains k.. with the track ``mask`` taken and ``total`` earned (``taken``: the prices of
+        ``mask`` once the Lagrangian bound is there)."""
+        nonlocal best_total, best_pick
+        searched[0] += 1
+        if searched[0] & 0xFF == 0:
+            check()
+        if k == n_trains:
+            if (not connection or conn_ok) and total > best_total:
+                best_total = total
+                best_pick = list(pick)
+                if on_better is not None:
+                    routes, value = build(best_pick)
+                    on_better(RouteResult(routes, value, False, time.perf_counter() - start))
+            return
+        if not lagrangian and total + bound(k, mask, min_index) <= best_total:
+            return
+        vs, ms = vals[k], masks[k]
+        start_index = min_index if same_as_prev[k] else 0
+        if not lagrangian and searched[0] > LAGRANGIAN_AFTER and lagrangian_fits:
+            lagrangian.append(_Lagrangian(lists, group_end, max(best_total, 0), check))
+            raise _Restart  # the search starts again with it (keeping the best found)
+        if lagrangian:
+            lag = lagrangian[0]
+            # a child's bound is at most base + the reduced value of its route (see _Lagrangian)
+            base = total + lag.total - taken + lag.reds_from(k + 1, mask, start_index)
+            reds, prices = lag.reds[k], lag.prices[k]
+            for idx in lag.full_order[k]:
+                if base + reds[idx] <= best_total:
+                    break
+                if idx < start_index or ms[idx] & mask:
+                    continue
+                pick[k] = idx
+                search(
+                    k + 1,
+                    mask | ms[idx],
+                    total + vs[idx],
+                    idx + 1,
+                    conn_ok or is_conn[k][idx],
+                    taken + prices[idx],
+                )
+            pick[k] = -1
+            if base > best_total:
+                search(k + 1, mask, total, len(vs), conn_ok, taken)
+            return
+        rest = bound(k + 1, mask, start_index) if k + 1 < n_trains else 0
+        for idx in range(start_index, len(vs)):
+            value = vs[idx]
+            if total + value + rest <= best_total:
+                break
+            if ms[idx] & mask:
+                continue
+            pick[k] = idx
+            search(k + 1, mask | ms[idx], total + value, idx + 1, conn_ok or is_conn[k][idx])
+        # this train does not run (nor, by symmetry, do the next ones of its kind)
+        pick[k] = -1
+        if total + rest > best_total:
+            search(k + 1, mask, total, len(vs), conn_ok)
+
+    def greedy() -> None:
+        """A first answer at once: each train in turn takes its best route left."""
+        nonlocal best_total, best_pick
+        best_total, best_pick = -1, []
+        mask = total = 0
+        conn_ok = False
+        for k in range(n_trains):
+            start_index = pick[k - 1] + 1 if k and same_as_prev[k] and pick[k - 1] >= 0 else 0
+            pick[k] = next(
+                (i for i in range(start_index, len(vals[k])) if not masks[k][i] & mask),
+                -1,
+            )
+            if pick[k] >= 0:
+                mask |= masks[k][pick[k]]
+                total += vals[k][pick[k]]
+                conn_ok = conn_ok or is_conn[k][pick[k]]
+        if not connection or conn_ok:
+            best_total, best_pick = total, list(pick)
+            if on_better is not None:
+                routes, value = build(best_pick)
+                on_better(RouteResult(routes, value, False, time.perf_counter() - start))
+        pick[:] = [-1] * n_trains
+
+    optimal = extended_all and not stopped
+    cancelled = bool(stopped)
+    greedy()
+    try:
+        try:
+            search(0, 0, 0, 0, False)
+        except _Restart:
+            search(0, 0, 0, 0, False)
+    except _Cancelled:
+        optimal = False
+        cancelled = True
+    routes: list[TrainRoute] = []
+    total = 0
+    if best_total >= 0:
+        routes, total = build(best_pick)
     if progress is not None:
         progress(1.0)
     return RouteResult(

@@ -83,7 +83,9 @@ class OperatingScreen(BaseScreen):
         snap_corp = snapshot.corporation(corp.sym)
 
         def job(report: Callable[[float], None]) -> Any:
-            result = vm.suggest_routes(snapshot, snap_corp, progress=report, time_limit=20.0)
+            from companion.engine.route_optimizer import SUGGESTION_TIME_LIMIT
+
+            result = vm.suggest_routes(snapshot, snap_corp, progress=report, time_limit=SUGGESTION_TIME_LIMIT)
             dividends = vm.preview_dividends_after_run(snapshot, snap_corp, result.routes)
             scale = self.map_scale()
             image = map_with_routes(vm.board_state(snapshot), result.routes, scale)
@@ -107,6 +109,7 @@ class OperatingScreen(BaseScreen):
                     ).lines
                 )
                 + f" = {vm.money(self.routes.total, vm.currency(snapshot))}"
+                + ("" if self.routes.optimal else f" ({self.routes.status})")
             )
             self.app.refresh()
 

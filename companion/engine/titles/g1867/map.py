@@ -11,7 +11,7 @@ from typing import Any, Self
 
 from companion.data import parse_code
 from companion.engine.map import GameMap, MapError, Phase, SpecialLay
-from companion.engine.titles.g1867.routes import counted_stops
+from companion.engine.titles.g1867.routes import counted_stops, route_valuer
 
 Node = tuple[str, int]
 
@@ -97,6 +97,9 @@ class Map1867(GameMap):
             special=lambda node: node[0] in capitals or node[0] == bonus_hex,
         )
         return revenue
+
+    def route_valuer(self, corp: str, train: Any, phase: Phase) -> Callable[[Sequence[Node]], int] | None:
+        return route_valuer(self, corp, train, phase)
 
     def route_bonus_cap(self, corp: str, phase: Phase, multiplier: int) -> int:
         return sum(self.hex_bonuses.get(corp, {}).values()) + self.CAPITAL_BONUS * multiplier + 1
