@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from companion.commands.demo import virtual_display
+
+# The tests import ``devtools`` (the board looks, the benches: not installed) from the repository's
+# root, as pytest's ``pythonpath`` setting makes it; the programs the tests start as children (the
+# app driven under Xvfb, the demo, the benches) find it the same way.
+_ROOT = str(Path(__file__).resolve().parents[1])
+if _ROOT not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_ROOT, os.environ.get("PYTHONPATH")) if p)
 
 
 @pytest.fixture(scope="module")
