@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import GameError, TableGame, new_game
-from companion.interop.actions import ExportError, effective_actions
+from companion.interop.actions import ExportError, effective_actions, export_players, read_action
 
 
 @dataclass
@@ -30,6 +30,8 @@ def load_export(path: str | Path) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as err:
         raise ExportError(f"{path}: cannot read the export ({err})") from None
+    if not isinstance(data, dict):
+        raise ExportError(f"{path}: not an 18xx.games export (not a JSON object)")
     for key in ("title", "players", "actions"):
         if key not in data:
             raise ExportError(f"{path}: not an 18xx.games export (no {key!r})")
@@ -37,15 +39,26 @@ def load_export(path: str | Path) -> dict[str, Any]:
 
 
 def game_for_export(export: dict[str, Any]) -> TableGame:
-    settings = export.get("settings") or {}
-    # older exports name their players without an id: the name is then the id
-    players = [(p.get("id", p["name"]), p["name"]) for p in export["players"]]
+    """A new game of the export's title, players, optional rules and seed, as 18xx.games reads them."""
     return new_game(
-        str(export["title"]),
-        players,
-        frozenset(settings.get("optional_rules") or []),
-        export_seed(export),
+        str(export["title"]), export_players(export["players"]), export_rules(export), export_seed(export)
     )
+
+
+def export_rules(export: dict[str, Any]) -> frozenset[str]:
+    rules = (export.get("settings") or {}).get("optional_rules") or []
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        raise ExportError("the export's optional_rules must be a list of rule names")
+    return frozenset(rules)
+
+
+def export_actions(export: dict[str, Any]) -> list[dict[str, Any]]:
+    """The export's actions that take effect (undo/redo resolved), each read as 18xx.games reads it
+    (:func:`~companion.interop.actions.read_action`)."""
+    actions = export["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        raise ExportError("the export's actions must be a list of actions")
+    return [read_action(a) for a in effective_actions(actions)]
 
 
 def export_seed(export: dict[str, Any]) -> int:
@@ -55,7 +68,12 @@ def export_seed(export: dict[str, Any]) -> int:
     if seed is None or seed == "":
         digits = re.search(r"\d+", str(export.get("id", "")))
         return int(digits.group()) if digits else 0
-    return int(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise ExportError(f"the export's seed must be a whole number, not {seed!r:.30}")
+    try:
+        return int(seed)
+    except ValueError:
+        raise ExportError(f"the export's seed must be a whole number, not {seed!r:.30}") from None
 
 
 def trace_entry(game: TableGame, action: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +92,7 @@ def trace_entry(game: TableGame, action: dict[str, Any]) -> dict[str, Any]:
 def iter_replay(export: dict[str, Any]) -> Iterator[tuple[dict[str, Any], TableGame]]:
     """Yield (action, game after it) for every action that takes effect.  Raises GameError on the first illegal one."""
     game = game_for_export(export)
-    for action in effective_actions(export["actions"]):
+    for action in export_actions(export):
         try:
             game._process(action)
         except GameError as err:
@@ -87,7 +105,7 @@ def states_before(
 ) -> Iterator[tuple[dict[str, Any], TableGame]]:
     """Yield (action, game just before it) for each effective action of the given types."""
     game = game_for_export(export)
-    for action in effective_actions(export["actions"]):
+    for action in export_actions(export):
         if action.get("type") in kinds:
             yield action, game
         game._process(action)

@@ -15,8 +15,8 @@ from typing import Any
 
 from companion.engine import GameError, new_game
 from companion.engine.core import TableGame
-from companion.interop.actions import ExportError, effective_actions, remap_players, strip_action
-from companion.interop.replay import export_game
+from companion.interop.actions import ExportError, export_players, remap_players, strip_action
+from companion.interop.replay import export_actions, export_game, export_rules, export_seed
 from companion.store import Store, StoreError
 from companion.table.service import game_from_store
 
@@ -54,11 +54,12 @@ def import_export(store: Store, export: dict[str, Any]) -> tuple[int, TableGame]
     actions."""
     try:
         title = str(export["title"])
-        players = [(p["id"], str(p["name"])) for p in export["players"]]
-        settings = export.get("settings") or {}
-        rules = sorted(settings.get("optional_rules") or [])
-        seed = int(settings.get("seed") or 0)
-        actions = effective_actions(list(export["actions"]))
+        # read as 18xx.games reads it, as `companion replay` does (players without ids, the seed
+        # from the game's id, fields written as false)
+        players = export_players(export["players"])
+        rules = sorted(export_rules(export))
+        seed = export_seed(export)
+        actions = export_actions(export)
     except (KeyError, TypeError, ValueError, ExportError) as exc:
         raise GameError(f"not an 18xx.games export: {exc}") from None
     seats = {pid: seat for seat, (pid, _name) in enumerate(players, start=1)}
