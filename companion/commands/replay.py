@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.engine import GameError
 from companion.interop.actions import ExportError
 from companion.interop.replay import diff_traces, load_trace, replay
 
@@ -33,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     for path in args.files:
         try:
             result = replay(path, keep_trace=bool(args.trace or args.diff))
-        except ExportError as err:
+        except (ExportError, GameError, ValueError, TypeError, KeyError, AttributeError) as err:
+            # a file the engine cannot even start (unknown title, malformed fields): reported, and
+            # the other files of the batch still replay
             print(f"FAIL {path} {err}")
             all_ok = False
             continue

@@ -162,6 +162,13 @@ def diff_traces(ours: list[dict[str, Any]], reference: list[dict[str, Any]]) -> 
                             )
             elif a != b:
                 return f"action {ref['id']} ({ref.get('type')}): {key} expected {a}, got {b}"
+    # a reference that stops early (its engine refused an action, or the file was cut) is no agreement
+    known = {ref["id"] for ref in reference}
+    extra = next((e for e in ours if e["id"] not in known and e.get("type") != "message"), None)
+    if extra is not None:
+        last = reference[-1]["id"] if reference else None
+        stop = f"stops after action {last}" if last is not None else "is empty"
+        return f"action {extra['id']} ({extra.get('type')}): missing from the reference trace (it {stop})"
     return None
 
 
