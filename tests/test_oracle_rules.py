@@ -8,7 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from companion.engine import as_18xx
+import pytest
+
+from companion.engine import GameError, as_18xx
 from companion.interop.replay import game_for_export, iter_replay
 
 REFERENCE = Path(__file__).resolve().parent / "fixtures" / "reference"
@@ -36,3 +38,18 @@ def test_1861_a_company_that_can_afford_nothing_stays_in_buy_trains_while_the_na
     assert [la.type for la in game.legal_actions()] == ["pass"]  # no train it may buy
     assert nw.cash > 0 and len(nw.trains) < game.train_limit(nw)
     assert game.national.trains and min(game.train_price(t) for t in game.depot_trains()) > nw.cash
+
+
+def test_1867_montreals_city_with_no_track_takes_the_free_city_of_the_upgrade() -> None:
+    """Montreal (L12) holds AE in its city with an exit to edge 1, TGB in the one to edge 3 and SLA
+    in the city with no track.  Upgraded to X4 (rotation 3: cities to edges 3-0, 4-5 and 1-2), AE
+    and TGB go to the cities that keep their track, and SLA to the city nobody took (as 18xx.games
+    moves them), not into AE's one-slot city; so SLA reaches no track of K9, and its lay there
+    (action 322, the one 18xx.games refuses) is refused."""
+    game, lay = before("1867/montreal-upgrade-takes-the-free-city", 298)
+    assert game.map.state["L12"].tile == "X4-0"
+    assert game.map.state["L12"].tokens == {0: ["TGB"], 1: ["SLA"], 2: ["AE"]}
+    game, lay = before("1867/montreal-upgrade-takes-the-free-city", 322)
+    assert lay["entity"] == "SLA" and lay["hex"] == "K9"
+    with pytest.raises(GameError):
+        game.apply({k: v for k, v in lay.items() if k != "id"})
