@@ -274,11 +274,12 @@ def export_problem(data: dict[str, Any]) -> str | None:
             return f"not an 18xx.games export (no {key!r})"
     if not isinstance(data["title"], str) or not data["title"]:
         return f"the title must be a name, not {_type_name(data['title'])}"
-    players = data["players"]
-    if not isinstance(players, list) or not all(isinstance(p, dict) and "name" in p for p in players):
-        return "players must be a list of objects with a name"
-    if not all(isinstance(p["name"], str | int) for p in players):
-        return "every player's name must be text"
+    from companion.interop.actions import ExportError, export_players
+
+    try:  # the forms 18xx.games writes players in, as the export reader takes them
+        export_players(data["players"])
+    except ExportError as exc:
+        return str(exc)
     if not isinstance(data["actions"], list):
         return f"actions must be a list, not {_type_name(data['actions'])}"
     for n, action in enumerate(data["actions"], start=1):

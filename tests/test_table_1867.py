@@ -99,11 +99,13 @@ def test_the_touchscreen_offers_minor_auctions_and_the_merger_rounds_choices(
 
 
 def _table_at(tmp_path: Any, title: str, name: str, action_id: int) -> tuple[Any, dict[str, Any]]:
-    """A table service for ``title`` with the fixture's moves up to ``action_id`` in its store, and
-    the move the players made next (seat ids)."""
-    from g1867_support import actions, export
-    from test_table_stock_round import table_moves
+    """A table service for ``title`` with the fixture's moves up to ``action_id`` in its store (as
+    the table records them: its engine takes the automatic steps), and the move the players made
+    next (seat ids)."""
+    from g1867_support import export
 
+    from companion.interop.actions import remap_players
+    from companion.interop.replay import RECORD_ONLY, table_record
     from companion.store import Store
     from companion.table.script import enroll_demo_tags
     from companion.table.service import TableService
@@ -112,21 +114,19 @@ def _table_at(tmp_path: Any, title: str, name: str, action_id: int) -> tuple[Any
     data = export(title, name)
     seats = {p["id"]: n for n, p in enumerate(data["players"], start=1)}
     names = [f"Player {n}" for n in seats.values()]
+    pos = next(i for i, a in enumerate(data["actions"]) if a["id"] == action_id)
+    recorded, _ = table_record({**data, "actions": data["actions"][:pos]})
+    moves = [remap_players(m, seats) for m in recorded]
     game = new_game(title, names)
-    moves: list[dict[str, Any]] = []
-    for action in actions(title, name):
-        step = table_moves(action, seats)
-        if action["id"] == action_id:
-            db = tmp_path / "t.sqlite3"
-            store, registry = Store.open(db), TagRegistry.open(db)
-            enroll_demo_tags(registry, title)
-            game_id = store.create_game(title, names)
-            store.append_many(game_id, moves)
-            return TableService(game, store, game_id, registry), step[0]
-        for move in step:
-            game._process(move)
-            moves.append(move)
-    raise KeyError(action_id)
+    for move in moves:
+        game._process(move)
+    db = tmp_path / "t.sqlite3"
+    store, registry = Store.open(db), TagRegistry.open(db)
+    enroll_demo_tags(registry, title)
+    game_id = store.create_game(title, names)
+    store.append_many(game_id, moves)
+    step = {k: v for k, v in data["actions"][pos].items() if k not in RECORD_ONLY}
+    return TableService(game, store, game_id, registry), remap_players(step, seats)
 
 
 def _tap(service: Any, title: str, item_id: str) -> Any:

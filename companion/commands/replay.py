@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.engine import GameError
 from companion.inputfile import EXIT_BAD_FILE, InputFileError
 from companion.interop.actions import ExportError
 from companion.interop.replay import diff_traces, load_trace, replay
@@ -39,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: {err}", file=sys.stderr)
             bad_file = True
             continue
-        except ExportError as err:
+        except (ExportError, GameError, ValueError, TypeError, KeyError, AttributeError) as err:
+            # a file the engine cannot even start (unknown title, malformed fields): reported, and
+            # the other files of the batch still replay
             print(f"FAIL {path} {err}")
             all_ok = False
             continue

@@ -103,11 +103,14 @@ def register(sub: Any) -> None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    try:
-        results = bench_files(list(args.files), args.limit)
-    except (GameError, ExportError, MapError, OSError, ValueError, KeyError) as exc:
-        print(f"error: {exc}")
-        return 2
+    results: list[StateResult] = []
+    failed = 0
+    for path in args.files:  # each file on its own: a bad one is reported and the others still run
+        try:
+            results += bench_files([path], args.limit)
+        except (GameError, ExportError, MapError, OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"FAIL {path} {exc}")
+            failed += 1
     for r in results:
         if args.json:
             print(json.dumps(r.as_dict()))
@@ -116,4 +119,4 @@ def run_bench(args: argparse.Namespace) -> int:
             print(f"{mark} {r.file} action {r.action_id} {r.corporation}: best {r.best} played {r.played}")
     print(summary(results))
     bad = [r for r in results if r.best < r.played or not r.optimal]
-    return 1 if bad else 0
+    return 2 if failed else 1 if bad else 0

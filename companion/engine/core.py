@@ -100,6 +100,10 @@ class TableGame:
         the actions since (:meth:`keep_checkpoints`; the table does, replays do not)."""
         self.version = 0
         """Counts the changes of state (every processed action and undo); previews remember it."""
+        self.follows_record = False
+        """The game replays a record that has its automatic actions written out (an 18xx.games
+        export): an action without ``auto_actions`` had none, so the engine makes none itself (as
+        18xx.games loads an export).  Otherwise (at the table) the engine takes its own."""
         self.finished = False
         self.game_end_reason: str | None = None
         self.game_end_trigger: tuple[str, str] | None = None
@@ -560,7 +564,7 @@ class TableGame:
         """Title hook: the prices a preview reports the moves of (share prices, stock values)."""
         return {}
 
-    def _process(self, action: ActionDict, *, auto: bool = True) -> list[str]:
+    def _process(self, action: ActionDict, *, auto: bool | None = None) -> list[str]:
         """Process ``action`` (with its automatic actions): the next action of a replay.
 
         The window its last questions were asked in is left resumable (:meth:`suspend_queries`):
@@ -568,7 +572,7 @@ class TableGame:
         by hand between two calls (a test setting up a position) calls :meth:`close_queries`
         first; :meth:`apply`, :meth:`preview` and every public query start afresh."""
         try:
-            lines = self._process_one(action, auto)
+            lines = self._process_one(action, not self.follows_record if auto is None else auto)
         except BaseException:
             self.close_queries()
             raise

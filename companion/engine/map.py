@@ -1068,11 +1068,22 @@ class GameMap:
         else:
             old_ct = old.spec.node_edges_at(old.rotation)
             new_ct = new.spec.node_edges_at(rotation)
-            for i, oc in enumerate(old_cities):
+            for oc in old_cities:
                 match = [
                     nc for nc in new_cities if old_ct.get(oc) and old_ct[oc] <= new_ct.get(nc, frozenset())
                 ]
-                mapping[oc] = match[0] if match else new_cities[min(i, len(new_cities) - 1)]
+                if match:
+                    mapping[oc] = match[0]
+            # a city with no track (or none that fits) goes to the new city of its own number, unless
+            # another old city's tokens went there: then to the first new city nobody took (as
+            # 18xx.games does: Montreal's city with no exits, upgraded to X1-X4, takes the free city)
+            for i, oc in enumerate(old_cities):
+                if oc in mapping:
+                    continue
+                taken = set(mapping.values())
+                same = new_cities[min(i, len(new_cities) - 1)]
+                free = [nc for nc in new_cities if nc not in taken]
+                mapping[oc] = same if same not in taken or not free else free[0]
         for oc, nc in mapping.items():
             res = [r for r in old.reservations.get(oc, []) if r]
             slots = new.tokens[nc]

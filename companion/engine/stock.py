@@ -317,6 +317,9 @@ class StockRound(Round):
         self.current_actions: list[ActionDict] = []
         self.bought_from_ipo = False
         self.redeem_cash: dict[Corporation, int] = {}
+        #: the round's end (the priority deal passing on, :meth:`finish_round`) has been done: it is done
+        #: once, even when a corporation closing after the last pass asks the round for its next entity
+        self.ended = False
         super().__init__(game, step_classes)
 
     def select_entities(self) -> list[Entity]:
@@ -343,8 +346,10 @@ class StockRound(Round):
     def next_entity(self) -> None:
         for _ in range(4 * len(self.entities) + 4):
             if self.finished():
-                self.next_entity_index()
-                self.finish_round()
+                if not self.ended:
+                    self.ended = True
+                    self.next_entity_index()
+                    self.finish_round()
                 return
             self.next_entity_index()
             for step in self.steps:

@@ -57,6 +57,69 @@ def effective_actions(actions: list[Action]) -> list[Action]:
     return [a for a in slots if a is not None]
 
 
+#: fields 18xx.games may write as ``false`` (or ``null``) when they have no value: its engine reads
+#: them with Ruby's "or", where ``false`` and ``nil`` both mean "none given" (e.g. ``buy_shares``
+#: with ``"share_price": false`` buys at the share's own price)
+OPTIONAL_VALUES = frozenset(
+    {
+        "share_price",
+        "percent",
+        "total_price",
+        "swap",
+        "purchase_for",
+        "purchase_for_type",
+        "borrow_from",
+        "borrow_from_type",
+        "discounter",
+        "slot",
+        "exchange",
+        "variant",
+        "extra_revenue",
+        "subsidy",
+    }
+)
+
+
+def read_action(action: Action) -> Action:
+    """An action of an 18xx.games export as our engine reads it: a field of :data:`OPTIONAL_VALUES`
+    written as ``false`` or ``null`` is left out (its engine treats both as absent), and so is any
+    other ``null`` field (its own exports never write one); nested ``auto_actions`` alike.  Anything
+    else is passed on unchanged, for the engine's own checks."""
+    out: Action = {}
+    for key, value in action.items():
+        if value is None or (value is False and key in OPTIONAL_VALUES):
+            continue
+        out[key] = value
+    if isinstance(out.get("auto_actions"), list):
+        out["auto_actions"] = [read_action(a) if isinstance(a, dict) else a for a in out["auto_actions"]]
+    return out
+
+
+def export_players(players: Any) -> list[tuple[Any, str]]:
+    """An export's players as (id, name) in seat order, in every form 18xx.games reads: a list of
+    ``{"id", "name"}``, of ``{"name"}`` alone (the name is then the id), of plain names, or a mapping
+    of id to name.  :class:`ExportError` for anything else."""
+    if isinstance(players, dict):
+        pairs = [(pid, name) for pid, name in players.items()]
+    elif isinstance(players, list):
+        pairs = []
+        for p in players:
+            if isinstance(p, str):
+                pairs.append((p, p))
+            elif isinstance(p, dict) and isinstance(p.get("name"), str | int):
+                pid = p.get("id")
+                pairs.append((p["name"] if pid is None or pid == "" else pid, p["name"]))
+            else:
+                raise ExportError(f"a player must have a name, not {p!r:.60}")
+    else:
+        raise ExportError("the export's players must be a list of players")
+    out = [(pid, str(name)) for pid, name in pairs]
+    ids = [pid for pid, _ in out]
+    if len(set(map(str, ids))) != len(ids):
+        raise ExportError(f"two players of the export have the same id ({', '.join(map(str, ids))})")
+    return out
+
+
 def strip_action(action: Action) -> Action:
     """An export action as a table would produce it: no ids, users or timestamps."""
     return {k: v for k, v in action.items() if k not in ("id", "user", "created_at")}

@@ -15,8 +15,15 @@ from typing import Any
 
 from companion.engine import GameError, new_game
 from companion.engine.core import TableGame
-from companion.interop.actions import ExportError, effective_actions, remap_players, strip_action
-from companion.interop.replay import export_game
+from companion.interop.actions import ExportError, export_players, remap_players, strip_action
+from companion.interop.replay import (
+    export_actions,
+    export_game,
+    export_rules,
+    export_seed,
+    table_record,
+    with_auto_actions,
+)
 from companion.store import Store, StoreError
 from companion.table.service import game_from_store
 
@@ -28,7 +35,11 @@ def export_table_game(store: Store, game_id: int) -> dict[str, Any]:
     record = store.game(game_id)
     game = game_from_store(store, game_id)
     out = export_game(game, game_id)
-    out["actions"] = [dict(a) for a in store.actions(game_id)]
+    # as 18xx.games records them: the automatic actions the engine took after each written out
+    out["actions"] = with_auto_actions(
+        new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed),
+        store.actions(game_id),
+    )
     current = game.current_entity()
     acting = getattr(current, "owner", None) or current
     out.update(
@@ -54,15 +65,21 @@ def import_export(store: Store, export: dict[str, Any]) -> tuple[int, TableGame]
     actions."""
     try:
         title = str(export["title"])
-        players = [(p["id"], str(p["name"])) for p in export["players"]]
-        settings = export.get("settings") or {}
-        rules = sorted(settings.get("optional_rules") or [])
-        seed = int(settings.get("seed") or 0)
-        actions = effective_actions(list(export["actions"]))
+        # read as 18xx.games reads it, as `companion replay` does (players without ids, the seed
+        # from the game's id, fields written as false)
+        players = export_players(export["players"])
+        rules = sorted(export_rules(export))
+        seed = export_seed(export)
+        export_actions(export)
     except (KeyError, TypeError, ValueError, ExportError) as exc:
         raise GameError(f"not an 18xx.games export: {exc}") from None
     seats = {pid: seat for seat, (pid, _name) in enumerate(players, start=1)}
     names = [name for _pid, name in players]
+    try:
+        # what the players did, as the table records it (its engine takes the automatic steps)
+        actions, _game = table_record(export)
+    except (GameError, ExportError) as exc:
+        raise GameError(f"the export's actions are refused: {exc}; nothing was imported") from None
     moves = [remap_players(strip_action(a), seats) for a in actions]
     try:
         # checks the title and the player count, then every action, before anything is stored

@@ -26,7 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.interop.actions import effective_actions, remap_players, strip_action
+from companion.interop.actions import remap_players
+from companion.interop.replay import table_record
 from companion.table.titles import table_module
 from companion.ui import viewmodels as vm
 from companion.ui.demo.common import same_action, uid_for
@@ -73,7 +74,8 @@ def run_demo(
     export = demo_export(title=title)
     seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}
     names = [str(p["name"]) for p in export["players"]]
-    actions = [remap_players(strip_action(a), seats) for a in effective_actions(export["actions"])]
+    # the recorded game as the table records it (its engine takes the automatic steps itself)
+    actions = [remap_players(a, seats) for a in table_record(export)[0]]
     settings = export.get("settings") or {}
     tmp = Path(tempfile.mkdtemp(prefix="companion-demo-"))
     store = Store.open(tmp / "companion.sqlite3")

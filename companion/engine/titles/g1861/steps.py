@@ -89,6 +89,21 @@ class BuyTrain1861(s.BuyTrain1867):
         national = getattr(self.game, "national", None)
         return [t for t in super().other_trains(corp) if t.owner is not national]
 
+    def can_buy_train(self, corp: Corporation) -> bool:
+        """As on 18xx.games, whose depot prices every other company's train at 1₽ when it asks
+        whether the step is open, the national's too (though nobody may buy those): a company with
+        room and cash stays in Buy Trains, and passes, while the national holds trains."""
+        if super().can_buy_train(corp):
+            return True
+        national = getattr(self.game, "national", None)
+        return bool(
+            national is not None
+            and national is not corp
+            and national.trains
+            and corp.cash > 0
+            and self.room(corp)
+        )
+
     def skip(self) -> None:
         corp = self.current_entity()
         if not is_national(self.game, corp):

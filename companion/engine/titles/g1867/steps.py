@@ -602,6 +602,16 @@ class Token1867(Token):
             return []
         return ["place_token", "pass"]
 
+    def auto_actions(self, entity: Entity) -> list[ActionDict]:
+        """As on 18xx.games, the corporation passes by itself when the step is open but no city it
+        reaches is near enough to pay for (the charter price times the distance)."""
+        if "place_token" not in self.actions(entity) or not isinstance(entity, Corporation):
+            return []
+        g: Game1867 = self.game  # type: ignore[assignment]
+        if any(g.token_cost(entity, city) <= entity.cash for city in g.token_spots(entity)):
+            return []
+        return [{"type": "pass", **entity_fields(entity)}]
+
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         """Each reachable city the corporation can pay for (the charter price times the distance)."""
         out = Step.legal_actions(self, entity)
@@ -715,6 +725,13 @@ class BuyCompanyPreloan(OperatorStep):
             return []
         return ["buy_company", "pass"] if self.game.purchasable_companies(entity) else []
 
+    def auto_actions(self, entity: Entity) -> list[ActionDict]:
+        """As on 18xx.games, a corporation without loans passes the purchase before interest by
+        itself (buying now or in the last step makes no difference to it); not the last step's."""
+        if "pass" not in self.actions(entity) or int(getattr(entity, "loans", 0)):
+            return []
+        return [{"type": "pass", **entity_fields(entity)}]
+
     def legal_actions(self, entity: Entity) -> list[LegalAction]:
         out = super().legal_actions(entity)
         if "buy_company" not in self.actions(entity):
@@ -739,6 +756,9 @@ class BuyCompany1867(BuyCompanyPreloan):
     def actions(self, entity: Entity) -> list[str]:
         out = super().actions(entity)
         return out if self.blocks() else [a for a in out if a != "pass"]
+
+    def auto_actions(self, entity: Entity) -> list[ActionDict]:
+        return []  # the purchase before interest passes by itself; this one (the turn's last) waits
 
     def accepts(self, entity: Entity, kind: str) -> bool:
         """As :meth:`actions`, which lists a company purchase and its pass only: any other kind is
@@ -974,6 +994,16 @@ class Merge(Step):
                 for c in targets
             ]
         return out
+
+    def auto_actions(self, entity: Entity) -> list[ActionDict]:
+        """As on 18xx.games, a minor that can neither convert nor merge with anyone passes by itself."""
+        if "pass" not in self.actions(entity) or not isinstance(entity, Corporation):
+            return []
+        if self.converting is not None or self.merge_major or self.merging is not None:
+            return []
+        if self.can_convert(entity) or self.candidates(entity):
+            return []
+        return [{"type": "pass", **entity_fields(entity)}]
 
     def can_convert(self, corp: Corporation) -> bool:
         return corp.type == "minor" and corp.share_price is not None and corp.share_price.is_("convert_range")  # type: ignore[attr-defined]
