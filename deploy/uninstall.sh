@@ -47,6 +47,12 @@ step "stopping and disabling the service and the backup timer"
 # (each may already be gone: that is fine)
 run systemctl disable --now companion.service companion-backup.timer || true
 run systemctl stop companion-backup.service || true
+# forget a failed state while the units still exist (afterwards systemctl can only complain)
+for unit in companion.service companion-backup.service; do
+  if [ "$(systemctl show --property=LoadState --value "$unit" 2>/dev/null)" = loaded ]; then
+    run systemctl reset-failed "$unit" 2>/dev/null || true
+  fi
+done
 
 step "removing units, udev rule, journald limits, program"
 run rm -f "$root/etc/systemd/system/companion.service" \
@@ -56,7 +62,6 @@ run rm -f "$root/etc/systemd/system/companion.service" \
   "$root/etc/systemd/journald.conf.d/companion.conf"
 run rm -rf "$root/opt/companion"
 run systemctl daemon-reload
-run systemctl reset-failed companion.service companion-backup.service || true
 run udevadm control --reload-rules
 
 if [ "$purge" -eq 1 ]; then
