@@ -61,6 +61,8 @@ run rm -f "$root/etc/systemd/system/companion.service" \
   "$root/etc/udev/rules.d/99-companion-reader.rules" \
   "$root/etc/systemd/journald.conf.d/companion.conf"
 run rm -rf "$root/opt/companion"
+# the folder install.sh made for the journald limits, if nothing else is in it
+[ -d "$root/etc/systemd/journald.conf.d" ] && run rmdir --ignore-fail-on-non-empty "$root/etc/systemd/journald.conf.d"
 run systemctl daemon-reload
 run udevadm control --reload-rules
 
