@@ -202,8 +202,11 @@ run install -m 0644 "$here/99-companion-reader.rules" "$rules/99-companion-reade
 run install -m 0644 "$here/journald-companion.conf" "$journald/companion.conf"
 run systemctl daemon-reload
 run systemctl restart systemd-journald.service
-run udevadm control --reload-rules
-run udevadm trigger --action=add --subsystem-match=tty
+if run udevadm control --reload-rules; then
+  run udevadm trigger --action=add --subsystem-match=tty
+else
+  echo "udev is not running here (a container?): the reader's rule applies when it runs"
+fi
 run systemctl enable companion.service companion-backup.timer
 
 # A desktop (a display manager such as lightdm started by graphical.target) holds the display;
