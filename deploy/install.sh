@@ -202,7 +202,7 @@ run install -m 0644 "$here/99-companion-reader.rules" "$rules/99-companion-reade
 run install -m 0644 "$here/journald-companion.conf" "$journald/companion.conf"
 run systemctl daemon-reload
 run systemctl restart systemd-journald.service
-if run udevadm control --reload-rules; then
+if run udevadm control --reload-rules 2>/dev/null; then
   run udevadm trigger --action=add --subsystem-match=tty
 else
   echo "udev is not running here (a container?): the reader's rule applies when it runs"

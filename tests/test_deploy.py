@@ -437,7 +437,8 @@ def test_uninstall_keeps_data_unless_purged(tmp_path: Path, stubs: dict[str, str
     assert (root / "var/lib/companion/companion.sqlite3").read_text() == "game"
     assert (root / "etc/companion/companion.toml").exists()
     calls = log_of(stubs)
-    assert "systemctl disable --now companion.service companion-backup.timer" in calls
+    assert "systemctl disable --now companion.service" in calls
+    assert "systemctl disable --now companion-backup.timer" in calls
     assert not any(c.startswith("userdel") for c in calls)
     # a failed state is reset while the units exist (after their removal systemctl only complains)
     assert calls.index("systemctl reset-failed companion.service") < calls.index("systemctl daemon-reload")
