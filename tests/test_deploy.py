@@ -48,6 +48,19 @@ def test_shellcheck(name: str) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_shellcheck_pi_test() -> None:
+    """scripts/pi-test (make pi-test) runs only by hand, as root: shellcheck is what make test can do."""
+    shellcheck = shutil.which("shellcheck")
+    assert shellcheck is not None
+    script = REPO / "scripts" / "pi-test"
+    assert os.access(script, os.X_OK)
+    result = subprocess.run(
+        [shellcheck, "--shell=bash", "--severity=style", str(script)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "nice -n 10 scripts/pi-test" in (REPO / "Makefile").read_text()
+
+
 def test_systemd_units_verify(tmp_path: Path) -> None:
     """``systemd-analyze verify`` on copies whose programs exist on this machine.
 
