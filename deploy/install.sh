@@ -169,6 +169,7 @@ build=$(mktemp -d "${TMPDIR:-/tmp}/companion-build.XXXXXX")
 trap 'rm -rf "$build"' EXIT
 tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
   --exclude=__pycache__ --exclude=.pytest_cache --exclude=.mypy_cache --exclude=.ruff_cache \
+  --exclude=./node_modules --exclude=.hypothesis --exclude=./demo-out \
   -cf - . | tar -C "$build" -xf -
 run python3 -m venv --system-site-packages "$venv"
 run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
