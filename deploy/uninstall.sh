@@ -44,9 +44,18 @@ if [ "$(id -u)" -ne 0 ] && [ -z "$root" ] && [ "$dry_run" -eq 0 ]; then
 fi
 
 step "stopping and disabling the service and the backup timer"
-# (each may already be gone: that is fine)
-run systemctl disable --now companion.service companion-backup.timer || true
-run systemctl stop companion-backup.service || true
+# Only units systemd still knows (after an earlier uninstall they are gone, and systemctl
+# would only complain); a failed state is forgotten while the unit exists.
+loaded() { [ "$(systemctl show --property=LoadState --value "$1" 2>/dev/null)" = loaded ]; }
+for unit in companion.service companion-backup.timer; do
+  if loaded "$unit"; then run systemctl disable --now "$unit" || true; fi
+done
+for unit in companion.service companion-backup.service; do
+  if loaded "$unit"; then
+    run systemctl stop "$unit" || true
+    run systemctl reset-failed "$unit" 2>/dev/null || true
+  fi
+done
 
 step "removing units, udev rule, journald limits, program"
 run rm -f "$root/etc/systemd/system/companion.service" \
@@ -55,9 +64,10 @@ run rm -f "$root/etc/systemd/system/companion.service" \
   "$root/etc/udev/rules.d/99-companion-reader.rules" \
   "$root/etc/systemd/journald.conf.d/companion.conf"
 run rm -rf "$root/opt/companion"
+# the folder install.sh made for the journald limits, if nothing else is in it
+[ -d "$root/etc/systemd/journald.conf.d" ] && run rmdir --ignore-fail-on-non-empty "$root/etc/systemd/journald.conf.d"
 run systemctl daemon-reload
-run systemctl reset-failed companion.service companion-backup.service || true
-run udevadm control --reload-rules
+run udevadm control --reload-rules 2>/dev/null || echo "udev is not running here (a container?): nothing to reload"
 
 if [ "$purge" -eq 1 ]; then
   step "purging configuration, game database, backups and the companion user"

@@ -171,7 +171,9 @@ class FakeMFRC522:
     def read_reg(self, reg):
         if reg == _FIFO_DATA:
             if self.fifo:
-                return self.fifo.pop(0)
+                first = self.fifo[0]
+                self.fifo = self.fifo[1:]  # MicroPython's bytearray has no pop()
+                return first
             return 0
         if reg == _FIFO_LEVEL:
             return len(self.fifo)

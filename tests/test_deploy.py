@@ -48,6 +48,19 @@ def test_shellcheck(name: str) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_shellcheck_pi_test() -> None:
+    """scripts/pi-test (make pi-test) runs only by hand, as root: shellcheck is what make test can do."""
+    shellcheck = shutil.which("shellcheck")
+    assert shellcheck is not None
+    script = REPO / "scripts" / "pi-test"
+    assert os.access(script, os.X_OK)
+    result = subprocess.run(
+        [shellcheck, "--shell=bash", "--severity=style", str(script)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "nice -n 10 scripts/pi-test" in (REPO / "Makefile").read_text()
+
+
 def test_systemd_units_verify(tmp_path: Path) -> None:
     """``systemd-analyze verify`` on copies whose programs exist on this machine.
 
@@ -194,7 +207,17 @@ echo "$(basename "$0") $*" >>"$STUB_LOG"
 
 STUBS = {
     "apt-get": STUB,
-    "apt-cache": STUB,
+    # apt-cache policy: every package is there, but those listed in $STUB_APT_MISSING
+    "apt-cache": STUB
+    + """if [ "$1" = policy ]; then
+  echo "$2:"
+  case " ${STUB_APT_MISSING-} " in
+    *" $2 "*) echo "  Installed: (none)"; echo "  Candidate: (none)" ;;
+    *) echo "  Installed: (none)"; echo "  Candidate: 1.0" ;;
+  esac
+fi
+""",
+    "journalctl": STUB + 'echo "${STUB_JOURNAL:-error: the last thing the app said}"\n',
     "chown": STUB,
     "udevadm": STUB,
     "usermod": STUB,
@@ -210,7 +233,16 @@ esac
     + """case "$1" in
   get-default) echo "${STUB_DEFAULT_TARGET:-multi-user.target}" ;;
   is-enabled) echo "${STUB_ENABLED:-enabled}"; [ "${STUB_ENABLED:-enabled}" = enabled ] ;;
-  is-active) [ "${STUB_ACTIVE:-active}" = active ] ;;
+  is-active)
+    if [ "${!#}" = companion-backup.timer ]; then [ "${STUB_TIMER_ACTIVE:-active}" = active ]
+    else [ "${STUB_ACTIVE:-active}" = active ]; fi ;;
+  restart) [ -z "${STUB_RESTART_FAILS-}" ] || [ "${!#}" != companion.service ] ;;
+  show)
+    case "$2 ${!#}" in
+      "--property=LoadState display-manager.service") echo "${STUB_DISPLAY_MANAGER:-not-found}" ;;
+      --property=LoadState*) echo loaded ;;
+      --property=Result*) echo exit-code ;;
+    esac ;;
 esac
 """,
     "id": """#!/usr/bin/env bash
@@ -222,11 +254,18 @@ else
 fi
 """,
     # python3 -m venv DIR: a fake venv whose pip records and whose companion is the real one
+    # the venv's python: pip records how it was called and what the program is built from
+    "venv-python": """#!/usr/bin/env bash
+echo "venv-python $*" >>"$STUB_LOG"
+src=${!#}
+src=${src%%[*}
+if [ -d "$src" ]; then echo "built from $src: $(ls "$src" | tr '\\n' ' ')" >>"$STUB_LOG"; fi
+""",
     "python3": STUB
     + """if [ "$1 $2" = "-m venv" ]; then
   dir=${!#}
   mkdir -p "$dir/bin"
-  printf '#!/usr/bin/env bash\\necho "venv-python $*" >>"$STUB_LOG"\\n' >"$dir/bin/python"
+  cp "$(dirname "$0")/venv-python" "$dir/bin/python"
   chmod +x "$dir/bin/python"
   ln -sf "$REAL_COMPANION" "$dir/bin/companion"
   exit 0
@@ -243,12 +282,18 @@ def stubs(tmp_path: Path) -> Iterator[dict[str, str]]:
     for name, text in STUBS.items():
         (bindir / name).write_text(text)
         (bindir / name).chmod(0o755)
+    # a connected display (companion-wait-devices --display-now reads $SYSFS)
+    display = tmp_path / "install-sys/class/drm/card1-HDMI-A-1"
+    display.mkdir(parents=True)
+    (display / "status").write_text("connected\n")
     env = {
         **os.environ,
         "PATH": f"{bindir}:{os.environ['PATH']}",
         "STUB_LOG": str(tmp_path / "stub.log"),
         "STUB_USERS": str(tmp_path / "users"),
         "REAL_COMPANION": str(COMPANION),
+        "SYSFS": str(tmp_path / "install-sys"),
+        "START_GRACE": "0",
     }
     env.pop("COMPANION_CONFIG", None)
     yield env
@@ -303,15 +348,30 @@ def test_install_into_fake_root_writes_everything_and_is_idempotent(
     assert "--system" in next(c for c in calls if c.startswith("useradd "))
     assert "usermod --append --groups video,render,input,dialout,gpio companion" in calls
     assert f"python3 -m venv --system-site-packages {root}/opt/companion/venv" in calls
+    # the program is built from a temporary copy of the checkout (never in the owner's clone), gone afterwards
     pip = next(c for c in calls if c.startswith("venv-python -m pip install") and "--constraint" in c)
-    assert pip.endswith(f"{REPO}[pi]")
-    assert f"chown -R companion:companion {root}/var/lib/companion" in calls
+    build = pip.split()[-1].removesuffix("[pi]")
+    assert build != str(REPO) and "companion-build." in build
+    built = next(c for c in calls if c.startswith(f"built from {build}: "))
+    assert "pyproject.toml" in built and "companion" in built.split() and ".git" not in built
+    assert not Path(build).exists()
+    assert f"chown -R -h -P companion:companion {root}/var/lib/companion" in calls
     assert "systemctl daemon-reload" in calls
     assert "udevadm control --reload-rules" in calls
     assert "systemctl enable companion.service companion-backup.timer" in calls
     assert calls.index("systemctl enable companion.service companion-backup.timer") < calls.index(
         "systemctl restart companion.service"
     )
+    # the backups run whatever becomes of the app: the timer starts first
+    assert calls.index("systemctl start companion-backup.timer") < calls.index(
+        "systemctl restart companion.service"
+    )
+    # packages are looked up after apt-get update, installed in one go
+    assert calls.index(next(c for c in calls if c.startswith("apt-get ") and " update" in c)) < calls.index(
+        "apt-cache policy python3-picamera2"
+    )
+    warnings = [line for line in first.stderr.splitlines() if "not a 64-bit Raspberry Pi OS" not in line]
+    assert warnings == [], first.stderr
 
     # second run: the user exists, an edited configuration is kept, everything else refreshed
     config = root / "etc/companion/companion.toml"
@@ -344,7 +404,11 @@ def test_install_refuses_to_start_with_a_bad_config(tmp_path: Path, stubs: dict[
 def test_install_console_option_and_desktop_warning(tmp_path: Path, stubs: dict[str, str]) -> None:
     root = tmp_path / "root"
     root.mkdir()
+    # graphical.target without a display manager (a debootstrapped or Lite system): nothing holds the display
     env = {**stubs, "STUB_DEFAULT_TARGET": "graphical.target"}
+    quiet = run_script("install.sh", "--root", str(root), "--no-apt", "--no-start", env=env)
+    assert quiet.returncode == 0 and "desktop" not in quiet.stderr
+    env["STUB_DISPLAY_MANAGER"] = "loaded"
     warned = run_script("install.sh", "--root", str(root), "--no-apt", "--no-start", env=env)
     assert "boots to the desktop" in warned.stderr
     assert "systemctl restart companion.service" not in log_of(env)
@@ -386,8 +450,12 @@ def test_uninstall_keeps_data_unless_purged(tmp_path: Path, stubs: dict[str, str
     assert (root / "var/lib/companion/companion.sqlite3").read_text() == "game"
     assert (root / "etc/companion/companion.toml").exists()
     calls = log_of(stubs)
-    assert "systemctl disable --now companion.service companion-backup.timer" in calls
+    assert "systemctl disable --now companion.service" in calls
+    assert "systemctl disable --now companion-backup.timer" in calls
     assert not any(c.startswith("userdel") for c in calls)
+    # a failed state is reset while the units exist (after their removal systemctl only complains)
+    assert calls.index("systemctl reset-failed companion.service") < calls.index("systemctl daemon-reload")
+    assert calls.index("systemctl daemon-reload") > max(i for i, c in enumerate(calls) if "reset-failed" in c)
 
     result = run_script("uninstall.sh", "--root", str(root), "--purge", env=stubs)
     assert result.returncode == 0, result.stderr
@@ -689,3 +757,213 @@ def test_check_stops_at_a_bad_config(tmp_path: Path, stubs: dict[str, str]) -> N
     assert result.returncode == 1
     assert "camera.mode: 'webcam' is not allowed" in result.stdout
     assert "display" not in result.stdout
+
+
+# --------------------------------------------------------------------------- what an owner hits (issue 41)
+
+
+def test_install_on_plain_debian_names_the_raspberry_pi_os_packages(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    env = {
+        **stubs,
+        "STUB_APT_MISSING": "python3-picamera2 python3-libcamera python3-lgpio rpicam-apps-lite libcamera-apps-lite",
+    }
+    result = run_script("install.sh", "--root", str(root), env=env)
+    assert result.returncode == 1
+    assert (
+        "apt cannot find python3-picamera2 python3-libcamera python3-lgpio libcamera-apps-lite"
+        in result.stderr
+    )
+    assert "come from Raspberry Pi OS" in result.stderr
+    calls = log_of(stubs)
+    assert any(c.startswith("apt-get ") and " update" in c for c in calls)
+    assert not any(c.startswith("apt-get ") and " install " in c for c in calls)
+    assert not any(c.startswith(("useradd", "systemctl enable")) for c in calls)
+    # a Debian package missing (a wrong OS, broken sources) is said as such
+    result = run_script("install.sh", "--root", str(root), env={**stubs, "STUB_APT_MISSING": "libsdl2-2.0-0"})
+    assert result.returncode == 1
+    assert (
+        "apt cannot find libsdl2-2.0-0" in result.stderr and "come from Raspberry Pi OS" not in result.stderr
+    )
+
+
+def test_install_without_a_display_starts_the_waiting_service_and_exits_0(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (Path(stubs["SYSFS"]) / "class/drm/card1-HDMI-A-1/status").write_text("disconnected\n")
+    result = run_script("install.sh", "--root", str(root), "--no-apt", env=stubs)
+    assert result.returncode == 0, result.stderr
+    assert "no display is connected: companion.service waits for one" in result.stderr
+    calls = log_of(stubs)
+    assert calls.index("systemctl start companion-backup.timer") < calls.index(
+        "systemctl restart --no-block companion.service"
+    )
+    assert "systemctl restart companion.service" not in calls
+    assert "==> done" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("stub", "said"),
+    [
+        ({"STUB_RESTART_FAILS": "1"}, "companion.service did not start: error: no display (kmsdrm)"),
+        ({"STUB_ACTIVE": "inactive"}, "companion.service stopped after starting: error: no display (kmsdrm)"),
+    ],
+)
+def test_install_reports_a_failed_app_start_as_a_warning_with_the_reason(
+    tmp_path: Path, stubs: dict[str, str], stub: dict[str, str], said: str
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    env = {**stubs, **stub, "STUB_JOURNAL": "error: no display (kmsdrm): Kivy could not open a window"}
+    result = run_script("install.sh", "--root", str(root), "--no-apt", env=env)
+    assert result.returncode == 0, result.stderr
+    assert said in result.stderr
+    assert "(result: exit-code)" in result.stderr
+    assert "systemctl start companion-backup.timer" in log_of(stubs)
+    assert "==> done" in result.stdout
+
+
+def test_install_removes_root_owned_build_leftovers_from_the_owners_clone(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    """An older installer ran pip in the clone as root: its build/ and *.egg-info go, once; the
+    owner's own files stay, and this installer leaves nothing new in the clone."""
+    clone = tmp_path / "clone"
+    shutil.copytree(DEPLOY, clone / "deploy")
+    shutil.copy(REPO / "pyproject.toml", clone)
+    (clone / "companion").mkdir()
+    (clone / "companion/__init__.py").write_text("")
+    (clone / "build/lib/companion").mkdir(parents=True)
+    (clone / "build/lib/companion/deleted_upstream.py").write_text("")
+    (clone / "companion.egg-info").mkdir()
+    (clone / "notes-owner.txt").write_text("mine")
+    (clone / "build-mine").mkdir()
+    for path in [clone, *clone.rglob("*")]:
+        os.lchown(path, 1000, 1000)
+    for path in [clone / "build", *(clone / "build").rglob("*"), clone / "companion.egg-info"]:
+        os.lchown(path, 0, 0)
+    before = sorted(str(p.relative_to(clone)) for p in clone.rglob("*") if "build/" not in str(p))
+    root = tmp_path / "root"
+    root.mkdir()
+    result = subprocess.run(
+        [str(clone / "deploy/install.sh"), "--root", str(root), "--no-apt"],
+        capture_output=True,
+        text=True,
+        env=stubs,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"removing {clone}/build (left by an older installer" in result.stdout
+    after = sorted(str(p.relative_to(clone)) for p in clone.rglob("*"))
+    assert after == [p for p in before if p not in ("build", "companion.egg-info")]
+    built = next(c for c in log_of(stubs) if c.startswith("built from "))
+    assert "build " not in built and "egg-info" not in built and "notes-owner.txt" in built
+
+
+def test_install_never_follows_links_in_the_companion_users_folder(
+    tmp_path: Path, stubs: dict[str, str]
+) -> None:
+    """Issue 40: /var/lib/companion belongs to the service user, who can plant a link there; the
+    installer runs as root and must neither change a link's target nor write through it."""
+    root = tmp_path / "root"
+    root.mkdir()
+    assert run_script("install.sh", "--root", str(root), "--no-apt", env=stubs).returncode == 0
+    state = root / "var/lib/companion"
+    secret = tmp_path / "etc-shadow"
+    secret.write_text("root:x:1:\n")
+    secret.chmod(0o600)
+    outside = tmp_path / "outside"
+    outside.mkdir(mode=0o700)
+    for planted, target in [
+        (state / "kivy/config.ini", secret),
+        (state / "kivy", outside),
+        (state / "backups", outside),
+    ]:
+        shutil.rmtree(planted) if planted.is_dir() and not planted.is_symlink() else planted.unlink()
+        planted.symlink_to(target)
+        log_of(stubs)
+        result = run_script("install.sh", "--root", str(root), "--no-apt", env=stubs)
+        assert result.returncode == 1
+        assert (
+            f"{planted} is a symbolic link (to {target}); the installer does not follow links"
+            in result.stderr
+        )
+        assert secret.read_text() == "root:x:1:\n" and stat.S_IMODE(secret.stat().st_mode) == 0o600
+        assert list(outside.iterdir()) == [] and stat.S_IMODE(outside.stat().st_mode) == 0o700
+        assert not any(c.startswith("chown") for c in log_of(stubs))
+        planted.unlink()
+        planted.mkdir() if planted.name != "config.ini" else None
+    # a link deeper down (a backup pointing elsewhere) is left alone: chown -h changes the link itself
+    (state / "backups/old.sqlite3").symlink_to(secret)
+    result = run_script("install.sh", "--root", str(root), "--no-apt", env=stubs)
+    assert result.returncode == 0, result.stderr
+    assert f"chown -R -h -P companion:companion {state}" in log_of(stubs)
+    assert secret.read_text() == "root:x:1:\n"
+
+
+def test_check_requires_the_backup_timer_to_run(tmp_path: Path, stubs: dict[str, str]) -> None:
+    sysfs, dev = fake_devices(tmp_path)
+    config = _config(tmp_path, "")
+    result = run_script("check", str(config), env=check_env(stubs, sysfs, dev, STUB_TIMER_ACTIVE="inactive"))
+    assert result.returncode == 1
+    assert "FAIL  companion-backup.timer is enabled but not running" in result.stdout
+    result = run_script("check", str(config), env=check_env(stubs, sysfs, dev))
+    assert "OK    companion-backup.timer is enabled and running" in result.stdout
+
+
+def test_wait_devices_waits_for_a_display_plugged_in_later(tmp_path: Path) -> None:
+    sysfs, dev = fake_devices(tmp_path, display=False)
+    config = _config(tmp_path, "")
+    env = {**os.environ, "COMPANION": str(COMPANION), "SYSFS": str(sysfs), "DEV": str(dev)}
+    assert run_script("companion-wait-devices", "--display-now", env=env).returncode == 1
+    waiting = subprocess.Popen(
+        [str(DEPLOY / "companion-wait-devices"), str(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert waiting.stderr is not None
+        line = waiting.stderr.readline()  # said once the configuration is checked
+        assert line.startswith("waiting for a display to be connected (0s so far)")
+        assert waiting.poll() is None
+        (sysfs / "class/drm/card1-HDMI-A-1/status").write_text("connected\n")
+        out, err = waiting.communicate(timeout=30)
+    finally:
+        waiting.kill()
+    assert waiting.returncode == 0, err
+    assert re.fullmatch(r"display ready after \d+s\n", out)  # the configuration is checked, not printed
+    assert run_script("companion-wait-devices", "--display-now", env=env).returncode == 0
+
+
+def test_wait_devices_without_kms_says_so(tmp_path: Path) -> None:
+    sysfs, dev = fake_devices(tmp_path)
+    shutil.rmtree(sysfs / "class/drm")
+    env = {**os.environ, "COMPANION": str(COMPANION), "SYSFS": str(sysfs), "DEV": str(dev), "DRM_WAIT": "0"}
+    result = run_script("companion-wait-devices", str(_config(tmp_path, "")), env=env)
+    assert result.returncode == 1
+    assert result.stderr.startswith("no display (KMS/DRM):") and "vc4-kms-v3d" in result.stderr
+    bad = run_script("companion-wait-devices", str(_config(tmp_path, "[panel]\nundo = 17\n")), env=env)
+    assert bad.returncode == 1 and "panel: GPIO 17 is used" in bad.stderr and bad.stdout == ""
+
+
+def test_run_without_kms_stops_with_one_line_and_status_3(tmp_path: Path) -> None:
+    """No KMS/DRM (a desktop image, no vc4-kms overlay): one clear line and exit status 3, which
+    companion.service does not restart (RestartPreventExitStatus=3), instead of an AttributeError loop."""
+    assert _unit_keys(DEPLOY / "companion.service")["RestartPreventExitStatus"] == ["3"]
+    config = _config(tmp_path, f'[game]\ndatabase = "{tmp_path / "games.sqlite3"}"\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "COMPANION_DB")}
+    env.update(SDL_VIDEODRIVER="kmsdrm", KIVY_WINDOW="sdl2", KIVY_GL_BACKEND="sdl2", KIVY_HOME=str(tmp_path))
+    result = subprocess.run(
+        [str(COMPANION), "run", "--config", str(config)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.splitlines()[-1].startswith(
+        "error: no display (kmsdrm): Kivy could not open a window"
+    )
+    assert "AttributeError" not in result.stderr

@@ -227,6 +227,8 @@ def _run(args: argparse.Namespace) -> int:
 
     configure_kivy(size, fullscreen=fullscreen)
 
+    from kivy.core.window import Window
+
     from companion.engine import GameError
     from companion.hardware.panel import open_panel
     from companion.store import Store, StoreError
@@ -235,6 +237,16 @@ def _run(args: argparse.Namespace) -> int:
     from companion.ui import viewmodels as vm
     from companion.ui.app import CompanionApp
     from companion.ui.session import UISession
+
+    if Window is None:  # no window provider could open the display: restarting cannot help (exit 3)
+        driver = os.environ.get("SDL_VIDEODRIVER", "x11/wayland")
+        print(
+            f"error: no display ({driver}): Kivy could not open a window; with KMS/DRM keep "
+            "dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt and no desktop holding the display",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 3
 
     try:
         db.parent.mkdir(parents=True, exist_ok=True)

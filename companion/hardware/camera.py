@@ -71,7 +71,7 @@ class Picamera2Camera:
         except ImportError as exc:
             raise CameraError(
                 "picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
-                "(or choose another camera, e.g. --camera usb:0 or --camera sim)"
+                '(or choose another camera in the configuration: [camera] mode = "usb" or "simulated")'
             ) from exc
         self._cam = module.Picamera2()
         cfg = self._cam.create_video_configuration(
