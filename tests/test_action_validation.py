@@ -46,7 +46,7 @@ REAL = {
     "1870": ("18xx.games/1870/34110.json", 200),
     "1867": ("18xx.games/1867/hs_ahjzadkh_19792.json", 221),
     "1861": ("18xx.games/1861/29683.json", 400),
-    "1833NE": ("random-games/1833NE/random-seed1.json", 400),
+    "1833NE": ("random-games/1833NE/random-seed0.json", 400),
 }
 RANDOM: dict[str, tuple[Callable[[], TableGame], Callable[[Any, random.Random], Action]]] = {
     "TSR": (lambda: tsr_support.tsr(3), tsr_support.random_action),

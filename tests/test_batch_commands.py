@@ -13,6 +13,7 @@ from companion.interop.replay import diff_traces, load_trace
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 GAME = FIXTURES / "34110.json"
+JUNK_WHY = "Expecting property name enclosed in double quotes at line 1 column 2"
 
 
 def test_diff_fails_when_the_reference_stops_early(
@@ -46,9 +47,12 @@ def test_replay_batch_reports_each_file_and_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     files = [*bad_files(tmp_path), GAME]
-    assert main(["replay", *map(str, files)]) == 1
-    lines = capsys.readouterr().out.splitlines()
-    for path in files[:3]:
+    junk = files[0]
+    assert main(["replay", *map(str, files)]) == 3  # a file that is no JSON: the input-file code
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
+    assert out.err.splitlines() == [f"error: {junk}: is not JSON ({JUNK_WHY})"]
+    for path in files[1:3]:
         assert any(line.startswith(f"FAIL {path}") for line in lines), path
     assert any(line.startswith(f"OK {GAME}") for line in lines)
 
@@ -57,9 +61,12 @@ def test_routes_bench_reports_each_file_and_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     files = [*bad_files(tmp_path), GAME]
-    assert main(["routes", "bench", *map(str, files)]) == 2
-    lines = capsys.readouterr().out.splitlines()
-    for path in files[:3]:
+    junk = files[0]
+    assert main(["routes", "bench", *map(str, files)]) == 3  # a file that is no JSON: the input-file code
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
+    assert out.err.splitlines() == [f"error: {junk}: is not JSON ({JUNK_WHY})"]
+    for path in files[1:3]:
         assert any(line.startswith(f"FAIL {path}") for line in lines), path
     summary = lines[-1]
     assert summary.startswith("states=") and not summary.startswith("states=0 ")

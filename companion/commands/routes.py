@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.engine import GameError, as_18xx
 from companion.engine.map import MapError
+from companion.inputfile import EXIT_BAD_FILE, InputFileError
 from companion.interop.actions import ExportError
 from companion.interop.replay import load_export, states_before
 
@@ -104,10 +106,13 @@ def register(sub: Any) -> None:
 
 def run_bench(args: argparse.Namespace) -> int:
     results: list[StateResult] = []
-    failed = 0
+    failed = unreadable = 0
     for path in args.files:  # each file on its own: a bad one is reported and the others still run
         try:
             results += bench_files([path], args.limit)
+        except InputFileError as exc:  # the file cannot be used: one line, as every command says it
+            print(f"error: {exc}", file=sys.stderr)
+            unreadable += 1
         except (GameError, ExportError, MapError, OSError, ValueError, KeyError, TypeError) as exc:
             print(f"FAIL {path} {exc}")
             failed += 1
@@ -119,4 +124,4 @@ def run_bench(args: argparse.Namespace) -> int:
             print(f"{mark} {r.file} action {r.action_id} {r.corporation}: best {r.best} played {r.played}")
     print(summary(results))
     bad = [r for r in results if r.best < r.played or not r.optimal]
-    return 2 if failed else 1 if bad else 0
+    return EXIT_BAD_FILE if unreadable else 2 if failed else 1 if bad else 0

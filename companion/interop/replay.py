@@ -50,6 +50,9 @@ def export_rules(export: dict[str, Any]) -> frozenset[str]:
     rules = (export.get("settings") or {}).get("optional_rules") or []
     if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
         raise ExportError("the export's optional_rules must be a list of rule names")
+    twice = sorted({r for r in rules if rules.count(r) > 1})
+    if twice:
+        raise ExportError(f"the rule {twice[0]!r} is given twice")
     return frozenset(rules)
 
 
