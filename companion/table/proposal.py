@@ -9,10 +9,10 @@ confirms them; each title's table module (``companion/table/titles``) words them
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from companion.engine.core import Preview
+from companion.hardware.panel import PanelButton
 
 __all__ = [
     "REDO",
@@ -35,12 +35,9 @@ Action = dict[str, Any]
 UNDO, UNDO_TO, REDO = "undo", "undo_to", "redo"
 
 
-class Button(StrEnum):
-    """The three panel buttons (the same values as ``companion.hardware.panel.PanelButton``)."""
-
-    CONFIRM = "confirm"
-    CANCEL = "cancel"
-    UNDO = "undo"
+#: the three panel buttons: confirm, cancel and undo (the panel's own, whether pressed on the panel or
+#: on the screen)
+Button = PanelButton
 
 
 @dataclass(frozen=True)
