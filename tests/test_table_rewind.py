@@ -36,7 +36,13 @@ def rewind(service: TableService, proposal: object) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fixture", ["18xx.games/1870/34110.json", "18xx.games/1867/hs_ahjzadkh_19792.json"])
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "18xx.games/1870/40469_white-to-yellow_price_protect_allowed.json",
+        "18xx.games/1867/hs_ahjzadkh_19792.json",
+    ],
+)
 def test_redo_and_undo_to_leave_the_game_a_whole_replay_gives(fixture: str, tmp_path: Path) -> None:
     export = json.loads((FIXTURES / fixture).read_text())
     export["actions"] = effective_actions(export["actions"])

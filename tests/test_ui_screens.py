@@ -20,8 +20,9 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.interop.replay import game_for_export, table_record
 from companion.ui import viewmodels as vm
-from companion.ui.scenario import demo_export, state_before
+from companion.ui.scenario import demo_export
 
 pytestmark = pytest.mark.slow
 SIZES = ["800x480", "1280x720"]
@@ -107,7 +108,14 @@ def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
 
 
 def game_at(rec: dict[str, Any]) -> Any:
-    return state_before(demo_export(), rec["actions"]).game
+    """The game as the demo had it when the screenshot was taken: its first moves as a table records
+    the packaged game (the engine takes the automatic steps itself), as the demo plays them."""
+    export = demo_export()
+    moves, _ = table_record(export)
+    game = game_for_export(export)
+    for move in moves[: rec["actions"]]:
+        game.apply(move)
+    return game
 
 
 def inside(demo: dict[str, Any], box: list[float]) -> bool:
