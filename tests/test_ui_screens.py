@@ -20,7 +20,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.interop.replay import game_for_export, table_record
+from companion.engine import new_game
+from companion.interop.actions import export_players
+from companion.interop.replay import export_rules, export_seed, table_record
 from companion.ui import viewmodels as vm
 from companion.ui.scenario import demo_export
 
@@ -112,7 +114,8 @@ def game_at(rec: dict[str, Any]) -> Any:
     the packaged game (the engine takes the automatic steps itself), as the demo plays them."""
     export = demo_export()
     moves, _ = table_record(export)
-    game = game_for_export(export)
+    players, rules, seed = export_players(export["players"]), export_rules(export), export_seed(export)
+    game = new_game(str(export["title"]), players, rules, seed)  # the table's engine: its own steps
     for move in moves[: rec["actions"]]:
         game.apply(move)
     return game
