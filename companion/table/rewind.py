@@ -7,7 +7,7 @@ whole game only when the store's actions are not the game's."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.engine import GameError
 from companion.engine.core import MoneyMove, Preview, TableGame
@@ -29,7 +29,11 @@ def _without_ids(actions: list[Action]) -> list[Action]:
 
 def _cash_moves(now: TableGame, then: TableGame) -> list[MoneyMove]:
     """What going from ``now`` to ``then`` (an undo, a redo) does to everyone's cash."""
-    before, after = now.cash_table(), then.cash_table()
+    return _moves(now.cash_table(), then.cash_table())
+
+
+def _moves(before: dict[Any, int], after: dict[Any, int]) -> list[MoneyMove]:
+    """The cash that differs between two of a game's cash tables, as money moves."""
     return [
         MoneyMove(key, before.get(key, 0), cash) for key, cash in after.items() if before.get(key) != cash
     ]
@@ -156,9 +160,7 @@ def redo(table: TableService) -> Outcome:
         if refused is not None:
             return table._refuse(refused)
         preview = Preview(log=lines)
-        preview.money.extend(
-            MoneyMove(key, before.get(key, 0), cash) for key, cash in after.items() if before.get(key) != cash
-        )
+        preview.money.extend(_moves(before, after))
         more = f" and {plural(len(restored) - 1, 'more action')}" if len(restored) > 1 else ""
         return table.offer(
             Proposal(

@@ -23,7 +23,6 @@ from companion.engine.entities import Company, Corporation, Player, Share, Share
 from companion.engine.operating import OperatingRound
 from companion.engine.rounds import LegalAction, entity_fields
 from companion.engine.stock import AuctionRound, StockRound
-from companion.engine.titles import currency_of, format_money
 from companion.table.proposal import Action, Option, Outcome, Proposal, paid, plural
 from companion.table.tags import Item, ItemKind
 from companion.table.titles import ActionChoice, Choice, TableTitle
@@ -41,8 +40,8 @@ TRAIN_STEP = 10
 
 
 def money_in(game: TableGame, amount: object) -> str:
-    """``amount`` in the currency of ``game``'s title (1861: ``1,000₽``)."""
-    return format_money(currency_of(game.title), amount)
+    """``amount`` in the currency of ``game``'s title (1861: ``1,000₽``): the titles' one format."""
+    return TABLE_18XX.money(game, amount)
 
 
 def _printed(name: object) -> str:
@@ -209,8 +208,8 @@ class Taps18xx:
         return as_18xx(self.t.game)
 
     @property
-    def g18(self) -> Game:
-        return as_18xx(self.t.game)
+    def g18(self) -> Game:  # the moved code's name for the same game
+        return self.game
 
     def interpret(self, item: Item) -> Outcome:
         """What a tap on a card means: one question to the engine, "which legal actions involve
@@ -880,8 +879,7 @@ def dividend_choices(game: Game, corp: Corporation) -> list[LegalAction]:
 
 def dividend_step(game: Game, corp: Corporation) -> Any:
     """The step that pays ``corp``'s dividend (its ``options`` say what each kind pays), or None."""
-    finder = getattr(game.round, "step_for", None)
-    return finder(corp, "dividend") if finder is not None else None
+    return _step(game, corp, "dividend")
 
 
 def standing_bids(game: Game, company: str) -> dict[Any, int]:
