@@ -23,7 +23,7 @@ from companion.inputfile import EXIT_BAD_FILE, InputFileError
 #: ``companion --help``: the same help its module registers (a test holds the two together)
 COMMANDS: dict[str, str] = {
     "config": "check or print the configuration file",
-    "demo": "the touchscreen on a real 4-player 1870 game, simulated hardware",
+    "demo": "the touchscreen on a real game played forward, simulated hardware",
     "export": "write a table game as an 18xx.games export (JSON)",
     "games": "list the saved games; check or recover the game database",
     "nfc": "NFC reader tools",

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from companion.inputfile import parse_toml, read_text
+from companion.titles import DEFAULT_TITLE
 
 __all__ = [
     "BackupConfig",
@@ -83,7 +84,7 @@ def default_data_dir() -> Path:
 class GameConfig:
     """``[game]``: which title, who plays, optional rules, where the action log lives."""
 
-    title: str = "1870"
+    title: str = DEFAULT_TITLE
     players: tuple[str, ...] = ()
     """Player names in seating order; empty means "ask on the touchscreen"."""
     rules: tuple[str, ...] = ()
@@ -385,7 +386,7 @@ class _Validator:
     def game(self, table: dict[str, Any]) -> GameConfig:
         d = GameConfig()
         self._keys("game", table, _field_names(GameConfig))
-        from companion.engine.titles import known_titles, title_info
+        from companion.titles import known_titles, title_info
 
         title = self._get("game", table, "title", d.title, self._choice(tuple(known_titles())))
         players = d.players
@@ -406,7 +407,7 @@ class _Validator:
                 bad_setting = False
                 if valued and info is not None:
                     from companion.engine.errors import GameError
-                    from companion.engine.titles import chosen_settings
+                    from companion.titles import chosen_settings
 
                     try:
                         chosen_settings(title, info.settings, valued)

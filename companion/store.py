@@ -199,7 +199,7 @@ def rules_problem(title: str, rules: list[str]) -> str | None:
     setting's ``sym=value`` out of range or chosen twice, a rule given twice), or None.  A title the
     registry does not know is not checked here (the engine refuses to play it)."""
     from companion.engine.errors import GameError
-    from companion.engine.titles import chosen_settings, known_titles, title_info
+    from companion.titles import chosen_settings, known_titles, title_info
 
     if title not in known_titles():
         return None
@@ -739,7 +739,7 @@ class Store(Database):
     ) -> int:
         """Record a new game and return its id."""
         if not isinstance(title, str) or not title:
-            raise StoreError("a game needs a title (e.g. '1870'); nothing was stored")
+            raise StoreError("a game needs a title; nothing was stored")
         if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
             raise StoreError(
                 f"players must be a non-empty list of names, got {players!r}; nothing was stored"

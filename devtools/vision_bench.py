@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from companion.titles import DEFAULT_TITLE
 from devtools.bench.vision import bench_states, owner_calibration
 from devtools.evaluate import run_bench, summarise, why_tally
 from devtools.looks import TUNED
@@ -26,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m devtools.vision_bench",
         description="The camera's recognition accuracy and speed on simulated photos of fixture games.",
     )
-    bench.add_argument("--title", default="1870")
+    bench.add_argument("--title", default=DEFAULT_TITLE)
     bench.add_argument("--frames", type=int, default=20)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument(
@@ -64,7 +65,7 @@ def _fmt(value: float) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from companion.engine import GameError
-    from companion.engine.titles import title_info
+    from companion.titles import title_info
 
     if args.frames < 1:
         print("error: --frames must be at least 1", file=sys.stderr)

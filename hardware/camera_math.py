@@ -19,11 +19,9 @@ The area the camera must see is the hex grid of the title plus a border of
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 SQRT3 = math.sqrt(3.0)
 SENSOR = (4608, 2592)
@@ -49,8 +47,9 @@ DEFAULT_HEX_MM = 38.0
 
 def hex_extent(title: str = "1870") -> tuple[float, float]:
     """Width and height of a title's hex grid in hex widths (flat-to-flat), from the title data."""
-    path = Path(__file__).resolve().parents[1] / "companion" / "data" / "titles" / f"{title}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
+    from companion.data import load_title
+
+    data = load_title(title)
     layout = data["map"]["layout"]
     ids: set[tuple[int, int]] = set()
     for group in data["map"]["hexes"].values():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.engine.titles.g1833ne import Game1833NE
+from companion.titles.g1833ne import Game1833NE
 from tools.random_games import action_1833ne, play_1833ne
 
 

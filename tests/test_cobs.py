@@ -9,8 +9,8 @@ import pytest
 
 from companion.engine import GameError, new_game
 from companion.engine.rounds import entity_fields as fields
-from companion.engine.titles import game_class, title_info
-from companion.engine.titles.cobs import CobsGame
+from companion.titles import game_class, title_info
+from companion.titles.cobs import CobsGame
 
 
 def enter_draws(game: CobsGame, picks: dict[str, list[str]] | None = None) -> None:
@@ -534,7 +534,7 @@ def test_price_protection_keeps_the_share_value_when_another_player_sells() -> N
 
 
 def test_the_components_as_data() -> None:
-    from companion.engine.titles.cobs import load_data
+    from companion.titles.cobs import load_data
 
     data = load_data()
     assert len(data["companies"]) == 10 and len(data["buildings"]) == 44

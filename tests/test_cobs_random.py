@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.engine import GameError, new_game
-from companion.engine.titles.cobs import CobsGame
-from companion.engine.titles.cobs.entities import RESOURCES
 from companion.interop.replay import export_game, replay
+from companion.titles.cobs import CobsGame
+from companion.titles.cobs.entities import RESOURCES
 
 MAX_ACTIONS = 3000
 

@@ -1,4 +1,4 @@
-"""City of the Big Shoulders at the table (companion/table/titles/cobs.py): tag items, sentences,
+"""City of the Big Shoulders at the table (companion/titles/cobs/table.py): tag items, sentences,
 buttons and board panels, checked against real game states reached by applying legal actions."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from test_cobs_random import random_action
 
 from companion.engine import new_game
 from companion.engine.rounds import entity_fields as fields
-from companion.engine.titles.cobs import CobsGame
-from companion.engine.titles.cobs.entities import CobsCompany
 from companion.table.tags import ItemKind
 from companion.table.titles import Panel, table_module
-from companion.table.titles import cobs as table
+from companion.titles.cobs import table as table
+from companion.titles.cobs import CobsGame
+from companion.titles.cobs.entities import CobsCompany
 
 MONEY_TYPES = {"par", "buy_shares", "sell_shares", "buy_resource", "emergency_fundraise", "play_building"}
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from companion.engine import GameError, new_game
-from companion.engine.titles import game_class, title_info
-from companion.engine.titles.g1833ne import Game1833NE
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export, replay
+from companion.titles import game_class, title_info
+from companion.titles.g1833ne import Game1833NE
 
 EXAMPLE = Path(__file__).resolve().parent / "fixtures" / "rules-examples" / "1833NE.json"
 
@@ -653,7 +653,7 @@ def test_champlain_lays_two_free_joined_tiles_in_c4_and_c6() -> None:
 def test_boston_and_lowell_is_held_back_until_lowell_merchants_is_bought() -> None:
     from types import SimpleNamespace
 
-    from companion.engine.titles.g1833ne.game import Route1833NE
+    from companion.titles.g1833ne.game import Route1833NE
 
     game = example_game()  # SR 2; P2 is still player 3's
     game.apply(

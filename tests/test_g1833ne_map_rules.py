@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from companion.engine import new_game
-from companion.engine.titles.g1833ne import Game1833NE
-from companion.engine.titles.g1833ne import takeover as tk
-from companion.engine.titles.g1833ne.routes import DELAWARE_HUDSON, OGDENSBURG, Map1833NE
 from companion.interop.replay import export_game, game_for_export
+from companion.titles.g1833ne import Game1833NE
+from companion.titles.g1833ne import takeover as tk
+from companion.titles.g1833ne.routes import DELAWARE_HUDSON, OGDENSBURG, Map1833NE
 from tests.g1833ne_random import random_action
 from tests.test_g1833ne import buy_card, example_game, index_of
 from tests.test_g1833ne_routes import owned_by

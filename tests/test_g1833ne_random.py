@@ -16,9 +16,9 @@ from companion.cli import main
 from companion.engine import new_game
 from companion.engine.entities import Player
 from companion.engine.stock import StockRound
-from companion.engine.titles.g1833ne import Game1833NE
-from companion.engine.titles.g1833ne import takeover as tk
 from companion.interop.replay import export_game, game_for_export
+from companion.titles.g1833ne import Game1833NE
+from companion.titles.g1833ne import takeover as tk
 from tests.g1833ne_random import random_action
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from test_g1833ne import example_game, index_of
 
-from companion.engine.titles.g1833ne import Game1833NE
+from companion.titles.g1833ne import Game1833NE
 
 
 def player(entity: int) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.engine import new_game
-from companion.engine.titles.g1833ne.game import Game1833NE, StockRound1833NE
+from companion.titles.g1833ne.game import Game1833NE, StockRound1833NE
 from tools.random_games import action_1833ne
 
 #: stock round ends watched per game

@@ -15,9 +15,9 @@ from companion.engine import GameError
 from companion.engine.graph import connectivity
 from companion.engine.map import MapError, SimplePhase
 from companion.engine.routes import Train
-from companion.engine.titles.g1833ne import Game1833NE
-from companion.engine.titles.g1833ne import routes as r1833
-from companion.engine.titles.g1833ne.routes import Map1833NE, route_phase, route_train
+from companion.titles.g1833ne import Game1833NE
+from companion.titles.g1833ne import routes as r1833
+from companion.titles.g1833ne.routes import Map1833NE, route_phase, route_train
 from tests.g1833ne_random import random_action
 from tests.test_g1833ne import buy_card, example_game, index_of
 from tests.test_routes import exhaustive

@@ -10,9 +10,9 @@ from companion.engine import GameError
 from companion.engine.entities import Corporation
 from companion.engine.map import MapError, SpecialLay
 from companion.engine.operating import Track
-from companion.engine.titles.g1833ne import Game1833NE
-from companion.engine.titles.g1833ne import takeover as tk
-from companion.engine.titles.g1833ne.game import BOSTON, SHERBROOKE
+from companion.titles.g1833ne import Game1833NE
+from companion.titles.g1833ne import takeover as tk
+from companion.titles.g1833ne.game import BOSTON, SHERBROOKE
 from tests.test_g1833ne import example_game, index_of
 
 PAIR = ("StL&A", "A&StL")

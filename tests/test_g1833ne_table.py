@@ -19,8 +19,8 @@ from companion.store import Store
 from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import ItemKind, TagError, TagRegistry, find_item, items_for_title
+from companion.titles.g1833ne.screens import trains_panel
 from companion.ui import viewmodels as vm
-from companion.ui.titles.g1833ne import trains_panel
 from tests.test_g1833ne import EXAMPLE, example_game, index_of
 
 
@@ -237,7 +237,7 @@ def test_the_buttons_word_issuing_redeeming_and_ferries_with_their_price() -> No
 
 @pytest.mark.slow  # the position is searched for in random games (shared with test_g1833ne_takeover.py)
 def test_the_table_screen_lists_each_takeover_offer_with_its_terms() -> None:
-    from companion.engine.titles.g1833ne import takeover as tk
+    from companion.titles.g1833ne import takeover as tk
     from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
 
     game = _first_takeover_offer().clone()
@@ -291,7 +291,7 @@ def test_the_committed_sticker_sheet_holds_every_card_of_the_takeover_game_and_t
 def test_a_ferry_marker_offers_each_port_as_an_option(
     at_example: Callable[[int], Table], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.engine.titles.g1833ne.game import BuyFerry
+    from companion.titles.g1833ne.game import BuyFerry
 
     # Hartford reaching two ports (Bridgeport too): each is an option, tapped through
     monkeypatch.setattr(BuyFerry, "places", lambda self, corp: ["C26", "B27"])
@@ -431,7 +431,7 @@ def test_a_trainless_targets_certificate_tapped_accepts_or_refuses(tmp_path: Pat
 
 
 def test_the_ferries_table_shows_the_luxury_ferry_doubled() -> None:
-    from companion.ui.titles.g1833ne import ferries_panel
+    from companion.titles.g1833ne.screens import ferries_panel
     from tests.test_g1833ne_routes import owned_by
 
     game = owned_by(example_game(index_of("run_routes", "HR")), "P5", "HR")

@@ -14,9 +14,9 @@ import pytest
 
 from companion.engine import GameError, new_game
 from companion.engine.entities import Corporation, Share
-from companion.engine.titles import title_info
-from companion.engine.titles.g1833ne import Game1833NE
-from companion.engine.titles.g1833ne import takeover as tk
+from companion.titles import title_info
+from companion.titles.g1833ne import Game1833NE
+from companion.titles.g1833ne import takeover as tk
 from tests.g1833ne_random import random_action
 from tests.test_g1833ne import example_game, index_of
 
@@ -462,9 +462,9 @@ def test_an_off_board_token_of_p4_or_p6_makes_no_takeover_connection() -> None:
     through its own."""
     from pathlib import Path
 
-    from companion.engine.titles.g1833ne.routes import Map1833NE
     from companion.interop.actions import effective_actions
     from companion.interop.replay import game_for_export, load_export
+    from companion.titles.g1833ne.routes import Map1833NE
 
     export = load_export(Path(__file__).parent / "fixtures/random-games/1833NE/random-seed0.json")
     game = game_for_export(export)

@@ -313,7 +313,7 @@ def test_a_route_counts_towns_only_to_fill_the_train_and_adds_the_capital_bonus(
     """1867's counting: a 2 train on city-town-city pays the two cities; the 5+5E pays its
     offboards then the best cities, doubled; capital plus Timmins is $40 times the multiplier."""
     from companion.engine.routes import Train
-    from companion.engine.titles.g1867.routes import counted_stops
+    from companion.titles.g1867.routes import counted_stops
 
     game = new_game(TITLE, ["Ann", "Bob", "Cy"])
     board = game.map
@@ -360,7 +360,7 @@ def test_the_quick_choice_of_counted_stops_equals_trying_every_combination(
     without trying every combination are worth exactly as much as the best combination."""
     from companion.engine.route_optimizer import _kind_limits, enumerate_routes
     from companion.engine.routes import stop_value, trains_from_names
-    from companion.engine.titles.g1867.routes import counted_stops
+    from companion.titles.g1867.routes import counted_stops
 
     game, action = game_before(title, name, action_id)
     corp = game.corporation(str(action["entity"]))

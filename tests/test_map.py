@@ -9,8 +9,8 @@ import pytest
 from companion.data import load_title
 from companion.engine import as_18xx, new_game, playable_titles, title_info
 from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, SpecialLay, neighbor_coords
-from companion.engine.titles.g1870.map import Map1870
 from companion.interop.run_states import run_states
+from companion.titles.g1870.map import Map1870
 
 FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870").glob("*.json"))
 

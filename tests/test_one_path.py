@@ -1,29 +1,29 @@
 """One path from every input to the engine: the table service and the touchscreen name no action
-type and no title.  What an action is called, what a button says and which cards a tap means live
-in the title's table (``companion/table/titles``); the service keeps the proposal, confirm, undo
-and redo, the screens lay out what the titles and view models give them."""
+type, and nothing outside a title's folder names a title.  What an action is called, what a button
+says and which cards a tap means live in the title's table (``companion/table/titles.py`` and the
+title's folder); the service keeps the proposal, confirm, undo and redo, the screens lay out what
+the titles and view models give them."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from companion.engine import new_game
-from companion.engine.titles import PACKAGES
+from companion.titles import PACKAGES
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the files that must not know an action type or a title (the demo plays a recorded game and is
-#: not yet in its title's folder; companion/ui/titles holds the titles' own screen panels)
+#: the files that must not know an action type (the demo's scripts replay a recorded game and stop
+#: at the actions they show)
 GUARDED = [
     ROOT / "companion/table/service.py",
     ROOT / "companion/table/proposer.py",
     ROOT / "companion/table/drawnmap.py",
-    *(
-        p
-        for p in (ROOT / "companion/ui").rglob("*.py")
-        if p.name != "scenario.py" and "titles" not in p.parts and "demo" not in p.parts
-    ),
+    *(p for p in (ROOT / "companion/ui").rglob("*.py") if p.name != "scenario.py" and "demo" not in p.parts),
 ]
+#: the one list of titles (the registry); every other file outside the titles' folders is checked
+REGISTRY = ROOT / "companion/titles/__init__.py"
 #: words that are an action type's name but mean something else where they stand: the market's
 #: "par" zone (a cell where corporations may be parred), named so by the titles' data
 OTHER_MEANINGS = {("companion/ui/viewmodels/common.py", "par")}
@@ -40,13 +40,10 @@ def _action_types() -> set[str]:
 def _strings(path: Path) -> list[tuple[int, str]]:
     """The string constants of a file that are not docstrings."""
     tree = ast.parse(path.read_text(), str(path))
-    docstrings = {
-        id(node.body[0].value)
+    docstrings = {  # a module's, class's or function's, and an attribute's (a bare string statement)
+        id(node.value)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
     }
     return [
         (node.lineno, node.value)
@@ -67,12 +64,43 @@ def test_the_service_and_the_screens_name_no_action_type() -> None:
     assert found == []
 
 
-def test_the_service_and_the_screens_name_no_title() -> None:
-    names = set(PACKAGES) | set(PACKAGES.values())
+def _outside_the_titles() -> list[Path]:
+    """Every product file but the titles' own folders and the registry."""
+    titles = ROOT / "companion/titles"
+    return [
+        p
+        for folder in ("companion", "vision")
+        for p in sorted((ROOT / folder).rglob("*.py"))
+        if p != REGISTRY and not p.is_relative_to(titles)
+    ]
+
+
+def _title_words() -> re.Pattern[str]:
+    names = sorted(set(PACKAGES) | set(PACKAGES.values()), key=len, reverse=True)
+    return re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?!\w)")
+
+
+def test_nothing_outside_a_titles_folder_names_a_title() -> None:
+    """The engine, the table, the screens, the demo, the commands and the camera ask the registry; a
+    title's name (or its folder's) in their code is a title spread outside its folder.  Docs and
+    comments may give examples."""
+    words = _title_words()
+    files = _outside_the_titles()
+    assert ROOT / "companion/ui/demo/__init__.py" in files and ROOT / "companion/table/service.py" in files
     found = [
         f"{path.relative_to(ROOT)}:{line}: {text!r}"
-        for path in GUARDED
+        for path in files
         for line, text in _strings(path)
-        if text in names
+        if words.search(text)
     ]
     assert found == []
+
+
+def test_the_check_sees_a_title_inside_a_longer_string(tmp_path: Path) -> None:
+    name = next(iter(PACKAGES))
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        f'"""Docs may say {name}."""\nDEFAULT = "{name}"\nHELP = f"default: {name}, or another"\n'
+    )
+    words = _title_words()
+    assert [line for line, text in _strings(sample) if words.search(text)] == [2, 3]

@@ -18,8 +18,8 @@ from companion.engine.graph import board_graph, connectivity
 from companion.engine.map import GameMap, MapError, SimplePhase
 from companion.engine.route_optimizer import best_routes
 from companion.engine.routes import Route, Train, check_combination, check_route
-from companion.engine.titles.g1870.map import Map1870
 from companion.interop.run_states import RunState, run_states
+from companion.titles.g1870.map import Map1870
 
 FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
 FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))

@@ -18,11 +18,11 @@ from companion.engine.core import TableGame
 from companion.engine.game import Game
 from companion.engine.rounds import Round, Step
 from companion.engine.stock import BuySellParShares, smallest_buyable
-from companion.engine.titles.g1861.steps import BuySellParShares1861
-from companion.engine.titles.g1867.steps import BuySellParShares1867
-from companion.engine.titles.g1870.game import BuySellParShares1870, PriceProtection
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, iter_replay, load_export
+from companion.titles.g1861.steps import BuySellParShares1861
+from companion.titles.g1867.steps import BuySellParShares1867
+from companion.titles.g1870.game import BuySellParShares1870, PriceProtection
 from tests.test_snapshot import RANDOM_TITLES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"

@@ -10,8 +10,8 @@ import pytest
 from g1867_support import game_before
 
 from companion.engine import new_game
-from companion.engine.titles import format_money, title_info
 from companion.table.service import describe_action, money_in
+from companion.titles import format_money, title_info
 
 RAW = re.compile(r"[{}\[\]]|entity_type|'type'|_\d+\b")
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from title_table_support import Table, companion, open_table, tags_sheet
 
-from companion.engine.titles.cobs import CobsGame
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import ItemKind, find_item, items_for_title
-from companion.table.titles import cobs as cobs_table
+from companion.titles.cobs import table as cobs_table
+from companion.titles.cobs import CobsGame
 
 NAMES = ["Ann", "Bob"]
 CobsTable = Table[CobsGame]

@@ -19,7 +19,6 @@ from title_table_support import Table, open_table, tags_sheet
 from tsr_support import companion_table
 
 from companion.engine import new_game
-from companion.engine.titles.tsr.game import GameTSR
 from companion.interop.replay import iter_replay
 from companion.store import Store
 from companion.table import tags
@@ -28,7 +27,8 @@ from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService, describe_action
 from companion.table.tags import ItemKind, TagRegistry, find_item, items_for_title
 from companion.table.titles import table_module
-from companion.table.titles import tsr as tsr_table
+from companion.titles.tsr import table as tsr_table
+from companion.titles.tsr.game import GameTSR
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import GameError
-from companion.engine.titles import title_info
-from companion.engine.titles.tsr import load_data
-from companion.engine.titles.tsr.game import GameTSR, Link
+from companion.titles import title_info
+from companion.titles.tsr import load_data
+from companion.titles.tsr.game import GameTSR, Link
 from tests.tsr_support import act, legal, money, nobody_bids, tsr, win_auction
 
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from tsr_support import act, companion_table, random_action, tsr, win_auction
 
-from companion.engine.titles.tsr import load_data
-from companion.engine.titles.tsr.game import GameTSR
 from companion.store import Store
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import TagRegistry
-from companion.table.titles import tsr as tsr_table
+from companion.titles.tsr import table as tsr_table
+from companion.titles.tsr import load_data
+from companion.titles.tsr.game import GameTSR
 
 
 def red_public() -> GameTSR:

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import GameError
-from companion.engine.titles.tsr import load_data
-from companion.engine.titles.tsr.game import GameTSR
 from companion.interop.replay import export_game, replay
+from companion.titles.tsr import load_data
+from companion.titles.tsr.game import GameTSR
 from tests.tsr_support import money, random_action, tsr
 
 DATA = load_data()

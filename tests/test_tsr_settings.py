@@ -14,13 +14,13 @@ from tsr_support import act, companion_table, nobody_bids, win_auction
 
 from companion.config import ConfigError, parse_config
 from companion.engine import GameError, new_game, title_info
-from companion.engine.titles.tsr.game import DIVIDENDS_TRACK, GameTSR
 from companion.interop.replay import export_game, replay
 from companion.store import Store
 from companion.table.exchange import export_table_game, import_export
 from companion.table.service import TableService
 from companion.table.tags import TagRegistry
-from companion.table.titles import tsr as tsr_table
+from companion.titles.tsr import table as tsr_table
+from companion.titles.tsr.game import DIVIDENDS_TRACK, GameTSR
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -171,7 +171,7 @@ def steps(app):
 
 @pytest.mark.slow
 def test_the_takeover_offers_are_listed_with_their_terms(tmp_path: Path, display: str) -> None:
-    from companion.engine.titles.g1833ne import takeover as tk
+    from companion.titles.g1833ne import takeover as tk
     from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
 
     game = _first_takeover_offer()

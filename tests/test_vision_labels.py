@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.titles import title_info
+from companion.titles import title_info
 from tests.vision_support import styled_photo
 from vision.board import board_from_title, title_tile_shapes
 from vision.pipeline import Recognizer

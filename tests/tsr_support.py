@@ -12,7 +12,7 @@ from title_table_support import companion
 
 from companion.engine import new_game
 from companion.engine.rounds import ActionDict, LegalAction
-from companion.engine.titles.tsr.game import GameTSR
+from companion.titles.tsr.game import GameTSR
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 

@@ -29,8 +29,8 @@ from companion.engine import Game, GameError, new_game
 from companion.engine.core import TableGame
 from companion.engine.entities import Corporation, Player
 from companion.engine.rounds import LegalAction
-from companion.engine.titles import playable_titles, title_info
 from companion.interop.replay import export_game
+from companion.titles import playable_titles, title_info
 
 
 def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
@@ -240,7 +240,7 @@ def candidates(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 
 def title_bids(game: Game, player: Player, base: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     """1867/1861 bids: on the private up for auction, or on a minor (starting or raising an auction)."""
-    from companion.engine.titles.g1867.steps import BuySellParShares1867, SingleItemAuction
+    from companion.titles.g1867.steps import BuySellParShares1867, SingleItemAuction
 
     out: list[dict[str, Any]] = []
     for step in game.round.steps:

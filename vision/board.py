@@ -188,7 +188,7 @@ def _hex_info(hex_id: str, color: str, code: str, location: str | None) -> HexIn
 def _upgrade_labels(title: str) -> tuple[tuple[str, str, str], ...]:
     """The labels the title's rules require of upgrades on some hexes (its registry entry's
     ``upgrade_labels``; none for a title whose rules are not written)."""
-    from companion.engine.titles import title_info
+    from companion.titles import title_info
 
     try:
         return title_info(title).upgrade_labels

@@ -1,4 +1,4 @@
-"""``companion demo [--out DIR] [--size WxH] [--headless] [--short]``: the touchscreen on a real 1870 game.
+"""``companion demo [--out DIR] [--size WxH] [--headless] [--short]``: the touchscreen on a real game played forward.
 
 With a display (``$DISPLAY`` or ``$WAYLAND_DISPLAY``) it opens a window and plays the
 scenes slowly enough to watch; the window stays open at the end.  Without a display (or
@@ -89,25 +89,26 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _board_demos() -> list[str]:
-    """The titles without a map whose table module has a scripted game night (``DEMO_SCENES``)."""
-    from companion.engine.titles import PACKAGES
-    from companion.table.titles import table_module
+def _demo_titles() -> list[str]:
+    """The titles with a demo in their folder (a packaged game or a scripted game night), in menu
+    order, read from the files without importing a title."""
+    from companion.titles import PACKAGES, has_file
 
-    return [t for t in PACKAGES if getattr(table_module(t), "DEMO_SCENES", None)]
+    return [t for t in PACKAGES if has_file(t, "demo.json") or has_file(t, "demo.py")]
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("demo", help="the touchscreen on a real 4-player 1870 game, simulated hardware")
+    titles = _demo_titles()
+    p = sub.add_parser("demo", help="the touchscreen on a real game played forward, simulated hardware")
     p.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for screenshots and transcript")
     p.add_argument("--size", type=parse_size, default=(800, 480), help="window size (default 800x480)")
     p.add_argument("--headless", action="store_true", help="run offscreen even when there is a display")
     p.add_argument("--short", action="store_true", help="fewer stock round steps (tests)")
     p.add_argument(
         "--title",
-        choices=("1870", "1867", "1861", "1833NE", *_board_demos()),
-        default="1870",
-        help="the title played (default 1870; a title without a map plays its scripted game night)",
+        choices=titles,
+        default=titles[0],
+        help=f"the title played (default {titles[0]}; a title without a map plays its scripted game night)",
     )
     p.set_defaults(func=run)
 

@@ -21,7 +21,6 @@ from typing import Any
 
 from companion.config import Config, ConfigError, load_config
 from companion.engine import GameError
-from companion.engine.titles import chosen_settings, known_titles, title_info
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
 from companion.inputfile import read_text
@@ -42,6 +41,7 @@ from companion.table.script import (
 from companion.table.service import Proposal, Result, TableService
 from companion.table.session import TableSession
 from companion.table.tags import TagError, TagRegistry
+from companion.titles import DEFAULT_TITLE, chosen_settings, known_titles, title_info
 
 
 def register(subparsers: Any) -> None:
@@ -60,7 +60,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--db", type=Path, help="device database (default: $COMPANION_DB, the configuration)")
     parser.add_argument(
-        "--title", default=None, help="title of a new game (default: the configured one, 1870)"
+        "--title", default=None, help=f"title of a new game (default: the configured one, {DEFAULT_TITLE})"
     )
     parser.add_argument(
         "--players", type=int, default=None, metavar="N", help="players of a new game (default 4)"
@@ -73,8 +73,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="NAME=N",
-        help="a number chosen for a new game (TSR: dividends_track=N, the dividend phases on your "
-        "board's dividends track)",
+        help="a number the title asks for when a new game is created (its settings: the New game screen "
+        "lists them, e.g. dividends_track=N)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of a new game")
     parser.add_argument("--game", type=int, default=None, metavar="ID", help="resume this saved game")

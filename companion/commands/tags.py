@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import ConfigError, load_config
-from companion.engine.titles import known_titles
 from companion.hardware.events import TagEvent, TagSource
 from companion.inputfile import check_csv, read_csv_text, read_stream, read_text
 from companion.store import StoreError, database_path, rules_problem
@@ -37,6 +36,7 @@ from companion.table.tags import (
     items_for_title,
     sticker_sheet,
 )
+from companion.titles import DEFAULT_TITLE, known_titles
 
 KINDS = [k.value for k in ItemKind]
 
@@ -53,7 +53,7 @@ def register(subparsers: Any) -> None:
         "--db", type=Path, help="device database (default: $COMPANION_DB, the configuration, or the default)"
     )
     titled = argparse.ArgumentParser(add_help=False)
-    titled.add_argument("--title", default=None, help="game title, e.g. 1870 (default: the configured title)")
+    titled.add_argument("--title", default=None, help="game title (default: the configured title)")
     titled.add_argument(
         "--only",
         action="append",
@@ -121,7 +121,7 @@ def register(subparsers: Any) -> None:
         description="Writes OUT (every page, stacked, for viewing) and, when there is more than one page, "
         "OUT-p1.svg, OUT-p2.svg, ... (one A4 page each, for printing at 100 %%).",
     )
-    sheet.add_argument("out", type=Path, help="output SVG file, e.g. 1870-sheet.svg")
+    sheet.add_argument("out", type=Path, help="output SVG file, e.g. sheet.svg")
     sheet.add_argument("--card-size", default="88x63", metavar="WxH", help="card size in mm (default 88x63)")
     sheet.add_argument(
         "--sticker", type=float, default=25.0, metavar="MM", help="sticker diameter (default 25)"
@@ -148,7 +148,7 @@ def _error(message: str) -> int:
 
 def _config_title() -> str:
     path = os.environ.get("COMPANION_CONFIG")
-    return load_config(path).game.title if path else "1870"
+    return load_config(path).game.title if path else DEFAULT_TITLE
 
 
 def db_path(args: argparse.Namespace) -> Path:

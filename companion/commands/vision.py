@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.titles import DEFAULT_TITLE
 from vision.board import board_from_title
 from vision.calibration import CalibrationError
 from vision.fixture_states import FixtureError, board_at, load_fixture
@@ -78,7 +79,7 @@ def register(subparsers: Any) -> None:
     calibrate.add_argument(
         "--action", type=int, default=None, help="with --fixture: action id (default: the end)"
     )
-    calibrate.add_argument("--title", default="1870")
+    calibrate.add_argument("--title", default=DEFAULT_TITLE)
     calibrate.add_argument(
         "--out", type=Path, default=None, help=f"where to store it (default: {default_calibration_path()})"
     )
@@ -86,7 +87,7 @@ def register(subparsers: Any) -> None:
 
     markers = sub.add_parser("markers", help="write the printable ArUco marker sheet (PNG at 300 dpi + SVG)")
     markers.add_argument("out_dir", type=Path)
-    markers.add_argument("--title", default="1870")
+    markers.add_argument("--title", default=DEFAULT_TITLE)
     markers.add_argument(
         "--hex-mm", type=float, default=38.1, help="hex width on your board, flat side to flat side"
     )
@@ -96,7 +97,7 @@ def register(subparsers: Any) -> None:
     render = sub.add_parser("render", help="draw a board state from a game export")
     render.add_argument("out", type=Path)
     render.add_argument("--fixture", type=Path, default=None)
-    render.add_argument("--title", default="1870")
+    render.add_argument("--title", default=DEFAULT_TITLE)
     render.add_argument("--action", type=int, default=None)
     render.add_argument("--scale", type=float, default=60.0, help="pixels per hex width")
     render.set_defaults(func=cmd_render)

@@ -1,7 +1,8 @@
 """Title data (maps, tiles, market, trains, companies, corporations).
 
-The JSON files beside this module were extracted from the public 18xx.games
-engine; see ``PROVENANCE.md``.  They are loaded as data, never retyped.  This
+Each map title's components (``data.json`` in its folder under ``companion/titles``) and the shared
+tile set beside this module (``tiles.json``) were extracted from the public 18xx.games engine; see
+``PROVENANCE.md``.  They are loaded as data, never retyped.  This
 module only loads and parses; it holds no game state and is shared by the
 engine and by ``vision`` (which must not import the engine).
 """
@@ -14,10 +15,9 @@ from importlib import resources
 from typing import Any
 
 from companion.data.tilecode import Part, TileDef, parse_code
+from companion.titles import data_text, map_titles
 
-__all__ = ["Part", "TileDef", "parse_code", "load_title", "load_tiles", "tile_def", "TITLES"]
-
-TITLES = ("1870", "1861", "1867", "1833NE")
+__all__ = ["Part", "TileDef", "parse_code", "load_title", "load_tiles", "map_titles", "tile_def"]
 
 
 @cache
@@ -26,11 +26,17 @@ def _read(name: str) -> str:
 
 
 def load_title(title: str) -> dict[str, Any]:
-    """Return a fresh copy of a title's data (callers may mutate it)."""
-    if title not in TITLES:
-        raise KeyError(f"unknown title {title!r}; known titles: {', '.join(TITLES)}")
-    data: dict[str, Any] = json.loads(_read(f"titles/{title}.json"))
+    """Return a fresh copy of a map title's data (callers may mutate it), read from the title's
+    folder (``companion/titles/<package>/data.json``)."""
+    if title not in map_titles():
+        raise KeyError(f"unknown title {title!r}; known titles: {', '.join(map_titles())}")
+    data: dict[str, Any] = json.loads(_title_text(title))
     return data
+
+
+@cache
+def _title_text(title: str) -> str:
+    return data_text(title)
 
 
 def load_tiles() -> dict[str, Any]:

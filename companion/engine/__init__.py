@@ -12,7 +12,7 @@ from typing import Any
 from companion.engine.core import Preview, TableGame
 from companion.engine.errors import GameError, GameOver
 from companion.engine.game import Game
-from companion.engine.titles import TitleInfo, all_titles, game_class, playable_titles, title_data, title_info
+from companion.titles import TitleInfo, all_titles, game_class, playable_titles, title_data, title_info
 
 __all__ = [
     "Game",

@@ -30,6 +30,7 @@ from companion.hardware.events import TagEvent, TagRemoved
 from companion.hardware.reader import ScriptError, Wait, parse_script_line
 from companion.table.service import Button
 from companion.table.tags import CSV_HEADER, Item, TagError, TagRegistry, find_item
+from companion.titles import DEFAULT_TITLE
 
 __all__ = [
     "HELP",
@@ -139,7 +140,7 @@ commands (one per line; # starts a comment):
   touch LABEL     a touch button by (the start of) its label, as the touchscreen shows it: touch Pass,
                   touch E6: tile 9 rotation 2 (lay a tile), touch E6 (every lay on E6, then choose),
                   touch Token on C17, touch Run suggested routes, touch Pay out, touch Withhold,
-                  touch Moscow–Kazan (TSR: build that link), touch Stock value $8
+                  touch Moscow–Kazan (a drawn map's link: build it), touch Stock value $8
   buttons [WORD]  list every touch button now (or those of a group or starting so: buttons tile)
   map A B         touch place A then place B on the drawn map (by id): map moscow kazan builds
                   the link joining them (Trans-Siberian Railroad)
@@ -187,7 +188,7 @@ def _resolve(word: str, registry: TagRegistry | None, title: str, lineno: int, t
 
 
 def parse_table_line(
-    text: str, lineno: int = 1, *, registry: TagRegistry | None = None, title: str = "1870"
+    text: str, lineno: int = 1, *, registry: TagRegistry | None = None, title: str = DEFAULT_TITLE
 ) -> list[Step]:
     words = text.split("#", 1)[0].split()
     if not words:
@@ -242,7 +243,9 @@ def parse_table_line(
         raise
 
 
-def parse_table_script(text: str, *, registry: TagRegistry | None = None, title: str = "1870") -> list[Step]:
+def parse_table_script(
+    text: str, *, registry: TagRegistry | None = None, title: str = DEFAULT_TITLE
+) -> list[Step]:
     """Every step of a script; ``ScriptError`` names the first bad line (nothing is played)."""
     steps: list[Step] = []
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -251,7 +254,7 @@ def parse_table_script(text: str, *, registry: TagRegistry | None = None, title:
 
 
 def stream_table_script(
-    stream: TextIO, errors: list[str], *, registry: TagRegistry | None = None, title: str = "1870"
+    stream: TextIO, errors: list[str], *, registry: TagRegistry | None = None, title: str = DEFAULT_TITLE
 ) -> Iterator[Step]:
     """Steps as lines arrive (stdin); a bad line is an :class:`Invalid` step, said as soon as it
     is read, and nothing of it is played."""

@@ -22,8 +22,8 @@ from functools import cache
 from typing import Any, TextIO
 
 from companion import data
-from companion.engine.titles import currency_of, format_money, title_package
 from companion.store import Database
+from companion.titles import currency_of, format_money, title_package
 
 __all__ = [
     "CSV_HEADER",

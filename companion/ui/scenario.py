@@ -1,8 +1,8 @@
-"""Real game states for the demo and the UI tests: a finished 18xx.games 1870 game, step by step.
+"""Real game states for the demo and the UI tests: a title's packaged game, step by step.
 
-``data/demo_1870.json`` is a copy of the 4-player 1870 fixture game
-``1870_game_end_bank.json`` (an 18xx.games export; see ``data/README.md``), shipped in the
-package so ``companion demo`` runs on a fresh clone.
+A map title's folder may hold ``demo.json``: a real finished game (an 18xx.games export; see
+``DEMO.md`` beside it for where it came from), shipped in the package so
+``companion demo`` runs on a fresh clone.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from companion.engine import Game, GameError, as_18xx
 from companion.interop.actions import effective_actions, strip_action
 from companion.interop.replay import game_for_export, load_export
+from companion.titles import PACKAGES, data_text, has_file
 
 __all__ = [
     "DEMO_TITLES",
@@ -31,18 +31,20 @@ __all__ = [
 Action = dict[str, Any]
 
 
-#: the titles ``companion demo --title`` plays (a packaged real game each)
-DEMO_TITLES = ("1870", "1867", "1861", "1833NE")
+#: the titles with a packaged real game (``demo.json`` in their folder), in menu order; the first
+#: is the game ``companion demo`` and the UI tests play by default
+DEMO_TITLES = tuple(t for t in PACKAGES if has_file(t, "demo.json"))
 
 
-def demo_export(path: str | Path | None = None, title: str = "1870") -> dict[str, Any]:
-    """The demo game export of ``title`` (the packaged copy unless ``path`` names another export)."""
+def demo_export(path: str | Path | None = None, title: str | None = None) -> dict[str, Any]:
+    """The demo game export of ``title`` (the first demo title's by default; the packaged copy
+    unless ``path`` names another export)."""
     if path is not None:
         return load_export(path)
+    title = DEMO_TITLES[0] if title is None else title
     if title not in DEMO_TITLES:
         raise ValueError(f"no demo game for {title}; demo titles: {', '.join(DEMO_TITLES)}")
-    text = resources.files("companion.ui").joinpath(f"data/demo_{title}.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json.loads(data_text(title, "demo.json"))
     return data
 
 

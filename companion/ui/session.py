@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import Game, as_18xx
 from companion.engine.core import TableGame
-from companion.engine.titles import title_info
 from companion.table.proposal import UNDO_TO
 from companion.table.service import Proposal as ServiceProposal
 from companion.table.service import Result, TableService
 from companion.table.titles import table_title
+from companion.titles import title_info
 from companion.ui.viewmodels import Proposal, own_table
 
 if TYPE_CHECKING:

@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.engine.titles import playable_titles
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 from companion.runtime import TABLE_GC_THRESHOLD, settle_collector
+from companion.titles import playable_titles
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games"
 RUNS = 3

@@ -134,7 +134,7 @@ def _rows(summaries: dict[str, dict[str, Any]]) -> list[str]:
 
 def map_titles() -> list[str]:
     """The titles the camera checks: every playable title with a map (the registry's ``has_map``)."""
-    from companion.engine.titles import playable_titles, title_info
+    from companion.titles import playable_titles, title_info
 
     return [t for t in playable_titles() if title_info(t).has_map]
 

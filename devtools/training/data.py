@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.titles import map_titles
 from devtools.evaluate import fixture_games, make_changes
 from devtools.looks import renderer
 from vision.board import UPGRADE_ORDER, BoardState, board_from_title, title_tile_shapes
@@ -39,7 +40,7 @@ from vision.perturb import _px_per_unit as pixels_per_unit
 from vision.pipeline import Recognizer
 from vision.tiles import canonical_rotation
 
-TITLES = ("1870", "1867", "1861", "1833NE")
+TITLES = map_titles()
 #: the training looks and how often each is drawn
 LOOKS = {
     "ours": 1.0,

@@ -1,7 +1,12 @@
-"""``companion demo``: a real 4-player 1870 game played forward on the touchscreen.
+"""``companion demo``: a title's game played forward on the touchscreen, simulated hardware.
 
-The game is the packaged 18xx.games export (:mod:`companion.ui.scenario`).  The demo
-enrolls simulated NFC tags on the certificates it will tap, then plays scenes:
+Which demo a title has lives in its folder: a packaged real game (``demo.json``, read by
+:mod:`companion.ui.scenario`) with the scenes of its ``demo.py`` (``DEMO_SCRIPT``; without one, the
+shared :class:`TitleDemoScript` stops at what the title adds), or, for a title without the 18xx map,
+the scripted game night of its ``demo.py`` (``DEMO_PLAYERS``, ``DEMO_SCENES``).
+
+The first map title's demo (its scenes in ``companion/titles/<package>/demo.py``) enrolls
+simulated NFC tags on the certificates it will tap, then plays scenes:
 
 1. Setup screen (new game, resume, tag enrollment);
 2. the private company auction is replayed; the first stock round is played by *taps*
@@ -28,20 +33,22 @@ from typing import Any
 
 from companion.interop.actions import remap_players
 from companion.interop.replay import table_record
-from companion.table.titles import table_module
+from companion.titles import title_module
 from companion.ui import viewmodels as vm
 from companion.ui.demo.common import same_action, uid_for
 from companion.ui.demo.script import DemoScript
-from companion.ui.demo.titles import BoardDemoScript, Demo1833NE, TitleDemoScript
-from companion.ui.scenario import demo_export
+from companion.ui.demo.titles import BoardDemoScript, TitleDemoScript
+from companion.ui.scenario import DEMO_TITLES, demo_export
 from companion.ui.session import UISession
 
-__all__ = ["Demo1833NE", "DemoScript", "run_demo", "same_action", "title_script", "uid_for"]
+__all__ = ["DemoScript", "run_demo", "same_action", "title_script", "uid_for"]
 
 
-def title_script(title: str) -> type[TitleDemoScript]:
-    """The scenes of a title's demo other than 1870's."""
-    return Demo1833NE if title == "1833NE" else TitleDemoScript
+def title_script(title: str) -> type[DemoScript]:
+    """The scenes of ``title``'s packaged game: its ``demo.py``'s ``DEMO_SCRIPT``, else the shared
+    :class:`TitleDemoScript`."""
+    script: type[DemoScript] = getattr(title_module(title, "demo"), "DEMO_SCRIPT", TitleDemoScript)
+    return script
 
 
 def run_demo(
@@ -51,7 +58,7 @@ def run_demo(
     headless: bool,
     short: bool = False,
     step_delay: float = 0.0,
-    title: str = "1870",
+    title: str | None = None,
 ) -> int:
     """Run the demo app; returns an exit code.  Kivy must be importable (a display or Xvfb)."""
     from companion.ui.kivyconf import configure_kivy
@@ -68,9 +75,9 @@ def run_demo(
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.png"):
         old.unlink()
-    module = table_module(title)
-    if module is not None:
-        return _board_demo(module, title, out, headless, step_delay, short)
+    title = DEMO_TITLES[0] if title is None else title
+    if title not in DEMO_TITLES:
+        return _board_demo(title_module(title, "demo"), title, out, headless, step_delay, short)
     export = demo_export(title=title)
     seats = {p["id"]: i + 1 for i, p in enumerate(export["players"])}
     names = [str(p["name"]) for p in export["players"]]
@@ -84,9 +91,10 @@ def run_demo(
         store, registry, title, names, settings.get("optional_rules") or [], int(settings.get("seed") or 0)
     )
     session = UISession(service)
-    if title != "1870":
+    script_class = title_script(title)
+    if not script_class.uses_devices:
         app = CompanionApp(session, store=store, registry=registry)
-        script: DemoScript = title_script(title)(
+        script: DemoScript = script_class(
             app, session, actions, out, reader=None, uids={}, camera=None, short=short
         )
         return _run(app, script, None, headless, step_delay, store, registry)
@@ -95,24 +103,26 @@ def run_demo(
     for a in actions[:160]:
         if a.get("type") == "buy_shares" and len(a.get("shares") or []) == 1 and a["shares"][0] not in uids:
             uid = uid_for(len(uids))
-            registry.enroll(uid, find_item("1870", a["shares"][0]))
+            registry.enroll(uid, find_item(title, a["shares"][0]))
             uids[a["shares"][0]] = uid
     reader = SimulatedReader(follow=True)
     camera = SimulatedCamera(vm.board_state(session.g18), seed=7, strength=0.35, size=(1640, 1232))
+
+    board_title = title
 
     def recognizer() -> Any:
         from vision.board import board_from_title
         from vision.pipeline import Recognizer
 
-        return Recognizer(board_from_title("1870"))
+        return Recognizer(board_from_title(board_title))
 
     app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
-    script = DemoScript(app, session, actions, out, reader=reader, uids=uids, camera=camera, short=short)
+    script = script_class(app, session, actions, out, reader=reader, uids=uids, camera=camera, short=short)
     return _run(app, script, reader, headless, step_delay, store, registry)
 
 
 def _board_demo(module: Any, title: str, out: Path, headless: bool, step_delay: float, short: bool) -> int:
-    """The demo of a title without a map: its table module's scripted game night on the simulated
+    """The demo of a title without a map: the scripted game night of its ``demo.py`` on the simulated
     reader (every card with a made-up tag), no camera (nothing to check)."""
     from companion.hardware.reader import SimulatedReader
     from companion.store import Store

@@ -12,7 +12,7 @@ from kivy.uix.image import Image
 from kivy.uix.progressbar import ProgressBar
 
 from companion.engine.entities import Corporation
-from companion.table.titles.g18xx import awaits_dividend, may_run
+from companion.table.g18xx import awaits_dividend, may_run
 from companion.ui import viewmodels as vm
 from companion.ui.mapimage import ROUTE_COLORS, hex_at_touch, map_with_routes, touch_at_hex
 from companion.ui.screens.base import (

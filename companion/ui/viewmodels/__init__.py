@@ -18,8 +18,8 @@ screen comes from here.
 
 from __future__ import annotations
 
+from companion.table.g18xx import run_routes_action
 from companion.table.titles import ActionChoice
-from companion.table.titles.g18xx import run_routes_action
 from companion.ui.viewmodels.actions import Proposal, action_choices, choices_on_hex
 from companion.ui.viewmodels.board import (
     BoardView,

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.engine import Game
 from companion.engine.entities import Company, Corporation
-from companion.engine.titles import currency_of, format_money
+from companion.titles import currency_of, format_money
 
 #: Background colour of a market cell per zone (first match wins, in this order).
 ZONE_COLORS: dict[str, str] = {

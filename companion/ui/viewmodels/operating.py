@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
 from companion.engine.route_optimizer import RouteResult, TrainRoute
-from companion.table.titles import Panel
-from companion.table.titles.g18xx import (
+from companion.table.g18xx import (
     awaits_dividend,
     dividend_choices,
     dividend_step,
     may_run,
     run_routes_action,
 )
+from companion.table.titles import Panel
 from companion.ui import titles
 from companion.ui.viewmodels.common import currency, money, round_label
 from companion.ui.viewmodels.routes import RoutesView, location_names, routes_view

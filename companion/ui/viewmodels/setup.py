@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import all_titles
-from companion.engine.titles import GameSetting
 from companion.table.titles import served
+from companion.titles import GameSetting
 
 # --------------------------------------------------------------------------------------------- setup
 

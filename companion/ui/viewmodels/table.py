@@ -9,8 +9,8 @@ from typing import Any
 
 from companion.engine import Game
 from companion.engine.entities import Company, Corporation, Player
+from companion.table.g18xx import standing_bids
 from companion.table.titles import Panel
-from companion.table.titles.g18xx import standing_bids
 from companion.ui import titles
 from companion.ui.viewmodels.common import currency, entity_label, money, round_label
 from companion.ui.viewmodels.log import _RUNS
