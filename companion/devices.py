@@ -343,7 +343,7 @@ class DeviceRuntime:
     def tap(self, uid: str) -> Outcome | Notice:
         """A tag on the reader: the card it enrols, or the open game's proposal for it."""
         with self._lock:
-            card = self._lookup(uid)
+            card, unknown = self._lookup(uid)
             self._say(
                 Notice(NoticeKind.TAPPED, f"[tap] {uid}" + (f" ({card.label})" if card else ""), uid, card)
             )
@@ -352,7 +352,7 @@ class DeviceRuntime:
             service = self._service
             if service is None:
                 return self._refuse(f"tag {uid}: no game is open yet; start one on the New game screen", uid)
-            if card is None and self.enroll_on_the_spot and self._readable(uid):
+            if unknown and self.enroll_on_the_spot:
                 self.unknown_uid = uid
                 self._lights(False)
                 return self._say(
@@ -360,20 +360,16 @@ class DeviceRuntime:
                 )
             return service.tap(uid)
 
-    def _lookup(self, uid: str) -> Item | None:
+    def _lookup(self, uid: str) -> tuple[Item | None, bool]:
+        """The card tag ``uid`` is on, and whether the registry says no card carries it (not a bad
+        UID or a registry it cannot read: the table service refuses those, saying why)."""
         if self.registry is None:
-            return None
+            return None, False
         try:
-            return self.registry.lookup(uid)
+            card = self.registry.lookup(uid)
         except Exception:  # noqa: BLE001 - the table service says what is wrong with the tag
-            return None
-
-    def _readable(self, uid: str) -> bool:
-        """The registry can say the tag is unknown (not a bad UID or a broken registry)."""
-        try:
-            return self.registry is not None and self.registry.lookup(uid) is None
-        except Exception:  # noqa: BLE001 - the table service refuses it with the reason
-            return False
+            return None, False
+        return card, card is None
 
     def _refuse(self, text: str, uid: str | None = None, card: Item | None = None) -> Notice:
         self._lights(False)
