@@ -349,15 +349,15 @@ class DeviceRuntime:
             )
             if self._enrolling is not None:
                 return self._enroll(uid, self._enrolling)
-            service = self._service
-            if service is None:
-                return self._refuse(f"tag {uid}: no game is open yet; start one on the New game screen", uid)
-            if unknown and self.enroll_on_the_spot:
+            if unknown and self.enroll_on_the_spot:  # also before a game: enrolling needs none
                 self.unknown_uid = uid
                 self._lights(False)
                 return self._say(
                     Notice(NoticeKind.UNKNOWN_TAG, f"unknown tag {uid}: no card carries it yet", uid)
                 )
+            service = self._service
+            if service is None:
+                return self._refuse(f"tag {uid}: no game is open yet; start one on the New game screen", uid)
             return service.tap(uid)
 
     def _lookup(self, uid: str) -> tuple[Item | None, bool]:
@@ -453,11 +453,12 @@ class DeviceRuntime:
         reader = self.reader if self.reader is not None else self._reader_spec
         if not isinstance(reader, SimulatedReader):
             raise ValueError("the reader is a real board: put the card on it")
-        uid = self.registry.uid_of(card) if self.registry is not None else None
-        if uid is None:
-            uid = demo_uid(card)
-            if self.registry is not None and self.registry.lookup(uid) is None:
-                self.registry.enroll(uid, card)
+        with self._lock:
+            uid = self.registry.uid_of(card) if self.registry is not None else None
+            if uid is None:
+                uid = demo_uid(card)
+                if self.registry is not None and self.registry.lookup(uid) is None:
+                    self.registry.enroll(uid, card)
         reader.tap(SIM_PAD, uid)
         return uid
 

@@ -200,6 +200,13 @@ def test_a_tap_before_any_game_is_refused_in_one_sentence(tmp_path: Path) -> Non
             f"tag {NEW_TAG}: no game is open yet; start one on the New game screen"
         ]
         assert devices.press("confirm") is None  # nothing to confirm: nothing happens
+        # the touchscreen: an unknown tag can be enrolled before any game
+        devices.enroll_on_the_spot = True
+        reader.tap(0, NEW_TAG)
+        assert devices.wait_handled(5, 5.0)  # two taps, a press
+        assert notices[-1].kind is NoticeKind.UNKNOWN_TAG and devices.unknown_uid == NEW_TAG
+        devices.enroll(None, find_item("1870", "SLSF_0"))
+        assert registry.lookup(NEW_TAG) == find_item("1870", "SLSF_0")
     finally:
         devices.stop()
         registry.close()
