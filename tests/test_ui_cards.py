@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from ui_drive import drive
+from ui_drive import companion_run, drive
 
 pytestmark = pytest.mark.slow
 
@@ -163,3 +163,24 @@ def test_enrolment_lists_the_open_games_cards_by_name(tmp_path: Path, display: s
     assert "ATSF" not in texts and "red_1" not in texts
     assert "Tap the tag of Red share certificate 1 of 5 on the reader" in _texts(shots["waiting"])
     assert "A new tag" not in texts  # no simulated reader given to this app: no blank tags either
+
+
+def test_companion_run_offers_the_tap_panel_with_the_simulated_reader_only(
+    tmp_path: Path, display: str
+) -> None:
+    """``companion run`` hands its configured reader to the device runtime: the simulated one (the
+    default) can be tapped from Setup, a reader board cannot."""
+    for mode, offered in (("simulated", True), ("serial", False)):
+        folder = tmp_path / mode
+        folder.mkdir()
+        (folder / "c.toml").write_text(
+            f'[game]\ntitle = "1870"\ndatabase = "db.sqlite3"\n[reader]\nmode = "{mode}"\n'
+            'port = "/dev/null-reader"\n'
+        )
+        proc = companion_run(
+            ["--config", "c.toml", "--exit-after", "2", "--screenshot", "s.png"], display, folder
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        texts = (folder / "s.txt").read_text().split("what happened:")[0].splitlines()
+        assert "Enroll tags…" in texts
+        assert ("Tap a card…" in texts) is offered
