@@ -291,7 +291,13 @@ class DeviceRuntime:
             for event in self.reader.events():
                 if self._stopped:
                     break
-                self.handle(event)
+                try:
+                    self.handle(event)
+                except Exception as exc:  # noqa: BLE001 - one tap's failure is not the reader's
+                    log.exception("devices: handling %s failed", event)
+                    self._refuse(
+                        f"tag {event.uid} could not be handled ({exc!r}); nothing changed", event.uid
+                    )
         except Exception as exc:  # noqa: BLE001 - a broken reader must not stop the game
             self.error = exc
             log.exception("devices: the reader stopped")

@@ -267,6 +267,22 @@ def test_a_reader_that_cannot_be_opened_says_why(tmp_path: Path) -> None:
     assert not notices[0].ok
 
 
+def test_a_tap_that_fails_to_be_handled_is_refused_and_the_reader_goes_on(table: Table) -> None:
+    def broken(uid: str) -> None:
+        raise RuntimeError("a bug")
+
+    tap = table.service.tap
+    table.service.tap = broken  # type: ignore[method-assign]
+    _tap(table, _uid(table, "GRSC"))
+    table.service.tap = tap  # type: ignore[method-assign]
+    assert table.said(NoticeKind.REFUSED)[-1].endswith(
+        "could not be handled (RuntimeError('a bug')); nothing changed"
+    )
+    assert table.devices.running and table.said(NoticeKind.READER_STOPPED) == []
+    _tap(table, _uid(table, "GRSC"))
+    assert table.service.proposal is not None
+
+
 def test_taps_and_presses_from_two_threads_are_each_handled_once(table: Table) -> None:
     uid = _uid(table, "GRSC")
     start = table.devices.handled
