@@ -250,6 +250,8 @@ def test_camera_marks_differences_and_proposes_the_lay(demo: dict[str, Any]) -> 
     assert toast["labelled"]["toast"]["text"] == "MKT lays tile 9 on E6 (rotation 0)"
     unknown = record(demo, "tap-unknown")
     assert "Not possible: unknown tag 04FFFFFFFFFFFF" in " ".join(unknown["texts"])
+    # enrolled on the spot, not by a shell command (issue 42 item 11)
+    assert "Enroll this card" in unknown["texts"] and "companion tags" not in " ".join(unknown["texts"])
 
 
 def test_new_game_from_setup(demo: dict[str, Any]) -> None:

@@ -63,9 +63,11 @@ def register(sub: Any) -> None:
 
 
 def open_reader(config: Any) -> Any:
+    """The configured reader (the board is only opened on the device runtime's reader thread)."""
     from companion.hardware.reader import SerialReader, SimulatedReader
 
     if config.reader.mode == "simulated":
+        # tapped from the screen: Setup, "Tap a card…" (companion/ui/screens/cards.py)
         return SimulatedReader(follow=True)
     vid, pid = (int(x, 16) for x in config.reader.usb_id.split(":"))
     port = None if config.reader.port == "auto" else config.reader.port
@@ -229,6 +231,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from kivy.core.window import Window
 
+    from companion.devices import DeviceRuntime
     from companion.engine import GameError
     from companion.hardware.panel import open_panel
     from companion.store import Store, StoreError
@@ -302,8 +305,10 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as err:  # noqa: BLE001 - the touchscreen has the same three buttons
         log.warning("no button panel (%s); use the on-screen buttons", err)
         panel = None
-    from kivy.clock import Clock
-
+    # one device runtime: the reader's taps and the panel's presses go to the open game's table service
+    # (its lights answer every game's actions, also one started on the New game screen); the app
+    # listens, and starts the reader once its window is up
+    devices = DeviceRuntime(registry, reader=reader, panel=panel)
     app = CompanionApp(
         session,
         camera=camera,
@@ -311,13 +316,8 @@ def _run(args: argparse.Namespace) -> int:
         store=store,
         registry=registry,
         check_interval=config.camera.check_interval,
+        devices=devices,
     )
-    if reader is not None:
-        Clock.schedule_once(lambda _dt: app.start_reader(reader), 0.5)
-    if panel is not None:
-        # the lights and buzzer answer every game's actions (also a game started on the New game screen)
-        app.feedback.append(lambda ok: panel.accept() if ok else panel.reject())
-        panel.on_press(lambda press: app.post(lambda: app.press(str(press.button))))
     _exit_after(app, args, app.events)
     from companion.runtime import settle_collector
 
@@ -328,10 +328,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         app.run()
     finally:
-        if reader is not None:
-            reader.close()
-        if panel is not None:
-            panel.close()
+        devices.stop()  # the reader and the panel
         if camera is not None:
             camera.close()
         registry.close()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config, ConfigError, load_config
+from companion.devices import DeviceRuntime, Notice, NoticeKind
 from companion.engine import GameError
 from companion.hardware.panel import GpioPanel, Panel, SimulatedPanel
 from companion.hardware.reader import ScriptError, SimulatedReader
@@ -39,7 +40,6 @@ from companion.table.script import (
     stream_table_script,
 )
 from companion.table.service import Proposal, Result, TableService
-from companion.table.session import TableSession
 from companion.table.tags import TagError, TagRegistry
 from companion.titles import DEFAULT_TITLE, chosen_settings, known_titles, title_info
 
@@ -247,16 +247,12 @@ def _run(args: argparse.Namespace) -> int:
         return _live(args, service, config)
 
 
-def _lights(panel: Panel) -> Any:
-    """Panel feedback for the service: green and a beep, or red and two beeps."""
-
-    def show(ok: bool) -> None:
-        if ok:
-            panel.accept()
-        else:
-            panel.reject()
-
-    return show
+def _print_notice(notice: Notice) -> None:
+    """What the device runtime says itself that the terminal shows (the reader failing, a refusal):
+    a tap's proposal or refusal is the table service's, printed by its listeners."""
+    if notice.kind is NoticeKind.TAPPED:
+        return
+    print(f"{'refused: ' if not notice.ok else ''}{notice.text}", flush=True)
 
 
 def _steps(args: argparse.Namespace, registry: TagRegistry, title: str, errors: list[str]) -> Any:
@@ -272,10 +268,11 @@ def _steps(args: argparse.Namespace, registry: TagRegistry, title: str, errors: 
 
 
 def _simulate(args: argparse.Namespace, service: TableService, steps: Any, errors: list[str]) -> int:
-    reader = SimulatedReader(follow=True)
-    panel = SimulatedPanel()
-    service.feedback.extend([_lights(panel), reader.feedback])
-    session = TableSession(service, reader, panel).start()
+    devices = DeviceRuntime(
+        service.registry, reader=SimulatedReader(follow=True), panel=SimulatedPanel(), service=service
+    )
+    devices.listen(_print_notice)
+    devices.start()
     try:
         for step in steps:
             if isinstance(step, Invalid):
@@ -291,12 +288,11 @@ def _simulate(args: argparse.Namespace, service: TableService, steps: Any, error
             if isinstance(step, Buttons):
                 print(_buttons(service, step.group), flush=True)
                 continue
-            session.play([step], speed=args.speed)
+            devices.play([step], speed=args.speed)
         while errors:
             print(f"script: {errors.pop(0)}", file=sys.stderr)
     finally:
-        session.stop()
-        panel.close()
+        devices.stop()
     print(_status(service), flush=True)
     return 0
 
@@ -317,15 +313,16 @@ def _live(
             raise GameError(f'cannot use the panel on GPIO ({exc}); set [panel] mode = "simulated"') from exc
     else:
         panel = SimulatedPanel()  # no buttons: confirm/cancel/undo come from the touchscreen
-    service.feedback.extend([_lights(panel), reader.feedback])
-    session = TableSession(service, reader, panel).start()
+    # the reader board is opened on the runtime's reader thread; a failure there is printed
+    devices = DeviceRuntime(service.registry, reader=reader, panel=panel, service=service)
+    devices.listen(_print_notice)
+    devices.start()
     print("tap cards on the reader; Ctrl-C stops", flush=True)
     try:
-        while session.running:
-            session.join(0.5)
+        while devices.running:
+            devices.join(0.5)
     except KeyboardInterrupt:
         return 130
     finally:
-        session.stop()
-        panel.close()
+        devices.stop()
     return 0

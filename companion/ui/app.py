@@ -10,7 +10,6 @@ to the UI thread with ``Clock.schedule_once``.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from companion.config import GameConfig
-from companion.table.proposal import Button
+from companion.devices import Card, DeviceRuntime, Notice, NoticeKind
 from companion.ui import actionbar, onscreen, toast
 from companion.ui import viewmodels as vm
 from companion.ui.screens.base import (
@@ -47,6 +46,7 @@ from companion.ui.screens.calibration import (
 from companion.ui.screens.camera import (
     CameraScreen,
 )
+from companion.ui.screens.cards import NAME_TAG, CardsScreen
 from companion.ui.screens.log import (
     LogScreen,
 )
@@ -96,13 +96,17 @@ class CompanionApp(App):  # type: ignore[misc]
         store: Any = None,
         registry: Any = None,
         check_interval: float | None = None,
+        devices: DeviceRuntime | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
         self._session = session
         """``None`` until a game is started on the New game screen (a first launch stores nothing)."""
-        self.feedback: list[Callable[[bool], None]] = []
-        """Called with every accepted/refused action of whichever game is open (the panel's lights)."""
+        self.devices = devices if devices is not None else DeviceRuntime(registry)
+        """The reader, the panel and enrolment (:mod:`companion.devices`): taps reach the open game's
+        table service through it; the app only listens, on its own thread."""
+        self.devices.enroll_on_the_spot = True  # an unknown tag's toast offers to enroll it
+        self.devices.listen(lambda notice: self.post(lambda: self._device_notice(notice)))
         self.camera = camera
         self.recognizer_factory = recognizer_factory
         self.check_interval = check_interval
@@ -111,7 +115,6 @@ class CompanionApp(App):  # type: ignore[misc]
         self.store = store
         self.registry = registry
         self.busy: dict[str, Work] = {}
-        self.enroll_item: str | None = None
         self.width_px, self.height_px = Window.size
         self.u = min(self.width_px / 800, self.height_px / 480)
         self.toast: BoxLayout | None = None
@@ -136,6 +139,10 @@ class CompanionApp(App):  # type: ignore[misc]
         return self._session.events if self._session is not None else self.notes
 
     # -- building ---------------------------------------------------------------------------------------
+    def on_start(self) -> None:
+        """The reader starts delivering taps once the window is up (its answers need the UI clock)."""
+        self.devices.start()
+
     def on_stop(self) -> None:
         """Let running work (a route search, a camera check) finish before the process ends: a
         thread stopped inside OpenCV at interpreter exit aborts the process."""
@@ -189,6 +196,7 @@ class CompanionApp(App):  # type: ignore[misc]
             "camera": CameraScreen(self),
             "setup": SetupScreen(self),
             "calibrate": CalibrationScreen(self),
+            "cards": CardsScreen(self),
         }
         for s in self.screens.values():
             self.sm.add_widget(s)
@@ -256,7 +264,7 @@ class CompanionApp(App):  # type: ignore[misc]
     def _refresh_board_title(self) -> None:
         """The top bar, buttons and screen of a title without a map."""
         self._show_nav(BOARD_SCREENS)
-        if self.sm.current not in BOARD_SCREENS:
+        if self.sm.current not in (*BOARD_SCREENS, "cards"):
             self.sm.current = "board"
         bv = vm.board_view(self.session.game)
         self.bank.text = bv.bank_text
@@ -277,7 +285,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self.acting.text = "Who is playing?"
         repaint(self.acting, ACCENT)
         self.acting.color = rgba(INK)
-        if self.sm.current != "calibrate":  # calibrating the camera needs no game
+        if self.sm.current not in ("calibrate", "cards"):  # the camera and the tags need no game
             self.sm.current = "setup"
         for name, b in self.nav_buttons.items():
             b.disabled = name != "setup"
@@ -342,27 +350,13 @@ class CompanionApp(App):  # type: ignore[misc]
         self.session.propose(action)
 
     def tap(self, uid: str) -> None:
-        """A tag was tapped on the reader (UI thread): enrollment, or the table service's proposal."""
-        if self.enroll_item is not None:
-            self.enroll(uid)
-            return
-        if not self.has_game:
-            self.show_toast(
-                vm.Proposal(f"Tag {uid}", (), {}, "no game yet: start one on the New game screen")
-            )
-            return
-        self.session.tap(uid)
+        """A tag on the reader, as the reader thread delivers it (the demo, tests): through the device
+        runtime, which enrolls it or hands it to the open game's table service."""
+        self.devices.tap(uid)
 
     def press(self, button_name: str) -> None:
-        """A panel button (confirm, cancel, undo), as if pressed on the screen."""
-        if not self.has_game:
-            self.hide_toast()
-            return
-        try:
-            which = Button(button_name)
-        except ValueError:  # an unknown button cancels, as a press of Cancel would
-            which = Button.CANCEL
-        {Button.CONFIRM: self.confirm, Button.CANCEL: self.cancel, Button.UNDO: self.ask_undo}[which]()
+        """A panel button (confirm, cancel, undo), through the device runtime as the panel's are."""
+        self.devices.press(button_name)
 
     def _on_proposal(self, prop: vm.Proposal | None) -> None:
         if prop is None:
@@ -373,8 +367,8 @@ class CompanionApp(App):  # type: ignore[misc]
         if isinstance(board, BoardScreen) and self.has_game:  # a build on the toast marks the map
             board.show_map(self.session.network())
 
-    def show_toast(self, prop: vm.Proposal) -> None:
-        toast.show_toast(self, prop)
+    def show_toast(self, prop: vm.Proposal, extra: toast.Extra = ()) -> None:
+        toast.show_toast(self, prop, extra)
 
     def hide_toast(self) -> None:
         if self.toast is not None and self.toast.parent is not None:
@@ -405,21 +399,37 @@ class CompanionApp(App):  # type: ignore[misc]
         if self._session is not None:
             self._session.events.append(text)
 
-    # -- the NFC reader ---------------------------------------------------------------------------------
-    def start_reader(self, reader: Any) -> None:
-        """Deliver ``reader``'s taps (a TagSource, real or simulated) to :meth:`tap` on the UI thread."""
-        from companion.hardware.events import TagEvent
+    # -- the NFC reader: what the device runtime says (UI thread) --------------------------------------
+    def _device_notice(self, notice: Notice) -> None:
+        cards = self.screens.get("cards") if hasattr(self, "screens") else None
+        if notice.kind is NoticeKind.TAPPED:
+            self.note(notice.text)
+            return
+        self.note(f"[tap] {notice.text}")
+        if isinstance(cards, CardsScreen) and self.sm.current == "cards":
+            cards.said(notice.text[:1].upper() + notice.text[1:])
+            cards.refresh()
+        if notice.kind is NoticeKind.UNKNOWN_TAG and notice.uid is not None:
+            uid = notice.uid
+            self.show_toast(
+                vm.Proposal(f"Tag {uid}", (), {}, notice.text),
+                extra=(("Enroll this card", lambda: self.enroll_unknown(uid)),),
+            )
+        elif notice.kind is NoticeKind.REFUSED:
+            self.show_toast(vm.Proposal(f"Tag {notice.uid}" if notice.uid else "Tags", (), {}, notice.text))
 
-        def loop() -> None:
-            try:
-                for event in reader.events():
-                    if isinstance(event, TagEvent):
-                        Clock.schedule_once(lambda _dt, uid=event.uid: self.tap(uid), 0)
-            except Exception as exc:  # noqa: BLE001 - a broken reader must not stop the game
-                message = f"[tap] the reader stopped: {exc}"
-                Clock.schedule_once(lambda _dt: self.note(message), 0)
+    def show_cards(self, mode: str = "tap") -> None:
+        """The Cards screen: tap a card on the simulated reader, or enroll tags (``mode``)."""
+        screen = self.screens["cards"]
+        assert isinstance(screen, CardsScreen)
+        screen.open(mode)
 
-        threading.Thread(target=loop, name="companion-reader", daemon=True).start()
+    def enroll_unknown(self, uid: str) -> None:
+        """The unknown-tag toast's "Enroll this card": which card carries ``uid``?"""
+        self.hide_toast()
+        screen = self.screens["cards"]
+        assert isinstance(screen, CardsScreen)
+        screen.open(NAME_TAG, uid)
 
     # -- camera -----------------------------------------------------------------------------------------
     def camera_check(self, frames: int = CHECK_FRAMES, quiet: bool = False) -> None:
@@ -505,11 +515,7 @@ class CompanionApp(App):  # type: ignore[misc]
         session.subscribe(self.refresh)
         session.on_proposal = self._on_proposal
         session.post = self.post
-        session.service.feedback.append(self._feedback)
-
-    def _feedback(self, ok: bool) -> None:
-        for show in list(self.feedback):
-            show(ok)
+        self.devices.attach(session.service)  # taps and panel presses reach this game now
 
     def replace_session(self, session: UISession) -> None:
         session.events[:0] = self.events()
@@ -528,37 +534,16 @@ class CompanionApp(App):  # type: ignore[misc]
         setup = self.screens.get("setup") if hasattr(self, "screens") else None
         return setup.chosen_title() if isinstance(setup, SetupScreen) else GameConfig().title
 
-    def enrollable_items(self) -> list[str]:
-        from companion.table.tags import items_for_title
+    def game_cards(self) -> list[Card]:
+        """The cards of the open game (its title, rules and players' names; before a game: the title
+        chosen on the New game screen), with their tags."""
+        from companion.devices import game_cards
 
-        title = self.table_title()
-        items = items_for_title(title)
-        if self.registry is not None:
-            try:
-                have = {e.item.id for e in self.registry.enrolled(title)}
-                items = [i for i in items if i.id not in have]
-            except Exception:  # noqa: BLE001 - show every card if the registry cannot be read
-                pass
-        return [i.id for i in items]
-
-    def enroll_next_tap(self, item_id: str) -> None:
-        self.enroll_item = item_id
-
-    def enroll(self, uid: str) -> None:
-        from companion.table.tags import TagError, find_item
-
-        item_id, self.enroll_item = self.enroll_item, None
-        title = self.table_title()
-        if self.registry is None or item_id is None:
-            self.show_toast(vm.Proposal("Enroll", (), {}, "no tag registry is open"))
-            return
-        try:
-            enrollment = self.registry.enroll(uid, find_item(title, item_id))
-        except TagError as err:
-            self.show_toast(vm.Proposal(f"Enroll {item_id}", (), {}, str(err)))
-            return
-        self.note(f"[tap] enrolled {enrollment.uid} as {enrollment.item.label}")
-        self.refresh()
+        if self._session is None:
+            return game_cards(self.registry, self.table_title())
+        game = self.session.game
+        names = [str(p.name) for p in game.players]
+        return game_cards(self.registry, str(game.title), game.optional_rules, names)
 
     # -- screenshots and widget texts (tests, demo) ------------------------------------------------------
     def texts(self) -> list[str]:

@@ -1,7 +1,8 @@
 """The touchscreen's side of the table: one :class:`~companion.table.service.TableService`.
 
 Every change goes through the table service (``companion/table/service.py``, see
-``docs/TABLE.md``), whether it comes from an NFC tap, a panel button or a touch button:
+``docs/TABLE.md``), whether it comes from an NFC tap, a panel button or a touch button (taps and
+panel presses reach it through the device runtime, ``companion/devices.py``, not through here):
 the service proposes (the engine's preview, a sentence, options such as par prices), and
 on confirm it writes the action to the store, then applies it.  This module adapts the
 service's proposals and results for the screen (:class:`~companion.ui.viewmodels.Proposal`
@@ -161,10 +162,6 @@ class UISession:
         """Two places touched on the drawn map: the service proposes the build joining them (or
         says why nothing joins them)."""
         self.service.propose_line(first, second)
-
-    def tap(self, uid: str) -> None:
-        self.events.append(f"[tap] {uid}")
-        self.service.tap(uid)
 
     def choose(self, index: int) -> None:
         self.service.choose(index)

@@ -3,6 +3,7 @@ why it is not possible, with OK.  It takes the action bar's place while it is sh
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kivy.uix.boxlayout import BoxLayout
@@ -22,8 +23,13 @@ if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
 
-def show_toast(app: CompanionApp, prop: vm.Proposal) -> None:
-    """The proposal with Confirm / Cancel (and its options), or its error with OK, over the bottom."""
+#: buttons a toast offers besides its own (the unknown tag's "Enroll this card"): label, what it does
+Extra = Sequence[tuple[str, Callable[[], None]]]
+
+
+def show_toast(app: CompanionApp, prop: vm.Proposal, extra: Extra = ()) -> None:
+    """The proposal with Confirm / Cancel (and its options), or its error with OK (and ``extra``
+    buttons before it), over the bottom."""
     u = app.u
     app.hide_toast()
     stepper = prop.ok and prop.price is not None
@@ -67,7 +73,15 @@ def show_toast(app: CompanionApp, prop: vm.Proposal) -> None:
             )
         )
     else:
-        toast.add_widget(row(button("OK", app.hide_toast, size=20 * u, color="#616161"), height=56 * u))
+        offered = [button(label, do, size=20 * u, color=GOOD) for label, do in extra]
+        toast.add_widget(
+            row(
+                *offered,
+                button("OK", app.hide_toast, size=20 * u, color="#616161"),
+                height=56 * u,
+                spacing=12,
+            )
+        )
     app.toast = toast
     # the toast takes the action bar's place and the screen above it shrinks (it scrolls), so
     # the toast never covers what it talks about: the player, the map, the log entry

@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.devices import DeviceRuntime
 from companion.engine import as_18xx, new_game
 from companion.hardware.protocol import encode_device_line
 from companion.hardware.reader import SerialReader
 from companion.store import Store
 from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
-from companion.table.session import TableSession
 from companion.table.tags import TagRegistry, find_item
 
 BOOT = 0x7AB1E001
@@ -105,7 +105,7 @@ class SerialTable:
     board: PtyReaderBoard
     reader: SerialReader
     service: TableService
-    session: TableSession
+    session: DeviceRuntime
     store: Store
     registry: TagRegistry
     proposals: list[tuple[float, Proposal | None]]
@@ -135,8 +135,7 @@ def serial_table(folder: Path) -> Iterator[SerialTable]:
     )
     board = PtyReaderBoard()
     reader = SerialReader(board.path, silence_timeout=None, read_timeout=0.02)
-    service.feedback.append(reader.feedback)
-    session = TableSession(service, reader).start()
+    session = DeviceRuntime(registry, reader=reader, service=service).start()
     try:
         _wait(lambda: reader.connected)
         board.hello()

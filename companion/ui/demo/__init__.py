@@ -65,6 +65,7 @@ def run_demo(
 
     configure_kivy(size)
 
+    from companion.devices import DeviceRuntime
     from companion.hardware.camera import SimulatedCamera
     from companion.hardware.reader import SimulatedReader
     from companion.store import Store
@@ -116,7 +117,15 @@ def run_demo(
 
         return Recognizer(board_from_title(board_title))
 
-    app = CompanionApp(session, camera=camera, recognizer_factory=recognizer, store=store, registry=registry)
+    devices = DeviceRuntime(registry, reader=reader)  # the app starts it with its window
+    app = CompanionApp(
+        session,
+        camera=camera,
+        recognizer_factory=recognizer,
+        store=store,
+        registry=registry,
+        devices=devices,
+    )
     script = script_class(app, session, actions, out, reader=reader, uids=uids, camera=camera, short=short)
     return _run(app, script, reader, headless, step_delay, store, registry)
 
@@ -124,6 +133,7 @@ def run_demo(
 def _board_demo(module: Any, title: str, out: Path, headless: bool, step_delay: float, short: bool) -> int:
     """The demo of a title without a map: the scripted game night of its ``demo.py`` on the simulated
     reader (every card with a made-up tag), no camera (nothing to check)."""
+    from companion.devices import DeviceRuntime
     from companion.hardware.reader import SimulatedReader
     from companion.store import Store
     from companion.table.script import enroll_demo_tags
@@ -141,7 +151,9 @@ def _board_demo(module: Any, title: str, out: Path, headless: bool, step_delay: 
     service = TableService.new(store, registry, title, list(module.DEMO_PLAYERS))
     session = UISession(service)
     reader = SimulatedReader(follow=True)
-    app = CompanionApp(session, store=store, registry=registry)
+    app = CompanionApp(
+        session, store=store, registry=registry, devices=DeviceRuntime(registry, reader=reader)
+    )
     script = BoardDemoScript(
         app,
         session,
@@ -187,8 +199,6 @@ def _run(
         Clock.schedule_once(tick, delay + step_delay)
 
     def start(_dt: float) -> None:
-        if reader is not None:
-            app.start_reader(reader)
         tick(0)
 
     Clock.schedule_once(start, 0.2)

@@ -46,7 +46,6 @@ class SetupScreen(BaseScreen):
         self.selected = 0
         """The chosen title (an index into ``view.titles``)."""
         self.count_spinner: Spinner | None = None
-        self.enroll_spinner: Spinner | None = None
         self.status = Text("", size=14 * self.u, wrap=True, id_name="setup-status")
         self.build()
 
@@ -154,19 +153,12 @@ class SetupScreen(BaseScreen):
             )
         )
         g.add_widget(Text("Tag enrollment", size=18 * u, bold=True))
-        items = self.app.enrollable_items()
-        self.enroll_spinner = Spinner(
-            text=items[0] if items else "every card is enrolled",
-            values=items[:200],
-            font_size=14 * u,
-        )
-        g.add_widget(
-            row(
-                self.enroll_spinner,
-                button("Enroll the next tap", self.enroll, size=15 * u, size_hint_x=0.5),
-                height=40 * u,
-            )
-        )
+        # the game's cards by name (companion/ui/screens/cards.py): enroll a tag on one, or, with the
+        # simulated reader, put one on the reader to try every tap without hardware
+        tags = [button("Enroll tags…", lambda: self.app.show_cards("enroll"), size=15 * u)]
+        if self.app.devices.simulated:
+            tags.insert(0, button("Tap a card…", lambda: self.app.show_cards("tap"), size=15 * u, color=GOOD))
+        g.add_widget(row(*tags, height=44 * u, spacing=6))
 
     def chosen_title(self) -> str:
         return self.view.titles[self.selected].title
@@ -227,11 +219,6 @@ class SetupScreen(BaseScreen):
             self.status.text = f"Cannot start: {err}"
             return
         self.status.text = f"Started {title} with {', '.join(names)}"
-
-    def enroll(self) -> None:
-        assert self.enroll_spinner is not None
-        self.app.enroll_next_tap(self.enroll_spinner.text)
-        self.status.text = f"Tap the card for {self.enroll_spinner.text} on the reader"
 
     def refresh(self) -> None:
         pass
