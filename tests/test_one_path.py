@@ -104,3 +104,35 @@ def test_the_check_sees_a_title_inside_a_longer_string(tmp_path: Path) -> None:
     )
     words = _title_words()
     assert [line for line, text in _strings(sample) if words.search(text)] == [2, 3]
+
+
+def test_the_shared_18xx_table_words_only_the_cores_action_types() -> None:
+    """An action type a title's rules add (a merger, a takeover, a ferry) is worded in that title's
+    folder (its ``table.py``), so adding one touches only the folder: the shared 18xx table names
+    only the core's types."""
+    from companion.engine.game import Game
+
+    core = set(Game.REQUIRED_FIELDS) | set(Game.CARD_ACTION_TYPES) | {"pass"}
+    own = _action_types() - core
+    assert {"merge", "convert", "take_over", "buy_ferry"} <= own
+    shared = ROOT / "companion/table/g18xx.py"
+    found = [f"{line}: {text!r}" for line, text in _strings(shared) if text in own]
+    assert found == []
+
+
+def test_a_titles_own_action_types_are_worded_by_its_folder() -> None:
+    """The sentence and the button of a title's own action type come from its folder's table."""
+    from companion.table.titles import table_title
+    from companion.titles import title_module
+
+    for title in PACKAGES:
+        module = title_module(title, "table")
+        if module is not None:
+            assert table_title(title) is module.TABLE
+    mergers = [t for t in PACKAGES if "merge" in new_game(t, ["A", "B", "C"], frozenset(), 0).REQUIRED_FIELDS]
+    assert mergers, "a title with a merger round"
+    for title in mergers:
+        game = new_game(title, ["A", "B", "C"], frozenset(), 0)
+        corp = game.corporations[0].sym
+        action = {"type": "convert", "entity": corp, "entity_type": "corporation"}
+        assert table_title(title).describe(game, action) == f"{corp} converts into a major company"

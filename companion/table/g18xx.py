@@ -1,14 +1,19 @@
-"""The table of the 18xx titles (1870, 1867, 1861, 1833NE): their certificates, private companies,
-trains, markers, tiles, tokens and routes, worded and labelled in one place.
+"""The shared table of the map titles: their certificates, private companies, trains, markers, tiles,
+tokens and routes, worded and labelled in one place.
 
 A tap on a card asks the engine which legal actions involve it (``game.actions_involving``) and
 proposes them in the players' words: a certificate is bought from the IPO or the market, sold
 (further certificates of the same corporation gather into one sale), parred (the par prices are
-options), bid on (a minor's in 1867 and 1861), merged or taken over; a private company is bid on or
-bought within its price range; a train is bought (a double-sided card's sides are options), traded
-in or discarded; a marker (1833NE's ferry) is bought in a port.  When no legal action involves the
-card, the card's own checks say why.  :meth:`Table18xx.describe` is the one sentence of every action
-type and :meth:`Table18xx.choice` its touch button (the touchscreen's and the terminal's).
+options), bid on (a minor's, where minors are auctioned); a private company is bid on or bought
+within its price range; a train is bought (a double-sided card's sides are options), traded in or
+discarded; a tagged marker is bought where it lies.  When no legal action involves the card, the
+card's own checks say why.  :meth:`Table18xx.describe` is the one sentence of every action type and
+:meth:`Table18xx.buttons` its touch buttons (the touchscreen's and the terminal's).
+
+A title whose rules add action types of their own words them in its folder's ``table.py``: a
+subclass of :class:`Table18xx` whose :meth:`~Table18xx.own_sentence`, :meth:`~Table18xx.own_buttons`
+and :meth:`~Table18xx.certificate_actions` answer for its types (and ``GROUP_NAMES`` for their
+popups), everything else falling back to the shared words here.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ if TYPE_CHECKING:
     from companion.engine.route_optimizer import RouteResult, TrainRoute
     from companion.table.service import TableService
 
-__all__ = ["TABLE_18XX", "Table18xx", "describe_18xx", "run_routes_action"]
+__all__ = ["TABLE_18XX", "Table18xx", "city_hex", "describe_18xx", "money_in", "run_routes_action"]
 
 #: How much a second tap of the same card raises an adjustable price.
 BID_STEP = 5
@@ -79,13 +84,20 @@ def _treasury_change(game: Game, action: Action, word: str) -> str:
     return f" {word} {money_in(game, change)}" if change else ""
 
 
-def describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
-    kind = str(action.get("type"))
+def _who(game: Game, action: Action) -> str:
+    """Who does ``action``, as the screens name them (a corporation's or company's symbol, a
+    player's name)."""
     try:
         entity = game.entity_of(action)
-        who = entity.sym if isinstance(entity, Corporation | Company) else entity.name
+        return str(entity.sym if isinstance(entity, Corporation | Company) else entity.name)
     except GameError:
-        who = str(action.get("entity"))
+        return str(action.get("entity"))
+
+
+def describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
+    """The shared sentence of ``action`` (a title's own types: its table's ``own_sentence``)."""
+    kind = str(action.get("type"))
+    who = _who(game, action)
     ids = [str(s) for s in action.get("shares") or []]
     if kind == "buy_shares":
         try:
@@ -115,36 +127,16 @@ def describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         price = str(action.get("share_price")).split(",")[0]
         home = f" with its home in {action['city']}" if action.get("city") else ""
         return f"{who} pars {action.get('corporation')} at {money_in(game, price)}{home}"
-    if kind == "take_over":
-        paid = "its own shares" if action.get("payment") == "shares" else "cash"
-        return f"{who} takes over {action.get('corporation')}, paying in {paid}"
-    if kind in ("accept_takeover", "refuse_takeover"):
-        return f"{who} {kind.split('_')[0]}s the takeover"
     if kind == "bid":
         target = action.get("company") or action.get("corporation")
         return f"{who} bids {money_in(game, action.get('price'))} for {target}"
     if kind == "buy_train":
         side = action.get("variant") or _printed(action.get("train"))
         return f"{who} buys a {side}-train for {money_in(game, action.get('price'))}"
-    if kind == "buy_ferry":
-        return f"{who} buys the ferry in {game.map.place_name(str(action.get('city')))}"
     if kind == "discard_train":
         return f"{who} discards the {_printed(action.get('train'))}-train"
     if kind == "buy_company":
         return f"{who} buys {action.get('company')} for {money_in(game, action.get('price'))}"
-    if kind == "convert":
-        return f"{who} converts into a major company"
-    if kind == "merge":
-        target = str(action.get("corporation"))
-        try:
-            started = game.corporation(target).ipoed
-        except GameError:
-            started = True
-        return f"{who} merges with {target}" if started else f"{who} forms {target}"
-    if kind == "remove_token":
-        return f"{who} removes its token from {action.get('city')}"
-    if kind == "choose" and action.get("choice") == "nationalize":
-        return f"{who} is nationalised"
     if kind == "choose":
         return f"{who} chooses {action.get('choice')}"
     if kind == "pass":
@@ -200,8 +192,9 @@ def _price_text(game: Game, kind: str, action: Action, preview: Preview, *, purc
 class Taps18xx:
     """What a tap on an 18xx card proposes, on the table ``t`` (its game, its pending proposal)."""
 
-    def __init__(self, table: TableService) -> None:
+    def __init__(self, table: TableService, title: Table18xx) -> None:
         self.t = table
+        self.title = title
 
     @property
     def game(self) -> Game:
@@ -304,12 +297,10 @@ class Taps18xx:
             if p is not None and p.kind == "bid" and p.cards == (share.id,):
                 return self.t.next_option()  # the same card again: the next price
             return self.t.offer(self._minor_bid(share, bids[0]))
-        merges = [la for la in legal if la.type in ("merge", "convert")]
-        if merges:  # 1867, 1861 merger round: the card of the partner, or of the major to form
-            return self._choose_between("merge", merges, (share.id,))
-        takeover = self._takeover(corp)
-        if takeover:  # 1833NE's takeover round: a certificate of the target names it
-            return self._choose_between("take_over", takeover, (share.id,))
+        own_meaning = self.title.certificate_actions(self.game, share, legal)
+        if own_meaning is not None:  # the title's own round (a merger, a takeover): its options
+            kind, choices = own_meaning
+            return self._choose_between(kind, choices, (share.id,))
         pars = self._of(legal, "par")
         if pars:
             return self._par(share, self.game.entity_of(pars[0].action), pars)
@@ -355,18 +346,6 @@ class Taps18xx:
             return self._buy(share, player, "the market")
         raise GameError(f"{share.id} is held by {owner.name} and cannot be bought")
 
-    def _takeover(self, corp: Corporation) -> list[LegalAction]:
-        """The legal takeovers of ``corp`` (paid in cash or in shares), or its answers to one
-        offered to it (accept, refuse): what a tap of one of its certificates means in a takeover
-        round (none in other rounds and titles)."""
-        kinds = {"take_over", "accept_takeover", "refuse_takeover"}
-        return [
-            la
-            for la in self.game.legal_actions(types=kinds)
-            if la.action.get("corporation") == corp.sym
-            or (la.type != "take_over" and la.action.get("entity") == corp.sym)
-        ]
-
     def _own_shares_in_order(self, share: Share) -> None:
         """``GameError`` naming the certificate to tap when the operating corporation may issue
         (or redeem) its shares now but the engine's choices begin with another one of them."""
@@ -396,7 +375,7 @@ class Taps18xx:
             n = len(la.action["shares"])
             label = f"{plural(n, 'share')} {self.t.money(money)}"
             options.append(
-                Option(label, la.action, preview, describe_18xx(self.game, la.action, applied=False))
+                Option(label, la.action, preview, self.title.describe(self.game, la.action))
             )
         return self.t.propose_options(options, share.id, corp.sym)
 
@@ -501,7 +480,7 @@ class Taps18xx:
         options = []
         for la in legal:
             preview = self.t.preview(la.action)
-            text = describe_18xx(self.game, la.action, applied=False)
+            text = self.title.describe(self.game, la.action)
             options.append(Option(text, la.action, preview, text))
         first = options[0]
         proposal = Proposal(
@@ -665,7 +644,7 @@ class Taps18xx:
         options = []
         for la in legal:
             preview = self.t.preview(la.action)
-            text = describe_18xx(self.game, la.action, applied=False)
+            text = self.title.describe(self.game, la.action)
             if la.cost:
                 text += f" for {self.t.money(la.cost)}"
             where = la.action.get("city")  # a ferry's port names the option
@@ -752,11 +731,8 @@ GROUP_NAMES = {
     "train": "Buy train…",
     "discard": "Discard…",
     "choose": "Choose…",
-    "merge": "Merge or convert…",
     "dividend": "Dividend…",
     "company": "Private companies…",
-    "ferry": "Ferry…",
-    "takeover": "Takeover…",
 }
 
 
@@ -765,27 +741,58 @@ class Table18xx(TableTitle):
     certificates, private companies, trains and markers, and every action's words and button."""
 
     board_screen = False
+    #: the names of the popups of the title's own button groups (beside the shared :data:`GROUP_NAMES`)
+    own_groups: dict[str, str] = {}
+    #: the title's own groups whose buttons stand on the screen, not in a popup
+    inline_groups: frozenset[str] = frozenset()
 
+    # -- what a title adds for action types of its own (none here) ---------------------------------
+    def own_sentence(self, game: Game, action: Action, who: str, *, applied: bool) -> str | None:
+        """The sentence of an action of a type the title's rules add (``who`` does it), or None for
+        a type the shared words cover."""
+        return None
+
+    def own_buttons(self, game: Game, la: LegalAction) -> Iterator[tuple[Choice, Action]] | None:
+        """The touch buttons of a legal action of a type the title's rules add (each with the
+        action it proposes), or None for a type the shared buttons cover."""
+        return None
+
+    def certificate_actions(
+        self, game: Game, share: Share, legal: Sequence[LegalAction]
+    ) -> tuple[str, list[LegalAction]] | None:
+        """What a tap of ``share`` means in a round of the title's own (a merger, a takeover): the
+        proposal's kind and the legal actions it offers as options; None where the shared meaning
+        (buy, sell, par, bid) applies."""
+        return None
+
+    # -- the shared words -----------------------------------------------------------------------------
     def group_name(self, group: str) -> str:
-        return GROUP_NAMES.get(group) or super().group_name(group)
+        return self.own_groups.get(group) or GROUP_NAMES.get(group) or super().group_name(group)
 
     def group_look(self, group: str) -> str:
         if group in ("run", "dividend"):
             return "go"
-        return "inline" if group == "takeover" else super().group_look(group)
+        return "inline" if group in self.inline_groups else super().group_look(group)
 
     def describe(self, game: TableGame, action: Action, *, applied: bool = False) -> str:
-        return describe_18xx(as_18xx(game), action, applied=applied)
+        g = as_18xx(game)
+        own = self.own_sentence(g, action, _who(g, action), applied=applied)
+        return own if own is not None else describe_18xx(g, action, applied=applied)
+
+    def buttons(self, game: Game, la: LegalAction) -> Iterator[tuple[Choice, Action]]:
+        """The touch buttons of one legal action, each with the action it proposes."""
+        own = self.own_buttons(game, la)
+        return own if own is not None else _buttons(game, la)
 
     def tap(self, table: TableService, item: Item) -> Outcome:
-        return Taps18xx(table).interpret(item)
+        return Taps18xx(table, self).interpret(item)
 
     def priced_text(self, game: TableGame, kind: str, action: Action, preview: Preview) -> str:
         return _price_text(as_18xx(game), kind, action, preview)
 
     def priced(self, table: TableService, action: Action) -> Proposal | None:
         if action.get("type") in _PRICED and "price" in action:
-            return Taps18xx(table).priced(action)
+            return Taps18xx(table, self).priced(action)
         return None
 
     def suggested_routes(self, game: TableGame, time_limit: float | None = None) -> RouteResult | None:
@@ -810,7 +817,7 @@ class Table18xx(TableTitle):
 
     def choice(self, game: TableGame, legal: LegalAction) -> Choice:
         g = as_18xx(game)
-        for pick, _action in _buttons(g, legal):
+        for pick, _action in self.buttons(g, legal):
             return pick
         return Choice(legal.type, self.describe(g, legal.action))
 
@@ -836,7 +843,7 @@ class Table18xx(TableTitle):
         lays = [la for la in legal if la.type == "lay_tile"]
         for la in [la for la in legal if la.type != "lay_tile"] + list(_distinct_lays(g, lays)):
             lay = la.action if la.type == "lay_tile" else None
-            for pick, action in _buttons(g, la):
+            for pick, action in self.buttons(g, la):
                 key = pick.same if pick.same is not None else (pick.label,)
                 if key not in seen:
                     seen.add(key)
@@ -908,7 +915,7 @@ def _step(game: Game, entity: Any, kind: str) -> Any:
     return finder(entity, kind) if finder is not None else None
 
 
-def _city_hex(game: Game, city: str) -> str:
+def city_hex(game: Game, city: str) -> str:
     """The hex a city reference of an action lies on, for a label (the reference if none)."""
     with contextlib.suppress(Exception):  # a label only
         return str(game.map.city(city)[0])
@@ -1018,7 +1025,7 @@ def _buttons(game: Game, la: LegalAction) -> Iterator[tuple[Choice, Action]]:
             label = f"Buy {train.owner.sym}'s {train.name}-train {money_(price)} (agree a price)"
             yield button("train", label, ("other", train.owner.sym, train.name))
     elif kind == "place_token":
-        yield button("token", f"Token on {_city_hex(game, str(a['city']))} {money_(la.cost or 0)}")
+        yield button("token", f"Token on {city_hex(game, str(a['city']))} {money_(la.cost or 0)}")
     elif kind == "dividend":
         words = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}
         yield button("dividend", words.get(str(a["kind"]), str(a["kind"])))
@@ -1026,18 +1033,8 @@ def _buttons(game: Game, la: LegalAction) -> Iterator[tuple[Choice, Action]]:
         yield button(
             "discard", f"Discard a {game.train(str(a['train'])).name}-train", ("discard", a["train"])
         )
-    elif kind == "choose" and a.get("choice") == "nationalize":
-        yield button("choose", f"Nationalise {a['entity']} (no train: the government takes it over)")
     elif kind == "choose":
         yield button("choose", f"Choose {a['choice']}")
-    elif kind == "convert":
-        yield button("merge", f"Convert {a['entity']} into a major company")
-    elif kind == "merge":
-        target = game.corporation(str(a["corporation"]))
-        verb = "Merge with" if target.ipoed else "Form"
-        yield button("merge", f"{verb} {target.sym} ({target.name})")
-    elif kind == "remove_token":
-        yield button("token", f"Remove the token on {_city_hex(game, str(a['city']))}")
     elif kind == "buy_company":
         company = game.company(str(a["company"]))
         seller = company.owner.name if company.owner else "nobody"
@@ -1050,14 +1047,6 @@ def _buttons(game: Game, la: LegalAction) -> Iterator[tuple[Choice, Action]]:
     elif kind == "assign":
         does = game.assignment_words(a)
         yield button("company", f"{a['entity']} {does}" if does else f"{a['entity']}: token on {a['target']}")
-    elif kind == "buy_ferry":
-        place = game.map.place_name(str(a["city"]))
-        yield button("ferry", f"Ferry in {place} {money_(la.cost or 0)}")
-    elif kind == "take_over":
-        paid_in = "in its shares" if a["payment"] == "shares" else "in cash"
-        yield button("takeover", f"Take over {a['corporation']} {paid_in} ({money_(la.cost or 0)} cash)")
-    elif kind in ("accept_takeover", "refuse_takeover"):
-        yield button("takeover", f"{kind.split('_')[0].capitalize()} the takeover")
     elif kind == "lay_tile":
         hex_id, tile_id, rotation, cost = str(a["hex"]), _printed(a["tile"]), int(a["rotation"]), la.cost or 0
         if a.get("entity_type") == "company":
