@@ -71,9 +71,9 @@ def test_the_board_is_entered_as_drawn_from_what_the_decks_can_give() -> None:
     game = new_game("CoBS", ["Ann", "Bob"])
     assert isinstance(game, CobsGame)
     first = game.legal_actions()
-    assert {la.type for la in first} == {"draw"}
+    assert {la.type for la in first} == {"draw", "draw_all"}  # one by one, or the companion draws them all
     # the demand deck is stacked by pips: only one-pip tiles can come first (2 players: demand1, 2, 4)
-    assert sorted(la.action["item"] for la in first) == ["demand1", "demand2", "demand4"]
+    assert sorted(la.action["item"] for la in first if la.type == "draw") == ["demand1", "demand2", "demand4"]
     with pytest.raises(GameError, match="cannot be drawn"):
         game.apply({**first[0].action, "item": "demand19"})
     enter_draws(game, {"asset": ["cincinnati_steel"], "supply": ["coal"] * 9})
@@ -282,7 +282,7 @@ def test_the_supply_chain_moves_down_and_refills_before_each_company_operates() 
     # before Libby operates: $20 → $10, $30 → $20, X → $30, and three resources for X are entered
     assert game.supply[10]["coal"] == 3 and game.supply[30]["livestock"] == 3
     assert game.pending_draws == [("supply", "x")] * 3
-    assert {la.type for la in game.legal_actions()} == {"draw"}
+    assert {la.type for la in game.legal_actions()} == {"draw", "draw_all"}
     enter_draws(game, {"supply": ["wood", "wood", "steel"]})
     assert game.supply_x == {"livestock": 0, "steel": 1, "coal": 0, "wood": 2}
     assert game.current_entity() is game.company("libby")
@@ -364,7 +364,7 @@ def test_cleanup_moves_the_capital_assets_and_the_supply_chain() -> None:
     assert game.supply[10]["wood"] == 3 and game.supply[20]["steel"] == 3
     assert game.supply[30]["livestock"] == 3 and sum(game.supply_x.values()) == 0
     assert [d for d in game.pending_draws if d[0] == "supply"] == [("supply", "x")] * 3
-    draws = [la.action["item"] for la in game.legal_actions()]
+    draws = [la.action["item"] for la in game.legal_actions() if la.type == "draw"]
     assert slots[40] not in draws and len(draws) == 11  # the non-starting assets
     enter_draws(game)
     assert game.asset_slots[80] is not None and sum(game.supply_x.values()) == 3  # the second decade's refill
@@ -891,3 +891,69 @@ def test_an_appeal_bonus_good_is_a_token_making_a_good_every_operating_turn() ->
     assert game.current_entity() is fairbank and fairbank.goods == 0
     act(game, "dividend", kind="withhold")
     assert fairbank.goods == 1 and fairbank.bonus_goods == 1
+
+
+def test_the_companion_draws_the_whole_board_in_one_action() -> None:
+    """The 29 components of a new board (demand tiles, capital assets, resources) in one proposal:
+    each a draw the bag or a deck could give, the same draws on every query, at confirm and in a
+    replay, and nothing left to enter after it."""
+    game = new_game("CoBS", ["Ann", "Bob", "Cy"], frozenset(), 5)
+    assert isinstance(game, CobsGame)
+    pending = list(game.pending_draws)
+    (every,) = [la for la in game.legal_actions() if la.type == "draw_all"]
+    draws = every.action["draws"]
+    assert [(d["kind"], d["place"]) for d in draws] == pending and len(draws) == 29
+    assert [la.action for la in game.legal_actions() if la.type == "draw_all"] == [every.action]
+    again = new_game("CoBS", ["Ann", "Bob", "Cy"], frozenset(), 5)
+    assert [la.action for la in again.legal_actions() if la.type == "draw_all"] == [every.action]
+    other_seed = new_game("CoBS", ["Ann", "Bob", "Cy"], frozenset(), 6)
+    assert [la.action for la in other_seed.legal_actions() if la.type == "draw_all"] != [every.action]
+    one_by_one = new_game("CoBS", ["Ann", "Bob", "Cy"], frozenset(), 5)
+    for draw in draws:  # each is a draw the table could have entered itself
+        one_by_one.apply({"type": "draw", **fields(one_by_one.current_entity()), **draw})
+    log = game.apply(every.action)
+    assert sum(line.startswith("drawn: ") for line in log) == 29
+    assert game.pending_draws == [] and not game.audit()
+    assert game.asset_slots == one_by_one.asset_slots and game.supply == one_by_one.supply
+    assert "draw_all" not in {la.type for la in game.legal_actions()}
+
+
+def test_a_draw_all_that_does_not_draw_everything_or_draws_the_impossible_changes_nothing() -> None:
+    game = new_game("CoBS", ["Ann", "Bob", "Cy"])
+    (every,) = [la.action for la in game.legal_actions() if la.type == "draw_all"]
+    assert isinstance(game, CobsGame)
+
+    def state() -> tuple[Any, ...]:
+        return (
+            list(game.pending_draws),
+            dict(game.bag),
+            repr(game.supply),
+            dict(game.asset_slots),
+            list(game.demand_deck),
+            len(game.actions),
+            len(game.log),
+        )
+
+    before = state()
+    with pytest.raises(GameError, match="29 components are waiting to be drawn, not 28"):
+        game.apply({**every, "draws": every["draws"][:-1]})
+    wrong = [*every["draws"][:-1], {**every["draws"][-1], "item": "gold"}]
+    with pytest.raises(GameError, match="cannot be drawn"):
+        game.apply({**every, "draws": wrong})
+    with pytest.raises(GameError, match="draws"):
+        game.apply({**every, "draws": "everything"})
+    assert len(game.pending_draws) == 29 and state() == before
+
+
+def test_the_table_offers_the_whole_draw_as_one_button_and_words_it() -> None:
+    from companion.table.titles import table_title
+
+    game = new_game("CoBS", ["Ann", "Bob", "Cy"])
+    table = table_title("CoBS")
+    (every,) = [la for la in game.legal_actions() if la.type == "draw_all"]
+    assert table.describe(game, every.action) == (
+        "Ann lets the companion draw at random 12 demand tiles, 5 capital assets and 12 resources; "
+        "lay them out as shown"
+    )
+    labels = [c.label for c in table.choices(game)]
+    assert "Draw the 29 still to enter at random" in labels

@@ -3,9 +3,10 @@ operating and cleanup phases (docs/CoBS.md has the rules as implemented)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from companion.engine.checks import ListOf, Shape, Value
+from companion.engine.checks import ListOf, Record, Shape, Value
 from companion.engine.core import TableGame
 from companion.engine.entities import Player
 from companion.engine.errors import GameError
@@ -42,6 +43,7 @@ class CobsGame(TableGame):
     REQUIRED_FIELDS = {
         **TableGame.REQUIRED_FIELDS,
         "draw": ("kind", "place", "item"),
+        "draw_all": ("draws",),
         "play_building": ("building",),
         "place_partner": ("space", "corporation"),
         "appeal_bonus": ("take",),
@@ -66,6 +68,19 @@ class CobsGame(TableGame):
                 "relocate_factories",
             )
         },
+        "draws": ListOf(
+            Record(
+                "draw",
+                {
+                    "kind": Value((str,), "a kind of component"),
+                    "place": Value((int, str), "a place on a board"),
+                    "item": Value((str,), "a name"),
+                },
+                ("kind", "place", "item"),
+            ),
+            "a list of draws",
+            shortest=1,
+        ),
         "spot": Value((int,), "a price on the Haymarket"),
         "place": Value((int, str), "a place on a board"),
         "first": Value((bool,), "yes or no"),
@@ -568,6 +583,44 @@ class CobsGame(TableGame):
             extra = max(0, self.haymarket[r] - keep)
             self.haymarket[r] -= extra
             self.bag[r] += extra
+
+    def random_draws(self) -> list[dict[str, Any]]:
+        """Every pending draw made at random, as the bag and the decks would give them (a resource
+        as likely as its count in the bag, each tile the deck may give alike), in the order they are
+        entered: what ``draw_all`` proposes.  The same game state always gives the same draws (the
+        chance comes from the game's seed and its number of actions), so a proposal, its
+        confirmation and every replay agree; the game is left as it was."""
+        rng = random.Random(f"draws:{self.seed}:{len(self.actions)}")
+        before = self.snapshot()
+        draws: list[dict[str, Any]] = []
+        try:
+            while self.pending_draws:
+                kind, slot = self.pending_draws[0]
+                choices = self.draw_choices(kind)
+                weights = [self.draw_weight({"kind": kind, "item": c}) for c in choices]
+                item = rng.choices(choices, weights)[0]
+                draws.append({"kind": kind, "place": slot, "item": item})
+                self.enter_draw(kind, slot, item)
+        finally:
+            before.restore()
+        return draws
+
+    def enter_draw(self, kind: Any, slot: Any, item: Any) -> None:
+        """Enter one drawn component: the next pending draw, if ``item`` can be drawn for it now."""
+        if not self.pending_draws:
+            raise GameError("nothing is waiting to be drawn")
+        want_kind, want_slot = self.pending_draws[0]
+        if kind != want_kind or str(slot) != str(want_slot):
+            raise GameError(f"the next thing to enter is the {want_kind} for {want_slot}")
+        choices = self.draw_choices(want_kind)
+        if item not in choices:
+            raise GameError(
+                f"{item!r} cannot be drawn for the {want_kind} now; it can be one of {', '.join(choices)}"
+            )
+        self.place_draw(want_kind, want_slot, str(item))
+        self.pending_draws.pop(0)
+        self.log.append(f"drawn: {item} for the {want_kind} ({want_slot})")
+        self.prune_draws()
 
     def place_draw(self, kind: str, slot: Any, item: str) -> None:
         if kind == "supply":

@@ -80,35 +80,40 @@ class DrawStep(CobsStep):
         return self.game.players[self.game.priority]
 
     def actions(self, entity: Any) -> list[str]:
-        return ["draw"] if entity is self.actor() else []
+        return ["draw", "draw_all"] if entity is self.actor() else []
 
     def legal_actions(self, entity: Any) -> list[LegalAction]:
         if "draw" not in self.actions(entity):
             return []
         kind, slot = self.game.pending_draws[0]
-        return [
+        one_by_one = [
             LegalAction(
                 {"type": "draw", **fields(entity), "kind": kind, "place": slot, "item": item},
                 () if kind == "supply" else (item,),  # a tile (demand, capital asset, goal) may be tagged
             )
             for item in self.game.draw_choices(kind)
         ]
+        if len(self.game.pending_draws) < 2:
+            return one_by_one
+        # or the companion draws everything still pending for the players, who lay it out as shown
+        every = LegalAction({"type": "draw_all", **fields(entity), "draws": self.game.random_draws()})
+        return [*one_by_one, every]
 
     def process_draw(self, action: ActionDict) -> None:
         self.turn_check(self.game.entity_of(action))
-        kind, slot = self.game.pending_draws[0]
-        if action.get("kind") != kind or str(action.get("place")) != str(slot):
-            raise GameError(f"the next thing to enter is the {kind} for {slot}")
-        item = action.get("item")
-        choices = self.game.draw_choices(kind)
-        if item not in choices:
+        self.game.enter_draw(action.get("kind"), action.get("place"), action.get("item"))
+
+    def process_draw_all(self, action: ActionDict) -> None:
+        """Every pending draw at once, in order (the companion's random draws, or any the bag and
+        the decks could give); nothing may be left pending."""
+        self.turn_check(self.game.entity_of(action))
+        draws = action["draws"]
+        if len(draws) != len(self.game.pending_draws):
             raise GameError(
-                f"{item!r} cannot be drawn for the {kind} now; it can be one of {', '.join(choices)}"
+                f"{len(self.game.pending_draws)} components are waiting to be drawn, not {len(draws)}"
             )
-        self.game.place_draw(kind, slot, str(item))
-        self.game.pending_draws.pop(0)
-        self.game.log.append(f"drawn: {item} for the {kind} ({slot})")
-        self.game.prune_draws()
+        for draw in draws:
+            self.game.enter_draw(draw["kind"], draw["place"], draw["item"])
 
 
 # -- appeal bonuses ---------------------------------------------------------------------------------------

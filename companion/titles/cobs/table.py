@@ -505,6 +505,8 @@ def _describe(game: CobsGame, action: ActionDict, kind: str) -> str:
             return f"enters the public goal drawn: {item} (most {str(goal['most']).replace('_', ' ')})"
         space = "X space" if str(place) == "x" else f"${place} space"
         return f"enters a resource drawn from the bag for the supply chain's {space}: {item}"
+    if kind == "draw_all":
+        return f"lets the companion draw at random {draws_text(action['draws'])}; lay them out as shown"
     if kind == "par":
         co = game.company(action["corporation"])
         value = int(action["share_price"])
@@ -620,7 +622,23 @@ def choice(game: CobsGame, legal: LegalAction) -> Choice:
         return Choice(kind.replace("_", " ").capitalize(), kind.replace("_", " "))
 
 
+#: how each kind of drawn component is counted in the words of ``draw_all``
+_DRAWN = {"demand": "demand tile", "asset": "capital asset", "goal": "public goal", "supply": "resource"}
+
+
+def draws_text(draws: list[dict[str, Any]]) -> str:
+    """What ``draw_all`` draws, counted by kind in the order they come (``12 demand tiles, 5 capital
+    assets and 12 resources``)."""
+    counts: dict[str, int] = {}
+    for draw in draws:
+        counts[str(draw["kind"])] = counts.get(str(draw["kind"]), 0) + 1
+    parts = [f"{n} {_DRAWN.get(k, k)}{'s' if n != 1 else ''}" for k, n in counts.items()]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
 def _choice(game: CobsGame, a: ActionDict, kind: str) -> Choice:
+    if kind == "draw_all":
+        return Choice("Draw for us", f"Draw the {len(a['draws'])} still to enter at random")
     if kind == "draw":
         item = str(a["item"])
         if a["kind"] == "demand":
