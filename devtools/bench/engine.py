@@ -23,7 +23,7 @@ from typing import Any
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 from companion.runtime import TABLE_GC_THRESHOLD, settle_collector
-from companion.titles import playable_titles
+from companion.titles import DEFAULT_TITLE, playable_titles
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games"
 RUNS = 3
@@ -135,18 +135,18 @@ def bench() -> str:
                 f"| {title} | {path.stem} | {len(actions)} | {seconds:.3f} | {len(actions) / seconds:.0f} | "
                 f"{f'{theirs:.2f}' if theirs else '–'} | {ratio} |"
             )
-            if title == "1870" and (largest is None or len(actions) > largest[0]):
+            if title == DEFAULT_TITLE and (largest is None or len(actions) > largest[0]):
                 largest = (len(actions), path)
     lines.append("")
     if largest is None:
-        lines.append(f"No 1870 fixtures found at `{FIXTURES / '1870'}`.")
+        lines.append(f"No {DEFAULT_TITLE} fixtures found at `{FIXTURES / DEFAULT_TITLE}`.")
         return "\n".join(lines) + "\n"
     export = load_export(largest[1])
     recorded = effective_actions(export["actions"])
     costs = action_costs(export, recorded)
     tuned = action_costs(export, recorded, tuned=True)
     lines += [
-        f"One action at a time on the largest 1870 game ({largest[1].stem}), {SAMPLE} actions from its "
+        f"One action at a time on the largest {DEFAULT_TITLE} game ({largest[1].stem}), {SAMPLE} actions from its "
         "middle, CPU milliseconds, the game kept with checkpoints as at the table: `preview` (tries the "
         "action on the game and puts back the snapshot taken before), `apply` without a preview (a "
         "snapshot, then the action; the snapshot is kept for an undo), `undo` (puts back that "
