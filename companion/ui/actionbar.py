@@ -36,6 +36,7 @@ def refresh_actions(app: CompanionApp) -> None:
     u = app.u
     bar = app.actions_bar
     bar.clear_widgets()
+    app.bar_stale = False
     routes = None
     if app.session.has_map:  # the suggested routes of the Operating screen, when they are this turn's
         op = app.operating_screen

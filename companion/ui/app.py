@@ -34,6 +34,7 @@ from companion.ui.screens.base import (
     CHECK_FRAMES,
     PROGRESS_SHOWN,
     SCREENS,
+    SETTLE_SECONDS,
     TITLES,
     BaseScreen,
     Work,
@@ -82,6 +83,23 @@ from companion.ui.widgets import (
 )
 
 
+class _Settling(FloatLayout):  # type: ignore[misc]
+    """The window's layout.  While the buttons are being rebuilt after a change, and for
+    :data:`SETTLE_SECONDS` after they appear, a finger's touch is not handed on: it was aimed at
+    what was on the screen before (on a loaded Pi the old action bar could show for seconds after
+    Confirm, and a touch meant for it landed on whatever replaced it)."""
+
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.app = app
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.app.settling():
+            self.app.note("[touch] ignored: the screen was changing")
+            return True
+        return bool(super().on_touch_down(touch))
+
+
 class CompanionApp(App):  # type: ignore[misc]
     """The touchscreen.  ``session`` holds the game; ``camera``/``recognizer`` are optional."""
 
@@ -119,6 +137,10 @@ class CompanionApp(App):  # type: ignore[misc]
         self.popup_grid: Any = None
         self.notes: list[str] = []
         self._tick: Any = None
+        self._settled_at = 0.0
+        """Touches are taken again from this time (``time.monotonic``): see :meth:`settling`."""
+        self.bar_stale = False
+        """Confirm was pressed and the action bar not yet rebuilt for the new state: it shows no buttons."""
 
     @property
     def session(self) -> UISession:
@@ -145,7 +167,7 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def build(self) -> Widget:
         u = self.u
-        root = FloatLayout()
+        root = _Settling(self)
         main = BoxLayout(orientation="vertical")
         top = row(height=58 * u, padding=(6, 2), spacing=8)
         paint(top, DARK)
@@ -243,6 +265,7 @@ class CompanionApp(App):  # type: ignore[misc]
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
         self.refresh_actions()
         self.refresh_screen()
+        self.changed_on_screen()
 
     def _show_nav(self, names: tuple[str, ...]) -> None:
         """The screen buttons of the open game's kind (an 18xx's screens, or a title's board)."""
@@ -268,6 +291,7 @@ class CompanionApp(App):  # type: ignore[misc]
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
         self.refresh_actions()
         self.refresh_screen()
+        self.changed_on_screen()
 
     def refresh_without_game(self) -> None:
         """A first launch: only the New game screen, nothing to act on."""
@@ -283,6 +307,7 @@ class CompanionApp(App):  # type: ignore[misc]
             b.disabled = name != "setup"
             b.background_disabled_normal = ""
             b.background_color = rgba("#263238" if name == "setup" else "#90a4ae")
+        self.bar_stale = False
         self.actions_bar.clear_widgets()
         self.actions_bar.add_widget(
             Text(
@@ -296,6 +321,16 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def refresh_screen(self) -> None:
         self.screens[self.sm.current].refresh()
+
+    def changed_on_screen(self) -> None:
+        """The buttons have just changed (rebuilt, a toast shown or hidden): a touch in the next
+        :data:`SETTLE_SECONDS` was aimed at what was there before and is ignored."""
+        self._settled_at = time.monotonic() + SETTLE_SECONDS
+
+    def settling(self) -> bool:
+        """True while a touch would land on buttons the player has not seen yet: Confirm was pressed
+        and the action bar is not rebuilt, or the buttons changed moments ago."""
+        return self.bar_stale or time.monotonic() < self._settled_at
 
     @property
     def operating_screen(self) -> OperatingScreen:
@@ -379,17 +414,34 @@ class CompanionApp(App):  # type: ignore[misc]
     def hide_toast(self) -> None:
         if self.toast is not None and self.toast.parent is not None:
             self.toast.parent.remove_widget(self.toast)
+            self.changed_on_screen()
         self.toast = None
         if self.actions_bar.parent is None:
             self.main.add_widget(self.actions_bar)
 
-    def confirm(self) -> None:
+    def dismiss(self) -> None:
+        """OK on a refusal, or Cancel: the toast goes and the action bar is back (rebuilt if a
+        Confirm emptied it and was refused)."""
         self.hide_toast()
+        if self.bar_stale and self.has_game:
+            self.refresh_actions()
+            self.changed_on_screen()
+
+    def confirm(self) -> None:
+        """Confirm the proposal.  The action bar's buttons were for the state before it: they are
+        taken away at once (a note says the table is updating) and the bar is rebuilt when the
+        game has changed, so no touch can land on a button of the previous state."""
+        self.hide_toast()
+        self.bar_stale = True
+        self.actions_bar.clear_widgets()
+        self.actions_bar.add_widget(
+            Text("Confirmed: updating…", size=15 * self.u, fill=True, id_name="updating")
+        )
         self.session.confirm()
 
     def cancel(self) -> None:
-        self.hide_toast()
         self.session.cancel()
+        self.dismiss()
 
     def ask_undo(self) -> None:
         """Undo with confirmation: the table service proposes taking back the last action."""

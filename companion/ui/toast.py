@@ -67,10 +67,11 @@ def show_toast(app: CompanionApp, prop: vm.Proposal) -> None:
             )
         )
     else:
-        toast.add_widget(row(button("OK", app.hide_toast, size=20 * u, color="#616161"), height=56 * u))
+        toast.add_widget(row(button("OK", app.dismiss, size=20 * u, color="#616161"), height=56 * u))
     app.toast = toast
     # the toast takes the action bar's place and the screen above it shrinks (it scrolls), so
     # the toast never covers what it talks about: the player, the map, the log entry
     if app.actions_bar.parent is app.main:
         app.main.remove_widget(app.actions_bar)
     app.main.add_widget(toast)
+    app.changed_on_screen()

@@ -41,6 +41,9 @@ TITLES = {
     "setup": "Setup",
 }
 PROGRESS_AFTER = 0.3
+#: a touch this soon after the buttons changed is ignored (``CompanionApp.settling``): it was aimed at
+#: what was there before; a player reads a new button for longer than this before touching it
+SETTLE_SECONDS = 0.3
 #: the work whose progress each screen shows (redrawn while it runs)
 PROGRESS_SHOWN = {"operating": ("routes",), "camera": ("camera",)}
 
