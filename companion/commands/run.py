@@ -311,6 +311,7 @@ def _run(args: argparse.Namespace) -> int:
         store=store,
         registry=registry,
         check_interval=config.camera.check_interval,
+        title=title,
     )
     if reader is not None:
         Clock.schedule_once(lambda _dt: app.start_reader(reader), 0.5)

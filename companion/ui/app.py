@@ -114,9 +114,12 @@ class CompanionApp(App):  # type: ignore[misc]
         store: Any = None,
         registry: Any = None,
         check_interval: float | None = None,
+        title: str | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
+        self.configured_title = title or GameConfig().title
+        """The configured title: the New game screen offers it first."""
         self._session = session
         """``None`` until a game is started on the New game screen (a first launch stores nothing)."""
         self.feedback: list[Callable[[bool], None]] = []
@@ -166,6 +169,9 @@ class CompanionApp(App):  # type: ignore[misc]
             work.thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def build(self) -> Widget:
+        from companion.ui.keyboard import OneFingerKeyboard
+
+        Window.set_vkeyboard_class(OneFingerKeyboard)  # its Shift works with one finger
         u = self.u
         root = _Settling(self)
         main = BoxLayout(orientation="vertical")
@@ -578,7 +584,7 @@ class CompanionApp(App):  # type: ignore[misc]
         if self._session is not None:
             return str(self.session.game.title)
         setup = self.screens.get("setup") if hasattr(self, "screens") else None
-        return setup.chosen_title() if isinstance(setup, SetupScreen) else GameConfig().title
+        return setup.chosen_title() if isinstance(setup, SetupScreen) else self.configured_title
 
     def enrollable_items(self) -> list[str]:
         from companion.table.tags import items_for_title

@@ -475,7 +475,9 @@ class DemoScript:
         first = setup.names[0]
         first.focus = True
         yield 0.3
-        keyboard = next((w for w in app.root_window.children if type(w).__name__ == "VKeyboard"), None)
+        from kivy.uix.vkeyboard import VKeyboard
+
+        keyboard = next((w for w in app.root_window.children if isinstance(w, VKeyboard)), None)
         first.text = ""
         if keyboard is not None:
             for letter in names[0]:
