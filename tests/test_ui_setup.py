@@ -7,6 +7,7 @@ again after a game is started (Resume reaches them without a restart)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +132,11 @@ def test_default_names_are_hints_and_a_name_is_typed_with_one_finger(run: dict[s
     seen = run["seen"]
     assert seen["fields"] == [["", f"Player {n}"] for n in range(1, 5)]
     assert seen["typed"] == "Anna"
-    assert seen["touches"]["Anna"] <= 12 and seen["touches"]["default"] <= 2  # docs/UI.md's counts
+    assert seen["touches"]["Anna"] <= 12 and seen["touches"]["default"] <= 2  # the issue's bounds
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "UI.md").read_text()
+    for row, count in (("a typed four-letter name", "Anna"), ("a seat's default name", "default")):
+        documented = re.search(rf"^\| {re.escape(row)} \(New game\) \| (\d+):", docs, re.M)
+        assert documented is not None and int(documented.group(1)) == seen["touches"][count], row
     first = min(run["games"], key=lambda g: g.id)
     assert first.players == ["Anna", "Player 2", "Player 3", "Player 4"]
 

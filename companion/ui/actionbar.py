@@ -134,6 +134,10 @@ def choose(app: CompanionApp, title: str, items: list[vm.ActionChoice]) -> None:
     if len(lays) == len(items) and len(items) > TILE_LIST_MAX and len(by_hex) > 1:
         _choose_hex(app, title, by_hex)
         return
+    by_corporation = _by_corporation(items)
+    if by_corporation:
+        _choose_corporation(app, title, by_corporation)
+        return
     u = app.u
     grid = GridLayout(cols=2 if app.width_px < 1000 else 3, size_hint_y=None, spacing=3)
     grid.bind(minimum_height=grid.setter("height"))
@@ -178,6 +182,35 @@ def _choose_hex(app: CompanionApp, title: str, by_hex: dict[str, list[vm.ActionC
 
         b = button(label, pick, size=14 * u, size_hint_y=None, height=44 * u)
         b.choices = options
+        grid.add_widget(b)
+    _open_popup(app, popup, grid)
+
+
+def _by_corporation(items: list[vm.ActionChoice]) -> dict[str, list[vm.ActionChoice]]:
+    """A long list with several choices per corporation (a stock round's par prices: 54 in 1870),
+    by corporation, to be picked corporation first; empty when the list is short or flat."""
+    if len(items) <= TILE_LIST_MAX or any(not c.action.get("corporation") for c in items):
+        return {}
+    out: dict[str, list[vm.ActionChoice]] = {}
+    for c in items:
+        out.setdefault(str(c.action["corporation"]), []).append(c)
+    return out if len(out) > 1 and len(items) >= 3 * len(out) else {}
+
+
+def _choose_corporation(app: CompanionApp, title: str, by_corp: dict[str, list[vm.ActionChoice]]) -> None:
+    """First level of a long list: one button per corporation (all in sight), then its choices."""
+    u = app.u
+    grid = GridLayout(cols=3 if app.width_px < 1000 else 4, size_hint_y=None, spacing=3)
+    grid.bind(minimum_height=grid.setter("height"))
+    popup = Popup(title=f"{title} pick a corporation", size_hint=(0.92, 0.85), title_size=16 * u)
+    for corp, options in by_corp.items():
+
+        def pick(c: str = corp, o: list[vm.ActionChoice] = options) -> None:
+            app.choose(f"{title} {c}", o)
+
+        b = button(f"{corp} ({len(options)})", pick, size=15 * u, size_hint_y=None, height=44 * u)
+        b.choices = options
+        b.corporation = corp
         grid.add_widget(b)
     _open_popup(app, popup, grid)
 

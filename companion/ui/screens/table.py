@@ -55,6 +55,10 @@ class TableScreen(ListScreen):
             )
         for n, panel in enumerate(tv.panels):  # the title's own tables (1833NE's takeover offers)
             add_panel(g, panel, n, u, prefix="table:")
+        if tv.auction_under_way:
+            g.add_widget(
+                Text(tv.auction_under_way, size=16 * u, bold=True, wrap=True, id_name="auction-under-way")
+            )
         if tv.auction:
             g.add_widget(Text("Private companies for sale", size=15 * u, bold=True))
             for a in tv.auction:
@@ -120,7 +124,8 @@ class TableScreen(ListScreen):
                 paint(chip, c.color, border=ACCENT if c.acting else None)
                 corps.add_widget(chip)
             g.add_widget(corps)
-        info = f"Phase {tv.phase} · train limit {tv.train_limit} · certificate limit {tv.cert_limit}"
+        limit = tv.train_limit_text or str(tv.train_limit)
+        info = f"Phase {tv.phase} · train limit {limit} · certificate limit {tv.cert_limit}"
         if tv.next_trains:
             info += " · next trains: " + ", ".join(tv.next_trains)
         if tv.loans_left is not None:
