@@ -48,6 +48,7 @@ from companion.ui.screens.calibration import (
 from companion.ui.screens.camera import (
     CameraScreen,
 )
+from companion.ui.screens.history import HistoryScreen
 from companion.ui.screens.log import (
     LogScreen,
 )
@@ -140,6 +141,8 @@ class CompanionApp(App):  # type: ignore[misc]
         self.popup_grid: Any = None
         self.notes: list[str] = []
         self._tick: Any = None
+        self.story_cache: tuple[tuple[int, int], vm.Story] | None = None
+        """The open game's story (History screen) and the game and action count it is of."""
         self._settled_at = 0.0
         """Touches are taken again from this time (``time.monotonic``): see :meth:`settling`."""
         self.bar_stale = False
@@ -213,6 +216,7 @@ class CompanionApp(App):  # type: ignore[misc]
             "market": MarketScreen(self),
             "operating": OperatingScreen(self),
             "log": LogScreen(self),
+            "history": HistoryScreen(self),
             "map": MapScreen(self),
             "camera": CameraScreen(self),
             "setup": SetupScreen(self),
@@ -529,6 +533,16 @@ class CompanionApp(App):  # type: ignore[misc]
         if not quiet:
             self.refresh()
 
+    def _look_again(self) -> None:
+        """The game changed: the camera's last verdict was about the game before (a tile just
+        confirmed was still "unexpected" there).  The frames the board watch has are compared with
+        the game now, without a new frame; until then the camera screen says the verdict is old."""
+        session = self._session
+        if session is None or session.last_check is None or session.check_is_current:
+            return
+        if self._watch is not None and session.has_map:
+            self.camera_check(frames=0, quiet=True)
+
     # -- setup, store, tags ----------------------------------------------------------------------------
     def saved_games(self) -> list[Any]:
         if self.store is None:
@@ -560,6 +574,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self.replace_session(UISession(service, self.post))
 
     def _attach(self, session: UISession) -> None:
+        session.subscribe(self._look_again)
         session.subscribe(self.refresh)
         session.on_proposal = self._on_proposal
         session.post = self.post

@@ -27,10 +27,11 @@ from companion.ui.widgets import (
 if TYPE_CHECKING:  # the shell shows the screens
     from companion.ui.app import CompanionApp
 
-SCREENS = ("table", "shares", "market", "operating", "log", "camera", "setup")
+SCREENS = ("table", "shares", "market", "operating", "log", "history", "camera", "setup")
 #: the screens of a title without a map (its table module's board of panels instead of the 18xx ones)
-BOARD_SCREENS = ("board", "log", "camera", "setup")
+BOARD_SCREENS = ("board", "log", "history", "camera", "setup")
 TITLES = {
+    "history": "History",
     "board": "Board",
     "table": "Table",
     "shares": "Shares",

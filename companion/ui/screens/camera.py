@@ -78,7 +78,19 @@ class CameraScreen(BaseScreen):
         self.list.clear_widgets()
         if work is not None:
             self.list.add_widget(Text("Checking the board…", size=16 * u, bold=True))
-        if check is not None:
+        if check is not None and not self.app.session.check_is_current:
+            # the verdict was about the game before the latest action: its lays are not offered
+            self.list.add_widget(
+                Text(
+                    "The game has changed since the camera looked: "
+                    + ("looking again…" if work is not None else "press Check the board"),
+                    size=16 * u,
+                    bold=True,
+                    wrap=True,
+                    id_name="camera",
+                )
+            )
+        elif check is not None:
             if check.image is not None:
                 self.image.texture = texture_from_bgr(check.image)
             if check.error:

@@ -10,7 +10,10 @@ from companion.ui import viewmodels as vm
 from companion.ui.screens.base import (
     ListScreen,
     add_panel,
+    vgrid,
 )
+from companion.ui.screens.history import add_charts, with_story
+from companion.ui.viewmodels.history import Story
 from companion.ui.widgets import (
     ACCENT,
     BAD,
@@ -53,6 +56,14 @@ class TableScreen(ListScreen):
                     id_name="final",
                 )
             )
+            story_box = vgrid(2)  # the game's story: net worth and share prices by round
+            g.add_widget(story_box)
+
+            def fill(shown: Story, box: GridLayout = story_box) -> None:
+                box.clear_widgets()
+                add_charts(self.app, box, shown, ("worth", "prices"))
+
+            with_story(self.app, fill)
         for n, panel in enumerate(tv.panels):  # the title's own tables (1833NE's takeover offers)
             add_panel(g, panel, n, u, prefix="table:")
         if tv.auction_under_way:
