@@ -142,7 +142,8 @@ def choose(app: CompanionApp, title: str, items: list[vm.ActionChoice]) -> None:
     grid = GridLayout(cols=2 if app.width_px < 1000 else 3, size_hint_y=None, spacing=3)
     grid.bind(minimum_height=grid.setter("height"))
     popup = Popup(title=title, size_hint=(0.92, 0.85), title_size=16 * u)
-    pictures = _tile_pictures(app, lays) if lays and len(by_hex) == 1 else {}
+    # each lay drawn as it would lie, also in a list of several hexes' lays (up to two dozen)
+    pictures = _tile_pictures(app, lays) if lays and len(lays) <= 2 * TILE_LIST_MAX else {}
     for c in items:
 
         def pick(c: vm.ActionChoice = c) -> None:
