@@ -34,7 +34,9 @@ class BoardScreen(ListScreen):
         from companion.ui.netmap import NetworkMap
 
         u = self.u
-        self.netmap = NetworkMap(self.touch_place, u=u, size_hint_x=None)
+        # at the top of its row: the row grows when the note beside it gets longer after a first
+        # touch, and a map at the row's bottom moved down under the finger (about 23 px)
+        self.netmap = NetworkMap(self.touch_place, u=u, size_hint_x=None, pos_hint={"top": 1})
         self.selected: str | None = None
         """The first place touched on the drawn map, waiting for the other end."""
         self.map_note = Text("", size=12 * u, wrap=True, id_name="map-note")
