@@ -38,8 +38,10 @@ def charts(app):
 
 
 def steps(app):
-    app.show("history")
+    app.show("table")  # the game-over screen first: the story is worked out for it
     yield from wait(app)
+    yield "game-over"
+    seen["game-over-charts"] = charts(app)
     app.show("history")
     yield "history"
     story = app.story_cache[1]
@@ -48,9 +50,6 @@ def steps(app):
     seen["charts"] = charts(app)
     game = app.session.game
     seen["result"] = {p.name: game.result()[p.id] for p in game.players}
-    app.show("table")
-    yield "game-over"
-    seen["game-over-charts"] = charts(app)
     (OUT / "seen.json").write_text(json.dumps(seen))
 """
 

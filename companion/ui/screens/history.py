@@ -31,7 +31,7 @@ def story_key(app: CompanionApp) -> tuple[int, int]:
 
 def with_story(app: CompanionApp, then: Callable[[Story], None]) -> Story | None:
     """The open game's story now if it is known (also handed to ``then``); otherwise it is worked
-    out in a worker thread, and ``then`` gets it on the UI thread when it is ready."""
+    out in a worker thread, and the screen shown then is refreshed (it finds it known)."""
     key = story_key(app)
     known: tuple[tuple[int, int], Story] | None = getattr(app, "story_cache", None)
     if known is not None and known[0] == key:
@@ -50,7 +50,8 @@ def with_story(app: CompanionApp, then: Callable[[Story], None]) -> Story | None
             return
         if result is not None and app.has_game and story_key(app) == key:
             app.story_cache = (key, result)
-            then(result)
+            # the screen shown now draws it (the one that asked may have been rebuilt since)
+            app.refresh_screen()
 
     Work(app, "story", job, done)
     return None

@@ -72,8 +72,12 @@ class TableScreen(ListScreen):
             )
         if tv.auction:
             g.add_widget(Text("Private companies for sale", size=15 * u, bold=True))
+            # two to a line, so every player is in sight below them at 800×480
+            sale = GridLayout(cols=2, size_hint_y=None, spacing=(6 * u, 0))
+            sale.bind(minimum_height=sale.setter("height"))
             for a in tv.auction:
-                g.add_widget(Text(a.text, size=14 * u, wrap=True, id_name=f"auction:{a.sym}"))
+                sale.add_widget(Text(a.text, size=13 * u, wrap=True, id_name=f"auction:{a.sym}"))
+            g.add_widget(sale)
         head = row(
             Text("Player", size=14 * u, bold=True, fill=True),
             Text("Cash", size=14 * u, bold=True, size_hint_x=0.55, fill=True),
