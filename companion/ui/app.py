@@ -34,6 +34,7 @@ from companion.ui.screens.base import (
     CHECK_FRAMES,
     PROGRESS_SHOWN,
     SCREENS,
+    SETTLE_FRAMES,
     SETTLE_SECONDS,
     TITLES,
     BaseScreen,
@@ -144,6 +145,9 @@ class CompanionApp(App):  # type: ignore[misc]
         self.story_cache: tuple[tuple[int, int], vm.Story] | None = None
         """The open game's story (History screen) and the game and action count it is of."""
         self._settled_at = 0.0
+        self._settled_frame = 0
+        self.ticks = 0
+        """Turns of the UI loop so far (a touch queued while it was stuck arrives in the next turns)."""
         """Touches are taken again from this time (``time.monotonic``): see :meth:`settling`."""
         self.bar_stale = False
         """Confirm was pressed and the action bar not yet rebuilt for the new state: it shows no buttons."""
@@ -237,9 +241,13 @@ class CompanionApp(App):  # type: ignore[misc]
             self.sm.current = "setup"
         self.refresh()
         self._tick = Clock.schedule_interval(self._progress_tick, 0.25)
+        Clock.schedule_interval(self._count_tick, 0)
         if self.camera is not None and self.check_interval:
             Clock.schedule_interval(lambda _dt: self.camera_check(frames=1, quiet=True), self.check_interval)
         return root
+
+    def _count_tick(self, _dt: float) -> None:
+        self.ticks += 1
 
     def _progress_tick(self, _dt: float) -> None:
         """While work runs, redraw the screen that shows its progress (Operating: the route search,
@@ -273,9 +281,11 @@ class CompanionApp(App):  # type: ignore[misc]
         self.acting.color = rgba(corp.text_color if corp else INK)
         for name, b in self.nav_buttons.items():
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
+        before = self.bar_buttons()
         self.refresh_actions()
         self.refresh_screen()
-        self.changed_on_screen()
+        if self.bar_buttons() != before:  # a refresh that moved no button (the camera watch) takes no touch
+            self.changed_on_screen()
 
     def _show_nav(self, names: tuple[str, ...]) -> None:
         """The screen buttons of the open game's kind (an 18xx's screens, or a title's board)."""
@@ -299,9 +309,11 @@ class CompanionApp(App):  # type: ignore[misc]
         self.acting.color = rgba(INK)
         for name, b in self.nav_buttons.items():
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
+        before = self.bar_buttons()
         self.refresh_actions()
         self.refresh_screen()
-        self.changed_on_screen()
+        if self.bar_buttons() != before:  # a refresh that moved no button (the camera watch) takes no touch
+            self.changed_on_screen()
 
     def refresh_without_game(self) -> None:
         """A first launch: only the New game screen, nothing to act on."""
@@ -332,15 +344,26 @@ class CompanionApp(App):  # type: ignore[misc]
     def refresh_screen(self) -> None:
         self.screens[self.sm.current].refresh()
 
+    def bar_buttons(self) -> tuple[str, ...]:
+        """The action bar's buttons now, by their words, in order (what a finger aims at)."""
+        return tuple(str(getattr(b, "text", "")) for b in self.actions_bar.children)
+
     def changed_on_screen(self) -> None:
         """The buttons have just changed (rebuilt, a toast shown or hidden): a touch in the next
         :data:`SETTLE_SECONDS` was aimed at what was there before and is ignored."""
         self._settled_at = time.monotonic() + SETTLE_SECONDS
+        self._settled_frame = self.ticks + SETTLE_FRAMES
 
     def settling(self) -> bool:
         """True while a touch would land on buttons the player has not seen yet: Confirm was pressed
         and the action bar is not rebuilt, or the buttons changed moments ago."""
-        return self.bar_stale or time.monotonic() < self._settled_at
+        return (
+            self.bar_stale
+            or time.monotonic() < self._settled_at
+            # a machine so loaded that the new buttons were not drawn yet: touches queued meanwhile
+            # arrive in the first frames after them, however late by the clock
+            or self.ticks < self._settled_frame
+        )
 
     @property
     def operating_screen(self) -> OperatingScreen:

@@ -45,6 +45,9 @@ PROGRESS_AFTER = 0.3
 #: a touch this soon after the buttons changed is ignored (``CompanionApp.settling``): it was aimed at
 #: what was there before; a player reads a new button for longer than this before touching it
 SETTLE_SECONDS = 0.3
+#: ... and for this many turns of the UI loop (a loaded machine that stalls takes touches queued
+#: meanwhile in the first turns after, however late by the clock)
+SETTLE_FRAMES = 3
 #: the work whose progress each screen shows (redrawn while it runs)
 PROGRESS_SHOWN = {"operating": ("routes",), "camera": ("camera",)}
 
