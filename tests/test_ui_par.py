@@ -5,6 +5,7 @@ real game at its first stock round: the list opens on one button per corporation
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -82,5 +83,7 @@ def test_a_corporations_par_prices_then_confirm_pars_it_in_four_touches(seen: di
     corp = seen["corporation"]
     assert seen["second"] == [f"Par {corp} at ${p}" for p in (100, 90, 82, 76, 72, 68)]
     assert seen["second-in-sight"]
-    assert seen["touches"] == 4
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "UI.md").read_text()
+    documented = re.search(r"^\| par a corporation \| (\d+):", docs, re.M)
+    assert documented is not None and seen["touches"] == int(documented.group(1)) == 4
     assert seen["last"]["type"] == "par" and seen["last"]["corporation"] == corp
