@@ -131,7 +131,7 @@ def inside(demo: dict[str, Any], box: list[float]) -> bool:
 
 def test_every_screen_has_a_real_screenshot(demo: dict[str, Any]) -> None:
     screens = {r["screen"] for r in demo["records"]}
-    assert screens == {"table", "shares", "market", "operating", "map", "log", "camera", "setup"}
+    assert screens == {"table", "shares", "market", "operating", "map", "log", "history", "camera", "setup"}
     for r in demo["records"]:
         assert r["window"] == list(demo["size"])
         img = cv2.imread(str(demo["out"] / r["file"]))
