@@ -14,8 +14,8 @@ from companion.engine import new_game
 from companion.engine.rounds import entity_fields as fields
 from companion.table.tags import ItemKind
 from companion.table.titles import Panel, table_module
-from companion.titles.cobs import table as table
 from companion.titles.cobs import CobsGame
+from companion.titles.cobs import table as table
 from companion.titles.cobs.entities import CobsCompany
 
 MONEY_TYPES = {"par", "buy_shares", "sell_shares", "buy_resource", "emergency_fundraise", "play_building"}

@@ -43,9 +43,10 @@ def steps(app):
     rules = {}
     for sym, box in setup.rules.items():
         words = next(w for w in setup.walk() if getattr(w, "id_name", "") == f"rule:{sym}")
-        touch = type("T", (), {"pos": words.center})()
+        touch = type("T", (), {"pos": words.center, "ud": {}})()
         before = box.active
-        words.dispatch("on_touch_down", touch)
+        words.parent.dispatch("on_touch_down", touch)  # the rule's row: a tap on its words
+        words.parent.dispatch("on_touch_up", touch)
         rules[sym] = [words.texture_size[0], words.width, words.texture_size[1], words.height, before, box.active]
     out["rules"] = rules
     app.show("table")

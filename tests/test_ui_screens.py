@@ -72,7 +72,8 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     """``companion demo`` end to end (what ``make demo`` runs headless)."""
     out = demo["out"]
     shots = sorted(p.name for p in out.glob("*.png"))
-    assert len(shots) == 22 and shots[0] == "01-setup.png" and shots[-3] == "20-table-game-over.png"
+    assert len(shots) == 23 and shots[0] == "01-setup.png" and shots[-4] == "20-table-game-over.png"
+    assert shots[-3] == "21-history.png"
     text = (out / "transcript.txt").read_text()
     for scene in range(1, 8):
         assert f"Scene {scene}:" in text
@@ -99,7 +100,8 @@ def test_demo_leaves_screenshots_and_transcript(demo: dict[str, Any]) -> None:
     assert "new game: Ann, Bob, Cy, Di; Auction; Ann to act" in text and "games in the store: 2" in text
     assert "undo back to before action" in text and "asked for and cancelled" in text
     assert "typed on the on-screen keyboard: 'Ann'" in text
-    assert f"22 screenshots and transcript.txt in {out}" in demo["stdout"]
+    assert "the game's story: 26 rounds drawn" in text
+    assert f"23 screenshots and transcript.txt in {out}" in demo["stdout"]
 
 
 def record(demo: dict[str, Any], file_part: str) -> dict[str, Any]:
@@ -129,7 +131,7 @@ def inside(demo: dict[str, Any], box: list[float]) -> bool:
 
 def test_every_screen_has_a_real_screenshot(demo: dict[str, Any]) -> None:
     screens = {r["screen"] for r in demo["records"]}
-    assert screens == {"table", "shares", "market", "operating", "map", "log", "camera", "setup"}
+    assert screens == {"table", "shares", "market", "operating", "map", "log", "history", "camera", "setup"}
     for r in demo["records"]:
         assert r["window"] == list(demo["size"])
         img = cv2.imread(str(demo["out"] / r["file"]))

@@ -77,11 +77,11 @@ def test_the_board_shows_the_railroads_players_and_tracks(shots: dict[str, Any])
     assert (shots["out"] / "board.png").stat().st_size > 10_000
 
 
-def test_only_the_board_log_camera_and_setup_screens(shots: dict[str, Any]) -> None:
+def test_only_the_board_log_history_camera_and_setup_screens(shots: dict[str, Any]) -> None:
     import json
 
     nav = json.loads((shots["out"] / "nav.json").read_text())
-    assert nav == ["Board", "Log", "Taps & camera", "Setup"]
+    assert nav == ["Board", "Log", "History", "Taps & camera", "Setup"]
 
 
 def test_a_touch_button_builds_a_link_after_the_toast(shots: dict[str, Any]) -> None:

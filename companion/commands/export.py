@@ -1,4 +1,5 @@
-"""``companion export GAME [--db PATH] [--out FILE]``: a table game as an 18xx.games export (JSON).
+"""``companion export GAME [--db PATH] [--out FILE]``: a table game as an 18xx.games export (JSON);
+``--report FILE.png|FILE.html``: the game's story instead (net worth, share prices, bank by round).
 
 The file has the game's players (seat numbers as ids), settings (seed, optional rules), every
 stored action with its id (``undo`` and ``redo`` records as 18xx.games writes them) and its state;
@@ -27,6 +28,14 @@ def register(sub: Any) -> None:
     p.add_argument("game", type=int, metavar="GAME", help="the game's id in the database")
     p.add_argument("--db", type=Path, help="device database (default: $COMPANION_DB, the configuration)")
     p.add_argument("--out", "-o", type=Path, default=None, help="write here (default: standard output)")
+    p.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="instead, write the game's story to keep: each player's net worth, each company's share "
+        "price and the bank's cash by round, as one page (FILE.png: a picture; FILE.html: the "
+        "picture and the numbers)",
+    )
     p.set_defaults(func=run)
 
 
@@ -41,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         path = _db(args, _config())
         if not path.exists():
             raise StoreError(f"{path}: no such game database")
+        if args.report is not None:
+            return _report(path, args.game, args.report)
         with Store.open(path) as store:
             data = export_table_game(store, args.game)
         text = json.dumps(data, indent=1) + "\n"
@@ -52,4 +63,28 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, StoreError, GameError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _report(db: Path, game_id: int, out: Path) -> int:
+    """``--report FILE``: the game's story as one PNG or HTML page."""
+    import cv2
+
+    from companion.store import Store
+    from companion.ui.storyimage import report, report_html, result_lines
+    from companion.ui.viewmodels.history import story
+
+    kind = out.suffix.lower()
+    if kind not in (".png", ".html"):
+        print(f"error: {out}: the report is a .png or an .html file", file=sys.stderr)
+        return 1
+    with Store.open(db) as store:
+        game = store.replayed(game_id)
+    told = story(game)
+    heading, lines = result_lines(game)
+    if kind == ".html":
+        out.write_text(report_html(told, heading, lines), encoding="utf-8")
+    elif not cv2.imwrite(str(out), report(told, heading, lines)):
+        raise OSError(f"{out}: the picture could not be written")
+    print(f"wrote the story of game {game_id} ({len(told.labels) - 1} rounds) to {out}", file=sys.stderr)
     return 0

@@ -317,6 +317,7 @@ def _run(args: argparse.Namespace) -> int:
         registry=registry,
         check_interval=config.camera.check_interval,
         devices=devices,
+        title=title,
     )
     _exit_after(app, args, app.events)
     from companion.runtime import settle_collector

@@ -119,7 +119,7 @@ def register(subparsers: Any) -> None:
         parents=[titled],
         help="write the printable sticker sheet (SVG, A4 pages)",
         description="Writes OUT (every page, stacked, for viewing) and, when there is more than one page, "
-        "OUT-p1.svg, OUT-p2.svg, ... (one A4 page each, for printing at 100 %%).",
+        "OUT-p1.svg, OUT-p2.svg, ... (one A4 page each, for printing at 100 %).",
     )
     sheet.add_argument("out", type=Path, help="output SVG file, e.g. sheet.svg")
     sheet.add_argument("--card-size", default="88x63", metavar="WxH", help="card size in mm (default 88x63)")

@@ -145,7 +145,7 @@ def describe_18xx(game: Game, action: Action, *, applied: bool) -> str:
         number = _printed(action.get("tile"))
         return f"{who} lays tile {number} on {action.get('hex')} (rotation {action.get('rotation')})"
     if kind == "place_token":
-        return f"{who} places a token in {action.get('city')}"
+        return f"{who} places a token in {_city_words(game, str(action.get('city')))}"
     if kind == "assign":
         does = game.assignment_words(action)
         return f"{who} {does}" if does else f"{who} places its token on {action.get('target')}"
@@ -374,9 +374,7 @@ class Taps18xx:
             money = abs(paid(preview, corp.sym))
             n = len(la.action["shares"])
             label = f"{plural(n, 'share')} {self.t.money(money)}"
-            options.append(
-                Option(label, la.action, preview, self.title.describe(self.game, la.action))
-            )
+            options.append(Option(label, la.action, preview, self.title.describe(self.game, la.action)))
         return self.t.propose_options(options, share.id, corp.sym)
 
     def _buy(self, share: Share, player: Player, source: str) -> Outcome:
@@ -915,6 +913,20 @@ def _step(game: Game, entity: Any, kind: str) -> Any:
     return finder(entity, kind) if finder is not None else None
 
 
+def _city_words(game: Game, city: str) -> str:
+    """A city reference of an action as the players know it: ``C17 (Toronto)``, and which of the
+    hex's cities when it has several (``D8 (Montreal), city 2``); never the reference itself."""
+    with contextlib.suppress(Exception):  # a label only
+        hex_id, node = game.map.city(city)
+        name = dict(game.data.get("map", {}).get("location_names", {})).get(hex_id)
+        words = f"{hex_id} ({name})" if name else hex_id
+        cities = game.map.state[hex_id].spec.city_indices
+        if len(cities) > 1:
+            words += f", city {list(cities).index(node) + 1}"
+        return words
+    return city_hex(game, city)
+
+
 def city_hex(game: Game, city: str) -> str:
     """The hex a city reference of an action lies on, for a label (the reference if none)."""
     with contextlib.suppress(Exception):  # a label only
@@ -1025,7 +1037,7 @@ def _buttons(game: Game, la: LegalAction) -> Iterator[tuple[Choice, Action]]:
             label = f"Buy {train.owner.sym}'s {train.name}-train {money_(price)} (agree a price)"
             yield button("train", label, ("other", train.owner.sym, train.name))
     elif kind == "place_token":
-        yield button("token", f"Token on {city_hex(game, str(a['city']))} {money_(la.cost or 0)}")
+        yield button("token", f"Token on {_city_words(game, str(a['city']))} {money_(la.cost or 0)}")
     elif kind == "dividend":
         words = {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}
         yield button("dividend", words.get(str(a["kind"]), str(a["kind"])))

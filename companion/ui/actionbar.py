@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.popup import Popup
@@ -36,6 +37,7 @@ def refresh_actions(app: CompanionApp) -> None:
     u = app.u
     bar = app.actions_bar
     bar.clear_widgets()
+    app.bar_stale = False
     routes = None
     if app.session.has_map:  # the suggested routes of the Operating screen, when they are this turn's
         op = app.operating_screen
@@ -133,11 +135,16 @@ def choose(app: CompanionApp, title: str, items: list[vm.ActionChoice]) -> None:
     if len(lays) == len(items) and len(items) > TILE_LIST_MAX and len(by_hex) > 1:
         _choose_hex(app, title, by_hex)
         return
+    by_corporation = _by_corporation(items)
+    if by_corporation:
+        _choose_corporation(app, title, by_corporation)
+        return
     u = app.u
     grid = GridLayout(cols=2 if app.width_px < 1000 else 3, size_hint_y=None, spacing=3)
     grid.bind(minimum_height=grid.setter("height"))
     popup = Popup(title=title, size_hint=(0.92, 0.85), title_size=16 * u)
-    pictures = _tile_pictures(app, lays) if lays and len(by_hex) == 1 else {}
+    # each lay drawn as it would lie, also in a list of several hexes' lays (up to two dozen)
+    pictures = _tile_pictures(app, lays) if lays and len(lays) <= 2 * TILE_LIST_MAX else {}
     for c in items:
 
         def pick(c: vm.ActionChoice = c) -> None:
@@ -177,6 +184,35 @@ def _choose_hex(app: CompanionApp, title: str, by_hex: dict[str, list[vm.ActionC
 
         b = button(label, pick, size=14 * u, size_hint_y=None, height=44 * u)
         b.choices = options
+        grid.add_widget(b)
+    _open_popup(app, popup, grid)
+
+
+def _by_corporation(items: list[vm.ActionChoice]) -> dict[str, list[vm.ActionChoice]]:
+    """A long list with several choices per corporation (a stock round's par prices: 54 in 1870),
+    by corporation, to be picked corporation first; empty when the list is short or flat."""
+    if len(items) <= TILE_LIST_MAX or any(not c.action.get("corporation") for c in items):
+        return {}
+    out: dict[str, list[vm.ActionChoice]] = {}
+    for c in items:
+        out.setdefault(str(c.action["corporation"]), []).append(c)
+    return out if len(out) > 1 and len(items) >= 3 * len(out) else {}
+
+
+def _choose_corporation(app: CompanionApp, title: str, by_corp: dict[str, list[vm.ActionChoice]]) -> None:
+    """First level of a long list: one button per corporation (all in sight), then its choices."""
+    u = app.u
+    grid = GridLayout(cols=3 if app.width_px < 1000 else 4, size_hint_y=None, spacing=3)
+    grid.bind(minimum_height=grid.setter("height"))
+    popup = Popup(title=f"{title} pick a corporation", size_hint=(0.92, 0.85), title_size=16 * u)
+    for corp, options in by_corp.items():
+
+        def pick(c: str = corp, o: list[vm.ActionChoice] = options) -> None:
+            app.choose(f"{title} {c}", o)
+
+        b = button(f"{corp} ({len(options)})", pick, size=15 * u, size_hint_y=None, height=44 * u)
+        b.choices = options
+        b.corporation = corp
         grid.add_widget(b)
     _open_popup(app, popup, grid)
 
@@ -227,3 +263,20 @@ def hex_words(app: CompanionApp, hex_id: str) -> str:
     """``E12 (Springfield, MO)``: a hex by its coordinate and, if it has one, its city's name."""
     name = vm.location_names(app.session.g18).get(hex_id)
     return f"{hex_id} ({name})" if name else hex_id
+
+
+class Settling(FloatLayout):  # type: ignore[misc]
+    """The window's layout.  While the buttons are being rebuilt after a change, and for
+    :data:`SETTLE_SECONDS` after they appear, a finger's touch is not handed on: it was aimed at
+    what was on the screen before (on a loaded Pi the old action bar could show for seconds after
+    Confirm, and a touch meant for it landed on whatever replaced it)."""
+
+    def __init__(self, app: CompanionApp, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.app = app
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.app.settling():
+            self.app.note("[touch] ignored: the screen was changing")
+            return True
+        return bool(super().on_touch_down(touch))

@@ -19,7 +19,6 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
@@ -33,6 +32,8 @@ from companion.ui.screens.base import (
     CHECK_FRAMES,
     PROGRESS_SHOWN,
     SCREENS,
+    SETTLE_FRAMES,
+    SETTLE_SECONDS,
     TITLES,
     BaseScreen,
     Work,
@@ -45,8 +46,10 @@ from companion.ui.screens.calibration import (
 )
 from companion.ui.screens.camera import (
     CameraScreen,
+    check_board,
 )
 from companion.ui.screens.cards import NAME_TAG, CardsScreen
+from companion.ui.screens.history import HistoryScreen
 from companion.ui.screens.log import (
     LogScreen,
 )
@@ -97,9 +100,12 @@ class CompanionApp(App):  # type: ignore[misc]
         registry: Any = None,
         check_interval: float | None = None,
         devices: DeviceRuntime | None = None,
+        title: str | None = None,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
+        self.configured_title = title or GameConfig().title
+        """The configured title: the New game screen offers it first."""
         self._session = session
         """``None`` until a game is started on the New game screen (a first launch stores nothing)."""
         self.devices = devices if devices is not None else DeviceRuntime(registry)
@@ -122,6 +128,15 @@ class CompanionApp(App):  # type: ignore[misc]
         self.popup_grid: Any = None
         self.notes: list[str] = []
         self._tick: Any = None
+        self.story_cache: tuple[tuple[int, int], vm.Story] | None = None
+        """The open game's story (History screen) and the game and action count it is of."""
+        self._settled_at = 0.0
+        self._settled_frame = 0
+        self.ticks = 0
+        """Turns of the UI loop so far (a touch queued while it was stuck arrives in the next turns)."""
+        """Touches are taken again from this time (``time.monotonic``): see :meth:`settling`."""
+        self.bar_stale = False
+        """Confirm was pressed and the action bar not yet rebuilt for the new state: it shows no buttons."""
 
     @property
     def session(self) -> UISession:
@@ -151,8 +166,11 @@ class CompanionApp(App):  # type: ignore[misc]
             work.thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def build(self) -> Widget:
+        from companion.ui.keyboard import OneFingerKeyboard
+
+        Window.set_vkeyboard_class(OneFingerKeyboard)  # its Shift works with one finger
         u = self.u
-        root = FloatLayout()
+        root = actionbar.Settling(self)
         main = BoxLayout(orientation="vertical")
         top = row(height=58 * u, padding=(6, 2), spacing=8)
         paint(top, DARK)
@@ -192,6 +210,7 @@ class CompanionApp(App):  # type: ignore[misc]
             "market": MarketScreen(self),
             "operating": OperatingScreen(self),
             "log": LogScreen(self),
+            "history": HistoryScreen(self),
             "map": MapScreen(self),
             "camera": CameraScreen(self),
             "setup": SetupScreen(self),
@@ -213,9 +232,13 @@ class CompanionApp(App):  # type: ignore[misc]
             self.sm.current = "setup"
         self.refresh()
         self._tick = Clock.schedule_interval(self._progress_tick, 0.25)
+        Clock.schedule_interval(self._count_tick, 0)
         if self.camera is not None and self.check_interval:
             Clock.schedule_interval(lambda _dt: self.camera_check(frames=1, quiet=True), self.check_interval)
         return root
+
+    def _count_tick(self, _dt: float) -> None:
+        self.ticks += 1
 
     def _progress_tick(self, _dt: float) -> None:
         """While work runs, redraw the screen that shows its progress (Operating: the route search,
@@ -249,8 +272,11 @@ class CompanionApp(App):  # type: ignore[misc]
         self.acting.color = rgba(corp.text_color if corp else INK)
         for name, b in self.nav_buttons.items():
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
+        before = self.bar_buttons()
         self.refresh_actions()
         self.refresh_screen()
+        if self.bar_buttons() != before:  # a refresh that moved no button (the camera watch) takes no touch
+            self.changed_on_screen()
 
     def _show_nav(self, names: tuple[str, ...]) -> None:
         """The screen buttons of the open game's kind (an 18xx's screens, or a title's board)."""
@@ -274,8 +300,11 @@ class CompanionApp(App):  # type: ignore[misc]
         self.acting.color = rgba(INK)
         for name, b in self.nav_buttons.items():
             b.background_color = rgba("#263238" if name == self.sm.current else "#546e7a")
+        before = self.bar_buttons()
         self.refresh_actions()
         self.refresh_screen()
+        if self.bar_buttons() != before:  # a refresh that moved no button (the camera watch) takes no touch
+            self.changed_on_screen()
 
     def refresh_without_game(self) -> None:
         """A first launch: only the New game screen, nothing to act on."""
@@ -291,6 +320,7 @@ class CompanionApp(App):  # type: ignore[misc]
             b.disabled = name != "setup"
             b.background_disabled_normal = ""
             b.background_color = rgba("#263238" if name == "setup" else "#90a4ae")
+        self.bar_stale = False
         self.actions_bar.clear_widgets()
         self.actions_bar.add_widget(
             Text(
@@ -304,6 +334,27 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def refresh_screen(self) -> None:
         self.screens[self.sm.current].refresh()
+
+    def bar_buttons(self) -> tuple[str, ...]:
+        """The action bar's buttons now, by their words, in order (what a finger aims at)."""
+        return tuple(str(getattr(b, "text", "")) for b in self.actions_bar.children)
+
+    def changed_on_screen(self) -> None:
+        """The buttons have just changed (rebuilt, a toast shown or hidden): a touch in the next
+        :data:`SETTLE_SECONDS` was aimed at what was there before and is ignored."""
+        self._settled_at = time.monotonic() + SETTLE_SECONDS
+        self._settled_frame = self.ticks + SETTLE_FRAMES
+
+    def settling(self) -> bool:
+        """True while a touch would land on buttons the player has not seen yet: Confirm was pressed
+        and the action bar is not rebuilt, or the buttons changed moments ago."""
+        return (
+            self.bar_stale
+            or time.monotonic() < self._settled_at
+            # a machine so loaded that the new buttons were not drawn yet: touches queued meanwhile
+            # arrive in the first frames after them, however late by the clock
+            or self.ticks < self._settled_frame
+        )
 
     @property
     def operating_screen(self) -> OperatingScreen:
@@ -373,17 +424,34 @@ class CompanionApp(App):  # type: ignore[misc]
     def hide_toast(self) -> None:
         if self.toast is not None and self.toast.parent is not None:
             self.toast.parent.remove_widget(self.toast)
+            self.changed_on_screen()
         self.toast = None
         if self.actions_bar.parent is None:
             self.main.add_widget(self.actions_bar)
 
-    def confirm(self) -> None:
+    def dismiss(self) -> None:
+        """OK on a refusal, or Cancel: the toast goes and the action bar is back (rebuilt if a
+        Confirm emptied it and was refused)."""
         self.hide_toast()
+        if self.bar_stale and self.has_game:
+            self.refresh_actions()
+            self.changed_on_screen()
+
+    def confirm(self) -> None:
+        """Confirm the proposal.  The action bar's buttons were for the state before it: they are
+        taken away at once (a note says the table is updating) and the bar is rebuilt when the
+        game has changed, so no touch can land on a button of the previous state."""
+        self.hide_toast()
+        self.bar_stale = True
+        self.actions_bar.clear_widgets()
+        self.actions_bar.add_widget(
+            Text("Confirmed: updating…", size=15 * self.u, fill=True, id_name="updating")
+        )
         self.session.confirm()
 
     def cancel(self) -> None:
-        self.hide_toast()
         self.session.cancel()
+        self.dismiss()
 
     def ask_undo(self) -> None:
         """Undo with confirmation: the table service proposes taking back the last action."""
@@ -433,53 +501,18 @@ class CompanionApp(App):  # type: ignore[misc]
 
     # -- camera -----------------------------------------------------------------------------------------
     def camera_check(self, frames: int = CHECK_FRAMES, quiet: bool = False) -> None:
-        """Look at the board: ``frames`` new frames go into the board watch, which reports what
-        its recent frames agree on (:class:`companion.table.camera.BoardWatch`).  The Check button
-        takes several frames at once; the periodic watch (``quiet``) one at a time, and only adds
-        to the transcript when the camera's verdict changes."""
-        if self.camera is None:
-            if not quiet:
-                self.show_toast(vm.Proposal("Camera", (), {}, "no camera is configured"))
+        """Look at the board (:func:`companion.ui.screens.camera.check_board`)."""
+        check_board(self, frames, quiet)
+
+    def _look_again(self) -> None:
+        """The game changed: the camera's last verdict was about the game before (a tile just
+        confirmed was still "unexpected" there).  The frames the board watch has are compared with
+        the game now, without a new frame; until then the camera screen says the verdict is old."""
+        session = self._session
+        if session is None or session.last_check is None or session.check_is_current:
             return
-        if "camera" in self.busy or not self.has_game:
-            return
-        session = self.session
-        if not session.has_map:
-            if not quiet:
-                self.show_toast(
-                    vm.Proposal("Camera", (), {}, f"{session.title_name} has no tiles: nothing to check")
-                )
-            return
-        game = session.g18.clone()
-        sync = getattr(self.camera, "sync", None)
-        if callable(sync):
-            sync(game)  # a simulated table that follows the game
-
-        def job(report: Callable[[float], None]) -> Any:
-            from companion.table.camera import BoardWatch
-
-            if self._watch is None and self.recognizer_factory is not None:
-                self._watch = BoardWatch(self.recognizer_factory(), window=CHECK_FRAMES, min_seen=2)
-            if self._watch is None:
-                raise RuntimeError("no recogniser for the camera")
-            self._watch.seconds = 0.0
-            for k in range(frames):
-                report((k + 0.5) / frames)
-                self._watch.add(self.camera.read())
-            if quiet and not self._watch.ready and self._watch.last_frame is not None:
-                return None  # the watch has not seen enough frames to say anything yet
-            return self._watch.check(game)
-
-        def done(check: Any, error: Exception | None) -> None:
-            if error is not None:
-                self.note(f"[camera] check failed: {error}")
-            elif check is not None:
-                session.record_check(check, quiet_if_unchanged=quiet, offer=quiet)
-            self.refresh()
-
-        Work(self, "camera", job, done)
-        if not quiet:
-            self.refresh()
+        if self._watch is not None and session.has_map:
+            self.camera_check(frames=0, quiet=True)
 
     # -- setup, store, tags ----------------------------------------------------------------------------
     def saved_games(self) -> list[Any]:
@@ -512,6 +545,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self.replace_session(UISession(service, self.post))
 
     def _attach(self, session: UISession) -> None:
+        session.subscribe(self._look_again)
         session.subscribe(self.refresh)
         session.on_proposal = self._on_proposal
         session.post = self.post
@@ -532,7 +566,7 @@ class CompanionApp(App):  # type: ignore[misc]
         if self._session is not None:
             return str(self.session.game.title)
         setup = self.screens.get("setup") if hasattr(self, "screens") else None
-        return setup.chosen_title() if isinstance(setup, SetupScreen) else GameConfig().title
+        return setup.chosen_title() if isinstance(setup, SetupScreen) else self.configured_title
 
     def game_cards(self) -> list[Card]:
         """The cards of the open game (its title, rules and players' names; before a game: the title

@@ -260,17 +260,24 @@ class NetworkMap(Widget):  # type: ignore[misc]
 
     # -- touch ------------------------------------------------------------------------------------------
     def place_at(self, x: float, y: float) -> str | None:
-        """The place whose dot is nearest the window point (x, y), within a fingertip."""
+        """The place at the window point (x, y): a dot right under the finger, else the city whose
+        name is under it (a name may lie nearer a neighbour's dot: Chelyabinsk's touched gave
+        Yekaterinburg), else the nearest dot within a fingertip."""
         if self.network is None:
             return None
-        reach = 16 * self.u
-        best: tuple[float, str] | None = None
+        near: list[tuple[float, str]] = []
         for p in self.network.places:
             px, py = self.to_window(*self.where(p))
-            d = (px - x) ** 2 + (py - y) ** 2
-            if d <= reach**2 and (best is None or d < best[0]):
-                best = (d, p.id)
-        return best[1] if best is not None else None
+            near.append(((px - x) ** 2 + (py - y) ** 2, p.id))
+        near.sort()
+        if near and near[0][0] <= (6 * self.u) ** 2:
+            return near[0][1]
+        for pid, label in self.labels.items():
+            if label.parent is not None and label.collide_point(*label.to_widget(x, y)):
+                return pid
+        if near and near[0][0] <= (16 * self.u) ** 2:
+            return near[0][1]
+        return None
 
     def on_touch_down(self, touch: Any) -> bool:
         # where the finger is on the window, from the touch's own screen position: the Board

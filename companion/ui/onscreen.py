@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.core.window import Window
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.vkeyboard import VKeyboard
 
 from companion.ui.screens.base import (
     _screen_of,
@@ -55,7 +56,7 @@ def screenshot(app: CompanionApp, path: str | Path) -> Path:
     the screens included."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if any(type(w).__name__ == "VKeyboard" for w in Window.children):
+    if any(isinstance(w, VKeyboard) for w in Window.children):
         return _screenshot_window(app, path)
     overlays: list[Any] = []
     popup = app.popup

@@ -82,6 +82,8 @@ class UISession:
         """The game log's length after each action, as far as known (:func:`viewmodels.log_marks`):
         kept up to date after each action and undo, recomputed by the Log screen when behind."""
         self.last_check: CameraCheck | None = None
+        self.checked_at: int | None = None
+        """How many actions the game had when :attr:`last_check` compared the board with it."""
         self.pending: Proposal | None = None
         self.on_proposal: Callable[[Proposal | None], None] | None = None
         """The app's toast: called on the UI thread with every new proposal or refusal (None: dropped)."""
@@ -214,6 +216,7 @@ class UISession:
         that is left to do; only when nothing else is proposed, and once per new verdict."""
         before = self.last_check
         self.last_check = check
+        self.checked_at = len(self.game.actions)
         if quiet_if_unchanged and before is not None and _same_verdict(before, check):
             self._changed()
             return
@@ -227,6 +230,11 @@ class UISession:
             self.events.append("[camera] proposes the tile it sees")
             self.service.propose(dict(check.proposals[0]))
         self._changed()
+
+    @property
+    def check_is_current(self) -> bool:
+        """The camera's last verdict was about the game as it is now (no action since, nor undo)."""
+        return self.last_check is not None and self.checked_at == len(self.game.actions)
 
     # -- listeners ------------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:

@@ -33,12 +33,16 @@ def show_toast(app: CompanionApp, prop: vm.Proposal, extra: Extra = ()) -> None:
     u = app.u
     app.hide_toast()
     stepper = prop.ok and prop.price is not None
-    height = (150 + (44 if prop.options else 0) + (44 if stepper else 0)) * u
+    # a long sentence (a two-link build) is written smaller on two lines rather than cut off
+    long = len(prop.text) * 20 * u * 0.55 > app.width_px - 24
+    height = (150 + (26 if long else 0) + (44 if prop.options else 0) + (44 if stepper else 0)) * u
     toast = BoxLayout(orientation="vertical", size_hint=(1, None), height=height)
     toast.padding = (10, 6)
     toast.spacing = 4
     paint(toast, "#212121" if prop.ok else "#4e1111", border=ACCENT)
-    toast.add_widget(Text(prop.text, size=20 * u, bold=True, color="#ffffff", id_name="toast"))
+    toast.add_widget(
+        Text(prop.text, size=(17 if long else 20) * u, bold=True, color="#ffffff", id_name="toast", wrap=long)
+    )
     detail = "; ".join(prop.details) if prop.ok else f"Not possible: {prop.error}"
     toast.add_widget(Text(detail, size=14 * u, color="#eeeeee", wrap=True, fill=True))
     if prop.options:
@@ -77,7 +81,7 @@ def show_toast(app: CompanionApp, prop: vm.Proposal, extra: Extra = ()) -> None:
         toast.add_widget(
             row(
                 *offered,
-                button("OK", app.hide_toast, size=20 * u, color="#616161"),
+                button("OK", app.dismiss, size=20 * u, color="#616161"),
                 height=56 * u,
                 spacing=12,
             )
@@ -88,3 +92,4 @@ def show_toast(app: CompanionApp, prop: vm.Proposal, extra: Extra = ()) -> None:
     if app.actions_bar.parent is app.main:
         app.main.remove_widget(app.actions_bar)
     app.main.add_widget(toast)
+    app.changed_on_screen()

@@ -338,9 +338,20 @@ class Demo(DemoScript):
         self.say(f"  {skipped} actions replayed")
         app.show("table")
         yield 0.3
+        for _ in range(100):  # the game's story, worked out from the log for the game-over screen
+            if app.story_cache is not None and "story" not in app.busy:
+                break
+            yield 0.1
+        yield 0.2
         self.shot("table", "table-game-over")
         tv = vm.table_view(session.g18)
         self.say("  final: " + ", ".join(f"{n} {tv.money(v)}" for n, v in tv.result))
+        app.show("history")
+        yield 0.3
+        self.shot("history")
+        story = app.story_cache[1] if app.story_cache is not None else None
+        if story is not None:
+            self.say(f"  the game's story: {len(story.labels) - 1} rounds drawn")
 
         self.say("Scene 7: a new game from the Setup screen")
         app.show("setup")
@@ -351,7 +362,9 @@ class Demo(DemoScript):
         first = setup.names[0]
         first.focus = True
         yield 0.3
-        keyboard = next((w for w in app.root_window.children if type(w).__name__ == "VKeyboard"), None)
+        from kivy.uix.vkeyboard import VKeyboard
+
+        keyboard = next((w for w in app.root_window.children if isinstance(w, VKeyboard)), None)
         first.text = ""
         if keyboard is not None:
             for letter in names[0]:

@@ -27,10 +27,11 @@ from companion.ui.widgets import (
 if TYPE_CHECKING:  # the shell shows the screens
     from companion.ui.app import CompanionApp
 
-SCREENS = ("table", "shares", "market", "operating", "log", "camera", "setup")
+SCREENS = ("table", "shares", "market", "operating", "log", "history", "camera", "setup")
 #: the screens of a title without a map (its table module's board of panels instead of the 18xx ones)
-BOARD_SCREENS = ("board", "log", "camera", "setup")
+BOARD_SCREENS = ("board", "log", "history", "camera", "setup")
 TITLES = {
+    "history": "History",
     "board": "Board",
     "table": "Table",
     "shares": "Shares",
@@ -41,6 +42,12 @@ TITLES = {
     "setup": "Setup",
 }
 PROGRESS_AFTER = 0.3
+#: a touch this soon after the buttons changed is ignored (``CompanionApp.settling``): it was aimed at
+#: what was there before; a player reads a new button for longer than this before touching it
+SETTLE_SECONDS = 0.3
+#: ... and for this many turns of the UI loop (a loaded machine that stalls takes touches queued
+#: meanwhile in the first turns after, however late by the clock)
+SETTLE_FRAMES = 3
 #: the work whose progress each screen shows (redrawn while it runs)
 PROGRESS_SHOWN = {"operating": ("routes",), "camera": ("camera",)}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.table.titles import Network, counters_of
@@ -12,7 +13,10 @@ from companion.ui import viewmodels as vm
 from companion.ui.screens.base import (
     ListScreen,
     add_panel,
+    vgrid,
 )
+from companion.ui.screens.history import add_charts, with_story
+from companion.ui.viewmodels.history import Story
 from companion.ui.widgets import (
     Text,
 )
@@ -30,7 +34,9 @@ class BoardScreen(ListScreen):
         from companion.ui.netmap import NetworkMap
 
         u = self.u
-        self.netmap = NetworkMap(self.touch_place, u=u, size_hint_x=None)
+        # at the top of its row: the row grows when the note beside it gets longer after a first
+        # touch, and a map at the row's bottom moved down under the finger (about 23 px)
+        self.netmap = NetworkMap(self.touch_place, u=u, size_hint_x=None, pos_hint={"top": 1})
         self.selected: str | None = None
         """The first place touched on the drawn map, waiting for the other end."""
         self.map_note = Text("", size=12 * u, wrap=True, id_name="map-note")
@@ -120,6 +126,14 @@ class BoardScreen(ListScreen):
             g.add_widget(Text(f"{name} wins with ${best:,}", size=22 * u, bold=True, id_name="winner"))
             final = ", ".join(f"{n} ${v:,}" for n, v in bv.result)
             g.add_widget(Text(f"Final: {final} · {bv.end_reason}", size=15 * u, wrap=True, id_name="final"))
+            story_box = vgrid(2)  # the game's story: net worth and share prices by round
+            g.add_widget(story_box)
+
+            def fill(shown: Story, box: GridLayout = story_box) -> None:
+                box.clear_widgets()
+                add_charts(self.app, box, shown, ("worth", "prices"))
+
+            with_story(self.app, fill)
         net = self.app.session.network()
         if net is not None:
             if self.selected is not None and not any(self.selected in ln.places for ln in net.lit()):

@@ -16,6 +16,7 @@ from companion.ui.screens.base import (
 from companion.ui.widgets import (
     BAD,
     GOOD,
+    INK,
     Text,
     button,
     row,
@@ -39,6 +40,8 @@ class CalibrationScreen(BaseScreen):
         self.walk: Any = None
         self.message = ""
         self.title = ""
+        self.on_game_board = False
+        """The walk uses the tiles laid in the open game (not the suggested hexes)."""
 
     def start(self, title: str) -> None:
         """A new walk-through for ``title`` on the suggested hexes (nothing learned, nothing stored)."""
@@ -46,6 +49,7 @@ class CalibrationScreen(BaseScreen):
 
         self.title = title
         self.walk = CalibrationWalk.for_layout(title)
+        self.on_game_board = False
         self.message = ""
 
     def use_game_board(self) -> None:
@@ -55,9 +59,20 @@ class CalibrationScreen(BaseScreen):
 
         try:
             self.walk = CalibrationWalk.for_board(vm.board_state(self.app.session.g18))
-            self.message = "Using the tiles laid in the open game"
         except (CalibrationError, GameError, ValueError) as err:
-            self.message = str(err)
+            self.message = f"Cannot use the open game's board: {err}"
+        else:
+            self.on_game_board = True
+            self.message = (
+                f"Using the {len(self.walk.colours)} tiles laid in the open game (step 1 lists them): "
+                "photograph the board as it is"
+            )
+        self.refresh()
+
+    def use_suggested(self) -> None:
+        """Back to the suggested hexes after using the open game's board."""
+        self.start(self.title)
+        self.message = "Using the suggested hexes: lay the tiles of step 1"
         self.refresh()
 
     def photograph(self) -> None:
@@ -125,6 +140,17 @@ class CalibrationScreen(BaseScreen):
         if walk is None:
             g.add_widget(Text("Choose a title on the Setup screen first", size=14 * u))
             return
+        if self.message:  # what the last step did, or why it could not, in sight at the top
+            refused = self.message.startswith(("Cannot", "Not stored", "No camera"))
+            status = Text(
+                self.message,
+                size=15 * u,
+                bold=True,
+                wrap=True,
+                color=BAD if refused else INK,
+                id_name="calibrate-status",
+            )
+            g.add_widget(status)
         g.add_widget(
             Text(
                 "1. With the markers in place, lay one tile of each colour on the board:",
@@ -134,7 +160,17 @@ class CalibrationScreen(BaseScreen):
         )
         for k, line in enumerate(walk.steps()):
             g.add_widget(Text(f"    {line}", size=15 * u, bold=True, id_name=f"calibrate-step:{k}"))
-        if self.app.has_game:
+        if self.app.has_game and self.on_game_board:
+            g.add_widget(
+                button(
+                    "Use the suggested hexes instead",
+                    self.use_suggested,
+                    size=14 * u,
+                    size_hint_y=None,
+                    height=40 * u,
+                )
+            )
+        elif self.app.has_game:
             g.add_widget(
                 button(
                     "Use the tiles laid in the open game instead",
@@ -170,7 +206,6 @@ class CalibrationScreen(BaseScreen):
         discard = button("Discard", self.discard, size=16 * u, color=BAD, size_hint_y=None, height=44 * u)
         discard.disabled = busy
         g.add_widget(row(keep, discard, height=44 * u))
-        g.add_widget(Text(self.message, size=14 * u, wrap=True, id_name="calibrate-status"))
         g.add_widget(
             button(
                 "Back to Setup", lambda: self.app.show("setup"), size=15 * u, size_hint_y=None, height=40 * u

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.progressbar import ProgressBar
 
+from companion.ui import viewmodels as vm
 from companion.ui.screens.base import (
+    CHECK_FRAMES,
     BaseScreen,
+    Work,
     scroll_of,
     vgrid,
 )
@@ -78,7 +82,19 @@ class CameraScreen(BaseScreen):
         self.list.clear_widgets()
         if work is not None:
             self.list.add_widget(Text("Checking the board…", size=16 * u, bold=True))
-        if check is not None:
+        if check is not None and not self.app.session.check_is_current:
+            # the verdict was about the game before the latest action: its lays are not offered
+            self.list.add_widget(
+                Text(
+                    "The game has changed since the camera looked: "
+                    + ("looking again…" if work is not None else "press Check the board"),
+                    size=16 * u,
+                    bold=True,
+                    wrap=True,
+                    id_name="camera",
+                )
+            )
+        elif check is not None:
             if check.image is not None:
                 self.image.texture = texture_from_bgr(check.image)
             if check.error:
@@ -112,3 +128,53 @@ class CameraScreen(BaseScreen):
         taps = [e for e in self.app.session.events if e.startswith("[tap]") or e.startswith("[camera]")]
         for e in taps[-8:]:
             self.list.add_widget(Text(e, size=13 * u, wrap=True))
+
+
+def check_board(app: CompanionApp, frames: int, quiet: bool = False) -> None:
+    """Look at the board: ``frames`` new frames go into the board watch, which reports what
+    its recent frames agree on (:class:`companion.table.camera.BoardWatch`).  The Check button
+    takes several frames at once; the periodic watch (``quiet``) one at a time, and only adds
+    to the transcript when the camera's verdict changes."""
+    if app.camera is None:
+        if not quiet:
+            app.show_toast(vm.Proposal("Camera", (), {}, "no camera is configured"))
+        return
+    if "camera" in app.busy or not app.has_game:
+        return
+    session = app.session
+    if not session.has_map:
+        if not quiet:
+            app.show_toast(
+                vm.Proposal("Camera", (), {}, f"{session.title_name} has no tiles: nothing to check")
+            )
+        return
+    game = session.g18.clone()
+    sync = getattr(app.camera, "sync", None)
+    if callable(sync):
+        sync(game)  # a simulated table that follows the game
+
+    def job(report: Callable[[float], None]) -> Any:
+        from companion.table.camera import BoardWatch
+
+        if app._watch is None and app.recognizer_factory is not None:
+            app._watch = BoardWatch(app.recognizer_factory(), window=CHECK_FRAMES, min_seen=2)
+        if app._watch is None:
+            raise RuntimeError("no recogniser for the camera")
+        app._watch.seconds = 0.0
+        for k in range(frames):
+            report((k + 0.5) / frames)
+            app._watch.add(app.camera.read())
+        if quiet and not app._watch.ready and app._watch.last_frame is not None:
+            return None  # the watch has not seen enough frames to say anything yet
+        return app._watch.check(game)
+
+    def done(check: Any, error: Exception | None) -> None:
+        if error is not None:
+            app.note(f"[camera] check failed: {error}")
+        elif check is not None:
+            session.record_check(check, quiet_if_unchanged=quiet, offer=quiet)
+        app.refresh()
+
+    Work(app, "camera", job, done)
+    if not quiet:
+        app.refresh()

@@ -82,7 +82,12 @@ class MapScreen(BaseScreen):
         self.add_widget(root)
         self.key: Any = None
         self.geometry: Any = None
-        self.bind(size=lambda *_: self.fit())
+        self.zoomed = False
+        """The players zoomed or moved the map: it stays so (a toast coming and going, a lay
+        confirmed) until **Whole map**."""
+        self.scatter.bind(on_transform_with_touch=lambda *_: setattr(self, "zoomed", True))
+        self._size = (0.0, 0.0)
+        self.bind(size=lambda *_: self._resized())
 
     @property
     def target_px(self) -> float:
@@ -123,12 +128,24 @@ class MapScreen(BaseScreen):
 
         Work(self.app, "full-map", job, done)
 
+    def _resized(self) -> None:
+        """The screen grew or shrank (the toast took the action bar's place, or went): the whole
+        map again, unless the players zoomed in; then the same part stays in the middle."""
+        old_w, old_h = self._size
+        self._size = (float(self.width), float(self.height))
+        if not self.zoomed or old_w <= 1:
+            self.fit()
+            return
+        x, y = self.scatter.pos
+        self.scatter.pos = (x + (self.width - old_w) / 2, y + (self.height - old_h) / 2)
+
     def fit(self) -> None:
         """The whole map in view."""
         w, h = self.image.size
         if self.image.texture is None or w <= 0 or h <= 0 or self.width <= 1:
             return
         scale = min(self.width / w, self.height / h)
+        self.zoomed = False
         self.scatter.transform = Matrix()
         self.scatter.apply_transform(Matrix().scale(scale, scale, 1))
         self.scatter.pos = ((self.width - w * scale) / 2, (self.height - h * scale) / 2)
@@ -161,6 +178,7 @@ class MapScreen(BaseScreen):
                 self.target_px * 1.15 / self.hex_px(), float(self.scatter.scale_max) / self.scatter.scale
             )
             self.scatter.apply_transform(Matrix().scale(factor, factor, 1), anchor=pos)
+            self.zoomed = True
             self.app.note(f"[map] zoomed in on {hex_id}")
             return
         self.app.act_on_hex(hex_id)

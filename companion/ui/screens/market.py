@@ -41,7 +41,8 @@ class MarketScreen(BaseScreen):
                     continue
                 box = BoxLayout(orientation="vertical", padding=1, spacing=1)
                 paint(box, cell.color, border="#9e9e9e" if not cell.par else "#1b5e20")
-                box.add_widget(Text(f"{cell.price}", size=11 * u, bold=cell.par, halign="center", fill=True))
+                price = Text(f"{cell.price}", size=11 * u, bold=cell.par, halign="center", fill=True)
+                box.add_widget(_fitted(price, 11 * u))
                 for sym in cell.tokens[:3]:
                     bg, fg = mv.token_colors.get(sym, ("#888888", "#ffffff"))
                     tok = Text(
@@ -54,7 +55,7 @@ class MarketScreen(BaseScreen):
                         fill=True,
                     )
                     paint(tok, bg)
-                    box.add_widget(tok)
+                    box.add_widget(_fitted(tok, 9 * u))
                 grid.add_widget(box)
         self.box.add_widget(grid)
         legend = row(height=20 * u)
@@ -63,3 +64,14 @@ class MarketScreen(BaseScreen):
             paint(chip, color)
             legend.add_widget(chip)
         self.box.add_widget(legend)
+
+
+def _fitted(label: Text, largest: float) -> Text:
+    """A cell's label whose letters fit its share of the cell: two or three corporations' tokens on
+    one price share its height, each written smaller rather than over its neighbour."""
+
+    def fit(*_: object) -> None:
+        label.font_size = max(6.0, min(largest, label.height * 0.78))
+
+    label.bind(height=fit)
+    return label

@@ -10,7 +10,10 @@ from companion.ui import viewmodels as vm
 from companion.ui.screens.base import (
     ListScreen,
     add_panel,
+    vgrid,
 )
+from companion.ui.screens.history import add_charts, with_story
+from companion.ui.viewmodels.history import Story
 from companion.ui.widgets import (
     ACCENT,
     BAD,
@@ -53,12 +56,28 @@ class TableScreen(ListScreen):
                     id_name="final",
                 )
             )
+            story_box = vgrid(2)  # the game's story: net worth and share prices by round
+            g.add_widget(story_box)
+
+            def fill(shown: Story, box: GridLayout = story_box) -> None:
+                box.clear_widgets()
+                add_charts(self.app, box, shown, ("worth", "prices"))
+
+            with_story(self.app, fill)
         for n, panel in enumerate(tv.panels):  # the title's own tables (1833NE's takeover offers)
             add_panel(g, panel, n, u, prefix="table:")
+        if tv.auction_under_way:
+            g.add_widget(
+                Text(tv.auction_under_way, size=16 * u, bold=True, wrap=True, id_name="auction-under-way")
+            )
         if tv.auction:
             g.add_widget(Text("Private companies for sale", size=15 * u, bold=True))
+            # two to a line, so every player is in sight below them at 800×480
+            sale = GridLayout(cols=2, size_hint_y=None, spacing=(6 * u, 0))
+            sale.bind(minimum_height=sale.setter("height"))
             for a in tv.auction:
-                g.add_widget(Text(a.text, size=14 * u, wrap=True, id_name=f"auction:{a.sym}"))
+                sale.add_widget(Text(a.text, size=13 * u, wrap=True, id_name=f"auction:{a.sym}"))
+            g.add_widget(sale)
         head = row(
             Text("Player", size=14 * u, bold=True, fill=True),
             Text("Cash", size=14 * u, bold=True, size_hint_x=0.55, fill=True),
@@ -120,7 +139,8 @@ class TableScreen(ListScreen):
                 paint(chip, c.color, border=ACCENT if c.acting else None)
                 corps.add_widget(chip)
             g.add_widget(corps)
-        info = f"Phase {tv.phase} · train limit {tv.train_limit} · certificate limit {tv.cert_limit}"
+        limit = tv.train_limit_text or str(tv.train_limit)
+        info = f"Phase {tv.phase} · train limit {limit} · certificate limit {tv.cert_limit}"
         if tv.next_trains:
             info += " · next trains: " + ", ".join(tv.next_trains)
         if tv.loans_left is not None:

@@ -29,6 +29,7 @@ from companion.ui.viewmodels.board import (
     own_table,
 )
 from companion.ui.viewmodels.common import ZONE_COLORS, currency, entity_label, money, round_label
+from companion.ui.viewmodels.history import Series, Story, story
 from companion.ui.viewmodels.log import LogEntry, LogView, company_label, log_marks, log_view
 from companion.ui.viewmodels.market import MarketCell, MarketView, market_view
 from companion.ui.viewmodels.operating import (
@@ -82,7 +83,9 @@ __all__ = [
     "Proposal",
     "RouteLine",
     "RoutesView",
+    "Series",
     "SetupView",
+    "Story",
     "SheetRow",
     "Spreadsheet",
     "TableView",
@@ -110,6 +113,7 @@ __all__ = [
     "setup_view",
     "own_table",
     "spreadsheet",
+    "story",
     "suggest_routes",
     "table_view",
 ]

@@ -139,6 +139,12 @@ class TableView:
     """How the title writes money (``"${}"``; 1861 ``"{}₽"``)."""
     panels: tuple[Panel, ...] = ()
     """The title's own tables for the Table screen (``companion/ui/titles``: 1833NE's takeover offers)."""
+    train_limit_text: str = ""
+    """The phase's train limit as the rules give it: ``4``, or by kind of company (``2 for minors,
+    4 for majors``)."""
+    auction_under_way: str = ""
+    """A company's auction in a stock round (1867's minors): what is auctioned, the high bid and
+    its bidder, who bids next; "" when none runs."""
 
     def money(self, amount: int | float) -> str:
         return money(amount, self.currency)
@@ -322,7 +328,42 @@ def table_view(game: Game) -> TableView:
         loans_left=int(game.loans_left) if hasattr(game, "loans_left") else None,
         currency=currency(game),
         panels=titles.table_panels(game),
+        train_limit_text=train_limit_text(game),
+        auction_under_way=auction_under_way(game) if not game.finished else "",
     )
+
+
+def train_limit_text(game: Game) -> str:
+    """The phase's train limit: one number, or per kind of company when the phase gives one per
+    kind (1867's phase 2: minors 2, and no majors yet)."""
+    limits = getattr(game.phase, "limits", None)
+    if not isinstance(limits, dict) or not limits:
+        return str(game.phase.train_limit)
+    return ", ".join(f"{n} for {kind}s" for kind, n in limits.items())
+
+
+def auction_under_way(game: Game) -> str:
+    """The auction of a corporation running in the current step (a stock round's auction of one
+    company, 1867's minors), in words: ``Auction for N (Nikolaev Railway): high bid Player 2 $150;
+    Player 3 bids next or passes``; "" when none runs (the private companies' auction has its own
+    rows: :func:`auction_rows`)."""
+    step = game.round.active_step() if game.round is not None else None
+    auction = getattr(step, "auction", None)
+    item = getattr(auction, "item", None)
+    if auction is None or not isinstance(item, Corporation):
+        return ""
+    name = str(getattr(item, "name", "") or "")
+    sym = str(getattr(item, "sym", item))
+    what = f"{sym} ({name})" if name and name != sym else sym
+    cash = currency(game)
+    top = auction.highest() if callable(getattr(auction, "highest", None)) else None
+    words = f"Auction for {what}: " + (
+        f"high bid {top[0].name} {money(top[1], cash)}" if top else "no bid yet"
+    )
+    bidder = auction.next_bidder() if callable(getattr(auction, "next_bidder", None)) else None
+    if bidder is not None:
+        words += f"; {bidder.name} bids next or passes"
+    return words
 
 
 @dataclass(frozen=True)
