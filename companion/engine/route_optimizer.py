@@ -714,6 +714,52 @@ def best_routes(
     for k in range(n_trains - 1, -1, -1):
         group_end[k] = group_end[k + 1] if k + 1 < n_trains and same_as_prev[k + 1] else k + 1
 
+    # Swaps between trains of different groups: a set of routes is searched once, each route on
+    # the train where it earns most.  Route y on train k (group B) is cut when, with route x on a
+    # train of an earlier group A, the swap (y on A, x on B; both in those kinds' lists) earns
+    # more, or as much and x comes later than y in a fixed order of the candidates; or when a
+    # train of an earlier group does not run and y earns at least as much on it.  Exact: among
+    # the best solutions take the one with the least Σ rank(group) × (C − order(route)) over the
+    # trains that run (C above every order); a better swap would contradict it being best, and
+    # an equal swap or move of those kinds would lower the sum, so no rule cuts it.
+    order_of = {id(c): n for n, c in enumerate(candidates)}
+    gid = [[order_of[id(c)] for _, c in lst] for lst in lists]
+    by_kind: dict[tuple[object, int], list[int]] = {}  # value of each candidate, -1: not in the list
+    for k in range(n_trains):
+        kind_key = train_kind[order[k]]
+        if kind_key not in by_kind:
+            table = [-1] * len(candidates)
+            for (v, _), g in zip(lists[k], gid[k], strict=True):
+                table[g] = v
+            by_kind[kind_key] = table
+    value_at = [by_kind[train_kind[order[k]]] for k in range(n_trains)]
+    group_start = [0] * n_trains
+    for k in range(1, n_trains):
+        group_start[k] = group_start[k - 1] if same_as_prev[k] else k
+    swaps = any(group_start)
+
+    def swap_better(k: int, idx: int) -> bool:
+        """Whether route ``idx`` of train k does better on a train of an earlier group."""
+        y = gid[k][idx]
+        value = vals[k][idx]
+        here = value_at[k]
+        for j in range(group_start[k]):
+            pj = pick[j]
+            there = value_at[j]
+            if pj < 0:  # that train does not run
+                if there[y] >= value:
+                    return True
+                continue
+            x = gid[j][pj]
+            x_here = here[x]
+            y_there = there[y]
+            if x_here < 0 or y_there < 0:
+                continue
+            gain = y_there + x_here - vals[j][pj] - value
+            if gain > 0 or (gain == 0 and x > y):
+                return True
+        return False
+
     def bound(k: int, mask: int, min_index: int) -> int:
         """More than trains k.. can add with the track ``mask`` taken: for each group of trains of
         one kind, the best candidates of that kind that share no track with ``mask`` (one per
@@ -798,12 +844,16 @@ def best_routes(
         if lagrangian:
             lag = lagrangian[0]
             # a child's bound is at most base + the reduced value of its route (see _Lagrangian)
-            base = total + lag.total - taken + lag.reds_from(k + 1, mask, start_index)
+            # (the next train takes candidates from start_index on only when it is of k's group)
+            next_index = start_index if k + 1 < n_trains and same_as_prev[k + 1] else 0
+            base = total + lag.total - taken + lag.reds_from(k + 1, mask, next_index)
             reds, prices = lag.reds[k], lag.prices[k]
             for idx in lag.full_order[k]:
                 if base + reds[idx] <= best_total:
                     break
                 if idx < start_index or ms[idx] & mask:
+                    continue
+                if swaps and group_start[k] and swap_better(k, idx):
                     continue
                 pick[k] = idx
                 search(
@@ -824,6 +874,8 @@ def best_routes(
             if total + value + rest <= best_total:
                 break
             if ms[idx] & mask:
+                continue
+            if swaps and group_start[k] and swap_better(k, idx):
                 continue
             pick[k] = idx
             search(k + 1, mask | ms[idx], total + value, idx + 1, conn_ok or is_conn[k][idx])
