@@ -6,22 +6,26 @@ also with the Lagrangian bound taking over from the start of the search."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import companion.engine.route_optimizer as ro
 from companion.data import load_title
 from companion.engine.map import GameMap, Phase
 from companion.engine.route_optimizer import (
     SUGGESTION_TIME_LIMIT,
+    Candidate,
     RouteResult,
     _kind_limits,
     best_routes,
     enumerate_routes,
 )
 from companion.engine.routes import Train, route_value, trains_from_names
+from companion.interop.run_states import RunState
 from tests.test_routes import exhaustive
 from tests.test_routes_titles import small, title_states
 
@@ -165,3 +169,42 @@ def test_kinds_that_pay_differently_agree_with_the_exhaustive_search(names: list
         result = best_routes(state.game_map, state.corporation, trains, state.phase)
         assert result.optimal
         assert result.total == exhaustive(state.game_map, state.corporation, trains, state.phase)
+
+
+def late_states(title: str, name: str, count: int) -> list[RunState]:
+    """The last ``count`` states of a fixture game whose corporation runs several trains."""
+    return [s for s in title_states(title, name) if len(s.trains) > 1][-count:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("title", "name"), [("1861", "29683.json"), ("1867", "21268.json")])
+def test_only_routes_that_could_beat_a_first_set_are_searched(
+    title: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On long candidate lists the search values and searches only the routes that could be in a
+    set worth more than a target (a first set, or more): the same totals as searching them all,
+    legal routes; and no route is worth more than the bound that leaves it out."""
+    states = late_states(title, name, 4)
+    assert any(
+        len(enumerate_routes(s.game_map, s.corporation, 9, s.phase, kind_limits=_kind_limits(s.trains)))
+        > ro.FLOORS_FROM
+        for s in states
+    )
+    totals = []
+    for state in states:
+        result = best_routes(state.game_map, state.corporation, state.trains, state.phase)
+        assert result.optimal
+        assert_legal(state.game_map, state.corporation, state.trains, state.phase, result)
+        totals.append(result.total)
+    monkeypatch.setattr(ro, "FLOORS_FROM", 10**9)
+    assert totals == [best_routes(s.game_map, s.corporation, s.trains, s.phase).total for s in states]
+    for state in states[-2:]:
+        gm, corp, phase = state.game_map, state.corporation, state.phase
+        candidates = enumerate_routes(gm, corp, 9, phase, kind_limits=_kind_limits(state.trains))
+        value_of: dict[tuple[object, int], Callable[[Candidate], int | None]] = {
+            (t.distance, t.multiplier): ro._valuer_for(gm, corp, t, phase) for t in state.trains
+        }
+        floors = ro._Floors(gm, corp, state.trains, phase, candidates, value_of)
+        for key, value in value_of.items():
+            for cand, ub in zip(candidates, floors.ub[key], strict=True):
+                assert (value(cand) or 0) <= ub
