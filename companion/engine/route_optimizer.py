@@ -178,7 +178,8 @@ def enumerate_routes(
     for h, n in reachable:
         st = game_map.state[h]
         spec = st.spec.nodes[n]
-        passable.append(not (spec.is_city and st.blocks(n, corp)))
+        # a route may end at an offboard but not pass through it (check_route)
+        passable.append(not (spec.is_city and st.blocks(n, corp)) and spec.kind != "offboard")
     adj: list[list[tuple[int, int, Chain]]] = []
     for node in reachable:
         out = []
@@ -587,7 +588,9 @@ def _fast_valuer(
     return lambda c: c.base * mult + bonus(c.stops)
 
 
-def _valuer_for(game_map: GameMap, corp: str, train: Train, phase: Phase) -> Callable[[Candidate], int | None]:
+def _valuer_for(
+    game_map: GameMap, corp: str, train: Train, phase: Phase
+) -> Callable[[Candidate], int | None]:
     """A candidate's revenue for ``train`` (None: the train may not run it)."""
     fast = _fast_valuer(game_map, corp, train, phase)
     valuer = game_map.route_valuer(corp, train, phase)
@@ -681,7 +684,9 @@ class _Floors:
         self.total = -1
         for turn in (list(range(len(trains))), list(range(len(trains) - 1, -1, -1))):
             first = (trains[turn[0]].distance, trains[turn[0]].multiplier)
-            tries = [n for n in by_ub[first][: 4 * FLOORS_TRIES] if valued[first].get(n) or n not in valued[first]]
+            tries = [
+                n for n in by_ub[first][: 4 * FLOORS_TRIES] if valued[first].get(n) or n not in valued[first]
+            ]
             for n0 in tries[:FLOORS_TRIES]:
                 if n0 not in valued[first]:
                     valued[first][n0] = value_of[first](candidates[n0])
@@ -779,7 +784,13 @@ def best_routes(
     value_of = {key: _valuer_for(game_map, corp, t, phase) for key, t in zip(train_kind, trains, strict=True)}
     # on long lists, a first set of routes and the routes that could be in a better one (_Floors)
     floors: _Floors | None = None
-    if len(trains) > 1 and not connection and extender is None and not stopped and len(candidates) > FLOORS_FROM:
+    if (
+        len(trains) > 1
+        and not connection
+        and extender is None
+        and not stopped
+        and len(candidates) > FLOORS_FROM
+    ):
         floors = _Floors(game_map, corp, [trains[i] for i in order], phase, candidates, value_of)
     valued: dict[tuple[object, int], dict[int, int | None]] = {}  # per kind: candidate index -> value
     reported = [-1]
@@ -802,7 +813,9 @@ def best_routes(
                 continue
             lst: list[tuple[int, Candidate]] = []
             value_fn = value_of[key]
-            floor, ubs = (max(floor_of[key], 0), floors.ub[key]) if floors is not None and floor_of else (0, None)
+            floor, ubs = (
+                (max(floor_of[key], 0), floors.ub[key]) if floors is not None and floor_of else (0, None)
+            )
             known = valued.setdefault(key, {})
             for n, c in enumerate(candidates):
                 if n & 0x1FF == 0x1FF and not stopped:
@@ -919,7 +932,9 @@ def best_routes(
         # its tables (candidates × pieces of track, per train kind) are not too large
         lagrangian: list[_Lagrangian] = []
         pieces = max((c.mask.bit_length() for lst in lists for _, c in lst), default=0)
-        lagrangian_fits = sum(len(lst) for lst in {id(x): x for x in lists}.values()) * pieces <= LAGRANGIAN_CELLS
+        lagrangian_fits = (
+            sum(len(lst) for lst in {id(x): x for x in lists}.values()) * pieces <= LAGRANGIAN_CELLS
+        )
 
         best_total = -1
         best_pick: list[int] = []
