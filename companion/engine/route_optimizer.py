@@ -48,6 +48,9 @@ DOMINANCE_LIMIT = 4000
 #: more candidates than this (and several trains): only those that could be in a better set than
 #: a first one are valued and searched (:class:`_Floors`)
 FLOORS_FROM = 1000
+#: ... and at most this many trains (with more, the search is the cost, and starting it again
+#: for each target costs more than valuing every route)
+FLOORS_TRAINS = 3
 #: how many first routes the first set of :class:`_Floors` tries
 FLOORS_TRIES = 16
 
@@ -785,7 +788,7 @@ def best_routes(
     # on long lists, a first set of routes and the routes that could be in a better one (_Floors)
     floors: _Floors | None = None
     if (
-        len(trains) > 1
+        1 < len(trains) <= FLOORS_TRAINS
         and not connection
         and extender is None
         and not stopped

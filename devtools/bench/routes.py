@@ -208,33 +208,43 @@ def title_lines(title: str) -> tuple[str, list[str]]:
     return row, slowest
 
 
-#: issue 39's hard state: 1861, ``tools/random_games.py --title 1861 --seed 7017``, after 747 actions
-NATIONAL_7017 = ROOT.parent / "routes" / "1861_seed7017_national.json"
+#: issue 39's hard states, stored exports replayed to their end: (file, how it was made)
+NATIONALS = (
+    ("1861_seed7017_national.json", "`random_games.py --title 1861 --seed 7017`, after 747 actions"),
+    (
+        "1861_seed38106_national.json",
+        "`random_games.py --title 1861 --seed 38106`, 4 players, after 646 actions",
+    ),
+)
 
 
 def national_line() -> str:
-    """The best routes of the 1861 national (RSR, 4/4/6/6/7/7) of the seed-7017 game, timed."""
+    """The best routes of the 1861 nationals of issue 39 (RSR with many trains), timed."""
     from companion.engine import as_18xx
     from companion.interop.actions import effective_actions
     from companion.interop.replay import game_for_export, load_export
 
-    if not NATIONAL_7017.exists():
-        return f"The 1861 seed-7017 national: `{NATIONAL_7017}` is not here; not run."
-    export = load_export(NATIONAL_7017)
-    table_game = game_for_export(export)
-    for action in effective_actions(export["actions"]):
-        table_game._process(action)
-    game: Any = as_18xx(table_game)
-    corp = game.round.current_entity()
-    start = time.process_time()
-    result = game.suggest_routes(corp, time_limit=LIMIT)
-    seconds = time.process_time() - start
-    proof = "proven optimal" if result.optimal else "NOT proven"
-    return (
-        f"The 1861 seed-7017 national (`random_games.py --title 1861 --seed 7017`, after 747 actions: "
-        f"{corp.sym} with {'/'.join(sorted(t.name for t in corp.trains))}): {result.total}, {proof}, "
-        f"{seconds:.3f} s."
-    )
+    lines = []
+    for name, made in NATIONALS:
+        path = ROOT.parent / "routes" / name
+        if not path.exists():
+            lines.append(f"* `{path}` is not here; not run.")
+            continue
+        export = load_export(path)
+        table_game = game_for_export(export)
+        for action in effective_actions(export["actions"]):
+            table_game._process(action)
+        game: Any = as_18xx(table_game)
+        corp = game.round.current_entity()
+        start = time.process_time()
+        result = game.suggest_routes(corp, time_limit=LIMIT)
+        seconds = time.process_time() - start
+        proof = "proven optimal" if result.optimal else "NOT proven"
+        lines.append(
+            f"* {made}: {corp.sym} with {'/'.join(sorted(t.name for t in corp.trains))}: "
+            f"{result.total}, {proof}, {seconds:.3f} s."
+        )
+    return "\n".join(["The 1861 nationals of issue 39:", "", *lines])
 
 
 def bench() -> str:
