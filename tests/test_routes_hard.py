@@ -241,3 +241,30 @@ def test_a_route_may_not_pass_through_an_offboard(reference_rules: bool) -> None
     assert [c.stops for c in candidates] == [(("I19", 0), ("J20", 0))]
     result = best_routes(gm, "V", trains, phase)
     assert result.optimal and result.total == exhaustive(gm, "V", trains, phase) > 0
+
+
+def test_a_limit_during_the_floors_search_keeps_the_first_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped once the first set of routes is known (a long list, two trains): the answer is at
+    least that set, legal, and said to be not proven."""
+    state = next(
+        s
+        for s in title_states("1861", "29683.json")
+        if len(s.trains) == 2
+        and len(enumerate_routes(s.game_map, s.corporation, 9, s.phase, kind_limits=_kind_limits(s.trains)))
+        > ro.FLOORS_FROM
+    )
+    made: list[ro._Floors] = []
+    real_init = ro._Floors.__init__
+
+    def init(self: ro._Floors, *args: Any) -> None:
+        real_init(self, *args)
+        made.append(self)
+
+    monkeypatch.setattr(ro._Floors, "__init__", init)
+    result = best_routes(
+        state.game_map, state.corporation, state.trains, state.phase, cancel=lambda: bool(made)
+    )
+    assert made and made[0].total > 0
+    assert not result.optimal and result.cancelled and result.status == "best found, not proven"
+    assert result.total >= made[0].total
+    assert_legal(state.game_map, state.corporation, state.trains, state.phase, result)

@@ -808,7 +808,8 @@ def best_routes(
     ) -> tuple[list[TrainRoute], int, bool, bool, int]:
         """The best routes among those worth more than ``floor_of`` (per kind; None: all): (routes,
         total, proven, cancelled, search nodes); ``seeded``: the first set of _Floors is the answer
-        when nothing better is found."""
+        when nothing better is found (a set found worth less than the target is then no proof;
+        see below)."""
         kinds: dict[tuple[object, int], list[tuple[int, Candidate]]] = {}
         for t in trains:
             key = (t.distance, t.multiplier)
@@ -1095,7 +1096,8 @@ def best_routes(
         for target in targets:
             floor_of = {key: target - (everything - top) for key, top in floors.top.items()}
             last = target == floors.total
-            routes, total, optimal, cancelled, searched = attempt(floor_of, last)
+            # the first set is the answer when nothing better is found (or the limit stops it)
+            routes, total, optimal, cancelled, searched = attempt(floor_of, True)
             nodes += searched
             if last or total >= target or cancelled or stopped:
                 break
