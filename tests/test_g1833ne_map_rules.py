@@ -20,6 +20,7 @@ from companion.engine import new_game
 from companion.interop.replay import export_game, game_for_export
 from companion.titles.g1833ne import Game1833NE
 from companion.titles.g1833ne import takeover as tk
+from companion.titles.g1833ne.game import FERRY_PORTS
 from companion.titles.g1833ne.routes import DELAWARE_HUDSON, OGDENSBURG, Map1833NE
 from tests.g1833ne_random import random_action
 from tests.test_g1833ne import buy_card, example_game, index_of
@@ -275,6 +276,8 @@ def test_a_takeover_hands_the_targets_ferries_and_abilities_to_the_buyer_on_the_
     game = _first_takeover_offer().clone()
     buyer = buyer_of(game)
     target = next(t for t, _p, _d in tk.offers(game, buyer) if game.counted_trains(t))  # cannot refuse
+    if target.sym not in game.ferries.values():  # this game's target bought none: as if it had
+        game.ferries[next(h for h in FERRY_PORTS if h not in game.ferries)] = target.sym
     assert target.sym in game.ferries.values()
     for company in ("P4", "P6"):
         game.company(company).closed = False  # closed by now in this game: as if the target held them

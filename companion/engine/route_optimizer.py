@@ -45,6 +45,14 @@ LAGRANGIAN_CELLS = 3_000_000
 LAGRANGIAN_STEPS = 60
 #: the longest candidate list of one train kind whose routes are all compared for dominance
 DOMINANCE_LIMIT = 4000
+#: more candidates than this (and several trains): only those that could be in a better set than
+#: a first one are valued and searched (:class:`_Floors`)
+FLOORS_FROM = 1000
+#: ... and at most this many trains (with more, the search is the cost, and starting it again
+#: for each target costs more than valuing every route)
+FLOORS_TRAINS = 3
+#: how many first routes the first set of :class:`_Floors` tries
+FLOORS_TRIES = 16
 
 
 @dataclass(frozen=True)
@@ -173,7 +181,8 @@ def enumerate_routes(
     for h, n in reachable:
         st = game_map.state[h]
         spec = st.spec.nodes[n]
-        passable.append(not (spec.is_city and st.blocks(n, corp)))
+        # a route may end at an offboard but not pass through it (check_route)
+        passable.append(not (spec.is_city and st.blocks(n, corp)) and spec.kind != "offboard")
     adj: list[list[tuple[int, int, Chain]]] = []
     for node in reachable:
         out = []
@@ -582,6 +591,125 @@ def _fast_valuer(
     return lambda c: c.base * mult + bonus(c.stops)
 
 
+def _valuer_for(
+    game_map: GameMap, corp: str, train: Train, phase: Phase
+) -> Callable[[Candidate], int | None]:
+    """A candidate's revenue for ``train`` (None: the train may not run it)."""
+    fast = _fast_valuer(game_map, corp, train, phase)
+    valuer = game_map.route_valuer(corp, train, phase)
+    most = train.max_stops
+
+    def value(c: Candidate) -> int | None:
+        stops = c.train_stops
+        if len(stops) > most:
+            return None
+        if fast is not None and c.run is None:
+            return fast(c)
+        if valuer is not None:
+            v = valuer(stops)
+            return None if v < 0 else v + c.extra
+        try:
+            v, _ = route_value(game_map, corp, train, stops, phase)
+        except ValueError:
+            return None
+        return v + c.extra
+
+    return value
+
+
+class _Floors:
+    """On a long list of candidates, the routes worth valuing.  Each candidate's value for a train
+    kind is at most ``ub``: the multiplier times its most valuable stops that the train pays (its
+    distance, or the rows' ``pay``), plus the title's bonus for all its stops (a train counting
+    fewer of them earns no more; :meth:`GameMap.stop_bonus_valuer`) or else its bonus cap.  In
+    that order, a few candidates valued give each kind's best route (``top``) and a first set of
+    routes (``seed``, worth ``total``).  A route worth no more than a target less the other
+    trains' best routes is in no set worth more than the target, so it need not be valued or
+    searched (``best_routes`` tries targets down to ``total``, where the first set is the answer
+    when the search finds nothing better)."""
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        corp: str,
+        trains: list[Train],
+        phase: Phase,
+        candidates: list[Candidate],
+        value_of: dict[tuple[object, int], Callable[[Candidate], int | None]],
+    ) -> None:
+        node_value: dict[Node, int] = {}
+        for c in candidates:
+            for node in c.stops:
+                if node not in node_value:
+                    node_value[node] = stop_value_fast(game_map, node, phase)
+        self.ub: dict[tuple[object, int], list[int]] = {}
+        by_ub: dict[tuple[object, int], list[int]] = {}
+        valued: dict[tuple[object, int], dict[int, int | None]] = {}
+        for t in trains:
+            key = (t.distance, t.multiplier)
+            if key in self.ub:
+                continue
+            paid = t.distance if isinstance(t.distance, int) else sum(r.pay for r in t.distance)
+            cap = game_map.route_bonus_cap(corp, phase, t.multiplier)
+            bonus = game_map.stop_bonus_valuer(corp, phase, t.multiplier)
+            ubs = []
+            mult = t.multiplier
+            for c in candidates:
+                if len(c.stops) <= paid:
+                    best = c.base
+                else:
+                    best = sum(sorted([node_value[n] for n in c.stops], reverse=True)[:paid])
+                ubs.append(best * mult + (cap if bonus is None else bonus(c.stops)))
+            self.ub[key] = ubs
+            by_ub[key] = sorted(range(len(candidates)), key=ubs.__getitem__, reverse=True)
+            valued[key] = {}
+
+        def best_free(key: tuple[object, int], mask: int, used: set[int]) -> tuple[int, int]:
+            ubs, cache, value = self.ub[key], valued[key], value_of[key]
+            best, best_n = 0, -1
+            for n in by_ub[key]:
+                if ubs[n] <= best:
+                    break
+                if n in used or candidates[n].mask & mask:
+                    continue
+                if n not in cache:
+                    cache[n] = value(candidates[n])
+                v = cache[n]
+                if v is not None and v > best:
+                    best, best_n = v, n
+            return best, best_n
+
+        self.top = {key: best_free(key, 0, set())[0] for key in self.ub}
+        #: the first set: (index of the train in ``trains``, value, candidate).  The trains take
+        #: their best routes left in turn, longest first and shortest first; the first one tries
+        #: each of its :data:`FLOORS_TRIES` most promising routes.
+        self.seed: list[tuple[int, int, Candidate]] = []
+        self.total = -1
+        for turn in (list(range(len(trains))), list(range(len(trains) - 1, -1, -1))):
+            first = (trains[turn[0]].distance, trains[turn[0]].multiplier)
+            tries = [
+                n for n in by_ub[first][: 4 * FLOORS_TRIES] if valued[first].get(n) or n not in valued[first]
+            ]
+            for n0 in tries[:FLOORS_TRIES]:
+                if n0 not in valued[first]:
+                    valued[first][n0] = value_of[first](candidates[n0])
+                v0 = valued[first][n0]
+                if not v0:
+                    continue
+                seed = [(turn[0], v0, candidates[n0])]
+                mask = candidates[n0].mask
+                used = {n0}
+                for k in turn[1:]:
+                    value, n = best_free((trains[k].distance, trains[k].multiplier), mask, used)
+                    if n >= 0:
+                        seed.append((k, value, candidates[n]))
+                        mask |= candidates[n].mask
+                        used.add(n)
+                total = sum(v for _, v, _ in seed)
+                if total > self.total:
+                    self.seed, self.total = sorted(seed, key=lambda x: x[0]), total
+
+
 def best_routes(
     game_map: GameMap,
     corp: str,
@@ -654,222 +782,326 @@ def best_routes(
     ends: frozenset[str] = required or frozenset()
 
     # value per train kind
-    kinds: dict[tuple[object, int], list[tuple[int, Candidate]]] = {}
-    train_kind: list[tuple[object, int]] = []
-    for t in trains:
-        key = (t.distance, t.multiplier)
-        train_kind.append(key)
-        if key in kinds:
-            continue
-        lst: list[tuple[int, Candidate]] = []
-        fast = _fast_valuer(game_map, corp, t, phase)
-        valuer = game_map.route_valuer(corp, t, phase)
-        for n, c in enumerate(candidates):
-            if n & 0x1FF == 0x1FF and not stopped:
-                try:
-                    check()
-                except _Cancelled:
-                    stopped.append(True)  # the routes valued so far are the ones searched
-            if stopped and n & 0x1FF == 0x1FF:
-                break
-            if len(c.train_stops) > t.max_stops:
-                continue
-            if fast is not None and c.run is None:
-                value = fast(c)
-            elif valuer is not None:
-                value = valuer(c.train_stops)
-                if value < 0:
-                    continue
-                value += c.extra
-            else:
-                try:
-                    value, _ = route_value(game_map, corp, t, c.train_stops, phase)
-                except ValueError:
-                    continue
-                value += c.extra
-            if value > 0 or connection:
-                lst.append((value, c))
-        kinds[key] = _undominated(
-            lst,
-            (lambda c: {c.stops[0][0], c.stops[-1][0]} <= ends) if connection else None,
-            None if stopped else check,
-        )
+    train_kind: list[tuple[object, int]] = [(t.distance, t.multiplier) for t in trains]
     order = sorted(range(len(trains)), key=lambda i: -trains[i].max_stops)
-    lists = [kinds[train_kind[i]] for i in order]
-    best_of = [lst[0][0] if lst else 0 for lst in lists]
-    suffix = [0] * (len(order) + 1)
-    for k in range(len(order) - 1, -1, -1):
-        suffix[k] = suffix[k + 1] + best_of[k]
-    same_as_prev = [k > 0 and train_kind[order[k]] == train_kind[order[k - 1]] for k in range(len(order))]
-    is_conn = [
-        [connection and len(c.stops) >= 2 and {c.stops[0][0], c.stops[-1][0]} <= ends for _, c in lst]
-        for lst in lists
-    ]
+    value_of = {key: _valuer_for(game_map, corp, t, phase) for key, t in zip(train_kind, trains, strict=True)}
+    # on long lists, a first set of routes and the routes that could be in a better one (_Floors)
+    floors: _Floors | None = None
+    if (
+        1 < len(trains) <= FLOORS_TRAINS
+        and not connection
+        and extender is None
+        and not stopped
+        and len(candidates) > FLOORS_FROM
+    ):
+        floors = _Floors(game_map, corp, [trains[i] for i in order], phase, candidates, value_of)
+    valued: dict[tuple[object, int], dict[int, int | None]] = {}  # per kind: candidate index -> value
+    reported = [-1]
 
-    n_trains = len(order)
-    vals = [[v for v, _ in lst] for lst in lists]
-    masks = [[c.mask for _, c in lst] for lst in lists]
-    # the trains k..group_end[k]-1 are of one kind (they take candidates in increasing index order)
-    group_end = [0] * n_trains
-    for k in range(n_trains - 1, -1, -1):
-        group_end[k] = group_end[k + 1] if k + 1 < n_trains and same_as_prev[k + 1] else k + 1
+    def better(result: RouteResult) -> None:
+        if on_better is not None and result.total > reported[0]:
+            reported[0] = result.total
+            on_better(result)
 
-    def bound(k: int, mask: int, min_index: int) -> int:
-        """More than trains k.. can add with the track ``mask`` taken: for each group of trains of
-        one kind, the best candidates of that kind that share no track with ``mask`` (one per
-        train, distinct).  At most :data:`BOUND_SCAN` candidates are looked at per group; the
-        rest of the group is then counted at the value where the scan stopped."""
-        ub = 0
-        j = k
-        while j < n_trains:
-            end = group_end[j]
-            need = end - j
-            vs, ms = vals[j], masks[j]
-            idx = min_index if j == k and same_as_prev[k] else 0
-            stop = min(len(vs), idx + BOUND_SCAN)
-            while idx < stop and need:
-                if not ms[idx] & mask:
-                    ub += vs[idx]
-                    need -= 1
-                idx += 1
-            if need and idx < len(vs):
-                ub += need * vs[idx]
-            j = end
-        return ub
-
-    # the Lagrangian bound, prepared once the search turns out to be hard (see _Lagrangian), when
-    # its tables (candidates × pieces of track, per train kind) are not too large
-    lagrangian: list[_Lagrangian] = []
-    pieces = max((c.mask.bit_length() for lst in lists for _, c in lst), default=0)
-    lagrangian_fits = sum(len(lst) for lst in {id(x): x for x in lists}.values()) * pieces <= LAGRANGIAN_CELLS
-
-    best_total = -1
-    best_pick: list[int] = []
-    pick: list[int] = [-1] * n_trains
-    searched = [0]
-
-    def build(chosen: list[int]) -> tuple[list[TrainRoute], int]:
-        routes: list[TrainRoute] = []
-        total = 0
-        for k, idx in enumerate(chosen):
-            if idx < 0:
+    def attempt(
+        floor_of: dict[tuple[object, int], int] | None, seeded: bool
+    ) -> tuple[list[TrainRoute], int, bool, bool, int]:
+        """The best routes among those worth more than ``floor_of`` (per kind; None: all): (routes,
+        total, proven, cancelled, search nodes); ``seeded``: the first set of _Floors is the answer
+        when nothing better is found (a set found worth less than the target is then no proof;
+        see below)."""
+        kinds: dict[tuple[object, int], list[tuple[int, Candidate]]] = {}
+        for t in trains:
+            key = (t.distance, t.multiplier)
+            if key in kinds:
                 continue
-            t = trains[order[k]]
-            value, cand = lists[k][idx]
-            _, values = route_value(game_map, corp, t, cand.train_stops, phase)
-            if cand.run is not None:  # the extension's stops pay nothing
-                values = [0] * cand.run[0] + values + [0] * (len(cand.stops) - 1 - cand.run[1])
-            routes.append(
-                TrainRoute(
-                    t.name,
-                    cand.stops,
-                    tuple(values),
-                    value,
-                    tuple(c.hexes for c in cand.chains),
-                    _edges_of(game_map, cand.chains),
-                    cand.run,
-                )
+            lst: list[tuple[int, Candidate]] = []
+            value_fn = value_of[key]
+            floor, ubs = (
+                (max(floor_of[key], 0), floors.ub[key]) if floors is not None and floor_of else (0, None)
             )
-            total += value
-        return routes, total
-
-    def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool, taken: float = 0.0) -> None:
-        """Trains k.. with the track ``mask`` taken and ``total`` earned (``taken``: the prices of
-        ``mask`` once the Lagrangian bound is there)."""
-        nonlocal best_total, best_pick
-        searched[0] += 1
-        if searched[0] & 0xFF == 0:
-            check()
-        if k == n_trains:
-            if (not connection or conn_ok) and total > best_total:
-                best_total = total
-                best_pick = list(pick)
-                if on_better is not None:
-                    routes, value = build(best_pick)
-                    on_better(RouteResult(routes, value, False, time.perf_counter() - start))
-            return
-        if not lagrangian and total + bound(k, mask, min_index) <= best_total:
-            return
-        vs, ms = vals[k], masks[k]
-        start_index = min_index if same_as_prev[k] else 0
-        if not lagrangian and searched[0] > LAGRANGIAN_AFTER and lagrangian_fits:
-            lagrangian.append(_Lagrangian(lists, group_end, max(best_total, 0), check))
-            raise _Restart  # the search starts again with it (keeping the best found)
-        if lagrangian:
-            lag = lagrangian[0]
-            # a child's bound is at most base + the reduced value of its route (see _Lagrangian)
-            base = total + lag.total - taken + lag.reds_from(k + 1, mask, start_index)
-            reds, prices = lag.reds[k], lag.prices[k]
-            for idx in lag.full_order[k]:
-                if base + reds[idx] <= best_total:
+            known = valued.setdefault(key, {})
+            for n, c in enumerate(candidates):
+                if n & 0x1FF == 0x1FF and not stopped:
+                    try:
+                        check()
+                    except _Cancelled:
+                        stopped.append(True)  # the routes valued so far are the ones searched
+                if stopped and n & 0x1FF == 0x1FF:
                     break
-                if idx < start_index or ms[idx] & mask:
+                if ubs is not None and ubs[n] <= floor:
+                    continue
+                if n in known:
+                    value = known[n]
+                else:
+                    value = known[n] = value_fn(c)
+                if value is None:
+                    continue
+                if value > floor or connection:
+                    lst.append((value, c))
+            kinds[key] = _undominated(
+                lst,
+                (lambda c: {c.stops[0][0], c.stops[-1][0]} <= ends) if connection else None,
+                None if stopped else check,
+            )
+        lists = [kinds[train_kind[i]] for i in order]
+        best_of = [lst[0][0] if lst else 0 for lst in lists]
+        suffix = [0] * (len(order) + 1)
+        for k in range(len(order) - 1, -1, -1):
+            suffix[k] = suffix[k + 1] + best_of[k]
+        same_as_prev = [k > 0 and train_kind[order[k]] == train_kind[order[k - 1]] for k in range(len(order))]
+        is_conn = [
+            [connection and len(c.stops) >= 2 and {c.stops[0][0], c.stops[-1][0]} <= ends for _, c in lst]
+            for lst in lists
+        ]
+
+        n_trains = len(order)
+        vals = [[v for v, _ in lst] for lst in lists]
+        masks = [[c.mask for _, c in lst] for lst in lists]
+        # the trains k..group_end[k]-1 are of one kind (they take candidates in increasing index order)
+        group_end = [0] * n_trains
+        for k in range(n_trains - 1, -1, -1):
+            group_end[k] = group_end[k + 1] if k + 1 < n_trains and same_as_prev[k + 1] else k + 1
+
+        # Swaps between trains of different groups: a set of routes is searched once, each route on
+        # the train where it earns most.  Route y on train k (group B) is cut when, with route x on a
+        # train of an earlier group A, the swap (y on A, x on B; both in those kinds' lists) earns
+        # more, or as much and x comes later than y in a fixed order of the candidates; or when a
+        # train of an earlier group does not run and y earns at least as much on it.  Exact: among
+        # the best solutions take the one with the least Σ rank(group) × (C − order(route)) over the
+        # trains that run (C above every order); a better swap would contradict it being best, and
+        # an equal swap or move of those kinds would lower the sum, so no rule cuts it.
+        order_of = {id(c): n for n, c in enumerate(candidates)}
+        gid = [[order_of[id(c)] for _, c in lst] for lst in lists]
+        by_kind: dict[tuple[object, int], list[int]] = {}  # value of each candidate, -1: not in the list
+        for k in range(n_trains):
+            kind_key = train_kind[order[k]]
+            if kind_key not in by_kind:
+                table = [-1] * len(candidates)
+                for (v, _), g in zip(lists[k], gid[k], strict=True):
+                    table[g] = v
+                by_kind[kind_key] = table
+        value_at = [by_kind[train_kind[order[k]]] for k in range(n_trains)]
+        group_start = [0] * n_trains
+        for k in range(1, n_trains):
+            group_start[k] = group_start[k - 1] if same_as_prev[k] else k
+        swaps = any(group_start)
+
+        def swap_better(k: int, idx: int) -> bool:
+            """Whether route ``idx`` of train k does better on a train of an earlier group."""
+            y = gid[k][idx]
+            value = vals[k][idx]
+            here = value_at[k]
+            for j in range(group_start[k]):
+                pj = pick[j]
+                there = value_at[j]
+                if pj < 0:  # that train does not run
+                    if there[y] >= value:
+                        return True
+                    continue
+                x = gid[j][pj]
+                x_here = here[x]
+                y_there = there[y]
+                if x_here < 0 or y_there < 0:
+                    continue
+                gain = y_there + x_here - vals[j][pj] - value
+                if gain > 0 or (gain == 0 and x > y):
+                    return True
+            return False
+
+        def bound(k: int, mask: int, min_index: int) -> int:
+            """More than trains k.. can add with the track ``mask`` taken: for each group of trains of
+            one kind, the best candidates of that kind that share no track with ``mask`` (one per
+            train, distinct).  At most :data:`BOUND_SCAN` candidates are looked at per group; the
+            rest of the group is then counted at the value where the scan stopped."""
+            ub = 0
+            j = k
+            while j < n_trains:
+                end = group_end[j]
+                need = end - j
+                vs, ms = vals[j], masks[j]
+                idx = min_index if j == k and same_as_prev[k] else 0
+                stop = min(len(vs), idx + BOUND_SCAN)
+                while idx < stop and need:
+                    if not ms[idx] & mask:
+                        ub += vs[idx]
+                        need -= 1
+                    idx += 1
+                if need and idx < len(vs):
+                    ub += need * vs[idx]
+                j = end
+            return ub
+
+        # the Lagrangian bound, prepared once the search turns out to be hard (see _Lagrangian), when
+        # its tables (candidates × pieces of track, per train kind) are not too large
+        lagrangian: list[_Lagrangian] = []
+        pieces = max((c.mask.bit_length() for lst in lists for _, c in lst), default=0)
+        lagrangian_fits = (
+            sum(len(lst) for lst in {id(x): x for x in lists}.values()) * pieces <= LAGRANGIAN_CELLS
+        )
+
+        best_total = -1
+        best_pick: list[int] = []
+        from_seed = False  # the best so far is the first set of _Floors
+        pick: list[int] = [-1] * n_trains
+        searched = [0]
+
+        def build(chosen: list[int]) -> tuple[list[TrainRoute], int]:
+            if from_seed and floors is not None:
+                return build_routes(floors.seed)
+            return build_routes([(k, *lists[k][idx]) for k, idx in enumerate(chosen) if idx >= 0])
+
+        def build_routes(chosen: list[tuple[int, int, Candidate]]) -> tuple[list[TrainRoute], int]:
+            """The routes of (train in search order, value, candidate)."""
+            routes: list[TrainRoute] = []
+            total = 0
+            for k, value, cand in chosen:
+                t = trains[order[k]]
+                _, values = route_value(game_map, corp, t, cand.train_stops, phase)
+                if cand.run is not None:  # the extension's stops pay nothing
+                    values = [0] * cand.run[0] + values + [0] * (len(cand.stops) - 1 - cand.run[1])
+                routes.append(
+                    TrainRoute(
+                        t.name,
+                        cand.stops,
+                        tuple(values),
+                        value,
+                        tuple(c.hexes for c in cand.chains),
+                        _edges_of(game_map, cand.chains),
+                        cand.run,
+                    )
+                )
+                total += value
+            return routes, total
+
+        def search(k: int, mask: int, total: int, min_index: int, conn_ok: bool, taken: float = 0.0) -> None:
+            """Trains k.. with the track ``mask`` taken and ``total`` earned (``taken``: the prices of
+            ``mask`` once the Lagrangian bound is there)."""
+            nonlocal best_total, best_pick, from_seed
+            searched[0] += 1
+            if searched[0] & 0xFF == 0:
+                check()
+            if k == n_trains:
+                if (not connection or conn_ok) and total > best_total:
+                    best_total = total
+                    best_pick = list(pick)
+                    from_seed = False
+                    if on_better is not None:
+                        routes, value = build(best_pick)
+                        better(RouteResult(routes, value, False, time.perf_counter() - start))
+                return
+            if not lagrangian and total + bound(k, mask, min_index) <= best_total:
+                return
+            vs, ms = vals[k], masks[k]
+            start_index = min_index if same_as_prev[k] else 0
+            if not lagrangian and searched[0] > LAGRANGIAN_AFTER and lagrangian_fits:
+                lagrangian.append(_Lagrangian(lists, group_end, max(best_total, 0), check))
+                raise _Restart  # the search starts again with it (keeping the best found)
+            if lagrangian:
+                lag = lagrangian[0]
+                # a child's bound is at most base + the reduced value of its route (see _Lagrangian)
+                # (the next train takes candidates from start_index on only when it is of k's group)
+                next_index = start_index if k + 1 < n_trains and same_as_prev[k + 1] else 0
+                base = total + lag.total - taken + lag.reds_from(k + 1, mask, next_index)
+                reds, prices = lag.reds[k], lag.prices[k]
+                for idx in lag.full_order[k]:
+                    if base + reds[idx] <= best_total:
+                        break
+                    if idx < start_index or ms[idx] & mask:
+                        continue
+                    if swaps and group_start[k] and swap_better(k, idx):
+                        continue
+                    pick[k] = idx
+                    search(
+                        k + 1,
+                        mask | ms[idx],
+                        total + vs[idx],
+                        idx + 1,
+                        conn_ok or is_conn[k][idx],
+                        taken + prices[idx],
+                    )
+                pick[k] = -1
+                if base > best_total:
+                    search(k + 1, mask, total, len(vs), conn_ok, taken)
+                return
+            rest = bound(k + 1, mask, start_index) if k + 1 < n_trains else 0
+            for idx in range(start_index, len(vs)):
+                value = vs[idx]
+                if total + value + rest <= best_total:
+                    break
+                if ms[idx] & mask:
+                    continue
+                if swaps and group_start[k] and swap_better(k, idx):
                     continue
                 pick[k] = idx
-                search(
-                    k + 1,
-                    mask | ms[idx],
-                    total + vs[idx],
-                    idx + 1,
-                    conn_ok or is_conn[k][idx],
-                    taken + prices[idx],
-                )
+                search(k + 1, mask | ms[idx], total + value, idx + 1, conn_ok or is_conn[k][idx])
+            # this train does not run (nor, by symmetry, do the next ones of its kind)
             pick[k] = -1
-            if base > best_total:
-                search(k + 1, mask, total, len(vs), conn_ok, taken)
-            return
-        rest = bound(k + 1, mask, start_index) if k + 1 < n_trains else 0
-        for idx in range(start_index, len(vs)):
-            value = vs[idx]
-            if total + value + rest <= best_total:
-                break
-            if ms[idx] & mask:
-                continue
-            pick[k] = idx
-            search(k + 1, mask | ms[idx], total + value, idx + 1, conn_ok or is_conn[k][idx])
-        # this train does not run (nor, by symmetry, do the next ones of its kind)
-        pick[k] = -1
-        if total + rest > best_total:
-            search(k + 1, mask, total, len(vs), conn_ok)
+            if total + rest > best_total:
+                search(k + 1, mask, total, len(vs), conn_ok)
 
-    def greedy() -> None:
-        """A first answer at once: each train in turn takes its best route left."""
-        nonlocal best_total, best_pick
-        best_total, best_pick = -1, []
-        mask = total = 0
-        conn_ok = False
-        for k in range(n_trains):
-            start_index = pick[k - 1] + 1 if k and same_as_prev[k] and pick[k - 1] >= 0 else 0
-            pick[k] = next(
-                (i for i in range(start_index, len(vals[k])) if not masks[k][i] & mask),
-                -1,
-            )
-            if pick[k] >= 0:
-                mask |= masks[k][pick[k]]
-                total += vals[k][pick[k]]
-                conn_ok = conn_ok or is_conn[k][pick[k]]
-        if not connection or conn_ok:
-            best_total, best_pick = total, list(pick)
-            if on_better is not None:
-                routes, value = build(best_pick)
-                on_better(RouteResult(routes, value, False, time.perf_counter() - start))
-        pick[:] = [-1] * n_trains
+        def greedy() -> None:
+            """A first answer at once: each train in turn takes its best route left."""
+            nonlocal best_total, best_pick, from_seed
+            best_total, best_pick = -1, []
+            mask = total = 0
+            conn_ok = False
+            for k in range(n_trains):
+                start_index = pick[k - 1] + 1 if k and same_as_prev[k] and pick[k - 1] >= 0 else 0
+                pick[k] = next(
+                    (i for i in range(start_index, len(vals[k])) if not masks[k][i] & mask),
+                    -1,
+                )
+                if pick[k] >= 0:
+                    mask |= masks[k][pick[k]]
+                    total += vals[k][pick[k]]
+                    conn_ok = conn_ok or is_conn[k][pick[k]]
+            if not connection or conn_ok:
+                best_total, best_pick = total, list(pick)
+                if seeded and floors is not None and floors.total > total:  # the first set (see _Floors)
+                    best_total, from_seed = floors.total, True
+                if on_better is not None:
+                    routes, value = build(best_pick)
+                    better(RouteResult(routes, value, False, time.perf_counter() - start))
+            pick[:] = [-1] * n_trains
 
-    optimal = extended_all and not stopped
-    cancelled = bool(stopped)
-    greedy()
-    try:
+        optimal = extended_all and not stopped
+        cancelled = bool(stopped)
+        greedy()
         try:
-            search(0, 0, 0, 0, False)
-        except _Restart:
-            search(0, 0, 0, 0, False)
-    except _Cancelled:
-        optimal = False
-        cancelled = True
-    routes: list[TrainRoute] = []
-    total = 0
-    if best_total >= 0:
-        routes, total = build(best_pick)
+            try:
+                search(0, 0, 0, 0, False)
+            except _Restart:
+                search(0, 0, 0, 0, False)
+        except _Cancelled:
+            optimal = False
+            cancelled = True
+        routes: list[TrainRoute] = []
+        total = 0
+        if best_total >= 0:
+            routes, total = build(best_pick)
+        return routes, total, optimal, cancelled, searched[0]
+
+    if floors is None:
+        routes, total, optimal, cancelled, searched = attempt(None, False)
+    else:
+        # first only the routes that could be in a set worth ``target``, near the best routes'
+        # sum: a best set found worth at least that is the best of all (a better one would be
+        # made of routes above the floors, all searched); otherwise the target comes down to
+        # the first set's worth, and then every route that could beat it is searched
+        everything = sum(floors.top[k] for k in train_kind)
+        gap = everything - floors.total
+        targets = sorted({everything - gap // 8, everything - gap // 3, floors.total}, reverse=True)
+        nodes = 0
+        for target in targets:
+            floor_of = {key: target - (everything - top) for key, top in floors.top.items()}
+            last = target == floors.total
+            # the first set is the answer when nothing better is found (or the limit stops it)
+            routes, total, optimal, cancelled, searched = attempt(floor_of, True)
+            nodes += searched
+            if last or total >= target or cancelled or stopped:
+                break
+        searched = nodes
     if progress is not None:
         progress(1.0)
     return RouteResult(
@@ -879,5 +1111,5 @@ def best_routes(
         time.perf_counter() - start,
         candidates=len(candidates),
         cancelled=cancelled,
-        nodes_searched=searched[0],
+        nodes_searched=searched,
     )

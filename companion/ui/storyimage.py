@@ -173,8 +173,8 @@ def report(story: Story, heading: str, lines: tuple[str, ...] = (), width: int =
 def result_lines(game: Any) -> tuple[str, tuple[str, ...]]:
     """The report's heading and lines: the title, and the winner and final scores once the game is
     over (else how far it has come)."""
-    from companion.titles import title_info
     from companion.table.titles import table_title
+    from companion.titles import title_info
 
     title = table_title(game.title)
     name = title_info(game.title).display_name

@@ -101,6 +101,12 @@ class Map1867(GameMap):
     def route_valuer(self, corp: str, train: Any, phase: Phase) -> Callable[[Sequence[Node]], int] | None:
         return route_valuer(self, corp, train, phase)
 
+    def stop_bonus_valuer(
+        self, corp: str, phase: Phase, multiplier: int
+    ) -> Callable[[Sequence[Node]], int] | None:
+        # the bonus of all of a route's stops: no less than that of those a train counts
+        return self.bonus(corp, multiplier)
+
     def route_bonus_cap(self, corp: str, phase: Phase, multiplier: int) -> int:
         return sum(self.hex_bonuses.get(corp, {}).values()) + self.CAPITAL_BONUS * multiplier + 1
 
