@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.engine import GameError, as_18xx
+from companion.engine import GameError, as_18xx, new_game
 from companion.interop.replay import game_for_export, iter_replay
 
 REFERENCE = Path(__file__).resolve().parent / "fixtures" / "reference"
@@ -53,3 +53,24 @@ def test_1867_montreals_city_with_no_track_takes_the_free_city_of_the_upgrade() 
     assert lay["entity"] == "SLA" and lay["hex"] == "K9"
     with pytest.raises(GameError):
         game.apply({k: v for k, v in lay.items() if k != "id"})
+
+
+def test_1867_a_city_is_not_connected_by_track_that_turns_round_at_a_border() -> None:
+    """Issue 38's seed 7022: the green city D8 reaches only track that ends nowhere: into D6 (a
+    70, entered by its edge 0) and on into C5 or C7. The walk that went on back out of C5 or C7
+    by the edge it came in by, into D6's other paths and through D4 to the city D2, called D8 (and
+    D2) connected, and let a new major start on C17 while D8 was open.  By the rules a route never
+    turns round at a junction (docs/ENGINE.md), and 18xx.games agrees: D8 is the one place a new
+    major may start.  With a straight on D6 instead (edges 0 and 3) D8 and D2 are connected."""
+    game = as_18xx(new_game("1867", ["Ann", "Bob", "Cy"]))
+    board, phase = game.map, game.map_phase()
+    major = game.corporation("NYC")  # a major, not started yet
+    lays = [("D4", "23-0", 3), ("D6", "70-0", 0), ("C5", "8-0", 5), ("C7", "9-0", 4), ("D8", "15-0", 3)]
+    for hex_id, tile, rotation in lays:
+        board.lay_tile(major.sym, hex_id, tile, rotation, phase, check=False)
+    assert [p.edges for p in board.state["D6"].spec.paths_at(0)] == [(0, 1), (0, 2), (1, 3), (2, 3)]
+    assert not game.connected_hex("D8") and not game.connected_hex("D2")
+    assert "D8" in game.home_token_locations(major)
+    board.lay_tile(major.sym, "D6", "9-1", 0, phase, check=False)  # a straight D8-D6-D4
+    assert game.connected_hex("D8") and game.connected_hex("D2")
+    assert "D8" not in game.home_token_locations(major)
