@@ -74,3 +74,21 @@ def test_1867_a_city_is_not_connected_by_track_that_turns_round_at_a_border() ->
     board.lay_tile(major.sym, "D6", "9-1", 0, phase, check=False)  # a straight D8-D6-D4
     assert game.connected_hex("D8") and game.connected_hex("D2")
     assert "D8" not in game.home_token_locations(major)
+
+
+def test_1867_a_major_nationalised_at_the_start_of_its_turn_does_not_go_on_operating() -> None:
+    """Issue 38's seed 7016: the 8 train brings phase 8 at the end of ICR's turn; CNR, starting
+    its turn without a train, and GWR are nationalised (the rules: "немедленно национализируется",
+    "все активы компании передаются государственной ж/д"), NTR declines (action 645).  CNR has
+    nothing left to operate with, so its turn ends and NYC operates; the recorded pass for CNR's
+    track step (action 646) is refused.  (18xx.games gets stuck here: its new CNR has no action,
+    and no other entity may act.)"""
+    game, action = before("1867/a-major-nationalised-in-its-turn-stops", 645)
+    cnr = game.corporation("CNR")
+    assert game.round.current_operator is cnr and not cnr.floated
+    assert action == {**action, "type": "pass", "entity": "NTR"}
+    game.apply({k: v for k, v in action.items() if k != "id"})
+    assert game.current_entity() is game.corporation("NYC")
+    assert game.log[-1] == "Player 2 operates New York Central Railroad"
+    with pytest.raises(GameError):
+        game.apply({"type": "pass", "entity": "CNR", "entity_type": "corporation"})
