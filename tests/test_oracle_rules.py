@@ -92,3 +92,26 @@ def test_1867_a_major_nationalised_at_the_start_of_its_turn_does_not_go_on_opera
     assert game.log[-1] == "Player 2 operates New York Central Railroad"
     with pytest.raises(GameError):
         game.apply({"type": "pass", "entity": "CNR", "entity_type": "corporation"})
+
+
+def test_1861_a_major_merged_from_two_minors_in_one_city_pays_for_its_second_station() -> None:
+    """Nikolaev and Moscow-Nizhnii Novgorod, both in Moscow (H8), merge into SE, which keeps one
+    station there: its next is its second, and by the rules (1861-1867.ru.txt, "Станции": "Стоимость
+    второй станции равна произведению расстояния до ближайшей существующей станции компании на
+    ₽20, третьей – на ₽40") it costs ₽20 × 5 hexes to Kiev (E1).  18xx.games gives the merged
+    major its free home token back as the next one and charges nothing (seed 38403, action 414;
+    seed 38016 of 1867 is the same case): a documented difference (docs/ENGINE.md)."""
+    export = json.loads((REFERENCE / "1861/a-merged-major-pays-for-its-second-station.json").read_text())
+    for _action, game in iter_replay(export):  # noqa: B007 - the game after the last action
+        pass
+    game = as_18xx(game)
+    se = game.corporation("SE")
+    assert any("removes its token from H8" in line for line in game.log)
+    assert [h for h, _ in game.map.tokens_of("SE")] == ["H8"]
+    assert [(t.price, t.used) for t in se.tokens] == [(0, True), (20, False), (40, False)]
+    assert game.token_cost(se, "E1-0-1") == 20 * 5
+    cash, bank = se.cash, game.bank.cash
+    game.apply(
+        {"type": "place_token", "entity": "SE", "entity_type": "corporation", "city": "E1-0-1", "slot": None}
+    )
+    assert (se.cash, game.bank.cash) == (cash - 100, bank + 100)
