@@ -115,3 +115,24 @@ def test_1861_a_major_merged_from_two_minors_in_one_city_pays_for_its_second_sta
         {"type": "place_token", "entity": "SE", "entity_type": "corporation", "city": "E1-0-1", "slot": None}
     )
     assert (se.cash, game.bank.cash) == (cash - 100, bank + 100)
+
+
+def test_1870_a_company_purchase_does_not_reopen_selling_after_a_sale_and_a_purchase() -> None:
+    """Player 4 buys a private company from Player 1, sells a GMO share and buys two MKT shares
+    (brown zone, several a turn) from the market, the last ones there (oracle run seed 40012,
+    actions 268-271).  A turn sells then buys, or buys then sells, never sells again after both:
+    nothing more may be bought, so the turn ends and the GMO sale's price protection follows
+    (its president cannot afford it: the price drops).  18xx.games counts the company purchase as
+    a third kind of action and still offers Player 4 a sale (a documented difference)."""
+    export = json.loads((REFERENCE / "a-company-purchase-does-not-reopen-selling.json").read_text())
+    for _action, game in iter_replay(export):  # noqa: B007 - the game after the last action
+        pass
+    game = as_18xx(game)
+    player4, player5 = (next(p for p in game.players if p.name == f"Player {n}") for n in (4, 5))
+    assert game.current_entity() is player4 and game.corporation("GMO").share_price.price == 72
+    game.apply(
+        {"type": "buy_shares", "entity": 1003, "entity_type": "player", "shares": ["MKT_4"], "percent": 10}
+    )
+    assert game.current_entity() is player5
+    assert game.corporation("GMO").share_price.price == 68
+    assert "sell_shares" not in {la.type for la in game.legal_actions(player4)}
