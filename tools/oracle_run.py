@@ -117,7 +117,12 @@ def compare(checkout: Path, export: dict[str, Any], path: Path, mode: str) -> st
         first = diff_traces(agreed, reference)
         if first:
             return first
-        return f"refused: action {refusal['refused']} ({refusal['type']}): {refusal['error']}"
+        stuck = (
+            " (the reference engine is stuck: nobody it waits for has a legal action)"
+            if refusal.get("stuck")
+            else ""
+        )
+        return f"refused: action {refusal['refused']} ({refusal['type']}): {refusal['error']}{stuck}"
     if mode == "live":
         by_id = {e["id"]: e for e in reference}
         for action, _game in iter_replay(export):
