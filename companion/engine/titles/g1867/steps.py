@@ -535,9 +535,10 @@ class Operating1867(OperatingRound):
 
     def after_process(self, action: ActionDict, entity: Entity) -> None:
         operator = self.current_operator
-        if operator is not None and not operator.floated and not self.game.trainless_major:  # type: ignore[attr-defined]
+        if operator is not None and not operator.ipoed and not self.game.trainless_major:  # type: ignore[attr-defined]
             # nationalised during its own turn (a trainless major when a 4, 6 or 8 train came):
-            # "all its assets pass to the national", so the turn ends there (issue 38, seed 7016)
+            # "all its assets pass to the national", so the turn ends there (issue 38, seed 7016);
+            # reset, it is no longer started (1861's national, never "floated", always is)
             for step in self.steps:
                 step.passed = True
             self.game.close_queries()
