@@ -14,6 +14,8 @@ from companion.engine import GameError, as_18xx, new_game
 from companion.interop.replay import game_for_export, iter_replay
 
 REFERENCE = Path(__file__).resolve().parent / "fixtures" / "reference"
+#: games of the oracle run kept without the reference's trace (a position to test, not every state)
+ORACLE = Path(__file__).resolve().parent / "fixtures" / "oracle"
 
 
 def before(name: str, action_id: int) -> tuple[Any, dict[str, Any]]:
@@ -136,3 +138,25 @@ def test_1870_a_company_purchase_does_not_reopen_selling_after_a_sale_and_a_purc
     assert game.current_entity() is player5
     assert game.corporation("GMO").share_price.price == 68
     assert "sell_shares" not in {la.type for la in game.legal_actions(player4)}
+
+
+def test_1861_the_national_buys_again_after_a_discard_ends_the_trainless_choices() -> None:
+    """Oracle run seed 42014: the national's purchases bring phase 6; SE, trainless, is nationalised
+    (its cash to the national), MK and NW decline, and MVR discards a train over the new limit
+    (action 845).  The national's turn goes on: with ₽768 it buys the next 6 train, as
+    18xx.games does (the check that ends the turn of a major nationalised in its own turn must
+    not end the national's, which is never floated)."""
+    export = json.loads((ORACLE / "1861-the-national-buys-after-a-discard.json").read_text())
+    discard = export["actions"][-1]
+    export["actions"] = export["actions"][:-1]
+    for _action, game in iter_replay(export):  # noqa: B007 - the game before the discard
+        pass
+    game = as_18xx(game)
+    national = game.national
+    assert game.round.current_operator is national and discard["type"] == "discard_train"
+    sixes = [t.name for t in national.trains].count("6")
+    game.apply({k: v for k, v in discard.items() if k != "id"})
+    assert game.log[game.log.index("Moscow, Vindava & Rybinsk Railway discards a 4 train") + 1] == (
+        "Russian State Railway buys a 6 train for 650₽ from the bank"
+    )
+    assert [t.name for t in national.trains].count("6") == sixes + 1
