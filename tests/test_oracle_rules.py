@@ -160,3 +160,24 @@ def test_1861_the_national_buys_again_after_a_discard_ends_the_trainless_choices
         "Russian State Railway buys a 6 train for 650₽ from the bank"
     )
     assert [t.name for t in national.trains].count("6") == sixes + 1
+
+
+def test_1870_a_president_bankrupt_before_the_train_step_keeps_the_shares_for_the_score() -> None:
+    """Oracle run seed 40086: Frisco, without a train and unable to buy one, has laid its tiles,
+    and its president declares bankruptcy in the track step (action 409; 18xx.games takes it at
+    any point of the turn).  Its shares are sold as in the emergency purchase, so only once the
+    train step is open: here Player 1 keeps them, and the final score counts them at their price
+    ($252), as 18xx.games scores it (it was $156 after selling MP and Cotton)."""
+    export = json.loads((ORACLE / "1870-bankrupt-before-the-train-step.json").read_text())
+    bankrupt = export["actions"][-1]
+    export["actions"] = export["actions"][:-1]
+    for _action, game in iter_replay(export):  # noqa: B007 - the game before the bankruptcy
+        pass
+    game = as_18xx(game)
+    player1 = next(p for p in game.players if p.name == "Player 1")
+    assert type(game.round.active_step()).__name__ == "Track1870" and bankrupt["type"] == "bankrupt"
+    held = sorted(s.id for s in player1.shares)
+    game.apply({k: v for k, v in bankrupt.items() if k != "id"})
+    assert game.finished and game.game_end_reason == "bankrupt"
+    assert sorted(s.id for s in player1.shares) == held and player1.cash == 0
+    assert game.result()[1000] == 252
