@@ -181,3 +181,23 @@ def test_1870_a_president_bankrupt_before_the_train_step_keeps_the_shares_for_th
     assert game.finished and game.game_end_reason == "bankrupt"
     assert sorted(s.id for s in player1.shares) == held and player1.cash == 0
     assert game.result()[1000] == 252
+
+
+def test_1870_a_sale_of_part_of_a_presidents_certificate_is_protected_with_the_pooled_shares() -> None:
+    """Oracle run seed 40062: Player 5, buying Frisco's train, sells 10% of Katy from the president's
+    certificate; Player 1 becomes president and the pool gets one of Player 1's plain 10%
+    certificates.  The price protection that follows offers that certificate (MKT_2), not the
+    president's, which the pool never held (the engine stopped with an IndexError there)."""
+    export = json.loads((ORACLE / "1870-protecting-part-of-a-presidents-certificate.json").read_text())
+    for _action, game in iter_replay(export):  # noqa: B007 - the game after the last action
+        pass
+    game = as_18xx(game)
+    player5 = next(p for p in game.players if p.name == "Player 5")
+    protect = [la.action for la in game.legal_actions(player5) if la.type == "buy_shares"]
+    assert protect == [
+        {"type": "buy_shares", "entity": 1004, "entity_type": "player", "shares": ["MKT_2"], "percent": 10}
+    ]
+    assert game.share("MKT_2").owner is game.pool and game.share("MKT_0").owner.name == "Player 1"
+    game.apply(protect[0])
+    assert game.share("MKT_2").owner is player5
+    assert game.log[-1] == "Player 5 price protects 1 share(s) of Katy for $20"
