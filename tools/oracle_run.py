@@ -2,7 +2,7 @@
 action by action, reporting the first disagreement per game (the oracle run; not part of ``make test``).
 
     python tools/oracle_run.py CHECKOUT --title 1867 --games 100 --seed 9000 [--players 2]
-        [--rules RULE ...] [--mode recorded|live] [--keep DIR] [--max-actions N]
+        [--rules RULE ...] [--mode recorded|live] [--keep DIR] [--max-actions N] [--timeout S]
 
 CHECKOUT is your own checkout of the 18xx.games repository (tobymao/18xx); its ``lib/`` is loaded
 by ``tools/oracle/trace.rb`` with Ruby (3.1 or later; the engine's only gem is ``require_all``:
@@ -21,7 +21,9 @@ Its state after every action is compared with ours (``companion.interop.replay.d
 players' cash, each corporation's cash, share price and trains, the phase).  A game AGREEs when every
 action is accepted with the same state after it; else the line says where the engines first part:
 ``refused`` (the reference refuses an action ours took, with its message) or the first field that
-differs.  Exit status 1 when any game disagrees.
+differs.  A game that takes longer than ``--timeout`` seconds to play and compare (a slow route
+search of the random player, say) is reported as ``TIMEOUT`` and the run goes on with the next seed.
+Exit status 1 when any game disagrees.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,6 +48,14 @@ from tools.random_games import play  # noqa: E402
 TRACER = Path(__file__).resolve().parent / "oracle" / "trace.rb"
 #: the reference engine's player count ranges (random_games.py picks in these by default)
 PLAYERS = {"1870": (2, 7), "1867": (2, 6), "1861": (2, 6)}
+
+
+class GameTimeout(Exception):
+    """A game took longer than the run's ``--timeout``."""
+
+
+def _alarm(_signum: int, _frame: object) -> None:
+    raise GameTimeout
 
 
 def our_trace(export: dict[str, Any]) -> list[dict[str, Any]]:
@@ -106,7 +117,12 @@ def compare(checkout: Path, export: dict[str, Any], path: Path, mode: str) -> st
         first = diff_traces(agreed, reference)
         if first:
             return first
-        return f"refused: action {refusal['refused']} ({refusal['type']}): {refusal['error']}"
+        stuck = (
+            " (the reference engine is stuck: nobody it waits for has a legal action)"
+            if refusal.get("stuck")
+            else ""
+        )
+        return f"refused: action {refusal['refused']} ({refusal['type']}): {refusal['error']}{stuck}"
     if mode == "live":
         by_id = {e["id"]: e for e in reference}
         for action, _game in iter_replay(export):
@@ -132,6 +148,7 @@ def main() -> int:
     parser.add_argument("--mode", choices=["recorded", "live"], default="recorded")
     parser.add_argument("--max-actions", type=int, default=3000)
     parser.add_argument("--keep", type=Path, help="keep every export here (default: only while running)")
+    parser.add_argument("--timeout", type=int, default=0, help="seconds a game may take (0: no limit)")
     args = parser.parse_args()
     if not (args.checkout / "lib" / "engine.rb").is_file():
         print(f"{args.checkout}: not a checkout of 18xx.games (no lib/engine.rb)", file=sys.stderr)
@@ -140,20 +157,32 @@ def main() -> int:
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="oracle-"))
     folder.mkdir(parents=True, exist_ok=True)
-    agree = 0
+    signal.signal(signal.SIGALRM, _alarm)
+    agree = timeouts = 0
     for n in range(args.games):
         seed = args.seed + n
         low, high = PLAYERS[args.title]
         count = args.players or random.Random(seed).randint(low, high)
         start = time.perf_counter()
-        game = play(seed, count, frozenset(args.rules), args.max_actions, args.title)
-        export = export_game(game, game_id=seed)
         path = folder / f"{args.title}-{seed}.json"
-        path.write_text(json.dumps(export))
+        signal.alarm(args.timeout)
         try:
-            first = compare(args.checkout, export, path, args.mode)
-        except Exception as exc:  # noqa: BLE001 - reported per game, the run goes on
-            first = f"error: {exc}"
+            game = play(seed, count, frozenset(args.rules), args.max_actions, args.title)
+            export = export_game(game, game_id=seed)
+            path.write_text(json.dumps(export))
+            try:
+                first = compare(args.checkout, export, path, args.mode)
+            except GameTimeout:
+                raise
+            except Exception as exc:  # noqa: BLE001 - reported per game, the run goes on
+                first = f"error: {exc}"
+        except GameTimeout:
+            timeouts += 1
+            print(f"TIMEOUT {args.title} seed={seed} players={count} (over {args.timeout} s)", flush=True)
+            path.unlink(missing_ok=True)
+            continue
+        finally:
+            signal.alarm(0)
         status = game.game_end_reason if game.finished else f"stopped in {game.round.name}"
         seconds = time.perf_counter() - start
         head = (
@@ -166,8 +195,8 @@ def main() -> int:
             print(f"DIFFER {head}: {first}", flush=True)
         if args.keep is None:
             path.unlink()
-    print(f"{agree} of {args.games} games agree")
-    return 0 if agree == args.games else 1
+    print(f"{agree} of {args.games - timeouts} games agree ({timeouts} over the time limit)")
+    return 0 if agree == args.games - timeouts else 1
 
 
 if __name__ == "__main__":

@@ -676,7 +676,11 @@ class Bankrupt(OperatorStep):
             )
         self.game.log.append(f"-- {player.name} goes bankrupt and sells the remaining shares --")
         assert step is not None
-        for other in list(self.game.corporations):
+        # as 18xx.games: the shares are sold as in the emergency purchase, so only when the train
+        # step is the one open; declared before it (in the track step, say), the president keeps
+        # them and they count in the final score (oracle run seed 40086)
+        selling = self.round.active_step() is step
+        for other in list(self.game.corporations) if selling else []:
             while True:
                 bundles = [
                     (shares, pct)

@@ -13,7 +13,8 @@
 #   player acts on the site; the automatic actions it made are written with the state;
 # * recorded: with the export's auto_actions, checked against the ones the engine makes
 #   (validate_auto_actions), as when the site loads an export and goes on.
-# undo and redo give a new game (as on the site), which goes on.  A refused action ends the trace with {"refused": id, "error": message}.
+# undo and redo give a new game (as on the site), which goes on.  A refused action ends the trace with
+# {"refused": id, "error": message, "stuck": whether the engine then has no action for anyone it waits for}.
 require 'json'
 
 checkout, export_path, mode = ARGV
@@ -37,6 +38,18 @@ def trace_state(game, action)
   }
 end
 
+# Whether no one the round waits for may act (looked up by id, as an action names them): the
+# engine is stuck there, whatever action comes next.
+def stuck?(game)
+  game.round.active_entities.none? do |entity|
+    entity = game.player_by_id(entity.id) if entity.player?
+    entity = game.corporation_by_id(entity.id) if entity.corporation?
+    !(game.round.actions_for(entity) - %w[end_game message]).empty?
+  end
+rescue StandardError
+  false
+end
+
 data = JSON.parse(File.read(export_path))
 actions = data['actions']
 game = Engine::Game.load(data, actions: [], strict: true)
@@ -50,7 +63,8 @@ actions.each do |raw|
     game = game.process_action(action, validate_auto_actions: true)
   end
   if game.exception
-    puts JSON.generate('refused' => raw['id'], 'type' => raw['type'], 'error' => game.exception.message)
+    puts JSON.generate('refused' => raw['id'], 'type' => raw['type'], 'error' => game.exception.message,
+                       'stuck' => stuck?(game))
     break
   end
   entry = trace_state(game, raw)

@@ -460,30 +460,55 @@ class Game1867(Game):
         return all(t is None for tokens in st.tokens.values() for t in tokens)
 
     def connected_hex(self, hex_id: str) -> bool:
-        """Track leads from one of the hex's cities to a stop: as 18xx.games walks it, out along
-        each of the city's paths, any path with a stop counts, the city itself reached again by
-        another of its paths included (a loop of track back to it)."""
-        board = self.map
-        st = board.state[hex_id]
+        """Track leads from one of the hex's cities to a stop, walked as a train would run: out
+        along each of the city's paths, never back out through the edge a path was entered by,
+        nor across a hex's edge the walk has already left that hex by, so it cannot turn round
+        at a border (issue 38, seed 7022); any path with a stop counts, the city itself reached
+        again by another of its paths included (a loop of track back to it)."""
+        st = self.map.state[hex_id]
         paths = st.spec.paths_at(st.rotation)
-        for n in st.spec.city_indices:
-            for start in (i for i, path in enumerate(paths) if n in path.nodes):
-                seen = {(hex_id, start)}
-                todo = [(hex_id, paths[start])]
-                while todo:
-                    here, path = todo.pop()
-                    for edge in path.edges:
-                        there = board.hexes[here].neighbors.get(edge)
-                        if there is None:
-                            continue
-                        other = board.state[there]
-                        for j, q in enumerate(other.spec.paths_at(other.rotation)):
-                            if (edge + 3) % 6 not in q.edges or (there, j) in seen:
-                                continue
-                            if q.nodes:
-                                return True
-                            seen.add((there, j))
-                            todo.append((there, q))
+        return any(
+            self._walk_to_stop(hex_id, start, None, set(), set())
+            for n in st.spec.city_indices
+            for start, path in enumerate(paths)
+            if n in path.nodes
+        )
+
+    def _walk_to_stop(
+        self,
+        here: str,
+        index: int,
+        entered: int | None,
+        on_walk: set[tuple[str, int]],
+        crossed: set[tuple[str, int]],
+    ) -> bool:
+        """Whether a stop is reached from path ``index`` of ``here`` (entered by edge ``entered``,
+        None for the city's own path), depth first: ``on_walk`` holds the paths and ``crossed``
+        the hexes' edges left by on the way here (so the walk tries every way, never one twice)."""
+        board = self.map
+        st = board.state[here]
+        path = st.spec.paths_at(st.rotation)[index]
+        if (here, index) in on_walk or any((here, e) in crossed for e in path.edges):
+            return False
+        if entered is not None and path.nodes:
+            return True
+        on_walk.add((here, index))
+        for edge in path.edges:
+            there = board.hexes[here].neighbors.get(edge)
+            if edge == entered or there is None:
+                continue
+            crossed.add((here, edge))
+            other = board.state[there]
+            back = (edge + 3) % 6
+            found = any(
+                self._walk_to_stop(there, j, back, on_walk, crossed)
+                for j, q in enumerate(other.spec.paths_at(other.rotation))
+                if back in q.edges
+            )
+            crossed.discard((here, edge))
+            if found:
+                return True
+        on_walk.discard((here, index))
         return False
 
     def home_token_locations(self, corp: Corporation) -> list[str]:

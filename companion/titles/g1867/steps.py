@@ -533,6 +533,17 @@ class Operating1867(OperatingRound):
     def skip_entity(self, entity: Corporation) -> bool:
         return entity.closed or not entity.floated or entity not in self.game.corporations
 
+    def after_process(self, action: ActionDict, entity: Entity) -> None:
+        operator = self.current_operator
+        if operator is not None and not operator.ipoed and not self.game.trainless_major:  # type: ignore[attr-defined]
+            # nationalised during its own turn (a trainless major when a 4, 6 or 8 train came):
+            # "all its assets pass to the national", so the turn ends there (issue 38, seed 7016);
+            # reset, it is no longer started (1861's national, never "floated", always is)
+            for step in self.steps:
+                step.passed = True
+            self.game.close_queries()
+        super().after_process(action, entity)
+
 
 class MajorTrainless(Step):
     """After a 4, 6 or 8 train: each trainless major that has operated may be nationalised."""

@@ -178,9 +178,14 @@ class Game1870(Game):
     ) -> None:
         corp = shares[0].corporation
         pct = percent if percent is not None else sum(s.percent for s in shares)
-        if corp.ipoed:
-            self.sell_queue.append((list(shares), corp.owner, seller, pct // corp.share_percent))
+        president = corp.owner
+        before = {id(s) for s in self.pool.shares_of(corp)}
         self.sell_shares(seller, shares, pct)
+        if corp.ipoed:
+            # the certificates that reached the pool: part of a president's certificate sold is
+            # the new president's plain certificates, not the president's one (oracle run seed 40062)
+            pooled = [s for s in self.pool.shares_of(corp) if id(s) not in before]
+            self.sell_queue.append((pooled or list(shares), president, seller, pct // corp.share_percent))
 
     def pass_meaning(self, entity: Any) -> str | None:
         pending = self.pending_price_protection()
