@@ -73,6 +73,9 @@ class HexObservation:
     #: the neighbouring hexes seen covered (by a hand, a card): whatever covers them may reach over
     #: this hex too (:func:`vision.reconcile.beside_cover`)
     covered_near: tuple[str, ...] = ()
+    #: the tile read is one the rules do not let lie on this hex (a player grabbed the wrong tile):
+    #: always a difference, never a lay to propose
+    unlawful: bool = False
 
     @property
     def placed(self) -> tuple[str, int] | None:
@@ -446,6 +449,7 @@ class Recognizer:
                     tokens,
                     why=reading.why,
                     covered_near=near.get(i, ()),
+                    unlawful=reading.unlawful,
                 )
             else:
                 observations[hex_id] = HexObservation(

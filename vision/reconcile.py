@@ -6,7 +6,8 @@ The caller passes the expected map as plain ``{hex: (tile_id, rotation)}``
 
 * ``missing_tile``: a tile is expected but the hex is seen empty;
 * ``unexpected_tile``: a tile is seen where none is expected (a new lay);
-* ``wrong_tile``: another tile than expected is seen (perhaps an upgrade);
+* ``wrong_tile``: another tile than expected is seen (perhaps an upgrade, or a tile the rules do not
+  let lie on the hex: "J5: not tile 170");
 * ``wrong_rotation``: the expected tile is seen, turned differently.  Rotations that
   give the same track pattern (a straight track turned 180°) are the same rotation.
 
@@ -58,8 +59,17 @@ class Difference:
     expected: Placed | None
     observed: Placed | None
     confidence: float
+    #: the tile seen is one the rules do not let lie on the hex
+    unlawful: bool = False
 
     def describe(self) -> str:
+        if self.kind == "wrong_tile" and self.expected and self.observed:
+            seen = f"tile {self.observed[0]} rotation {self.observed[1]}"
+            why = ", which may not lie there" if self.unlawful else ""
+            return f"{self.hex}: not tile {self.expected[0]} (the camera sees {seen}{why})"
+        if self.unlawful and self.observed:
+            seen = f"tile {self.observed[0]} rotation {self.observed[1]}"
+            return f"{self.hex}: a tile that may not lie there (the camera sees {seen})"
         exp = f"tile {self.expected[0]} rotation {self.expected[1]}" if self.expected else "no tile"
         obs = f"tile {self.observed[0]} rotation {self.observed[1]}" if self.observed else "no tile"
         return f"{self.hex}: {self.kind.replace('_', ' ')} (expected {exp}, camera sees {obs})"
@@ -211,7 +221,9 @@ def reconcile(
             cant_see.append(hex_id)
             cant_see_why[hex_id] = f"{kind.replace('_', ' ')}? but {held}"
             continue
-        diffs.append(Difference(kind, hex_id, want, seen, obs.confidence))
+        diffs.append(Difference(kind, hex_id, want, seen, obs.confidence, obs.unlawful))
+        if obs.unlawful:
+            continue  # the difference says it may not lie there: nothing to propose
         if kind in ("unexpected_tile", "wrong_tile") and seen is not None and is_legal_lay is not None:
             reasons: list[str] = []
             chosen: int | None = None
