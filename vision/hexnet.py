@@ -219,6 +219,9 @@ COVERED_PROBABILITY = 0.25
 #: reading's, as a wrong tile is reported to the players and the reader was trained to choose among
 #: the lawful ones
 UNLAWFUL_PROBABILITY = 0.97
+#: a lawful reading this sure stands, whatever the reader makes of the hex among every look (tiles that
+#: differ by their label alone look much alike to it: 1867's 15 and its Y tile 207)
+LAWFUL_SURE = 0.99
 
 
 @dataclass(frozen=True)
@@ -270,6 +273,16 @@ class HexReader:
             [tuple((t, r) for t, r in look if board.hexes[h].takes(shapes[t])) for look in cat.looks]
             for h in cat.hexes
         ]
+        #: per hex and look, whether one of the look's tiles keeps the hex's towns and cities (a tile
+        #: that may not lie there is read only among these: a city with a dark token on it is never
+        #: read as a town's dot)
+        self._keeps_stops = np.array(
+            [
+                [any(board.hexes[h].keeps_stops(shapes[t]) for t, _ in look) for look in cat.looks]
+                for h in cat.hexes
+            ],
+            bool,
+        )
         #: the colour of each look's tiles
         self.look_colours = tuple(shapes[look[0][0]].color for look in cat.looks)
 
@@ -309,13 +322,21 @@ class HexReader:
         return out[0], out[1]
 
     def _unlawful(self, hex_id: str, anywhere: FloatArray, covered: float) -> NetReading | None:
-        """The reading of a tile the rules do not let lie on the hex, when the reader, choosing among
-        every look of the title, is sure of one (:data:`UNLAWFUL_PROBABILITY`) that no lawful tile
-        shares; else None."""
+        """The reading of a tile the rules do not let lie on the hex (its colour or label), for a hex
+        the reader is unsure of among the lawful tiles: when, choosing among every look of the
+        title, it is sure of one (:data:`UNLAWFUL_PROBABILITY`) that no lawful tile shares and that
+        keeps the hex's towns and cities; else None.  (Only then: tiles that differ by their label
+        alone look much alike, and a lawful reading the reader is sure of stands.)"""
         k = len(self.catalogue.looks)
         best = int(anywhere.argmax())
         top = float(anywhere[best])
-        if best >= k or top < UNLAWFUL_PROBABILITY or self.catalogue.allowed[self.hex_index[hex_id], best]:
+        at = self.hex_index[hex_id]
+        if (
+            best >= k
+            or top < UNLAWFUL_PROBABILITY
+            or self.catalogue.allowed[at, best]
+            or not self._keeps_stops[at, best]
+        ):
             return None
         tile, rot = self.catalogue.looks[best][0]
         names = " or ".join(t for t, _ in self.catalogue.looks[best])
@@ -333,7 +354,8 @@ class HexReader:
             best = int(p.argmax())
             top = float(p[best])
             covered = float(p[k + 1])
-            unlawful = self._unlawful(hex_id, q, covered)
+            sure = top >= (self.min_empty_probability if best == k else LAWFUL_SURE)
+            unlawful = None if sure or best == k + 1 else self._unlawful(hex_id, q, covered)
             if unlawful is not None:
                 out.append(unlawful)
                 continue
