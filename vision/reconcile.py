@@ -31,7 +31,7 @@ a string answer is the reason it is not legal and is kept in ``rejected``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vision.board import board_from_title, title_tile_shapes
@@ -182,11 +182,22 @@ def combine(
             backing += 1
         needed = max(min_seen, 2 if backing < len(seen) else 1)
         out[hex_id] = (
-            latest
+            _agreed_tokens(latest, seen[len(seen) - backing :])
             if backing >= needed
             else HexObservation(hex_id, "unseen", why=f"the photos disagree ({len(seen)} readings)")
         )
     return out
+
+
+def _agreed_tokens(latest: HexObservation, backing: Sequence[HexObservation]) -> HexObservation:
+    """``latest`` with each token space the frames backing it read otherwise unsure (None): a hand
+    reaching for a token, a token being put down, a one-frame misreading is never a difference."""
+    tokens = list(latest.tokens)
+    for obs in backing:
+        if len(obs.tokens) != len(tokens):
+            return replace(latest, tokens=())
+        tokens = [a if a == b else None for a, b in zip(tokens, obs.tokens, strict=True)]
+    return replace(latest, tokens=tuple(tokens))
 
 
 def beside_cover(obs: HexObservation) -> str | None:

@@ -94,6 +94,15 @@ class CameraCheck:
             return f"the board matches the game{self.hidden()}"
         return "\n".join(self.notes() + self.proposal_lines())
 
+    def proposal_label(self, action: dict[str, Any]) -> str:
+        """A proposed action as its button says it: "Lay tile 9 on E6 (MKT)", "Place MP's token on
+        B19 Springfield, IL"."""
+        if action.get("type") == "place_token":
+            city = str(action["city"])
+            return f"Place {action['entity']}'s token on {self.token_places.get(city, city)}"
+        tile = str(action["tile"]).rsplit("-", 1)[0]
+        return f"Lay tile {tile} on {action['hex']} ({action['entity']})"
+
     def proposal_lines(self) -> list[str]:
         return [
             f"proposed: {p['entity']} places a token on {self.token_places.get(p['city'], p['city'])}"

@@ -227,7 +227,8 @@ class UISession:
         else:
             self.events.extend(f"[camera] {line}" for line in check.notes())
         if offer and len(check.proposals) == 1 and self.service.proposal is None:
-            self.events.append("[camera] proposes the tile it sees")
+            what = "token" if check.proposals[0].get("type") == "place_token" else "tile"
+            self.events.append(f"[camera] proposes the {what} it sees")
             self.service.propose(dict(check.proposals[0]))
         self._changed()
 
