@@ -30,7 +30,7 @@ a string answer is the reason it is not legal and is kept in ``rejected``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -224,6 +224,7 @@ def reconcile(
     min_confidence: float = 0.5,
     expected_tokens: Mapping[str, Sequence[str | None]] | None = None,
     token_action: TokenAction | None = None,
+    pale_tokens: Collection[str] = (),
 ) -> Reconciliation:
     """List the differences between observations and the expected map; propose legal new lays.
 
@@ -301,7 +302,7 @@ def reconcile(
         skip = {d.hex for d in diffs} | set(cant_see)
         seen_ok = {h: o for h, o in observations.items() if h not in skip}
         token_diffs, token_props, token_rejected, unread = reconcile_tokens(
-            seen_ok, expected, expected_tokens, title, token_action=token_action
+            seen_ok, expected, expected_tokens, title, token_action=token_action, pale=pale_tokens
         )
         proposals.extend(token_props)
         rejected.extend(token_rejected)
@@ -329,6 +330,7 @@ def reconcile_tokens(
     title: str,
     *,
     token_action: TokenAction | None = None,
+    pale: Collection[str] = (),
 ) -> tuple[tuple[TokenDifference, ...], list[dict[str, Any]], list[tuple[str, str]], dict[str, str]]:
     """The station tokens seen on hexes whose tile is as expected against the game's.
 
@@ -371,6 +373,9 @@ def reconcile_tokens(
             place = _place(title, hex_id, city.city, len(spaces))
             if any(r is None for r in readings):
                 unread[hex_id] = f"{place}: a token space the camera is unsure of"
+                continue
+            if any(c in pale for c in game):  # a pale token looks like a free space: not checked
+                unread[hex_id] = f"{place}: a token the camera cannot tell from a free space"
                 continue
             left = [(i, r) for i, r in enumerate(readings) if r]
             lost: list[str] = []

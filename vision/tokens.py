@@ -48,6 +48,12 @@ NAME_BAND = 0.0
 #: Lab distance (OpenCV's 8-bit Lab) under which two corporations' tokens are one colour group (1870's
 #: near-black TP and dark-brown MP are one: a photo does not tell them apart)
 SAME_COLOUR = 24.0
+#: a token within this Lab distance of a free space's colour (1861's cream RSR, 1833NE's white BW and
+#: pale blue HR) is not read: a free space in a shadow or a tinted light looks the same
+PALE = 50.0
+#: a reading names every corporation whose colour is within this of the one read: a photo in a warm
+#: light or a shadow moves a colour this far (1870's MKT and FW, 1867's CV and CS)
+ALIKE = 42.0
 #: a pixel's Lab distance to a colour it votes for is at most this
 MAX_DISTANCE = 40.0
 #: the share of a token space's pixels a token's colour needs
@@ -148,7 +154,10 @@ class TokenReader:
 
     looks: TokenLooks
     groups: tuple[frozenset[str], ...] = field(init=False)
+    #: the corporations whose tokens are nearly a free space's colour (:data:`PALE`): never read
+    pale: frozenset[str] = field(init=False)
     _refs: FloatArray = field(init=False)  # (1 + groups, 3) Lab: the free space, then each group
+    _alike: tuple[frozenset[str], ...] = field(init=False)  # per group, it and the groups like it
 
     def __post_init__(self) -> None:
         syms = list(self.looks.colours)
@@ -167,6 +176,14 @@ class TokenReader:
         free = to_lab(np.array([self.looks.free], np.float32))
         refs = [free[0]] + [labs[g].mean(axis=0) for g in groups]
         self._refs = np.array(refs, np.float32)
+        ref = self._refs[1:]
+        self.pale = frozenset().union(
+            *(g for g, r in zip(self.groups, ref, strict=True) if np.linalg.norm(r - self._refs[0]) < PALE)
+        )
+        self._alike = tuple(
+            frozenset().union(*(h for h, q in zip(self.groups, ref, strict=True) if np.linalg.norm(q - r) < ALIKE))
+            for r in ref
+        )
 
     def group_of(self, corp: str) -> frozenset[str]:
         return next((g for g in self.groups if corp in g), frozenset({corp}))
@@ -253,9 +270,8 @@ class TokenReader:
             corps = row[1:]
             top = float(corps.max()) if len(corps) else 0.0
             if top >= TOKEN_SHARE and top > free:
-                out.append(
-                    frozenset().union(*(self.groups[j] for j in np.flatnonzero(corps >= NEAR_SHARE * top)))
-                )
+                named = frozenset().union(*(self._alike[j] for j in np.flatnonzero(corps >= NEAR_SHARE * top)))
+                out.append(None if named & self.pale else named)
             elif free >= FREE_SHARE and top <= STRAY_SHARE * free:
                 out.append(frozenset())
             else:
