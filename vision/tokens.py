@@ -181,7 +181,9 @@ class TokenReader:
             *(g for g, r in zip(self.groups, ref, strict=True) if np.linalg.norm(r - self._refs[0]) < PALE)
         )
         self._alike = tuple(
-            frozenset().union(*(h for h, q in zip(self.groups, ref, strict=True) if np.linalg.norm(q - r) < ALIKE))
+            frozenset().union(
+                *(h for h, q in zip(self.groups, ref, strict=True) if np.linalg.norm(q - r) < ALIKE)
+            )
             for r in ref
         )
 
@@ -270,7 +272,9 @@ class TokenReader:
             corps = row[1:]
             top = float(corps.max()) if len(corps) else 0.0
             if top >= TOKEN_SHARE and top > free:
-                named = frozenset().union(*(self._alike[j] for j in np.flatnonzero(corps >= NEAR_SHARE * top)))
+                named = frozenset().union(
+                    *(self._alike[j] for j in np.flatnonzero(corps >= NEAR_SHARE * top))
+                )
                 out.append(None if named & self.pale else named)
             elif free >= FREE_SHARE and top <= STRAY_SHARE * free:
                 out.append(frozenset())
