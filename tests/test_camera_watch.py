@@ -197,7 +197,10 @@ def test_the_background_watch_proposes_a_tile_just_laid_on_the_table(tmp_path: P
             "A8",
             5,
         )
-        assert "[camera] proposes the tile it sees" in session.events
+        assert any(
+            e.startswith("[camera] proposes what it sees: ATSF lays tile") and "on A8" in e
+            for e in session.events
+        ), session.events
         # cancelled: the same verdict again is not proposed again
         session.cancel()
         written = len(session.events)

@@ -125,9 +125,10 @@ def test_tokens_are_read_on_clean_frame(end_board, recognizer) -> None:  # type:
             continue
         for want, got in zip(slots, obs.tokens, strict=False):
             checked += 1
-            right += int(want == got)
+            # a free space, or a reading that names the corporation (alone or with its colour group)
+            right += int(got == frozenset() if want is None else got is not None and want in got)
     assert checked >= 10
-    assert right / checked >= 0.8
+    assert right / checked >= 0.9
 
 
 # ---------------------------------------------------------------- reconciliation

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from vision.board import BoardState
 from vision.geometry import hex_corners
-from vision.reconcile import Difference
+from vision.reconcile import Difference, TokenDifference
 
 Image = NDArray[np.uint8]
 
@@ -24,7 +24,7 @@ def annotate(
     image: Image,
     board: BoardState,
     homography: NDArray[np.float64],
-    differences: Iterable[Difference],
+    differences: Iterable[Difference | TokenDifference],
     cant_see: Iterable[str] = (),
 ) -> Image:
     """A copy of ``image`` with each difference outlined in red and labelled, unseen hexes in grey.

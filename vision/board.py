@@ -3,7 +3,8 @@
 It is built from the title data (``companion.data.load_title``) plus the tiles
 and station tokens on the map.  It is plain data with no rules: whoever calls
 (the table service, the fixture replay, a test) supplies placed tiles as
-``{hex_id: (tile_id, rotation)}`` and tokens as ``{hex_id: [corp or None per slot]}``.
+``{hex_id: (tile_id, rotation)}`` and tokens as ``{hex_id: [corp or None per token space]}``, every
+city's token spaces in turn (city 0's, then city 1's, ...).
 """
 
 from __future__ import annotations
@@ -139,9 +140,14 @@ class BoardState:
         return title_tile_shapes(self.title)[tile_id]
 
     def with_tiles(self, tiles: Mapping[str, Placed]) -> BoardState:
-        """A copy with a different set of placed tiles (tokens on removed tiles are dropped)."""
+        """A copy with a different set of placed tiles (tokens on removed tiles are dropped, unless the
+        map prints the city they lie on)."""
         checked = validate_tiles(self, tiles)
-        tokens = {h: list(t) for h, t in self.tokens.items() if h in checked or not self.hexes[h].tileable}
+        tokens = {
+            h: list(t)
+            for h, t in self.tokens.items()
+            if h in checked or not self.hexes[h].tileable or self.hexes[h].shape.cities
+        }
         return replace(self, tiles=checked, tokens=tokens)
 
 

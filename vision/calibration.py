@@ -30,6 +30,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.tokens import TokenLooks
+
 #: OpenCV hue (0..180) of each tile colour as our renderer prints it, and the default ranges
 DEFAULT_HUES: dict[str, float] = {"brown": 10.0, "yellow": 27.0, "green": 60.0}
 DEFAULT_RANGES: dict[str, tuple[tuple[float, float], ...]] = {
@@ -57,6 +59,8 @@ class Calibration:
     warp_hues: bool = False
     #: (read right, of) the calibration photos' known hexes, as the trained reader reads them
     checked: tuple[int, int] = (0, 0)
+    #: per title, how the owner's station tokens look (:func:`vision.token_calibration.learn_tokens`)
+    tokens: Mapping[str, TokenLooks] = field(default_factory=dict)
 
     def hue_ranges(self) -> dict[str, tuple[tuple[float, float], ...]]:
         """Hue ranges per tile colour: brown, yellow and green meet half-way between their hues."""
@@ -144,6 +148,7 @@ def save(calibration: Calibration, path: Path) -> None:
     data["hues"] = dict(calibration.hues)
     data["hexes"] = dict(calibration.hexes)
     data["checked"] = list(calibration.checked)
+    data["tokens"] = {title: looks.to_json() for title, looks in calibration.tokens.items()}
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
     tmp.replace(path)
@@ -159,6 +164,7 @@ def load(path: Path) -> Calibration:
             {str(k): int(v) for k, v in data.get("hexes", {}).items()},
             bool(data.get("warp_hues", False)),
             _pair(data.get("checked", (0, 0))),
+            {str(t): TokenLooks.from_json(v) for t, v in dict(data.get("tokens", {})).items()},
         )
         cal.hue_ranges()
     except (OSError, ValueError, KeyError, TypeError) as exc:

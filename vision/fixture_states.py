@@ -108,8 +108,12 @@ def replay(game: FixtureGame, until: int | None = None) -> Iterator[tuple[int, B
             hex_id = instances.get(instance) or _printed_hex(instance, board, tiles)
             if not hex_id:
                 raise FixtureError(f"action {action_id}: token city {city!r} is on no known tile")
-            if city_index == "0":
-                put_token(hex_id, int(action.get("slot", 0)), str(action["entity"]))
+            # the board lists every city's token spaces in turn: city k's come after the earlier ones'
+            placed = tiles.get(hex_id)
+            shape = shapes[placed[0]] if placed is not None else board.hexes[hex_id].shape
+            k = int(city_index) if city_index.isdigit() else 0
+            before = sum(max(c.slots, 0) for c in shape.cities[:k])
+            put_token(hex_id, before + int(action.get("slot", 0)), str(action["entity"]))
         elif kind == "par":
             corp = corps.get(str(action.get("corporation")))
             if corp is not None:

@@ -214,6 +214,14 @@ MIN_EMPTY_PROBABILITY = 0.97
 #: a hex not read whose "hidden" probability is this much counts as covered (by a hand, a card) for its
 #: neighbours' sake: a change beside covered hexes may not be reported (:func:`vision.reconcile.beside_cover`)
 COVERED_PROBABILITY = 0.25
+#: the probability, among every look of the title, that a tile the rules do not let lie on the hex
+#: needs to be read there (a player grabbed the wrong tile: "J5: not tile 170"): higher than a lawful
+#: reading's, as a wrong tile is reported to the players and the reader was trained to choose among
+#: the lawful ones
+UNLAWFUL_PROBABILITY = 0.97
+#: a lawful reading this sure stands, whatever the reader makes of the hex among every look (tiles that
+#: differ by their label alone look much alike to it: 1867's 15 and its Y tile 207)
+LAWFUL_SURE = 0.99
 
 
 @dataclass(frozen=True)
@@ -228,6 +236,8 @@ class NetReading:
     probability: float = 0.0
     why: str = ""
     covered: float = 0.0
+    #: the tile read is one the rules do not let lie on this hex (a wrong tile grabbed)
+    unlawful: bool = False
 
 
 class HexReader:
@@ -263,6 +273,16 @@ class HexReader:
             [tuple((t, r) for t, r in look if board.hexes[h].takes(shapes[t])) for look in cat.looks]
             for h in cat.hexes
         ]
+        #: per hex and look, whether one of the look's tiles keeps the hex's towns and cities (a tile
+        #: that may not lie there is read only among these: a city with a dark token on it is never
+        #: read as a town's dot)
+        self._keeps_stops = np.array(
+            [
+                [any(board.hexes[h].keeps_stops(shapes[t]) for t, _ in look) for look in cat.looks]
+                for h in cat.hexes
+            ],
+            bool,
+        )
         #: the colour of each look's tiles
         self.look_colours = tuple(shapes[look[0][0]].color for look in cat.looks)
 
@@ -275,6 +295,13 @@ class HexReader:
     def probabilities(self, hex_ids: Sequence[str], patches: NDArray[np.uint8]) -> FloatArray:
         """(N, looks + 2): per hex, the probability of each of the title's looks (0 where it may not
         lie), of no tile and of "hidden"."""
+        return self._probabilities(hex_ids, patches)[0]
+
+    def _probabilities(
+        self, hex_ids: Sequence[str], patches: NDArray[np.uint8]
+    ) -> tuple[FloatArray, FloatArray]:
+        """:meth:`probabilities`, and the same among every look of the title (lawful on the hex or
+        not)."""
         if self.lut is not None:
             patches = warp(patches, self.lut)
         idx = np.array([self.hex_index[h] for h in hex_ids])
@@ -283,23 +310,55 @@ class HexReader:
         empty = (f * self.empties[idx]).sum(axis=1) + self.empty_bias[idx]
         hidden = f @ self.hidden + self.hidden_bias
         allowed = self.catalogue.allowed[idx]
-        scores = np.concatenate([np.where(allowed, looks, -np.inf), empty[:, None], hidden[:, None]], axis=1)
-        scores -= scores.max(axis=1, keepdims=True)
-        prob: FloatArray = np.exp(scores).astype(np.float32)
-        prob /= prob.sum(axis=1, keepdims=True)
-        return prob
+        out = []
+        for scores in (
+            np.concatenate([np.where(allowed, looks, -np.inf), empty[:, None], hidden[:, None]], axis=1),
+            np.concatenate([looks, empty[:, None], hidden[:, None]], axis=1),
+        ):
+            scores -= scores.max(axis=1, keepdims=True)
+            prob: FloatArray = np.exp(scores).astype(np.float32)
+            prob /= prob.sum(axis=1, keepdims=True)
+            out.append(prob)
+        return out[0], out[1]
+
+    def _unlawful(self, hex_id: str, anywhere: FloatArray, covered: float) -> NetReading | None:
+        """The reading of a tile the rules do not let lie on the hex (its colour or label), for a hex
+        the reader is unsure of among the lawful tiles: when, choosing among every look of the
+        title, it is sure of one (:data:`UNLAWFUL_PROBABILITY`) that no lawful tile shares and that
+        keeps the hex's towns and cities; else None.  (Only then: tiles that differ by their label
+        alone look much alike, and a lawful reading the reader is sure of stands.)"""
+        k = len(self.catalogue.looks)
+        best = int(anywhere.argmax())
+        top = float(anywhere[best])
+        at = self.hex_index[hex_id]
+        if (
+            best >= k
+            or top < UNLAWFUL_PROBABILITY
+            or self.catalogue.allowed[at, best]
+            or not self._keeps_stops[at, best]
+        ):
+            return None
+        tile, rot = self.catalogue.looks[best][0]
+        names = " or ".join(t for t, _ in self.catalogue.looks[best])
+        why = f"{names}@{rot} {top:.2f}, a tile that may not lie here"
+        return NetReading("tile", tile, rot, top, why, covered, unlawful=True)
 
     def read(self, hex_ids: Sequence[str], patches: NDArray[np.uint8]) -> list[NetReading]:
         """The reading of each hex from its patch (:func:`sample_hexes`)."""
         if not len(hex_ids):
             return []
-        prob = self.probabilities(hex_ids, patches)
+        prob, anywhere = self._probabilities(hex_ids, patches)
         k = len(self.catalogue.looks)
-        out = []
-        for hex_id, p in zip(hex_ids, prob, strict=True):
+        out: list[NetReading] = []
+        for hex_id, p, q in zip(hex_ids, prob, anywhere, strict=True):
             best = int(p.argmax())
             top = float(p[best])
             covered = float(p[k + 1])
+            sure = top >= (self.min_empty_probability if best == k else LAWFUL_SURE)
+            unlawful = None if sure or best == k + 1 else self._unlawful(hex_id, q, covered)
+            if unlawful is not None:
+                out.append(unlawful)
+                continue
             if best == k + 1:
                 out.append(NetReading("unseen", probability=top, why=f"hidden ({top:.2f})", covered=covered))
                 continue

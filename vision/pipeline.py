@@ -7,8 +7,10 @@ board homography, so no rectified image is ever built.  Then:
 2. **the hex reader** (:mod:`vision.hexnet`): a small trained network reads each hex wholly in the
    photo as a tile at a rotation, no tile, or "unseen" (covered, not recognisable: can't see, never
    a guess);
-3. **tokens**: for each city slot of a recognised tile, the slot's colour is matched against white
-   (free) and the corporations' colours.
+3. **tokens** (:mod:`vision.tokens`): every token space of the cities on a hex read (a tile's at its
+   rotation, a bare hex's as the map prints them) is read as free, a corporation's token (or one of a
+   group of the same colour) or unsure, by its colour against the free space's and the corporations'
+   (the title's, or the owner's set's as calibrated).
 
 The template matcher and rule-based print reader that read hexes before the trained reader were
 removed (docs/VISION-PRINT-READER.md).
@@ -30,7 +32,7 @@ from vision.board import BoardState, title_tile_shapes
 from vision.calibration import DEFAULT_RANGES, Calibration
 from vision.hexnet import COVERED_PROBABILITY, HexNet, HexReader, NetReading, sample_hexes
 from vision.markers import Detection, RegistrationError, board_homography, detect_markers, make_detector
-from vision.render import CITY_RADIUS, COLORS, Image, hex_to_bgr, render_board, slot_offsets, tile_layout
+from vision.render import COLORS, Image, render_board
 from vision.sampling import (
     FINE_PATCH,
     FINE_SCALE,
@@ -40,7 +42,7 @@ from vision.sampling import (
     patch_offsets,
     to_gray,
 )
-from vision.tiles import TileShape
+from vision.tokens import CitySpaces, SlotReading, TokenLooks, TokenReader, title_looks, token_spaces
 
 Homography = NDArray[np.float64]
 FloatArray = NDArray[np.float32]
@@ -66,13 +68,18 @@ class HexObservation:
     color: str | None = None
     confidence: float = 0.0
     score: float = 0.0
-    tokens: tuple[str | None, ...] = ()
+    #: every token space of the hex's cities in order (:mod:`vision.tokens`): free (an empty set), a
+    #: corporation's token (or one of a colour group), or None (unsure); empty when not read
+    tokens: tuple[SlotReading, ...] = ()
     #: how the reading was reached, or why the hex could not be read ("edges [2] neither track nor tile
     #: colour"): for the owner checking a photo and for the bench's ``--why``, never for deciding
     why: str = ""
     #: the neighbouring hexes seen covered (by a hand, a card): whatever covers them may reach over
     #: this hex too (:func:`vision.reconcile.beside_cover`)
     covered_near: tuple[str, ...] = ()
+    #: the tile read is one the rules do not let lie on this hex (a player grabbed the wrong tile):
+    #: always a difference, never a lay to propose
+    unlawful: bool = False
 
     @property
     def placed(self) -> tuple[str, int] | None:
@@ -202,6 +209,7 @@ class Recognizer:
         board: BoardState,
         calibration: Calibration | None = None,
         network: HexNet | None = None,
+        tokens: TokenLooks | None = None,
     ) -> None:
         self.board = board
         self.calibration = calibration or Calibration()
@@ -216,9 +224,11 @@ class Recognizer:
         self._paper_points = self._margin_points()
         self._black_points = self._marker_border_points()
         self.detector = make_detector()
-        self._corp_colors = {
-            sym: np.array(hex_to_bgr(c.color), np.float32) for sym, c in board.corporations.items()
-        }
+        looks = title_looks({sym: c.color for sym, c in board.corporations.items()})
+        tokens = tokens or self.calibration.tokens.get(board.title)
+        if tokens is not None:  # the owner's set: learned colours over the title's
+            looks = TokenLooks({**looks.colours, **tokens.colours}, tokens.free, tokens.source)
+        self.tokens = TokenReader(looks)
 
     @cached_property
     def _expected_outline(self) -> FloatArray:
@@ -419,22 +429,28 @@ class Recognizer:
         """Every hex read by the trained network (:mod:`vision.hexnet`)."""
         t0 = time.perf_counter()
         seen, patches, black, gains = self.hex_patches(frame, hmat)
-        at = (self.geometry.width / 2, self.geometry.height / 2)
         t1 = time.perf_counter()
         readings = net.read([self.hex_ids[i] for i in seen], patches)
         near = self._covered_near(seen, readings)
         t2 = time.perf_counter()
         observations = {h: HexObservation(h, "unseen", why="not wholly in the photo") for h in self.hex_ids}
-        coarse: FloatArray | None = None
-        if any(r.status == "tile" for r in readings):
-            coarse_patches, _ = sample_patches(frame, hmat, self.centres, at)
-            coarse = np.maximum((coarse_patches - black) * gains, 0).astype(np.float32)
+        spaces: dict[str, tuple[tuple[float, float], tuple[CitySpaces, ...]]] = {}
         for i, reading in zip(seen, readings, strict=True):
             hex_id = self.hex_ids[i]
+            found = self._spaces(hex_id, reading)
+            if found:
+                spaces[hex_id] = ((float(self.centres[i][0]), float(self.centres[i][1])), found)
+        gray = [
+            self.hex_ids[i]
+            for i, r in zip(seen, readings, strict=True)
+            if r.status == "tile" and r.tile is not None and self.shapes[r.tile].color == "gray"
+        ]
+        read_tokens = self.tokens.read(frame, hmat, black, gains, spaces, gray)
+        for i, reading in zip(seen, readings, strict=True):
+            hex_id = self.hex_ids[i]
+            tokens = read_tokens.get(hex_id, ())
             if reading.status == "tile" and reading.tile is not None and reading.rotation is not None:
                 shape = self.shapes[reading.tile]
-                assert coarse is not None
-                tokens = self._tokens(coarse[i], np.ones(3, np.float32), shape, reading.rotation)
                 observations[hex_id] = HexObservation(
                     hex_id,
                     "tile",
@@ -446,12 +462,14 @@ class Recognizer:
                     tokens,
                     why=reading.why,
                     covered_near=near.get(i, ()),
+                    unlawful=reading.unlawful,
                 )
             else:
                 observations[hex_id] = HexObservation(
                     hex_id,
                     reading.status,
                     confidence=reading.probability,
+                    tokens=tokens,
                     why=reading.why,
                     covered_near=near.get(i, ()),
                 )
@@ -460,35 +478,17 @@ class Recognizer:
             observations, hmat, (), t3 - t0, None, {"sample": t1 - t0, "read": t2 - t1, "tokens": t3 - t2}
         )
 
-    def _tokens(
-        self, patch: FloatArray, gains: FloatArray, shape: TileShape, rotation: int
-    ) -> tuple[str | None, ...]:
-        cities = shape.cities
-        if not cities or not self._corp_colors:
-            return ()
-        lay = tile_layout(shape, rotation, self.layout)
-        city = cities[0]
-        out: list[str | None] = []
-        white = np.array(COLORS["city"], np.float32)
-        for ox, oy in slot_offsets(city.slots, rotation):
-            x, y = lay.nodes[city.index]
-            px = (x + ox) * SCALE + (PATCH - 1) / 2
-            py = (y + oy) * SCALE + (PATCH - 1) / 2
-            # sample above and below the token's printed name (the name sits across its middle)
-            dy = 0.55 * CITY_RADIUS * SCALE
-            samples = []
-            for yy in (py - dy, py + dy):
-                xi, yi = int(round(px)), int(round(yy))
-                if 0 <= xi < PATCH - 1 and 0 <= yi < PATCH - 1:
-                    samples.append(patch[yi : yi + 2, xi - 1 : xi + 1].reshape(-1, 3))
-            if not samples:
-                out.append(None)
-                continue
-            colour = np.concatenate(samples).mean(axis=0) * gains
-            best: tuple[float, str | None] = (float(np.linalg.norm(colour - white)), None)
-            for sym, ref in self._corp_colors.items():
-                d = float(np.linalg.norm(colour - ref))
-                if d < best[0]:
-                    best = (d, sym)
-            out.append(best[1])
-        return tuple(out)
+    def spaces_of(self, hex_id: str, placed: tuple[str, int] | None) -> tuple[CitySpaces, ...]:
+        """The token spaces on a hex with the tile ``placed`` on it (``None``: bare, as printed)."""
+        if placed is not None:
+            return token_spaces(self.shapes[placed[0]], placed[1], self.layout)
+        info = self.board.hexes[hex_id]
+        return token_spaces(info.shape, 0, self.layout) if info.tileable else ()
+
+    def _spaces(self, hex_id: str, reading: NetReading) -> tuple[CitySpaces, ...]:
+        """The token spaces the reading of a hex shows (none on a hex not read)."""
+        if reading.status == "tile" and reading.tile is not None and reading.rotation is not None:
+            return self.spaces_of(hex_id, (reading.tile, reading.rotation))
+        if reading.status == "empty":
+            return self.spaces_of(hex_id, None)
+        return ()

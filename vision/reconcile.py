@@ -6,7 +6,8 @@ The caller passes the expected map as plain ``{hex: (tile_id, rotation)}``
 
 * ``missing_tile``: a tile is expected but the hex is seen empty;
 * ``unexpected_tile``: a tile is seen where none is expected (a new lay);
-* ``wrong_tile``: another tile than expected is seen (perhaps an upgrade);
+* ``wrong_tile``: another tile than expected is seen (perhaps an upgrade, or a tile the rules do not
+  let lie on the hex: "J5: not tile 170");
 * ``wrong_rotation``: the expected tile is seen, turned differently.  Rotations that
   give the same track pattern (a straight track turned 180°) are the same rotation.
 
@@ -29,16 +30,21 @@ a string answer is the reason it is not legal and is kept in ``rejected``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from vision.board import title_tile_shapes
+from vision.board import board_from_title, title_tile_shapes
 from vision.pipeline import HexObservation
 from vision.tiles import TileShape, equivalent_rotations
+from vision.tokens import CitySpaces, token_spaces
 
 Placed = tuple[str, int]
 LegalLay = Callable[[str, str, int], "bool | str"]
+#: ``(hex, city, space, corporations)`` → the engine's ``place_token`` action for a new token seen in
+#: that token space of that city (one of those corporations'), or why there is none
+TokenAction = Callable[[str, int, int, frozenset[str]], "dict[str, Any] | str"]
+TOKEN_KINDS = ("missing_token", "unexpected_token", "wrong_token", "moved_token")
 KINDS = ("missing_tile", "unexpected_tile", "wrong_tile", "wrong_rotation")
 
 #: a change on a hex beside this many hexes seen covered (by a hand, a card) needs a reading of
@@ -58,11 +64,50 @@ class Difference:
     expected: Placed | None
     observed: Placed | None
     confidence: float
+    #: the tile seen is one the rules do not let lie on the hex
+    unlawful: bool = False
 
     def describe(self) -> str:
+        if self.kind == "wrong_tile" and self.expected and self.observed:
+            seen = f"tile {self.observed[0]} rotation {self.observed[1]}"
+            why = ", which may not lie there" if self.unlawful else ""
+            return f"{self.hex}: not tile {self.expected[0]} (the camera sees {seen}{why})"
+        if self.unlawful and self.observed:
+            seen = f"tile {self.observed[0]} rotation {self.observed[1]}"
+            return f"{self.hex}: a tile that may not lie there (the camera sees {seen})"
         exp = f"tile {self.expected[0]} rotation {self.expected[1]}" if self.expected else "no tile"
         obs = f"tile {self.observed[0]} rotation {self.observed[1]}" if self.observed else "no tile"
         return f"{self.hex}: {self.kind.replace('_', ' ')} (expected {exp}, camera sees {obs})"
+
+
+@dataclass(frozen=True)
+class TokenDifference:
+    """A station token the board and the game disagree on, in one city of a hex.
+
+    ``kind``: ``missing_token`` (the game has ``corporation``'s token here, the board none),
+    ``unexpected_token`` (a token of one of ``seen`` the game does not have), ``wrong_token``
+    (``seen`` where the game has ``corporation``'s), ``moved_token`` (``corporation``'s token here,
+    where the game has it on ``elsewhere``)."""
+
+    kind: str
+    hex: str
+    city: int
+    corporation: str | None
+    seen: frozenset[str] = frozenset()
+    place: str = ""
+    """The hex in the game's words: ``"C15 Kansas City"`` (and the city, on a hex of several)."""
+    elsewhere: str = ""
+
+    def describe(self) -> str:
+        where = self.place or self.hex
+        seen = " or ".join(sorted(self.seen))
+        if self.kind == "missing_token":
+            return f"{where}: {self.corporation}'s token is missing"
+        if self.kind == "wrong_token":
+            return f"{where}: the token is {seen}'s, the game has {self.corporation}'s"
+        if self.kind == "moved_token":
+            return f"{where}: {self.corporation}'s token, which the game has on {self.elsewhere}"
+        return f"{where}: a new {seen} token"
 
 
 @dataclass(frozen=True)
@@ -73,10 +118,13 @@ class Reconciliation:
     rejected: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (hex, reason)
     #: why each hex of ``cant_see`` could not be read, where the recogniser said
     cant_see_why: Mapping[str, str] = field(default_factory=dict)
+    token_differences: tuple[TokenDifference, ...] = ()
+    #: hexes whose tokens could not be read (a token space unsure), with why
+    tokens_unread: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
-        return not self.differences
+        return not self.differences and not self.token_differences
 
 
 def same_placement(shape: TileShape, a: int, b: int) -> bool:
@@ -134,11 +182,22 @@ def combine(
             backing += 1
         needed = max(min_seen, 2 if backing < len(seen) else 1)
         out[hex_id] = (
-            latest
+            _agreed_tokens(latest, seen[len(seen) - backing :])
             if backing >= needed
             else HexObservation(hex_id, "unseen", why=f"the photos disagree ({len(seen)} readings)")
         )
     return out
+
+
+def _agreed_tokens(latest: HexObservation, backing: Sequence[HexObservation]) -> HexObservation:
+    """``latest`` with each token space the frames backing it read otherwise unsure (None): a hand
+    reaching for a token, a token being put down, a one-frame misreading is never a difference."""
+    tokens = list(latest.tokens)
+    for obs in backing:
+        if len(obs.tokens) != len(tokens):
+            return replace(latest, tokens=())
+        tokens = [a if a == b else None for a, b in zip(tokens, obs.tokens, strict=True)]
+    return replace(latest, tokens=tuple(tokens))
 
 
 def beside_cover(obs: HexObservation) -> str | None:
@@ -163,8 +222,15 @@ def reconcile(
     *,
     is_legal_lay: LegalLay | None = None,
     min_confidence: float = 0.5,
+    expected_tokens: Mapping[str, Sequence[str | None]] | None = None,
+    token_action: TokenAction | None = None,
+    pale_tokens: Collection[str] = (),
 ) -> Reconciliation:
-    """List the differences between observations and the expected map; propose legal new lays."""
+    """List the differences between observations and the expected map; propose legal new lays.
+
+    With ``expected_tokens`` (the game's, as :attr:`vision.board.BoardState.tokens`), the station
+    tokens too (:func:`reconcile_tokens`): a new one becomes the ``place_token`` action
+    ``token_action`` gives."""
     shapes = title_tile_shapes(title)
     for hex_id, (tile_id, rotation) in expected.items():
         if tile_id not in shapes:
@@ -211,7 +277,9 @@ def reconcile(
             cant_see.append(hex_id)
             cant_see_why[hex_id] = f"{kind.replace('_', ' ')}? but {held}"
             continue
-        diffs.append(Difference(kind, hex_id, want, seen, obs.confidence))
+        diffs.append(Difference(kind, hex_id, want, seen, obs.confidence, obs.unlawful))
+        if obs.unlawful:
+            continue  # the difference says it may not lie there: nothing to propose
         if kind in ("unexpected_tile", "wrong_tile") and seen is not None and is_legal_lay is not None:
             reasons: list[str] = []
             chosen: int | None = None
@@ -228,4 +296,123 @@ def reconcile(
                 proposals.append({"type": "lay_tile", "hex": hex_id, "tile": seen[0], "rotation": chosen})
             else:
                 rejected.append((hex_id, reasons[0] if reasons else "not a legal tile lay"))
-    return Reconciliation(tuple(diffs), tuple(cant_see), tuple(proposals), tuple(rejected), cant_see_why)
+    token_diffs: tuple[TokenDifference, ...] = ()
+    unread: dict[str, str] = {}
+    if expected_tokens is not None:
+        skip = {d.hex for d in diffs} | set(cant_see)
+        seen_ok = {h: o for h, o in observations.items() if h not in skip}
+        token_diffs, token_props, token_rejected, unread = reconcile_tokens(
+            seen_ok, expected, expected_tokens, title, token_action=token_action, pale=pale_tokens
+        )
+        proposals.extend(token_props)
+        rejected.extend(token_rejected)
+    return Reconciliation(
+        tuple(diffs),
+        tuple(cant_see),
+        tuple(proposals),
+        tuple(rejected),
+        cant_see_why,
+        token_diffs,
+        unread,
+    )
+
+
+def _place(title: str, hex_id: str, city: int, cities: int) -> str:
+    name = board_from_title(title).hexes[hex_id].location
+    where = f"{hex_id} {name}" if name else hex_id
+    return f"{where} (city {city + 1})" if cities > 1 else where
+
+
+def reconcile_tokens(
+    observations: Mapping[str, HexObservation],
+    expected: Mapping[str, Placed],
+    expected_tokens: Mapping[str, Sequence[str | None]],
+    title: str,
+    *,
+    token_action: TokenAction | None = None,
+    pale: Collection[str] = (),
+) -> tuple[tuple[TokenDifference, ...], list[dict[str, Any]], list[tuple[str, str]], dict[str, str]]:
+    """The station tokens seen on hexes whose tile is as expected against the game's.
+
+    Compared city by city (which space of a city a token sits in does not matter to the rules; which
+    city of a hex does): every token the game has must be seen in its city (a reading of its colour
+    group counts), every token seen must be the game's.  A city with a space the reader was unsure of
+    is not compared (``tokens_unread``).  A token the game lacks that ``token_action`` turns into an
+    action is proposed; one whose corporation's token is missing elsewhere is ``moved_token``.
+
+    Returns the differences, the proposed actions, ``(hex, why not proposed)`` and the unread hexes."""
+    board = board_from_title(title)
+    shapes = title_tile_shapes(title)
+    missing: list[TokenDifference] = []
+    extra: list[tuple[str, int, int, frozenset[str], str]] = []  # hex, city, space, corps, place
+    wrong: list[TokenDifference] = []
+    unread: dict[str, str] = {}
+    for hex_id in sorted(observations):
+        obs = observations[hex_id]
+        if obs.status == "unseen" or not obs.tokens:
+            continue
+        if obs.covered_near:  # a hand or a card beside it may reach over its tokens
+            unread[hex_id] = f"beside covered hexes ({', '.join(obs.covered_near)})"
+            continue
+        placed = expected.get(hex_id)
+        info = board.hexes[hex_id]
+        spaces: tuple[CitySpaces, ...] = (
+            token_spaces(shapes[placed[0]], placed[1], board.layout)
+            if placed is not None
+            else token_spaces(info.shape, 0, board.layout)
+        )
+        if sum(len(c.slots) for c in spaces) != len(obs.tokens):
+            continue
+        want = list(expected_tokens.get(hex_id, ()))
+        k = 0
+        for city in spaces:
+            n = len(city.slots)
+            readings = obs.tokens[k : k + n]
+            game = [c for c in want[k : k + n] if c is not None]
+            k += n
+            place = _place(title, hex_id, city.city, len(spaces))
+            if any(r is None for r in readings):
+                unread[hex_id] = f"{place}: a token space the camera is unsure of"
+                continue
+            if any(c in pale for c in game):  # a pale token looks like a free space: not checked
+                unread[hex_id] = f"{place}: a token the camera cannot tell from a free space"
+                continue
+            left = [(i, r) for i, r in enumerate(readings) if r]
+            lost: list[str] = []
+            for corp in game:
+                match = next((j for j, (_, r) in enumerate(left) if r is not None and corp in r), None)
+                if match is None:
+                    lost.append(corp)
+                else:
+                    left.pop(match)
+            for corp in lost:
+                if left:
+                    _, r = left.pop(0)
+                    assert r is not None
+                    wrong.append(TokenDifference("wrong_token", hex_id, city.city, corp, r, place))
+                else:
+                    missing.append(TokenDifference("missing_token", hex_id, city.city, corp, place=place))
+            for i, r in left:
+                assert r is not None
+                extra.append((hex_id, city.city, i, r, place))
+    diffs: list[TokenDifference] = [*wrong]
+    proposals: list[dict[str, Any]] = []
+    rejected: list[tuple[str, str]] = []
+    for hex_id, index, space, corps, place in extra:
+        moved = next((m for m in missing if m.corporation in corps), None)
+        if moved is not None:
+            missing.remove(moved)
+            diffs.append(
+                TokenDifference("moved_token", hex_id, index, moved.corporation, corps, place, moved.place)
+            )
+            continue
+        diffs.append(TokenDifference("unexpected_token", hex_id, index, None, corps, place))
+        if token_action is not None:
+            answer = token_action(hex_id, index, space, corps)
+            if isinstance(answer, dict):
+                proposals.append(answer)
+            else:
+                rejected.append((hex_id, answer))
+    diffs.extend(missing)
+    diffs.sort(key=lambda d: (d.hex, d.city, d.kind))
+    return tuple(diffs), proposals, rejected, unread

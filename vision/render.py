@@ -376,6 +376,7 @@ def draw_tile(
         pen.line(curve, COLORS["track"], TRACK_WIDTH)
     for edge_pt, node_pt, _ in lay.node_tracks:
         pen.line([edge_pt, node_pt], COLORS["track"], TRACK_WIDTH)
+    left = list(tokens)  # every city's token spaces in turn
     for node in shape.nodes:
         at = lay.nodes[node.index]
         if node.kind == "town":
@@ -399,7 +400,8 @@ def draw_tile(
                     at, TOWN_HUB if len(shape.node_edges(node.index)) > 2 else TOWN_DOT, COLORS["track"]
                 )
         elif node.kind == "city":
-            _draw_city(pen, at, node.slots, rotation, tokens, board)
+            _draw_city(pen, at, node.slots, rotation, left[: node.slots], board)
+            left = left[node.slots :]
     revenues = sorted({n.revenue for n in shape.nodes if n.revenue not in ("0", "")})
     if revenues:
         ra = lay.revenue_at
@@ -467,9 +469,11 @@ def draw_preprinted(
         else:
             pen.line([edge_pt, node_pt], COLORS["track"], TRACK_WIDTH)
     towns = shape.towns
+    left = list(tokens)  # every city's token spaces in turn
     for node in shape.nodes:
         if node.kind == "city" and info.color != "red":
-            _draw_city(pen, lay.nodes[node.index], node.slots, 0, tokens, board)
+            _draw_city(pen, lay.nodes[node.index], node.slots, 0, left[: node.slots], board)
+            left = left[node.slots :]
         elif node.kind == "town":
             at = lay.nodes[node.index]
             if len(towns) == 2:

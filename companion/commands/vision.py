@@ -6,6 +6,8 @@
 * ``vision calibrate IMAGE… (--fixture FILE [--action ID] | --tiles H13=57,…) [--out PATH]``: learn the
   owner's printing (tile colours) from photos of their board; ``check`` and the table's
   camera use it;
+* ``vision calibrate IMAGE --tokens [--title T]``: learn how the owner's station tokens look from a
+  photo of every corporation's token on its home city (kept beside the tile colours);
 * ``vision markers OUT_DIR [--hex-mm 38.1]``: the printable marker sheet (PNG + SVG);
 * ``vision render --fixture FILE [--action ID] OUT.png``: draw a board state.
 """
@@ -76,6 +78,12 @@ def register(subparsers: Any) -> None:
         "--tiles",
         help="the tiles in the photos as HEX=TILE pairs, e.g. 'H13=57,G12=7,F9=15' (rotation not needed)",
     )
+    known.add_argument(
+        "--tokens",
+        action="store_true",
+        help="learn your station tokens instead: the photo shows every corporation's token on its home "
+        "city (of --title)",
+    )
     calibrate.add_argument(
         "--action", type=int, default=None, help="with --fixture: action id (default: the end)"
     )
@@ -130,6 +138,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "differences": [d.__dict__ for d in check.differences],
+                    "token_differences": [
+                        {**d.__dict__, "seen": sorted(d.seen), "text": d.describe()}
+                        for d in check.token_differences
+                    ],
                     "cant_see": list(check.cant_see),
                     "cant_see_why": dict(check.cant_see_why),
                     "proposals": list(check.proposals),
@@ -212,9 +224,13 @@ def _check_game(args: argparse.Namespace, images: list[np.ndarray]) -> Any:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from companion.table.calibrate import learn_from_photos, tile_colours
     from vision.calibration import save
 
+    if args.tokens:
+        return _calibrate_tokens(args)
     try:
         images = _read_images(list(args.image))
         if args.fixture is not None:
@@ -226,12 +242,50 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         colours = tile_colours(board, tiles)
         calibration = learn_from_photos(board, colours, images, [str(p) for p in args.image])
         out = args.out or default_calibration_path()
+        before = _stored(out)
+        if before is not None:  # the tokens learned before stay
+            calibration = replace(calibration, tokens=dict(before.tokens))
         save(calibration, out)
     except (FileNotFoundError, FixtureError, KeyError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     hues = ", ".join(f"{c} {calibration.hues[c]:.1f}" for c in ("yellow", "green", "brown"))
     print(f"learned from {len(images)} photo(s), {sum(calibration.hexes.values())} tiles: hues {hues}")
+    print(f"wrote {out}")
+    return 0
+
+
+def _stored(path: Path) -> Any:
+    """The calibration stored at ``path``, or None when there is none (a damaged one is an error)."""
+    from vision.calibration import load
+
+    return load(path) if path.exists() else None
+
+
+def _calibrate_tokens(args: argparse.Namespace) -> int:
+    """Learn the owner's station tokens (``--tokens``) into the stored calibration, its tile colours
+    kept."""
+    from dataclasses import replace
+
+    from companion.titles import title_info
+    from vision.calibration import Calibration, save
+    from vision.pipeline import Recognizer
+    from vision.token_calibration import learn_tokens
+
+    try:
+        if not title_info(args.title).has_map:
+            print(f"error: {args.title} has no map for the camera to check", file=sys.stderr)
+            return 2
+        images = _read_images(list(args.image))
+        out = args.out or default_calibration_path()
+        before = _stored(out) or Calibration()
+        learned = learn_tokens(Recognizer(board_from_title(args.title), calibration=before), images)
+        save(replace(before, tokens={**before.tokens, args.title: learned.looks}), out)
+    except (FileNotFoundError, KeyError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for line in learned.summary():
+        print(line)
     print(f"wrote {out}")
     return 0
 

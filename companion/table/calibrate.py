@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardState, board_from_title, title_tile_shapes
-from vision.calibration import COLOURS, DEFAULT_HUES, Calibration, CalibrationError, learn, save
+from vision.calibration import COLOURS, DEFAULT_HUES, Calibration, CalibrationError, learn, load, save
 from vision.markers import RegistrationError
 from vision.pipeline import Homography, Recognizer
 from vision.tiles import canonical_rotation
@@ -230,5 +230,23 @@ class CalibrationWalk:
         """Store what was learned at ``path`` (where the camera finds it)."""
         if self.learned is None:
             raise CalibrationError("nothing learned yet: take a photo and learn first")
-        save(self.learned, path)
+        before = load(path) if path.exists() else None
+        # the station tokens learned before stay (learn_tokens_into)
+        save(replace(self.learned, tokens=dict(before.tokens)) if before else self.learned, path)
         return path
+
+
+def learn_tokens_into(title: str, photos: Sequence[Frame], path: Path) -> list[str]:
+    """Learn how the owner's station tokens look from photos of every corporation's token on its
+    home city (:func:`vision.token_calibration.learn_tokens`) and store it in the calibration at
+    ``path`` beside the tile colours (kept); returns what was learned, in words.  A photo that cannot
+    calibrate is a :class:`CalibrationError` and nothing is stored."""
+    from vision.token_calibration import learn_tokens
+
+    before = load(path) if path.exists() else Calibration()
+    try:
+        learned = learn_tokens(Recognizer(board_from_title(title), calibration=before), photos)
+    except ValueError as err:
+        raise CalibrationError(str(err)) from None
+    save(replace(before, tokens={**before.tokens, title: learned.looks}), path)
+    return [*learned.summary(), f"stored at {path}"]

@@ -30,7 +30,7 @@ from vision.board import BoardState, board_from_title
 from vision.calibration import Calibration
 from vision.calibration import load as load_calibration
 from vision.pipeline import FrameResult, HexObservation, Recognizer
-from vision.reconcile import Difference, Reconciliation, combine, reconcile
+from vision.reconcile import Difference, Reconciliation, TokenDifference, combine, reconcile
 
 __all__ = [
     "BoardWatch",
@@ -40,6 +40,7 @@ __all__ = [
     "check_frames",
     "export_board_states",
     "lay_checker",
+    "token_action",
 ]
 
 Frame = NDArray[np.uint8]
@@ -50,11 +51,17 @@ class CameraCheck:
     """The outcome of one camera check."""
 
     differences: list[Difference] = field(default_factory=list)
+    token_differences: list[TokenDifference] = field(default_factory=list)
+    """Station tokens the board and the game disagree on (a new one the engine accepts is also
+    among :attr:`proposals`)."""
     cant_see: list[str] = field(default_factory=list)
     cant_see_why: dict[str, str] = field(default_factory=dict)
     """Why each hex of ``cant_see`` could not be read (the recogniser's words), where it said."""
     proposals: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[tuple[str, str]] = field(default_factory=list)
+    token_places: dict[str, str] = field(default_factory=dict)
+    """The place of each proposed token's city in the game's words (``"B19 Springfield, IL"``), by
+    the city the action names."""
     error: str | None = None
     seconds: float = 0.0
     frames: int = 0
@@ -64,13 +71,16 @@ class CameraCheck:
 
     @property
     def clean(self) -> bool:
-        return self.error is None and not self.differences
+        return self.error is None and not self.differences and not self.token_differences
 
     def notes(self) -> list[str]:
-        """The differences in words, then why a tile seen on the table cannot be proposed."""
-        return [d.describe() for d in self.differences] + [
-            f"{hex_id}: {reason}" for hex_id, reason in self.rejected
-        ]
+        """The differences in words (tiles, then station tokens), then why a tile or a token seen on
+        the table cannot be proposed."""
+        return (
+            [d.describe() for d in self.differences]
+            + [d.describe() for d in self.token_differences]
+            + [f"{hex_id}: {reason}" for hex_id, reason in self.rejected]
+        )
 
     def hidden(self) -> str:
         """`` (3 hexes hidden)`` or ``""``."""
@@ -80,29 +90,40 @@ class CameraCheck:
     def summary(self) -> str:
         if self.error:
             return f"camera check failed: {self.error}"
-        if not self.differences:
+        if self.clean:
             return f"the board matches the game{self.hidden()}"
         return "\n".join(self.notes() + self.proposal_lines())
 
+    def proposal_label(self, action: dict[str, Any]) -> str:
+        """A proposed action as its button says it: "Lay tile 9 on E6 (MKT)", "Place MP's token on
+        B19 Springfield, IL"."""
+        if action.get("type") == "place_token":
+            city = str(action["city"])
+            return f"Place {action['entity']}'s token on {self.token_places.get(city, city)}"
+        tile = str(action["tile"]).rsplit("-", 1)[0]
+        return f"Lay tile {tile} on {action['hex']} ({action['entity']})"
+
     def proposal_lines(self) -> list[str]:
         return [
-            f"proposed: {p['entity']} lays #{p['tile']} on {p['hex']}, rotation {p['rotation']}"
+            f"proposed: {p['entity']} places a token on {self.token_places.get(p['city'], p['city'])}"
+            if p["type"] == "place_token"
+            else f"proposed: {p['entity']} lays #{p['tile']} on {p['hex']}, rotation {p['rotation']}"
             for p in self.proposals
         ]
 
 
 def _map_of(game: Game) -> tuple[dict[str, tuple[str, int]], dict[str, list[str | None]]]:
-    """The engine's laid tiles ``{hex: (tile id, rotation)}`` and the station tokens of each hex's
-    first city ``{hex: [corporation or None per slot]}``."""
+    """The engine's laid tiles ``{hex: (tile id, rotation)}`` and the station tokens on each hex
+    ``{hex: [corporation or None per token space]}``, every city's spaces in turn."""
     tiles: dict[str, tuple[str, int]] = {}
     tokens: dict[str, list[str | None]] = {}
     for hex_id, st in game.map.state.items():
         if not st.preprinted:
             tile_id = st.tile.rpartition("-")[0] or st.tile
             tiles[hex_id] = (tile_id, st.rotation % 6)
-        cities = st.spec.city_indices
-        if cities and cities[0] in st.tokens and any(s is not None for s in st.tokens[cities[0]]):
-            tokens[hex_id] = list(st.tokens[cities[0]])
+        spaces = [corp for node in st.spec.city_indices for corp in st.tokens.get(node, [])]
+        if any(corp is not None for corp in spaces):
+            tokens[hex_id] = spaces
     return tiles, tokens
 
 
@@ -149,6 +170,42 @@ def lay_action(
         "tile": names[0],
         "rotation": rotation,
     }
+
+
+def token_action(game: Game) -> Callable[[str, int, int, frozenset[str]], dict[str, Any] | str]:
+    """For the reconciliation: a new token seen in a token space becomes the engine's own
+    ``place_token`` action for it, one of the actions the engine lists as legal now (a filter over
+    them, as a tap on the map is), the space chosen when it is free; else why not."""
+
+    def action(hex_id: str, city: int, space: int, corps: frozenset[str]) -> dict[str, Any] | str:
+        corp = operating_corporation(game)
+        if corp is None:
+            return "station tokens are placed in operating rounds"
+        if corp.sym not in corps:
+            who = " or ".join(sorted(corps))
+            return f"a {who} token, but {corp.sym} is operating"
+        for legal in game.legal_actions(corp, types=("place_token",)):
+            act = legal.action
+            try:
+                where, node = game.map.city(str(act["city"]))
+            except Exception:  # noqa: BLE001 - a city the map cannot name is not this one
+                continue
+            st = game.map.state[where]
+            if where != hex_id or st.spec.city_indices.index(node) != city:
+                continue
+            out = dict(act)
+            slots = st.tokens.get(node, [])
+            reserved = st.reservations.get(node, [])
+            if (
+                0 <= space < len(slots)
+                and slots[space] is None
+                and (space >= len(reserved) or reserved[space] in (None, corp.sym))
+            ):
+                out["slot"] = space
+            return out
+        return f"{corp.sym} may not place a token on {hex_id} now"
+
+    return action
 
 
 def lay_checker(game: Game) -> Callable[[str, str, int], bool | str]:
@@ -220,9 +277,11 @@ class BoardWatch:
         *,
         is_legal_lay: Callable[[str, str, int], bool | str] | None = None,
         min_confidence: float = 0.5,
+        place_token: Callable[[str, int, int, frozenset[str]], dict[str, Any] | str] | None = None,
     ) -> tuple[CameraCheck, Reconciliation | None]:
-        """The table as the recent frames agree on it against an expected board, the latest frame
-        annotated; and the reconciliation (``None`` when no frame showed the board)."""
+        """The table as the recent frames agree on it against an expected board (its tiles and
+        station tokens), the latest frame annotated; and the reconciliation (``None`` when no frame
+        showed the board).  ``place_token`` turns a new token seen into an action to propose."""
         if not self.frames or self.last_frame is None or self.last_homography is None:
             why = f": {self.last_error}" if self.last_error else " (no frame yet)"
             return CameraCheck(error=f"the camera cannot see the board{why}", seconds=self.seconds), None
@@ -232,10 +291,21 @@ class BoardWatch:
             expected.title,
             is_legal_lay=is_legal_lay,
             min_confidence=min_confidence,
+            expected_tokens=expected.tokens,
+            token_action=place_token,
+            # a stand-in recogniser (a test's) may read no tokens
+            pale_tokens=getattr(getattr(self.recognizer, "tokens", None), "pale", ()),
         )
-        image = annotate(self.last_frame, expected, self.last_homography, recon.differences, recon.cant_see)
+        image = annotate(
+            self.last_frame,
+            expected,
+            self.last_homography,
+            [*recon.differences, *recon.token_differences],
+            recon.cant_see,
+        )
         check = CameraCheck(
             differences=list(recon.differences),
+            token_differences=list(recon.token_differences),
             cant_see=list(recon.cant_see),
             cant_see_why=dict(recon.cant_see_why),
             rejected=list(recon.rejected),
@@ -247,14 +317,24 @@ class BoardWatch:
 
     def check(self, game: Game, *, min_confidence: float = 0.5) -> CameraCheck:
         """The table as the recent frames agree on it, reconciled with the game's board; a newly
-        laid tile the engine accepts becomes the operating corporation's ``lay_tile`` action."""
+        laid tile the engine accepts becomes the operating corporation's ``lay_tile`` action, a new
+        station token its ``place_token`` action."""
         out, recon = self.reconcile(
-            board_from_game(game), is_legal_lay=lay_checker(game), min_confidence=min_confidence
+            board_from_game(game),
+            is_legal_lay=lay_checker(game),
+            min_confidence=min_confidence,
+            place_token=token_action(game),
         )
         corp = operating_corporation(game)
         if recon is None or corp is None:
             return out
+        places = {d.hex: d.place for d in recon.token_differences}
         for p in recon.proposals:
+            if p.get("type") == "place_token":
+                out.proposals.append(dict(p))
+                where, _ = game.map.city(str(p["city"]))
+                out.token_places[str(p["city"])] = places.get(where, where)
+                continue
             action = lay_action(game, corp, str(p["hex"]), str(p["tile"]), int(p["rotation"]))
             if isinstance(action, dict):
                 out.proposals.append(action)

@@ -22,7 +22,7 @@ from companion.engine import Game, as_18xx
 from companion.engine.core import TableGame
 from companion.table.proposal import UNDO_TO
 from companion.table.service import Proposal as ServiceProposal
-from companion.table.service import Result, TableService
+from companion.table.service import Result, TableService, describe_action
 from companion.table.titles import table_title
 from companion.titles import title_info
 from companion.ui.viewmodels import Proposal, own_table
@@ -227,7 +227,8 @@ class UISession:
         else:
             self.events.extend(f"[camera] {line}" for line in check.notes())
         if offer and len(check.proposals) == 1 and self.service.proposal is None:
-            self.events.append("[camera] proposes the tile it sees")
+            seen = describe_action(self.game, check.proposals[0])
+            self.events.append(f"[camera] proposes what it sees: {seen}")
             self.service.propose(dict(check.proposals[0]))
         self._changed()
 

@@ -296,7 +296,7 @@ class Demo(DemoScript):
         yield 0.3
         self.shot("camera")
         check = session.last_check
-        offered = [a for a in (check.proposals if check is not None else ()) if a["hex"] == lay["hex"]]
+        offered = [a for a in (check.proposals if check is not None else ()) if a.get("hex") == lay["hex"]]
         if offered:
             for b in app.screens["camera"].list.children:
                 if getattr(b, "camera_action", None) == offered[0]:

@@ -126,6 +126,30 @@ class CalibrationScreen(BaseScreen):
             self.message = f"Stored at {path}: the camera uses it from the next check"
         self.refresh()
 
+    def learn_tokens(self) -> None:
+        """Photograph every corporation's token on its home city and learn how the owner's tokens
+        look (:func:`companion.table.calibrate.learn_tokens_into`); stored at once."""
+        if self.app.camera is None:
+            self.message = "No camera is configured"
+            self.refresh()
+            return
+        if "calibrate" in self.app.busy or not self.title:
+            return
+        camera, title = self.app.camera, self.title
+
+        def job(report: Callable[[float], None]) -> Any:
+            from companion.table.calibrate import learn_tokens_into
+            from companion.table.camera import default_calibration_path
+
+            report(0.2)
+            lines = learn_tokens_into(title, [camera.read()], default_calibration_path())
+            self.app._watch = None  # the next check builds its recogniser with the tokens learned
+            return "Tokens: " + "; ".join(lines)
+
+        Work(self.app, "calibrate", job, self._done)
+        self.message = "Photographing the tokens…"
+        self.refresh()
+
     def discard(self) -> None:
         self.start(self.title)
         self.message = "Discarded: nothing stored"
@@ -206,6 +230,17 @@ class CalibrationScreen(BaseScreen):
         discard = button("Discard", self.discard, size=16 * u, color=BAD, size_hint_y=None, height=44 * u)
         discard.disabled = busy
         g.add_widget(row(keep, discard, height=44 * u))
+        g.add_widget(
+            Text(
+                "4. Station tokens: put every corporation's token on its home city, then photograph "
+                "them (stored at once, beside the tile colours)",
+                size=15 * u,
+                wrap=True,
+            )
+        )
+        tokens = button("Learn the tokens", self.learn_tokens, size=16 * u, size_hint_y=None, height=44 * u)
+        tokens.disabled = busy or self.app.camera is None
+        g.add_widget(tokens)
         g.add_widget(
             button(
                 "Back to Setup", lambda: self.app.show("setup"), size=15 * u, size_hint_y=None, height=40 * u

@@ -102,12 +102,12 @@ class CameraScreen(BaseScreen):
             elif check.clean:
                 head = "The board matches the game"
             else:
-                head = f"{len(check.differences)} difference(s) on the board"
+                head = f"{len(check.differences) + len(check.token_differences)} difference(s) on the board"
             self.list.add_widget(Text(head, size=17 * u, bold=True, wrap=True, id_name="camera"))
             for line in check.notes():
                 self.list.add_widget(Text(line, size=14 * u, wrap=True, color=BAD))
             for action in check.proposals:
-                label = f"Lay tile {str(action['tile']).rsplit('-', 1)[0]} on {action['hex']} ({action['entity']})"
+                label = check.proposal_label(action)
                 b = button(
                     label,
                     lambda a=action: self.app.propose(a),
