@@ -21,23 +21,22 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from engine_support import total_money
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_cobs_random import check_invariants as cobs_invariants
-from test_engine_validation import check_invariants as certificate_invariants
-from test_snapshot import assert_same_state, cobs_action, state_graph
-from test_tsr_random import check_invariants as tsr_invariants
 
 from companion.engine import Game, GameError, new_game
 from companion.engine.core import TableGame
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export, replay
-from tests import tsr_support
+from tests.support import tsr as tsr_support
+from tests.support.engine import total_money
+from tests.support.invariants import certificate_invariants, cobs_invariants, tsr_invariants
+from tests.support.paths import TESTS
+from tests.support.snapshot import assert_same_state, cobs_action, state_graph
 
 Action = dict[str, Any]
 _T = TypeVar("_T")
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = TESTS / "fixtures"
 
 #: title → the game its positions come from: a real 18xx.games export, or a random game (an export
 #: of one for 1833NE; played here through ``legal_actions()`` for TSR and CoBS), and how many of its

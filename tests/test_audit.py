@@ -68,7 +68,7 @@ def test_games_check_and_replay_report_what_the_audit_finds(tmp_path, monkeypatc
         assert store.check() == [f"game {game_id} in {store.path}: a certificate is held in 2 places"]
     finally:
         store.close()
-    from engine_support import FIXTURES
+    from tests.support.engine import FIXTURES
 
     fixture = sorted(FIXTURES.glob("*.json"))[0]
     result = replay(fixture)

@@ -10,8 +10,9 @@ import pytest
 
 from companion.cli import main
 from companion.interop.replay import diff_traces, load_trace
+from tests.support.paths import TESTS
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
+FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 GAME = FIXTURES / "34110.json"
 JUNK_WHY = "Expecting property name enclosed in double quotes at line 1 column 2"
 

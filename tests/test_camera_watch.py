@@ -10,13 +10,13 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from engine_support import FIXTURES, actions, export, game_at
 
 from companion.cli import main
 from companion.interop.actions import effective_actions, remap_players
 from companion.store import Store
 from companion.table.camera import BoardWatch, board_from_game, check_frames
 from companion.ui.scenario import strip_action
+from tests.support.engine import FIXTURES, actions, export, game_at
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import FrameResult, HexObservation, Recognizer
 from vision.reconcile import combine
@@ -172,13 +172,12 @@ def test_vision_check_against_a_live_game_proposes_the_lay(tmp_path: Path, capsy
 
 def test_the_background_watch_proposes_a_tile_just_laid_on_the_table(tmp_path: Path) -> None:
     """Lay the tile, confirm: the watch's verdict with one legal new tile becomes the proposal."""
-    from test_private_companies import _at
-
     from companion.table.service import Proposal
     from companion.ui.session import UISession
+    from tests.support.table import private_table
 
     idx = next(i for i, a in enumerate(actions(NAME)) if a["id"] == LAY)
-    table = _at(tmp_path, idx)
+    table = private_table(tmp_path, idx)
     try:
         service = table.service
         session = UISession(service)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +19,9 @@ import pytest
 from companion.engine import graph
 from companion.engine.map import GameMap, MapError, SimplePhase
 from companion.interop.replay import iter_replay, load_export, states_before
+from tests.support.paths import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "18xx.games"
+FIXTURES = TESTS / "fixtures" / "18xx.games"
 GAMES = ["1870/34110", "1867/hs_ahjzadkh_19792", "1861/29683"]
 #: the games among them where a second lay's hex was come to by the walk of the lay before
 #: (``hs_ahjzadkh_19792`` has no such lay)

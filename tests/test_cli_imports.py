@@ -9,11 +9,10 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from companion.cli import COMMANDS, build_parser
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "fixtures" / "18xx.games" / "1867" / "hs_ahjzadkh_19792.json"
 
 #: a fresh interpreter runs ``companion`` with these arguments, then prints the top-level packages of

@@ -13,6 +13,8 @@ from companion.engine import GameError, new_game
 from companion.interop.replay import export_game, replay
 from companion.titles.cobs import CobsGame
 from companion.titles.cobs.entities import RESOURCES
+from tests.support.cobs import random_action
+from tests.support.invariants import cobs_invariants
 
 MAX_ACTIONS = 3000
 
@@ -68,35 +70,6 @@ def check_nothing_unlisted_is_accepted(game: CobsGame, rng: random.Random) -> No
                 raise AssertionError(f"accepted but not listed: {probe}")
 
 
-def random_action(game: CobsGame, rng: random.Random) -> dict[str, object]:
-    """A random legal action (a pass four times in five less likely than the rest)."""
-    legal = game.legal_actions()
-    assert legal, f"no legal action in {game.round.name}"
-    active = [la for la in legal if la.type != "pass"]
-    la = rng.choice(active if active and rng.random() < 0.8 else legal)
-    if la.price_range is not None:
-        return la.priced(rng.randint(*la.price_range))
-    return la.action
-
-
-def check_invariants(game: CobsGame) -> None:
-    total = game.bank.cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.companies)
-    assert total == int(game.data["bank_cash"]), "money is conserved"
-    problems = game.audit()  # certificates, limits, resources and bonus goods all in the game
-    assert not problems, problems
-    for co in game.companies:
-        assert 0 <= co.step < len(game.share_values) and co.appeal <= 16
-        for f in co.factories:
-            assert f.automated <= int(f.spec["automation"])
-        assert all(v >= 0 for v in co.resources.values()) and co.goods >= 0
-    for p in game.players:
-        for co in game.companies:
-            kinds = {c.kind for c in p.certificates if c.company is co}
-            assert not {"director", "preferred"} <= kinds
-    assert 0 <= game.bonus_goods_left <= 10 and 0 <= game.labour_market <= 12
-    assert all(v >= 0 for v in game.haymarket.values()) and all(v >= 0 for v in game.bag.values())
-
-
 def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
     rng = random.Random(seed)
     rules = {"advanced"} if seed % 2 else set()
@@ -112,7 +85,7 @@ def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
                 game.clone()._process(la.action)
             check_nothing_unlisted_is_accepted(game, rng)
         game.apply(random_action(game, rng))
-        check_invariants(game)
+        cobs_invariants(game)
     assert game.finished and game.game_end_reason == "decades"
     return game
 
@@ -171,7 +144,7 @@ def test_undo_after_random_play_restores_the_state() -> None:
 def test_the_random_games_tool_plays_cobs_to_the_end_and_its_exports_replay(
     seed: int, players: int, rules: tuple[str, ...], tmp_path: Path
 ) -> None:
-    from test_g1867_random_games import load_tool  # tools/random_games.py as a module
+    from tests.support.tools import load_tool
 
     tool = load_tool()
     game = tool.play(seed, players, frozenset(rules), 3000, "CoBS")
@@ -184,7 +157,7 @@ def test_the_random_games_tool_plays_cobs_to_the_end_and_its_exports_replay(
     assert isinstance(fresh, CobsGame)
     for action in game.actions:
         fresh._process(action)
-        check_invariants(fresh)
+        cobs_invariants(fresh)
     assert fresh.result() == game.result()
     path = tmp_path / f"random-{seed}.json"
     path.write_text(json.dumps(export_game(game, seed)))

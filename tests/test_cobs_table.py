@@ -7,16 +7,15 @@ import random
 import re
 
 import pytest
-from test_cobs import act, pass_until, start, two_player_game
-from test_cobs_random import random_action
 
 from companion.engine import new_game
 from companion.engine.rounds import entity_fields as fields
 from companion.table.tags import ItemKind
 from companion.table.titles import Panel, table_module
-from companion.titles.cobs import table as table
 from companion.titles.cobs import CobsGame
+from companion.titles.cobs import table as table
 from companion.titles.cobs.entities import CobsCompany
+from tests.support.cobs import act, pass_until, random_action, start, two_player_game
 
 MONEY_TYPES = {"par", "buy_shares", "sell_shares", "buy_resource", "emergency_fundraise", "play_building"}
 
@@ -362,7 +361,7 @@ def test_extra_dividends_say_who_is_paid_and_the_share_value_move_as_the_engine_
 
 
 def test_a_managers_resource_bonus_is_worded_and_labelled_with_the_pick() -> None:
-    from test_cobs import operating_fairbank
+    from tests.support.cobs import operating_fairbank
 
     game = operating_fairbank()
     game.company("fairbank").factories[0].manager = True
@@ -407,7 +406,7 @@ def test_where_an_automations_freed_worker_goes_is_worded_and_labelled() -> None
 
 
 def test_an_appeal_bonus_goods_token_is_worded_and_its_good_shown_to_sell() -> None:
-    from test_cobs import operating_fairbank
+    from tests.support.cobs import operating_fairbank
 
     game = operating_fairbank()
     fairbank = game.company("fairbank")

@@ -22,8 +22,9 @@ from companion.config import (
     parse_config,
 )
 from companion.inputfile import InputFileError
+from tests.support.paths import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 EXAMPLE = REPO / "deploy" / "companion.toml"
 
 

@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT
+
+REPO = ROOT
 DEPLOY = REPO / "deploy"
 COMPANION = Path(sys.executable).parent / "companion"
 SCRIPTS = ["install.sh", "uninstall.sh", "check", "companion-backup", "companion-wait-devices"]

@@ -5,14 +5,15 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT
+
+REPO = ROOT
 
 
 def _load() -> ModuleType:

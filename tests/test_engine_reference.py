@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from companion.engine import GameError
 from companion.interop.actions import effective_actions
 from companion.interop.replay import diff_traces, game_for_export, load_trace, trace_entry
+from tests.support.paths import TESTS
 
-REFERENCE = Path(__file__).parent / "fixtures" / "reference"
+REFERENCE = TESTS / "fixtures" / "reference"
 #: 1870 games at the top, 1867 and 1861 games in their own folders ("1867/random-101")
 GAMES = sorted(p.relative_to(REFERENCE).with_suffix("").as_posix() for p in REFERENCE.rglob("*.json"))
 

@@ -7,11 +7,11 @@ import subprocess
 import sys
 
 import pytest
-from engine_support import FIXTURE_NAMES, FIXTURES, actions, export, game_at
 
 from companion.cli import main
 from companion.engine.entities import Corporation, Player
 from companion.interop.replay import diff_traces, game_for_export, load_trace, replay
+from tests.support.engine import FIXTURE_NAMES, FIXTURES, actions, export, game_at
 
 
 @pytest.mark.parametrize("name", FIXTURE_NAMES)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_support import actions, game_at, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import GameError, new_game
 from companion.engine.entities import Player
 from companion.engine.game import Game
+from tests.support.engine import actions, game_at, snapshot
 
 
 def first_index(name: str, kind: str, start: int = 0) -> int:
@@ -287,7 +287,7 @@ def test_random_actions_are_applied_legally_or_rejected_cleanly(
     name: str, frac: float, pick: int, kind: str
 ) -> None:
     """Any action either keeps the invariants or is refused with the state unchanged."""
-    from engine_support import total_money
+    from tests.support.engine import total_money
 
     count = int(frac * len(actions(name)))
     game = game_at(name, count)

@@ -11,12 +11,12 @@ from functools import cache
 from typing import Any
 
 import pytest
-from engine_support import FIXTURE_NAMES, actions, game_at, snapshot, total_money
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Game, GameError
-from companion.engine.entities import Player
+from tests.support.engine import FIXTURE_NAMES, actions, game_at, snapshot, total_money
+from tests.support.invariants import certificate_invariants
 
 Action = dict[str, Any]
 
@@ -231,24 +231,6 @@ def mutations(draw: st.DrawFn) -> tuple[str, int, Action]:
     return name, i, action
 
 
-def check_invariants(game: Game, money: int, action: Action) -> None:
-    assert total_money(game) == money, "money appeared or vanished"
-    problems = game.audit()
-    assert not problems, f"{problems} after {action}"
-    if action.get("type") == "buy_shares" and action.get("entity_type") == "player":
-        buyer = game.entity_of(action)
-        assert isinstance(buyer, Player)
-        corp = game.share(action["shares"][0]).corporation
-        sp = corp.share_price
-        if sp is None or not (sp.is_("multiple_buy") or sp.is_("unlimited")):
-            assert buyer.percent_of(corp) <= 60, f"{buyer.name} holds {buyer.percent_of(corp)}% of {corp.sym}"
-        if sp is None or sp.counts_for_limit:
-            assert game.num_certs(buyer) <= game.cert_limit(), f"{buyer.name} is over the certificate limit"
-        assert len(action["shares"]) == len(set(action["shares"]))
-        if "percent" in action:
-            assert action["percent"] == sum(game.share(s).percent for s in action["shares"])
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutations())
 def test_a_mutated_real_action_is_refused_cleanly_or_keeps_every_invariant(
@@ -264,4 +246,4 @@ def test_a_mutated_real_action_is_refused_cleanly_or_keeps_every_invariant(
         assert snapshot(game) == before, "a refused action changed the state"
         assert "Error" not in str(err) and "invalid literal" not in str(err), str(err)
         return
-    check_invariants(game, money, action)
+    certificate_invariants(game, money, action)

@@ -22,8 +22,9 @@ from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, iter_replay
 from companion.store import Store
 from companion.table.exchange import export_table_game
+from tests.support.paths import TESTS
 
-EXPORTS = Path(__file__).resolve().parent / "fixtures" / "exports"
+EXPORTS = TESTS / "fixtures" / "exports"
 
 
 def table_log(expected: dict[str, Any]) -> list[dict[str, Any]]:

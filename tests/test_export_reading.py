@@ -17,8 +17,9 @@ from companion.interop.actions import ExportError, export_players, read_action
 from companion.interop.replay import export_seed, game_for_export, iter_replay, load_export
 from companion.store import Store
 from companion.table.service import game_from_store
+from tests.support.paths import TESTS
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1861" / "29683.json"
+FIXTURE = TESTS / "fixtures" / "18xx.games" / "1861" / "29683.json"
 CUT = 320  # the first actions of the real 1861 game: the first major's share purchases included
 
 

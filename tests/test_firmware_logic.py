@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+from tests.support.paths import ROOT
+
+FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 import fakehw  # noqa: E402

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from companion.hardware.events import TagEvent
 from companion.hardware.protocol import Session, decode_line, encode_command
+from tests.support.paths import ROOT
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+FIRMWARE = ROOT / "firmware"
 
 HARNESS = textwrap.dedent(
     """

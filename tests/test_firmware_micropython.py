@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT
+
+REPO = ROOT
 FIRMWARE = REPO / "firmware"
 CHECKS = REPO / "tests" / "micropython"
 RUNNER = CHECKS / "run.mjs"

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from companion.hardware import protocol
 from companion.hardware.events import TagEvent, TagRemoved
+from tests.support.paths import ROOT
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 import fakehw  # noqa: E402

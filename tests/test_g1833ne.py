@@ -9,7 +9,6 @@ I's eight cards before B&W buys the first 3/5, as the example assumes.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +18,7 @@ from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export, replay
 from companion.titles import game_class, title_info
 from companion.titles.g1833ne import Game1833NE
-
-EXAMPLE = Path(__file__).resolve().parent / "fixtures" / "rules-examples" / "1833NE.json"
+from tests.support.g1833ne import EXAMPLE, at_train_purchase, buy_card, example_game, index_of
 
 #: (player 1's cash, B&W's treasury, B&W's share price, Hartford's share price) after each step
 #: of the example, in its order.  None: not yet founded.
@@ -54,26 +52,6 @@ def figures(entry: dict[str, Any]) -> tuple[int, int | None, int | None, int | N
         bw["share_price"] if bw else None,
         hr["share_price"] if hr else None,
     )
-
-
-def example_game(count: int | None = None) -> Game1833NE:
-    """The example's game after its first ``count`` actions (all of them by default)."""
-    export = load_export(EXAMPLE)
-    game = game_for_export(export)
-    assert isinstance(game, Game1833NE)
-    for action in effective_actions(export["actions"])[:count]:
-        game._process(action)
-    return game
-
-
-def index_of(kind: str, entity: Any, nth: int = 0) -> int:
-    """How many actions of the example come before the ``nth`` one of ``kind`` by ``entity``."""
-    hits = [
-        i
-        for i, a in enumerate(effective_actions(load_export(EXAMPLE)["actions"]))
-        if a["type"] == kind and a["entity"] == entity
-    ]
-    return hits[nth]
 
 
 def test_the_title_is_registered_and_playable() -> None:
@@ -296,14 +274,6 @@ def test_the_first_card_of_a_phase_starts_it_on_either_side() -> None:
     assert game.phase.name == "II"
 
 
-def buy_card(game: Game1833NE, corp_sym: str, card: str) -> None:
-    """Hand ``corp`` the next ``card`` from the depot at its price (the bank lends the cash)."""
-    corp = game.corporation(corp_sym)
-    train = next(t for t in game.depot if game.card_name[t.id] == card)
-    game.bank.spend(train.price, corp)
-    game.buy_train(corp, train, train.price)
-
-
 def test_phase_three_makes_phase_one_trains_obsolete_and_they_run_once_more() -> None:
     game = example_game()
     bw = game.corporation("BW")
@@ -379,12 +349,6 @@ def test_fixture_is_exported_as_our_replay_reads_it() -> None:
 
 
 # -- emergency train purchase and bankruptcy ---------------------------------------------------------------
-def at_train_purchase(corp_sym: str, cash: int) -> Game1833NE:
-    """OR 1.1 of the example, ``corp_sym`` about to buy its first train, left with ``cash``."""
-    game = example_game(index_of("buy_train", corp_sym))
-    corp = game.corporation(corp_sym)
-    corp.spend(corp.cash - cash, game.bank)
-    return game
 
 
 def test_emergency_issue_comes_before_the_presidents_cash() -> None:

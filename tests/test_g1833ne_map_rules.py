@@ -21,10 +21,15 @@ from companion.interop.replay import export_game, game_for_export
 from companion.titles.g1833ne import Game1833NE
 from companion.titles.g1833ne import takeover as tk
 from companion.titles.g1833ne.routes import DELAWARE_HUDSON, OGDENSBURG, Map1833NE
-from tests.g1833ne_random import random_action
-from tests.test_g1833ne import buy_card, example_game, index_of
-from tests.test_g1833ne_routes import owned_by
-from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
+from tests.support.g1833ne import (
+    buy_card,
+    buyer_of,
+    example_game,
+    first_takeover_offer,
+    index_of,
+    owned_by,
+    random_action,
+)
 
 TAKEOVER = frozenset({"takeover_game"})
 ASSIGN = {"type": "assign", "entity": "P5", "entity_type": "company", "target": "C26", "target_type": "hex"}
@@ -272,7 +277,7 @@ def test_a_takeover_hands_the_targets_ferries_and_abilities_to_the_buyer_on_the_
 ) -> None:
     """In a takeover round, the target's ferries and (as if it held them) P4 and P6 become the
     buyer's on the map at once: the round, moving on to the next buyer, reads the connections."""
-    game = _first_takeover_offer().clone()
+    game = first_takeover_offer().clone()
     buyer = buyer_of(game)
     target = next(t for t, _p, _d in tk.offers(game, buyer) if game.counted_trains(t))  # cannot refuse
     assert target.sym in game.ferries.values()

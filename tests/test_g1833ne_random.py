@@ -19,7 +19,8 @@ from companion.engine.stock import StockRound
 from companion.interop.replay import export_game, game_for_export
 from companion.titles.g1833ne import Game1833NE
 from companion.titles.g1833ne import takeover as tk
-from tests.g1833ne_random import random_action
+from tests.support.g1833ne import random_action
+from tests.support.paths import ROOT
 
 
 def check_invariants(game: Game1833NE, action: dict[str, object], total: int) -> None:
@@ -119,7 +120,7 @@ def test_random_games_play_to_their_end(seed: int, players: int, rules: frozense
 
 
 # -- tools/random_games.py --title 1833NE --------------------------------------------------------------------
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "random_games.py"
+TOOL = ROOT / "tools" / "random_games.py"
 
 
 @pytest.mark.parametrize(("seed", "players", "rules"), [(0, 3, []), (0, 5, ["takeover_game"])])

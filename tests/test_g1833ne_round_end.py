@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_g1833ne import example_game, index_of
 
 from companion.titles.g1833ne import Game1833NE
+from tests.support.g1833ne import example_game, index_of
 
 
 def player(entity: int) -> dict[str, Any]:

@@ -18,9 +18,8 @@ from companion.engine.routes import Train
 from companion.titles.g1833ne import Game1833NE
 from companion.titles.g1833ne import routes as r1833
 from companion.titles.g1833ne.routes import Map1833NE, route_phase, route_train
-from tests.g1833ne_random import random_action
-from tests.test_g1833ne import buy_card, example_game, index_of
-from tests.test_routes import exhaustive
+from tests.support.g1833ne import buy_card, example_game, index_of, owned_by, random_action
+from tests.support.routes import exhaustive
 
 
 def run(game: Game1833NE, corp: str, routes: list[dict[str, Any]]) -> int:
@@ -359,15 +358,6 @@ def test_optimal_against_exhaustive_search(
 
 
 # -- the private companies' abilities: P4's and P6's off-board tokens, P5's luxury ferry -------------------
-def owned_by(game: Game1833NE, company: str, corp: str) -> Game1833NE:
-    """``company`` as if ``corp`` had bought it (its abilities follow the owner)."""
-    card, buyer = game.company(company), game.corporation(corp)
-    if card.owner is not None:
-        card.owner.companies.remove(card)
-    buyer.companies.append(card)
-    card.owner = buyer
-    game.sync_map_rules()
-    return game
 
 
 def test_ogdensburg_lets_its_corporation_lay_track_and_run_from_a6() -> None:

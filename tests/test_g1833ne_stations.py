@@ -13,7 +13,7 @@ from companion.engine.operating import Track
 from companion.titles.g1833ne import Game1833NE
 from companion.titles.g1833ne import takeover as tk
 from companion.titles.g1833ne.game import BOSTON, SHERBROOKE
-from tests.test_g1833ne import example_game, index_of
+from tests.support.g1833ne import example_game, index_of
 
 PAIR = ("StL&A", "A&StL")
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_drive import headless_demo
 
 from companion.engine import new_game
 from companion.interop.actions import effective_actions, strip_action
@@ -21,7 +20,9 @@ from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import ItemKind, TagError, TagRegistry, find_item, items_for_title
 from companion.titles.g1833ne.screens import trains_panel
 from companion.ui import viewmodels as vm
-from tests.test_g1833ne import EXAMPLE, example_game, index_of
+from tests.support.g1833ne import EXAMPLE, example_game, index_of
+from tests.support.paths import ROOT
+from tests.support.ui import headless_demo
 
 
 @pytest.mark.parametrize("rules", [frozenset(), frozenset({"takeover_game"})])
@@ -238,9 +239,9 @@ def test_the_buttons_word_issuing_redeeming_and_ferries_with_their_price() -> No
 @pytest.mark.slow  # the position is searched for in random games (shared with test_g1833ne_takeover.py)
 def test_the_table_screen_lists_each_takeover_offer_with_its_terms() -> None:
     from companion.titles.g1833ne import takeover as tk
-    from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
+    from tests.support.g1833ne import buyer_of, first_takeover_offer
 
-    game = _first_takeover_offer().clone()
+    game = first_takeover_offer().clone()
     buyer = buyer_of(game)
     (panel,) = vm.table_view(game).panels
     assert panel.heading.startswith(f"Takeover offers: {buyer.sym} (president ")
@@ -265,10 +266,10 @@ def test_the_table_screen_lists_each_takeover_offer_with_its_terms() -> None:
 
 @pytest.mark.slow
 def test_a_trainless_target_is_asked_on_the_table_screen_and_its_buttons() -> None:
-    from tests.test_g1833ne_takeover import _first_takeover_offer, _trainless_target
+    from tests.support.g1833ne import first_takeover_offer, trainless_target
 
-    game = _first_takeover_offer().clone()
-    buyer, target, payment = _trainless_target(game)
+    game = first_takeover_offer().clone()
+    buyer, target, payment = trainless_target(game)
     game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
                 "corporation": target.sym, "payment": payment})  # fmt: skip
     (panel,) = vm.table_view(game).panels
@@ -281,7 +282,7 @@ def test_a_trainless_target_is_asked_on_the_table_screen_and_its_buttons() -> No
 def test_the_committed_sticker_sheet_holds_every_card_of_the_takeover_game_and_the_ferries() -> None:
     import xml.etree.ElementTree as ET
 
-    example = Path(__file__).resolve().parents[1] / "hardware" / "stickers" / "1833NE-takeover-sheet.svg"
+    example = ROOT / "hardware" / "stickers" / "1833NE-takeover-sheet.svg"
     root = ET.parse(example).getroot()
     ids = [g.get("data-item") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "item"]
     assert ids == [i.id for i in items_for_title("1833NE", optional_rules=["takeover_game"])]
@@ -306,7 +307,7 @@ def test_a_ferry_marker_offers_each_port_as_an_option(
 
 
 def test_obsolete_trains_are_marked_on_the_screens() -> None:
-    from tests.test_g1833ne import buy_card
+    from tests.support.g1833ne import buy_card
 
     game = example_game()
     for _ in range(5 - 1):
@@ -322,7 +323,7 @@ def test_obsolete_trains_are_marked_on_the_screens() -> None:
 
 
 def test_an_emergency_train_purchase_shows_what_each_emergency_issue_brings() -> None:
-    from tests.test_g1833ne import at_train_purchase
+    from tests.support.g1833ne import at_train_purchase
 
     game = at_train_purchase("BW", 40)
     ov = vm.operating_view(game)
@@ -379,9 +380,9 @@ def test_a_pool_certificate_tapped_redeems_shares(at_example: Callable[[int], Ta
 def test_a_certificate_of_the_target_tapped_proposes_the_takeover_and_its_answer(tmp_path: Path) -> None:
     from companion.interop.replay import export_game
     from companion.table.exchange import import_export
-    from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
+    from tests.support.g1833ne import buyer_of, first_takeover_offer
 
-    game = _first_takeover_offer()
+    game = first_takeover_offer()
     buyer = buyer_of(game)
     db = tmp_path / "t.sqlite3"
     store, registry = Store.open(db), TagRegistry.open(db)
@@ -406,10 +407,10 @@ def test_a_certificate_of_the_target_tapped_proposes_the_takeover_and_its_answer
 
 @pytest.mark.slow
 def test_a_trainless_targets_certificate_tapped_accepts_or_refuses(tmp_path: Path) -> None:
-    from tests.test_g1833ne_takeover import _first_takeover_offer, _trainless_target
+    from tests.support.g1833ne import first_takeover_offer, trainless_target
 
-    game = _first_takeover_offer().clone()
-    buyer, target, payment = _trainless_target(game)  # (changed by hand: not replayable, not stored)
+    game = first_takeover_offer().clone()
+    buyer, target, payment = trainless_target(game)  # (changed by hand: not replayable, not stored)
     game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
                 "corporation": target.sym, "payment": payment})  # fmt: skip
     db = tmp_path / "t.sqlite3"
@@ -432,7 +433,7 @@ def test_a_trainless_targets_certificate_tapped_accepts_or_refuses(tmp_path: Pat
 
 def test_the_ferries_table_shows_the_luxury_ferry_doubled() -> None:
     from companion.titles.g1833ne.screens import ferries_panel
-    from tests.test_g1833ne_routes import owned_by
+    from tests.support.g1833ne import owned_by
 
     game = owned_by(example_game(index_of("run_routes", "HR")), "P5", "HR")
     hr = game.corporation("HR")
@@ -446,7 +447,7 @@ def test_the_ferries_table_shows_the_luxury_ferry_doubled() -> None:
 
 def test_the_luxury_ferry_assignment_is_worded_as_doubling_a_ferry() -> None:
     from companion.table.service import describe_action
-    from tests.test_g1833ne_routes import owned_by
+    from tests.support.g1833ne import owned_by
 
     game = owned_by(example_game(index_of("run_routes", "HR")), "P5", "HR")
     assign = {

@@ -7,9 +7,6 @@ phase II at stock round 2) for founding, and random Takeover games played throug
 
 from __future__ import annotations
 
-import random
-from functools import cache
-
 import pytest
 
 from companion.engine import GameError, new_game
@@ -17,8 +14,14 @@ from companion.engine.entities import Corporation, Share
 from companion.titles import title_info
 from companion.titles.g1833ne import Game1833NE
 from companion.titles.g1833ne import takeover as tk
-from tests.g1833ne_random import random_action
-from tests.test_g1833ne import example_game, index_of
+from tests.support.g1833ne import (
+    buyer_of,
+    example_game,
+    first_takeover_offer,
+    index_of,
+    trainless_target,
+)
+from tests.support.paths import TESTS
 
 RULES = frozenset({tk.RULE})
 
@@ -126,44 +129,11 @@ def test_the_founder_chooses_a_free_unreserved_city_that_is_no_available_home() 
 
 
 # -- takeovers ----------------------------------------------------------------------------------------------------
-#: the random Takeover game (seed, players) whose first takeover round with the offers these tests need
-#: is reached soonest (found once by searching seeds 0-6 of 3-5 players: at action 332, V4 buys)
-OFFER_SEED, OFFER_PLAYERS = 4, 3
-
-
-@cache
-def _first_takeover_offer() -> Game1833NE:
-    """The random Takeover game ``OFFER_SEED`` at its first takeover round whose buyer has the
-    offers these tests need: payable in cash and in its shares, and a target with a train that
-    counts (which route or policy change brings it about does not matter)."""
-    rng = random.Random(OFFER_SEED)
-    players = [(i + 1, f"P{i + 1}") for i in range(OFFER_PLAYERS)]
-    game = new_game("1833NE", players, RULES, OFFER_SEED)
-    assert isinstance(game, Game1833NE)
-    while not game.finished and len(game.actions) < 3000:
-        rnd = game.round
-        buyer = rnd.current_buyer() if isinstance(rnd, tk.TakeoverRound) else None
-        if buyer is not None:
-            offers = tk.offers(game, buyer)
-            if {p for _t, p, _d in offers} == {"cash", "shares"} and any(
-                game.counted_trains(t) for t, _p, _d in offers
-            ):
-                return game
-        game.apply(random_action(game, rng))
-    raise AssertionError(f"the random Takeover game {OFFER_SEED} reached no takeover offer: search again")
 
 
 @pytest.fixture
 def offer_game() -> Game1833NE:
-    return _first_takeover_offer().clone()
-
-
-def buyer_of(game: Game1833NE) -> Corporation:
-    rnd = game.round
-    assert isinstance(rnd, tk.TakeoverRound)
-    buyer = rnd.current_buyer()
-    assert buyer is not None
-    return buyer
+    return first_takeover_offer().clone()
 
 
 def test_takeover_rounds_follow_the_second_operating_round_from_phase_two(offer_game: Game1833NE) -> None:
@@ -266,28 +236,9 @@ def turn_over(game: Game1833NE, buyer: Corporation) -> bool:
     return not isinstance(rnd, tk.TakeoverRound) or rnd.current_buyer() is not buyer
 
 
-def _trainless_target(
-    game: Game1833NE, *, other_president: bool = True
-) -> tuple[Corporation, Corporation, str]:
-    """Take the first target's trains away (back to the bank's pool), so it may refuse; with
-    ``other_president``, hand its president's certificates to another player if the buyer's
-    president presides it too."""
-    buyer = buyer_of(game)
-    target, payment, _d = tk.offers(game, buyer)[0]
-    for train in list(target.trains):
-        game.discard_train(train)
-    assert tk.may_refuse(game, target)
-    if other_president and target.owner is buyer.owner:
-        assert buyer.owner is not None
-        other = next(p for p in game.players if p is not buyer.owner and not p.bankrupt)
-        game.transfer_shares(buyer.owner.shares_of(target), other)
-        assert target.owner is other
-    return buyer, target, payment
-
-
 def test_a_trainless_target_may_refuse_and_nothing_changes(offer_game: Game1833NE) -> None:
     game = offer_game
-    buyer, target, payment = _trainless_target(game)
+    buyer, target, payment = trainless_target(game)
     game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
                 "corporation": target.sym, "payment": payment})  # fmt: skip
     assert not target.closed
@@ -306,7 +257,7 @@ def test_a_trainless_target_may_refuse_and_nothing_changes(offer_game: Game1833N
 
 def test_a_trainless_target_may_accept(offer_game: Game1833NE) -> None:
     game = offer_game
-    buyer, target, payment = _trainless_target(game)
+    buyer, target, payment = trainless_target(game)
     made = game.takeovers.get(buyer.sym, 0)
     game.apply({"type": "take_over", "entity": buyer.sym, "entity_type": "corporation",
                 "corporation": target.sym, "payment": payment})  # fmt: skip
@@ -316,7 +267,7 @@ def test_a_trainless_target_may_accept(offer_game: Game1833NE) -> None:
 
 def test_a_trainless_target_of_the_same_president_is_not_asked(offer_game: Game1833NE) -> None:
     game = offer_game
-    buyer, target, payment = _trainless_target(game, other_president=False)
+    buyer, target, payment = trainless_target(game, other_president=False)
     if target.owner is not buyer.owner:
         game.transfer_shares(target.owner.shares_of(target), buyer.owner)  # type: ignore[union-attr,arg-type]
     assert target.owner is buyer.owner
@@ -460,13 +411,12 @@ def test_an_off_board_token_of_p4_or_p6_makes_no_takeover_connection() -> None:
     """P4's A6 and P6's A12 are for laying track and running routes only (docs/ENGINE.md): a
     corporation is no takeover target for its off-board token, and a buyer reaches no target
     through its own."""
-    from pathlib import Path
 
     from companion.interop.actions import effective_actions
     from companion.interop.replay import game_for_export, load_export
     from companion.titles.g1833ne.routes import Map1833NE
 
-    export = load_export(Path(__file__).parent / "fixtures/random-games/1833NE/random-seed0.json")
+    export = load_export(TESTS / "fixtures/random-games/1833NE/random-seed0.json")
     game = game_for_export(export)
     for action in effective_actions(export["actions"])[:221]:
         game._process(action)

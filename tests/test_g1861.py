@@ -4,14 +4,14 @@ results, invariants hold after every action, and the national railway (RSR) acts
 from __future__ import annotations
 
 import pytest
-from g1867_support import (
+
+from companion.engine import new_game, title_info
+from tests.support.g1867 import (
     assert_invariants_after_every_action,
     assert_replays_like_the_reference,
     fixture_names,
     game_before,
 )
-
-from companion.engine import new_game, title_info
 
 TITLE = "1861"
 GAME = "29683"

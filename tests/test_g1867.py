@@ -7,7 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from g1867_support import (
+
+from companion.cli import main
+from companion.engine import new_game, title_info
+from companion.interop.replay import replay
+from tests.support.g1867 import (
     ROOT,
     actions,
     assert_invariants_after_every_action,
@@ -16,10 +20,6 @@ from g1867_support import (
     fixture_names,
     game_before,
 )
-
-from companion.cli import main
-from companion.engine import new_game, title_info
-from companion.interop.replay import replay
 
 TITLE = "1867"
 GAME = "hs_wuveadew_21268"
@@ -334,7 +334,7 @@ def test_a_route_counts_towns_only_to_fill_the_train_and_adds_the_capital_bonus(
 def test_undo_and_preview_leave_the_game_as_it_was(action_id: int) -> None:
     """At the table every action can be previewed and taken back: the state after an undo is the
     state before (mergers, nationalisation and 5+5E runs included)."""
-    from g1867_support import state_of
+    from tests.support.g1867 import state_of
 
     game, action = game_before(TITLE, GAME, action_id)
     game.keep_checkpoints()

@@ -4,8 +4,9 @@ the legal actions listed just before it, and the listed actions are accepted by 
 from __future__ import annotations
 
 import pytest
-from g1867_support import export
-from legal_walk import walk
+
+from tests.support.g1867 import export
+from tests.support.legal_walk import walk
 
 #: tile lays are many and slow to list; the 1870 walk covers their listing
 TYPES = frozenset(

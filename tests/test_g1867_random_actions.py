@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from g1867_support import actions, check_invariants, export, state_of, total_money
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import GameError
 from companion.engine.entities import Player
 from companion.interop.replay import game_for_export
+from tests.support.g1867 import actions, check_invariants, export, state_of, total_money
 
 GAMES = st.sampled_from([("1867", "hs_wuveadew_21268"), ("1867", "hs_ahjzadkh_19792"), ("1861", "29683")])
 KINDS = st.sampled_from(

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from companion.interop.replay import replay
-
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "random_games.py"
-
-
-def load_tool():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("random_games", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["random_games"] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.support.tools import load_tool
 
 
 @pytest.mark.slow

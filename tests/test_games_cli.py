@@ -17,8 +17,9 @@ from companion.commands import tags as tags_command
 from companion.config import load_config
 from companion.mirror import mirror_path
 from companion.store import Store, StoreError, database_path
+from tests.support.paths import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = ROOT
 
 
 def saved(db: Path) -> tuple[int, int]:

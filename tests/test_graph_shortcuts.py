@@ -7,7 +7,6 @@ checked against the full computation on every map state of a real 1870 game."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,9 @@ from companion.engine import graph
 from companion.engine.map import GameMap
 from companion.engine.tiles import NODE
 from companion.interop.replay import iter_replay, load_export
+from tests.support.paths import TESTS
 
-FIXTURE = Path(__file__).parent / "fixtures" / "18xx.games" / "1870" / "34110.json"
+FIXTURE = TESTS / "fixtures" / "18xx.games" / "1870" / "34110.json"
 
 
 def test_rotated_paths_and_their_index_match_rotating_each_path() -> None:

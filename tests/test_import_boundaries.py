@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
 
 #: the parts of a title's folder that belong to the layers above the rules (its table, its screens,
 #: its demo); every other module of the folder is the title's rules

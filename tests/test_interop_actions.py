@@ -1,11 +1,11 @@
 import json
-from pathlib import Path
 
 import pytest
 
 from companion.interop.actions import ExportError, effective_actions
+from tests.support.paths import TESTS
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+FIXTURES = TESTS / "fixtures" / "18xx.games"
 
 
 def a(i: int, kind: str = "pass", **kw: object) -> dict[str, object]:

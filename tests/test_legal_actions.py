@@ -12,8 +12,8 @@ import pytest
 from companion.engine import Game, GameError, new_game
 from companion.engine.rounds import LegalAction
 from companion.interop.replay import game_for_export
-from tests.engine_support import actions, export, game_at
-from tests.legal_walk import walk
+from tests.support.engine import actions, export, game_at
+from tests.support.legal_walk import walk
 
 
 def test_short_game_every_choice_listed_and_accepted() -> None:

@@ -11,8 +11,9 @@ from companion.engine import as_18xx, new_game, playable_titles, title_info
 from companion.engine.map import GameMap, MapError, MapRules, SimplePhase, SpecialLay, neighbor_coords
 from companion.interop.run_states import run_states
 from companion.titles.g1870.map import Map1870
+from tests.support.paths import TESTS
 
-FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870").glob("*.json"))
+FIXTURES = sorted((TESTS / "fixtures" / "18xx.games" / "1870").glob("*.json"))
 
 YELLOW = SimplePhase("1", ("yellow",))
 GREEN = SimplePhase("2", ("yellow", "green"))

@@ -15,6 +15,7 @@ import pytest
 from companion.cli import main
 from companion.hardware.protocol import encode_device_line
 from devtools.bench.taps import PtyBoard
+from tests.support.paths import ROOT
 
 COMPANION = [sys.executable, "-m", "companion"]
 
@@ -118,7 +119,7 @@ def test_speed_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_check_talks_to_the_firmware(capsys: pytest.CaptureFixture[str]) -> None:
-    firmware = Path(__file__).resolve().parents[1] / "firmware"
+    firmware = ROOT / "firmware"
     sys.path.insert(0, str(firmware))
     import fakehw
     import mfrc522

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from companion.engine import new_game
 from companion.titles import PACKAGES
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 #: the files that must not know an action type (the demo's scripts replay a recorded game and stop
 #: at the actions they show)
 GUARDED = [

@@ -5,15 +5,15 @@ the whole games and compares every state)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.engine import GameError, as_18xx
 from companion.interop.replay import game_for_export, iter_replay
+from tests.support.paths import TESTS
 
-REFERENCE = Path(__file__).resolve().parent / "fixtures" / "reference"
+REFERENCE = TESTS / "fixtures" / "reference"
 
 
 def before(name: str, action_id: int) -> tuple[Any, dict[str, Any]]:

@@ -12,8 +12,8 @@ from types import ModuleType
 import pytest
 
 from companion.hardware.panel import PanelPins
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 WIRING = ROOT / "hardware" / "wiring"
 
 

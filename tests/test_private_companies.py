@@ -9,50 +9,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_table_service import Table
-from test_table_stock_round import FIXTURES, table_moves
 
-from companion.engine import new_game
-from companion.interop.actions import effective_actions
-from companion.interop.replay import load_export
-from companion.store import Store
-from companion.table.script import demo_uid, enroll_demo_tags
-from companion.table.service import Proposal, Result, TableService
-from companion.table.tags import TagRegistry, find_item
+from companion.table.script import demo_uid
+from companion.table.service import Proposal, Result
+from companion.table.tags import find_item
 from companion.ui import viewmodels as vm
 from companion.ui.session import UISession, to_view
-
-GAME = "34110.json"
-
-
-def _export() -> dict[str, Any]:
-    return load_export(FIXTURES / GAME)
-
-
-def _moves(count: int) -> list[dict[str, Any]]:
-    export = _export()
-    seats = {p["id"]: n for n, p in enumerate(export["players"], start=1)}
-    return [m for a in effective_actions(export["actions"])[:count] for m in table_moves(a, seats)]
-
-
-def _at(tmp_path: Path, count: int) -> Table:
-    """The fixture after ``count`` effective actions, at a table with as many seats as it had."""
-    names = [f"Player {n}" for n in range(1, len(_export()["players"]) + 1)]
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    db = tmp_path / "t.sqlite3"
-    store, registry = Store.open(db), TagRegistry.open(db)
-    enroll_demo_tags(registry, "1870")
-    moves = _moves(count)
-    game = new_game("1870", names)
-    for move in moves:
-        game._process(move)
-    game_id = store.create_game("1870", names)
-    store.append_many(game_id, moves)
-    return Table(TableService(game, store, game_id, registry), store, registry)
+from tests.support.table import (
+    Table,
+    private_moves,
+    private_table,
+)
 
 
 def _recorded(count: int) -> dict[str, Any]:
-    return _moves(count + 1)[-1]
+    return private_moves(count + 1)[-1]
 
 
 @pytest.fixture
@@ -72,7 +43,7 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def test_a_corporation_buys_a_private_by_touch_at_the_price_the_players_set(
     tmp_path: Path, closing: list[Table]
 ) -> None:
-    t = _at(tmp_path, 82)  # MKT (the corporation) buys the MKT private for $320, its maximum
+    t = private_table(tmp_path, 82)  # MKT (the corporation) buys the MKT private for $320, its maximum
     closing.append(t)
     real = _recorded(82)
     game = t.service.game
@@ -94,7 +65,7 @@ def test_a_corporation_buys_a_private_by_touch_at_the_price_the_players_set(
     done = t.service.confirm()
     assert done.ok and done.applied and _same(done.action or {}, real)
     # a touch button at a price of its own gets the same priced proposal, at that price
-    t2 = _at(tmp_path / "b", 82)
+    t2 = private_table(tmp_path / "b", 82)
     closing.append(t2)
     out = t2.service.propose({**button.action, "price": 300})
     assert isinstance(out, Proposal) and out.action["price"] == 300 and out.price_range == (80, 320)
@@ -104,7 +75,7 @@ def test_the_bridge_company_lay_and_the_cattle_token_are_buttons(
     tmp_path: Path, closing: list[Table]
 ) -> None:
     for count in (30, 50):  # MRBC lays on C18 for MP; SCC's cattle token on B9 for ATSF
-        t = _at(tmp_path / str(count), count)
+        t = private_table(tmp_path / str(count), count)
         closing.append(t)
         real = _recorded(count)
         choices = [c for c in vm.action_choices(t.service.game) if c.group == "company"]
@@ -118,7 +89,7 @@ def test_the_bridge_company_lay_and_the_cattle_token_are_buttons(
 def test_a_player_buys_a_private_from_another_player_in_a_stock_round(
     tmp_path: Path, closing: list[Table]
 ) -> None:
-    t = _at(tmp_path, 52)  # a stock round in phase 2: players may buy privates from each other
+    t = private_table(tmp_path, 52)  # a stock round in phase 2: players may buy privates from each other
     closing.append(t)
     game = t.service.game
     player = game.current_entity()
@@ -137,7 +108,7 @@ def test_a_player_buys_a_private_from_another_player_in_a_stock_round(
     assert t.service.confirm().applied
     assert company.owner is player and player.cash == cash - 1 and seller is not None
     # by tap: the private's card proposes the same purchase
-    t2 = _at(tmp_path / "tap", 52)
+    t2 = private_table(tmp_path / "tap", 52)
     closing.append(t2)
     out = t2.service.tap(demo_uid(find_item("1870", company.sym)))
     assert isinstance(out, Proposal) and out.kind == "buy_company" and out.price_range == (1, cash)
@@ -146,7 +117,7 @@ def test_a_player_buys_a_private_from_another_player_in_a_stock_round(
 
 
 def test_touch_price_buttons_step_the_pending_price(tmp_path: Path, closing: list[Table]) -> None:
-    t = _at(tmp_path, 82)
+    t = private_table(tmp_path, 82)
     closing.append(t)
     session = UISession(t.service)
     button = next(c for c in vm.action_choices(t.service.game) if c.action.get("company") == "MKT")
@@ -163,10 +134,10 @@ def test_a_train_from_another_corporation_is_a_button_with_an_agreed_price(
 ) -> None:
     # find a buy-train step in which another corporation owns a train
     for count in range(60, 200):
-        moves = _moves(count + 1)
+        moves = private_moves(count + 1)
         if moves[-1]["type"] != "buy_train":
             continue
-        t = _at(tmp_path / str(count), count)
+        t = private_table(tmp_path / str(count), count)
         closing.append(t)
         game = t.service.game
         corp = game.current_entity()
@@ -188,11 +159,11 @@ def test_a_finger_on_a_hex_lists_what_may_be_done_there(tmp_path: Path, closing:
     company's token on it, and nothing elsewhere."""
     token_at = next(
         i
-        for i, m in enumerate(_moves(200))
+        for i, m in enumerate(private_moves(200))
         if m["type"] == "place_token" and m["entity_type"] == "corporation"
     )
     for count in (30, 50, token_at):  # the bridge company's lay on C18; SCC's token on B9; a station
-        t = _at(tmp_path / str(count), count)
+        t = private_table(tmp_path / str(count), count)
         closing.append(t)
         game = t.service.game
         real = _recorded(count)

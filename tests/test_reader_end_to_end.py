@@ -9,15 +9,15 @@ real taps, in order, none twice.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.hardware.events import TagEvent, TagRemoved
 from companion.hardware.protocol import Session
+from tests.support.paths import ROOT
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 import reader_app  # noqa: E402

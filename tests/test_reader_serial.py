@@ -20,8 +20,9 @@ from companion.hardware.events import ReaderEvent, TagEvent, TagRemoved
 from companion.hardware.protocol import CommandReply, Heartbeat, StatusEvent, encode_device_line
 from companion.hardware.reader import SerialReader, find_reader_port
 from devtools.bench.taps import PtyBoard
+from tests.support.paths import ROOT
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 import fakehw  # noqa: E402

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -19,10 +18,11 @@ from companion.engine.route_optimizer import (
 )
 from companion.engine.routes import Train, route_value, trains_from_names
 from companion.interop.run_states import RunState, run_states
-from tests.test_routes import exhaustive
-from tests.test_routes import states as states_1870
+from tests.support.paths import TESTS
+from tests.support.routes import exhaustive
+from tests.support.routes import states as states_1870
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+FIXTURES = TESTS / "fixtures" / "18xx.games"
 
 
 @cache
@@ -181,9 +181,7 @@ def test_the_seed_7017_national_is_proven_optimal() -> None:
     from companion.interop.actions import effective_actions
     from companion.interop.replay import game_for_export, load_export
 
-    export = load_export(
-        Path(__file__).resolve().parent / "fixtures" / "routes" / "1861_seed7017_national.json"
-    )
+    export = load_export(TESTS / "fixtures" / "routes" / "1861_seed7017_national.json")
     table_game = game_for_export(export)
     for action in effective_actions(export["actions"]):
         table_game._process(action)

@@ -12,79 +12,24 @@ import copy
 import gc
 import random
 from collections import defaultdict
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.engine import GameError, new_game
+from companion.engine import GameError
 from companion.engine.core import TableGame
 from companion.engine.snapshot import Snapshot
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
-from tests import g1833ne_random, tsr_support
+from tests.support.paths import TESTS
+from tests.support.snapshot import (
+    RANDOM_TITLES,
+    assert_same_state,
+    state_graph,
+)
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
-ATOMS = (str, int, float, bool, type(None), bytes)
-#: the game's own bookkeeping: undo records, checkpoints (copies of other states), how classes are noted
-NOT_STATE = {"_undo_snapshots", "_checkpoints", "_snapshot_kinds"}
-HEX_TABLES = {"tokens", "reservations", "extra_tokens"}
-
-
-def state_graph(game: TableGame, *, skip: frozenset[str] = frozenset()) -> dict[int, Any]:
-    """Every object reachable from ``game`` → (type, contents), references given as identities."""
-    static = {id(game.data), *(id(s) for s in game.static_state())}
-    nodes: dict[int, Any] = {}
-    stack: list[Any] = [game]
-
-    def ref(value: Any) -> Any:
-        if isinstance(value, ATOMS):
-            return value
-        params = getattr(type(value), "__dataclass_params__", None)
-        if params is not None and params.frozen:
-            return ("value", id(value))  # a value (its derived caches may fill): the same one
-        if id(value) not in static:
-            stack.append(value)
-        return ("@", id(value))
-
-    while stack:
-        obj = stack.pop()
-        if id(obj) in nodes or id(obj) in static:
-            continue
-        if isinstance(obj, (list, tuple, frozenset)) and not isinstance(obj, ATOMS):
-            items = list(obj) if not isinstance(obj, frozenset) else sorted(obj, key=repr)
-            contents: Any = [ref(v) for v in items]
-        elif isinstance(obj, set):
-            contents = sorted((ref(v) for v in obj), key=repr)
-        elif isinstance(obj, dict):
-            contents = [(ref(k), ref(v)) for k, v in obj.items()]
-        elif callable(obj) and not hasattr(obj, "__dict__"):
-            contents = repr(obj)
-        elif type(obj).__name__ == "HexState":
-            # a hex that changed takes back equal token tables, not the same ones (GameMap.snapshot_state)
-            contents = [(k, v if k in HEX_TABLES else ref(v)) for k, v in vars(obj).items()]
-        elif hasattr(obj, "__dict__"):
-            names = [k for k in vars(obj) if not (obj is game and k in NOT_STATE | skip)]
-            contents = [(k, ref(vars(obj)[k])) for k in names]
-        else:
-            slots = [s for c in type(obj).__mro__ for s in c.__dict__.get("__slots__", ())]
-            contents = [(s, ref(getattr(obj, s, None))) for s in slots] if slots else repr(obj)
-        nodes[id(obj)] = (type(obj).__name__, contents)
-    return nodes
-
-
-def assert_same_state(before: dict[int, Any], after: dict[int, Any], what: str) -> None:
-    if before == after:
-        return
-    gone = [before[k][0] for k in before.keys() - after.keys()][:5]
-    new = [after[k][0] for k in after.keys() - before.keys()][:5]
-    changed = [
-        (before[k][0], before[k][1], after[k][1])
-        for k in before.keys() & after.keys()
-        if before[k] != after[k]
-    ]
-    raise AssertionError(f"{what} changed the state: objects gone {gone}, new {new}, changed {changed[:3]}")
+FIXTURES = TESTS / "fixtures" / "18xx.games"
 
 
 def refused_variants(game: TableGame, action: dict[str, Any]) -> list[dict[str, Any]]:
@@ -168,19 +113,6 @@ def test_real_games_previews_refusals_and_undos_leave_the_state_exact(title: str
 
 
 # -- the titles played at random through legal_actions() --------------------------------------------------
-def cobs_action(game: TableGame, rng: random.Random) -> dict[str, Any]:
-    la = rng.choice(game.legal_actions())
-    if la.price_range:
-        lo, hi = la.price_range
-        return la.priced(rng.randint(lo, min(hi, lo + 12)))
-    return la.action
-
-
-RANDOM_TITLES: dict[str, tuple[Callable[[], TableGame], Callable[[Any, random.Random], dict[str, Any]]]] = {
-    "1833NE": (lambda: new_game("1833NE", ["A", "B", "C", "D"]), g1833ne_random.random_action),
-    "TSR": (lambda: tsr_support.tsr(3), tsr_support.random_action),
-    "CoBS": (lambda: new_game("CoBS", ["A", "B", "C"], seed=3), cobs_action),
-}
 
 
 @pytest.mark.parametrize("title", sorted(RANDOM_TITLES))
@@ -273,7 +205,7 @@ def test_flat_notes_put_back_every_list_and_dict_with_its_own_items() -> None:
 def test_map_notes_put_back_changed_hexes_and_their_token_tables() -> None:
     """The map notes its hex states flat: a hex whose token tables' contents (tables with tokens
     and empty ones) or whose fields changed gets them back, in the same objects."""
-    from tests.engine_support import game_at
+    from tests.support.engine import game_at
 
     game = game_at("1870_game_end_bank", 300)
 
@@ -316,7 +248,7 @@ def test_a_snapshot_makes_a_container_per_object_with_attributes_and_few_besides
     next collection and is looked at by it: docs/BENCHMARKS.md, "Part 12"): one copy per object
     with attributes, and a few flat lists for the game's other lists and dicts and the map's 154
     hex states (before: a container for each of those too, 700 more on this game)."""
-    from tests.engine_support import game_at
+    from tests.support.engine import game_at
 
     game = game_at("1870_game_end_bank", 300)
     game.snapshot()  # the classes met are noted once
@@ -336,9 +268,9 @@ def test_a_snapshot_makes_a_container_per_object_with_attributes_and_few_besides
 
 
 def test_undo_beyond_the_latest_snapshots_restores_a_checkpoint_in_place() -> None:
-    from tests.engine_support import actions as fixture_actions
-    from tests.engine_support import game_at
-    from tests.engine_support import snapshot as value_snapshot
+    from tests.support.engine import actions as fixture_actions
+    from tests.support.engine import game_at
+    from tests.support.engine import snapshot as value_snapshot
 
     name = "1870_game_end_bank"
     every = TableGame.CHECKPOINT_EVERY

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,9 +22,10 @@ from companion.interop.replay import game_for_export, iter_replay, load_export
 from companion.titles.g1861.steps import BuySellParShares1861
 from companion.titles.g1867.steps import BuySellParShares1867
 from companion.titles.g1870.game import BuySellParShares1870, PriceProtection
-from tests.test_snapshot import RANDOM_TITLES
+from tests.support.paths import TESTS
+from tests.support.snapshot import RANDOM_TITLES
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+FIXTURES = TESTS / "fixtures" / "18xx.games"
 #: every action type a step of these titles lists
 KINDS = [
     *REQUIRED_FIELDS,

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from companion.interop.actions import effective_actions
 from companion.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreError, default_path
+from tests.support.paths import TESTS
 
 
 def buy(n: int) -> dict[str, object]:
@@ -253,7 +254,7 @@ def test_default_path_honours_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert default_path() == tmp_path / "companion" / "companion.sqlite3"
 
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
+FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 
 
 def test_an_18xx_games_export_round_trips_with_the_same_undo_semantics(store: Store) -> None:

@@ -26,16 +26,17 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from test_table_stock_round import uid
 
 from companion.cli import main
 from companion.store import Store, StoreError
 from companion.table.script import enroll_demo_tags
 from companion.table.service import Proposal, TableService
 from companion.table.tags import TagRegistry
+from tests.support.paths import ROOT
+from tests.support.table import uid
 
 T = TypeVar("T")
-REPO = Path(__file__).resolve().parent.parent
+REPO = ROOT
 # the capabilities that let root ignore file permissions: override, read-and-search, owner checks
 CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER = 1, 2, 3
 _CAPABILITY_VERSION_3 = 0x20080522

@@ -15,8 +15,9 @@ import pytest
 
 from companion.mirror import mirror_path
 from companion.store import Store, StoreError
+from tests.support.paths import ROOT
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = ROOT
 WAL_HEADER, FRAME = 32, 24 + 4096
 
 # Appends N acknowledged actions and dies without closing, as a pulled plug would: the actions are in

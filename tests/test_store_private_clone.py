@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-#: what the store-fault tests import (test_table_stock_round for its tag ids, conftest for pytest)
-TEST_FILES = ("conftest.py", "test_store_faults.py", "test_table_stock_round.py")
+from tests.support.paths import ROOT
+
+REPO = ROOT
+#: the store-fault tests and what they import (tests/support for the tag ids, conftest for pytest)
+TEST_FILES = ("conftest.py", "test_store_faults.py")
 
 
 @pytest.mark.slow
@@ -33,6 +35,7 @@ def test_the_store_fault_tests_pass_from_a_clone_in_a_mode_700_folder() -> None:
         (clone / "tests").mkdir()
         for name in TEST_FILES:
             shutil.copy2(REPO / "tests" / name, clone / "tests" / name)
+        shutil.copytree(REPO / "tests" / "support", clone / "tests" / "support", ignore=ignore)
         shutil.copy2(REPO / "pyproject.toml", clone / "pyproject.toml")
         env = {**os.environ, "PYTHONPATH": str(clone), "PYTHONDONTWRITEBYTECODE": "1"}
         out = subprocess.run(

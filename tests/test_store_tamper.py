@@ -16,6 +16,7 @@ from companion.mirror import mirror_path
 from companion.store import Store, StoreError
 from companion.table.script import enroll_demo_tags
 from companion.table.tags import TagRegistry, find_item
+from tests.support.paths import TESTS
 
 
 def saved_game(db: Path) -> int:
@@ -199,9 +200,7 @@ def test_a_finished_game_is_listed_finished_and_an_undo_reopens_it(
 
     db = tmp_path / "companion.sqlite3"
     # a finished game the table can import (34110 is the one whose record it cannot: docs/ENGINE.md)
-    export = load_export(
-        Path(__file__).parent / "fixtures" / "18xx.games" / "1870" / "1870_game_end_bank.json"
-    )
+    export = load_export(TESTS / "fixtures" / "18xx.games" / "1870" / "1870_game_end_bank.json")
     with Store.open(db) as store, TagRegistry.open(db) as registry:
         game_id, game = import_export(store, export)
         assert game.finished

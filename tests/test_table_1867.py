@@ -7,11 +7,11 @@ import re
 from typing import Any
 
 import pytest
-from g1867_support import game_before
 
 from companion.engine import new_game
 from companion.table.service import describe_action, money_in
 from companion.titles import format_money, title_info
+from tests.support.g1867 import game_before
 
 RAW = re.compile(r"[{}\[\]]|entity_type|'type'|_\d+\b")
 
@@ -102,14 +102,13 @@ def _table_at(tmp_path: Any, title: str, name: str, action_id: int) -> tuple[Any
     """A table service for ``title`` with the fixture's moves up to ``action_id`` in its store (as
     the table records them: its engine takes the automatic steps), and the move the players made
     next (seat ids)."""
-    from g1867_support import export
-
     from companion.interop.actions import remap_players
     from companion.interop.replay import RECORD_ONLY, table_record
     from companion.store import Store
     from companion.table.script import enroll_demo_tags
     from companion.table.service import TableService
     from companion.table.tags import TagRegistry
+    from tests.support.g1867 import export
 
     data = export(title, name)
     seats = {p["id"]: n for n, p in enumerate(data["players"], start=1)}
@@ -228,10 +227,9 @@ def test_the_table_screen_shows_minors_majors_the_national_and_loans() -> None:
 
 
 def test_the_operating_screen_names_the_kind_and_the_loans_of_the_operating_company() -> None:
-    from g1867_support import actions, export
-
     from companion.interop.replay import game_for_export
     from companion.ui import viewmodels as vm
+    from tests.support.g1867 import actions, export
 
     game: Any = game_for_export(export("1867", "hs_wuveadew_21268"))
     for action in actions("1867", "hs_wuveadew_21268"):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine_support import actions, game_at
-
 from companion.table.camera import board_from_game, check_frame
+from tests.support.engine import actions, game_at
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
 

@@ -6,7 +6,6 @@ an upgrade of a city printed on the map, as on 1870 (tests/test_table_camera.py)
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +14,11 @@ from companion.engine import Game
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 from companion.table.camera import BoardWatch, board_from_game, check_frame, export_board_states
+from tests.support.paths import TESTS
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = TESTS / "fixtures"
 GAMES = {
     "1867": FIXTURES / "18xx.games" / "1867" / "21268.json",
     "1833NE": FIXTURES / "random-games" / "1833NE" / "random-seed0.json",

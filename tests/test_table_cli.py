@@ -11,13 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
-from test_table_stock_round import snapshot
 
 from companion.cli import main
 from companion.engine import new_game
 from companion.store import Store
 from companion.table.service import TableService
 from companion.table.tags import TagRegistry
+from tests.support.table import snapshot
 
 AUCTION = """\
 # the auction: Player 1 buys the cheapest private, Player 2 bids on SCC and raises with a second tap

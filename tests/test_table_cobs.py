@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from title_table_support import Table, companion, open_table, tags_sheet
 
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import ItemKind, find_item, items_for_title
-from companion.titles.cobs import table as cobs_table
 from companion.titles.cobs import CobsGame
+from companion.titles.cobs import table as cobs_table
+from tests.support.title_table import Table, companion, open_table, tags_sheet
 
 NAMES = ["Ann", "Bob"]
 CobsTable = Table[CobsGame]

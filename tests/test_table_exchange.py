@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_table_stock_round import FIXTURES, snapshot
 
 from companion.cli import main
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
 from companion.store import Store
 from companion.table.service import game_from_store
+from tests.support.table import FIXTURES, snapshot
 
 
 def empty_script(tmp_path: Path) -> Path:

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_private_companies import _at as private_table
-from test_table_service import Table, _table, at
 
 from companion.table.service import Proposal, Result
+from tests.support.table import Table, at, private_table, table_at_start
 
 
 def refused(t: Table, action: dict[str, Any]) -> str:
@@ -32,7 +31,7 @@ def refused(t: Table, action: dict[str, Any]) -> str:
     ],
 )
 def test_a_bid_out_of_range_is_refused_not_changed(tmp_path: Path, price: Any, words: str) -> None:
-    t = _table(tmp_path)
+    t = table_at_start(tmp_path)
     bid = {"type": "bid", "entity": 1, "entity_type": "player", "company": "SCC", "price": price}
     assert refused(t, bid).startswith(words)
     out = t.service.propose({**bid, "price": 60})  # in range: proposed at that price
@@ -43,7 +42,7 @@ def test_a_bid_out_of_range_is_refused_not_changed(tmp_path: Path, price: Any, w
 
 
 def test_the_cheapest_private_at_another_price_is_refused(tmp_path: Path) -> None:
-    t = _table(tmp_path)
+    t = table_at_start(tmp_path)
     bid = {"type": "bid", "entity": 1, "entity_type": "player", "company": "GRSC", "price": 25}
     assert refused(t, bid) == "the price is $20, not $25"
 

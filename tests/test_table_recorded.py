@@ -20,8 +20,9 @@ from companion.engine import GameError, as_18xx, new_game, playable_titles
 from companion.engine.graph import destination_walk
 from companion.interop.actions import effective_actions, export_players
 from companion.interop.replay import game_for_export, load_export, table_record
+from tests.support.paths import TESTS
 
-ROOT = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+ROOT = TESTS / "fixtures" / "18xx.games"
 FILES = sorted(p for t in playable_titles() for p in (ROOT / t).glob("*.json"))  # traces are .jsonl
 #: automatic steps the engine takes by itself: a table never records them
 ENGINE_STEPS = {"destination_connection"}

@@ -17,8 +17,9 @@ from companion.store import Store
 from companion.table.exchange import import_export
 from companion.table.service import Proposal, TableService
 from companion.table.tags import TagRegistry
+from tests.support.paths import TESTS
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = TESTS / "fixtures"
 
 
 def state(game: TableGame) -> Any:

@@ -4,79 +4,34 @@ confirm/cancel/undo, store and engine never disagreeing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_table_stock_round import FIXTURES, snapshot, table_moves, uid
 
-from companion.engine import Game, new_game
+from companion.engine import new_game
 from companion.hardware.events import TagEvent, TagRemoved
-from companion.interop.actions import effective_actions
-from companion.interop.replay import load_export
-from companion.store import Store
-from companion.table.script import enroll_demo_tags
 from companion.table.service import Button, Proposal, Result, TableService, game_from_store
-from companion.table.tags import TagRegistry
-
-NAMES = ["Player 1", "Player 2", "Player 3", "Player 4"]
-
-
-@dataclass
-class Table:
-    service: TableService
-    store: Store
-    registry: TagRegistry
-    proposals: list[Proposal | None] = field(default_factory=list)
-    results: list[Result] = field(default_factory=list)
-    signals: list[bool] = field(default_factory=list)
-
-    def unchanged(self, before: dict[str, Any], log_length: int) -> None:
-        assert snapshot(self.service.game) == before
-        assert len(self.store.actions(self.service.game_id)) == log_length
-
-
-def _table(tmp_path: Path, game: Game | None = None, moves: list[dict[str, Any]] | None = None) -> Table:
-    db = tmp_path / "t.sqlite3"
-    store, registry = Store.open(db), TagRegistry.open(db)
-    enroll_demo_tags(registry, "1870")
-    game_id = store.create_game("1870", NAMES)
-    if moves:
-        store.append_many(game_id, moves)
-    t = Table(TableService(game or new_game("1870", NAMES), store, game_id, registry), store, registry)
-    t.service.on_proposal = t.proposals.append
-    t.service.on_result = t.results.append
-    t.service.feedback.append(t.signals.append)
-    return t
-
-
-def fixture_state(name: str, count: int) -> tuple[Game, list[dict[str, Any]]]:
-    """The game after the first ``count`` effective actions of a fixture, as table moves (seat ids)."""
-    export = load_export(FIXTURES / name)
-    seats = {p["id"]: n for n, p in enumerate(export["players"], start=1)}
-    game = new_game("1870", NAMES)
-    moves: list[dict[str, Any]] = []
-    for action in effective_actions(export["actions"])[:count]:
-        for move in table_moves(action, seats):
-            game._process(move)
-            moves.append(move)
-    return game, moves
+from tests.support.table import (
+    FIXTURES,
+    NAMES,
+    Table,
+    at,
+    fixture_state,
+    snapshot,
+    table_at_start,
+    uid,
+)
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    t = _table(tmp_path)
+    t = table_at_start(tmp_path)
     yield t
     t.store.close()
     t.registry.close()
-
-
-def at(tmp_path: Path, name: str, count: int) -> Table:
-    game, moves = fixture_state(name, count)
-    return _table(tmp_path, game, moves)
 
 
 def test_auction_purchase_bid_and_raise(table: Table) -> None:
@@ -400,7 +355,7 @@ def test_any_taps_and_presses_keep_store_and_engine_in_step(
     tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str]]
 ) -> None:
     game, moves = SR1
-    t = _table(tmp_path_factory.mktemp("h"), game.clone(), moves)
+    t = table_at_start(tmp_path_factory.mktemp("h"), game.clone(), moves)
     s = t.service
     try:
         for kind, what in steps:

@@ -8,42 +8,15 @@ from typing import Any
 
 import pytest
 
-from companion.engine import Game, new_game
+from companion.engine import new_game
 from companion.engine.stock import StockRound
 from companion.interop.actions import effective_actions
 from companion.interop.replay import load_export, load_trace, trace_entry
 from companion.store import Store
-from companion.table.script import demo_uid, enroll_demo_tags
+from companion.table.script import enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService, game_from_store
-from companion.table.tags import TagRegistry, find_item
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
-
-#: auto actions the engine works out by itself (the table never taps for them)
-ENGINE_AUTO = {"destination_connection"}
-
-
-def uid(item_id: str) -> str:
-    return demo_uid(find_item("1870", item_id))
-
-
-def clean(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, Any]:
-    """The fixture action as the table makes it: seat ids, no id/timestamps/recorded auto actions."""
-    out = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "auto_actions")}
-    if out.get("entity_type") == "player":
-        out["entity"] = seats[out["entity"]]
-    return out
-
-
-def table_moves(action: dict[str, Any], seats: dict[Any, int]) -> list[dict[str, Any]]:
-    """What people at the table do for one fixture action: 18xx.games 'programs' (auto-pass, auto-buy)
-    are no-ops whose recorded auto actions were really that player's moves, so those are made by hand."""
-    kind = str(action["type"])
-    moves = [] if kind.startswith("program_") else [clean(action, seats)]
-    for sub in action.get("auto_actions") or []:
-        if sub["type"] not in ENGINE_AUTO and not str(sub["type"]).startswith("program_"):
-            moves.append(clean(sub, seats))
-    return moves
+from companion.table.tags import TagRegistry
+from tests.support.table import FIXTURES, snapshot, table_moves, uid
 
 
 def tap_and_confirm(service: TableService, move: dict[str, Any]) -> Result:
@@ -86,33 +59,6 @@ def tap_and_confirm(service: TableService, move: dict[str, Any]) -> Result:
     result = service.confirm()
     assert result.ok and result.applied, result.text
     return result
-
-
-def snapshot(game: Game) -> dict[str, Any]:
-    """Everything a stock round changes."""
-    return {
-        "bank": game.bank.cash,
-        "round": (type(game.round).__name__, game.turn),
-        "current": getattr(game.current_entity(), "name", None),
-        "players": {
-            p.name: (p.cash, sorted(s.id for s in p.shares), sorted(c.sym for c in p.companies))
-            for p in game.players
-        },
-        "pool": sorted(s.id for s in game.pool.shares),
-        "corporations": {
-            c.sym: (
-                c.cash,
-                c.share_price.price if c.share_price else None,
-                c.share_price.coordinates if c.share_price else None,
-                c.par_price.price if c.par_price else None,
-                c.ipoed,
-                c.floated,
-                c.owner.name if c.owner else None,
-                sorted(s.id for s in c.shares),
-            )
-            for c in game.corporations
-        },
-    }
 
 
 def play_stock_round(tmp_path: Path, fixture: str, number: int) -> None:

@@ -15,8 +15,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from title_table_support import Table, open_table, tags_sheet
-from tsr_support import companion_table
 
 from companion.engine import new_game
 from companion.interop.replay import iter_replay
@@ -29,6 +27,8 @@ from companion.table.tags import ItemKind, TagRegistry, find_item, items_for_tit
 from companion.table.titles import table_module
 from companion.titles.tsr import table as tsr_table
 from companion.titles.tsr.game import GameTSR
+from tests.support.title_table import Table, open_table, tags_sheet
+from tests.support.tsr import companion_table
 
 NAMES = ["Ann", "Bob", "Cy"]
 

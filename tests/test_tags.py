@@ -20,8 +20,9 @@ from companion.table.tags import (
     items_for_title,
     normalize_uid,
 )
+from tests.support.paths import TESTS
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
+FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 
 
 def uid(n: int) -> str:

@@ -14,6 +14,7 @@ from companion.cli import main
 from companion.commands import tags as tags_command
 from companion.hardware.events import ReaderEvent, TagEvent, TagRemoved
 from companion.table.tags import SheetLayout, TagRegistry, items_for_title, sticker_sheet
+from tests.support.paths import ROOT
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -192,6 +193,6 @@ def test_sheet_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_committed_example_sheet_is_current() -> None:
-    example = Path(__file__).resolve().parents[1] / "hardware" / "stickers" / "1870-sheet.svg"
+    example = ROOT / "hardware" / "stickers" / "1870-sheet.svg"
     root = ET.parse(example).getroot()
     assert _page_items(root) == [i.id for i in items_for_title("1870")]

@@ -9,7 +9,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from test_table_stock_round import uid as demo
 
 from companion.cli import main
 from companion.engine import new_game
@@ -18,6 +17,7 @@ from companion.store import Store
 from companion.table.script import enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import TagError, TagRegistry, find_item
+from tests.support.table import uid as demo
 
 GOOD = "04A1B2C3D4E5F6"
 BLOB = "04000000000001"

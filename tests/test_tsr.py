@@ -9,7 +9,7 @@ from companion.engine import GameError
 from companion.titles import title_info
 from companion.titles.tsr import load_data
 from companion.titles.tsr.game import GameTSR, Link
-from tests.tsr_support import act, legal, money, nobody_bids, tsr, win_auction
+from tests.support.tsr import act, legal, money, nobody_bids, tsr, win_auction
 
 
 def opening(game: GameTSR) -> None:

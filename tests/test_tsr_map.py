@@ -9,14 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tsr_support import act, companion_table, random_action, tsr, win_auction
 
 from companion.store import Store
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import TagRegistry
-from companion.titles.tsr import table as tsr_table
 from companion.titles.tsr import load_data
+from companion.titles.tsr import table as tsr_table
 from companion.titles.tsr.game import GameTSR
+from tests.support.tsr import act, companion_table, random_action, tsr, win_auction
 
 
 def red_public() -> GameTSR:

@@ -16,28 +16,9 @@ from hypothesis import strategies as st
 
 from companion.engine import GameError
 from companion.interop.replay import export_game, replay
-from companion.titles.tsr import load_data
 from companion.titles.tsr.game import GameTSR
-from tests.tsr_support import money, random_action, tsr
-
-DATA = load_data()
-TRACK = DATA["stock_value_track"]
-SHARES = {r["sym"]: r["shares"] for r in DATA["railroads"]}
-
-
-def check_invariants(game: GameTSR, total: int) -> None:
-    assert money(game) == total, "money is conserved"
-    problems = game.audit()  # certificates, who holds them, links and income
-    assert not problems, problems
-    ids = [c.id for r in game.railroads for c in r.certificates]
-    assert len(ids) == sum(SHARES.values()), "every certificate exists"
-    for r in game.railroads:
-        assert len(r.certificates) == SHARES[r.sym]
-        assert r.income == 0 or 2 <= r.income <= 70, "income only as the track allows"
-        assert r.stock_value is None or r.stock_value in TRACK, "stock values only on the track"
-    assert game.nationalisation_value in TRACK and game.nationalisation_value >= 24
-    assert 0 <= game.timing < game.timing_length
-    assert game.dividends_paid <= game.dividends_to_end, "never past the end of the dividends track"
+from tests.support.invariants import tsr_invariants
+from tests.support.tsr import money, random_action, tsr
 
 
 def values(game: GameTSR) -> list[int]:
@@ -108,7 +89,7 @@ def play(
         action = random_action(game, rng)
         before = values(game)
         game.apply(action)
-        check_invariants(game, total)
+        tsr_invariants(game, total)
         # the stock values and the nationalisation value only ever rise on their track
         assert all(b <= a for b, a in zip(before, values(game), strict=True)), (before, values(game))
     assert game.finished, "the game reaches its end"
@@ -218,7 +199,7 @@ def test_a_changed_legal_action_is_accepted_whole_or_refused_without_a_trace(
     except GameError:
         assert state_of(game) == before
         return
-    check_invariants(game, total)
+    tsr_invariants(game, total)
 
 
 def test_companion_replay_replays_an_exported_game(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-from tsr_support import act, companion_table, nobody_bids, win_auction
 
 from companion.config import ConfigError, parse_config
 from companion.engine import GameError, new_game, title_info
@@ -21,6 +20,7 @@ from companion.table.service import TableService
 from companion.table.tags import TagRegistry
 from companion.titles.tsr import table as tsr_table
 from companion.titles.tsr.game import DIVIDENDS_TRACK, GameTSR
+from tests.support.tsr import act, companion_table, nobody_bids, win_auction
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_drive import drive
 
 from companion.interop.replay import export_game
-from tests.test_g1833ne import EXAMPLE, index_of
+from tests.support.g1833ne import EXAMPLE, index_of
+from tests.support.ui import drive
 
 BODY = """
 from companion.interop.replay import load_export
@@ -172,9 +172,9 @@ def steps(app):
 @pytest.mark.slow
 def test_the_takeover_offers_are_listed_with_their_terms(tmp_path: Path, display: str) -> None:
     from companion.titles.g1833ne import takeover as tk
-    from tests.test_g1833ne_takeover import _first_takeover_offer, buyer_of
+    from tests.support.g1833ne import buyer_of, first_takeover_offer
 
-    game = _first_takeover_offer()
+    game = first_takeover_offer()
     buyer = buyer_of(game)
     export = tmp_path / "takeover.json"
     export.write_text(json.dumps(export_game(game)))

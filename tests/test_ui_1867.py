@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_drive import drive, headless_demo
 
-ROOT = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+from tests.support.paths import TESTS
+from tests.support.ui import drive, headless_demo
+
+ROOT = TESTS / "fixtures" / "18xx.games"
 
 BODY = """
 from companion.interop.replay import load_export

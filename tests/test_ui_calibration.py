@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from ui_drive import drive
 
 from companion.table.calibrate import suggested_layout
+from tests.support.ui import drive
 from vision.calibration import load
 
 CALIBRATE = """

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from ui_drive import companion_run, drive
+
+from tests.support.ui import companion_run, drive
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from title_table_support import cell, cells_inside, companion_run_twice, demo_night, screen_shots
+
+from tests.support.title_table import cell, cells_inside, companion_run_twice, demo_night, screen_shots
 
 BODY = """
 from companion.table.script import demo_uid

@@ -9,7 +9,8 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from ui_drive import drive
+
+from tests.support.ui import drive
 
 SCREENS = ["market", "log", "setup", "shares", "table"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from ui_drive import drive
 
 from companion.store import Store
+from tests.support.ui import drive
 
 LOG = """
 class Finger:

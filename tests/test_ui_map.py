@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ui_drive import drive
 
 from companion.ui import viewmodels as vm
+from tests.support.ui import drive
 
 MAP = """
 import json

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import cv2
 import pytest
-from ui_drive import companion_run, drive
 
 from companion.engine import playable_titles, title_info
 from companion.store import Store
+from tests.support.ui import companion_run, drive
 
 
 def test_a_first_launch_opens_on_new_game_and_stores_nothing(tmp_path: Path, display: str) -> None:

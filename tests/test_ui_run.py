@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ui_drive import companion_run
 
 from companion.store import Store
+from tests.support.ui import companion_run
 
 
 def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: str) -> None:

@@ -5,7 +5,8 @@ spreadsheet, and the game-over screen (the winner, a broken bank, no certificate
 from __future__ import annotations
 
 import pytest
-from ui_drive import drive
+
+from tests.support.ui import drive
 
 STATES = """
 def make_app():

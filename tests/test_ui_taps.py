@@ -5,11 +5,12 @@ in the game."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_drive import drive
+
+from tests.support.paths import ROOT
+from tests.support.ui import drive
 
 TAPS = """
 import json
@@ -139,7 +140,7 @@ def taps(tmp_path_factory: pytest.TempPathFactory, display: str) -> dict[str, An
 
 def documented() -> dict[str, int]:
     """The tap counts docs/UI.md gives (its "Taps for the common actions" table)."""
-    text = (Path(__file__).resolve().parents[1] / "docs" / "UI.md").read_text()
+    text = (ROOT / "docs" / "UI.md").read_text()
     out = {}
     for line in text.splitlines():
         if line.startswith("| ") and line.count("|") == 3 and ": " in line:

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from title_table_support import cell, cells_inside, companion_run_twice, demo_night, screen_shots
-from tsr_support import UI_OPENING
-from ui_drive import drive
+
+from tests.support.title_table import cell, cells_inside, companion_run_twice, demo_night, screen_shots
+from tests.support.tsr import UI_OPENING
+from tests.support.ui import drive
 
 BODY = (
     UI_OPENING

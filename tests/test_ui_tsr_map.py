@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from title_table_support import screen_shots
-from tsr_support import UI_OPENING
+
+from tests.support.title_table import screen_shots
+from tests.support.tsr import UI_OPENING
 
 BODY = (
     UI_OPENING

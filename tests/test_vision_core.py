@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.paths import TESTS
 from vision.board import board_from_title, title_tile_shapes
 from vision.fixture_states import FixtureError, board_at, load_fixture, replay
 from vision.geometry import BoardGeometry, parse_hex_id
 from vision.render import BoardView, render_board, render_tile
 from vision.tiles import canonical_rotation, equivalent_rotations, rotation_classes
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
+FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 GAME = FIXTURES / "1870_game_end_bank.json"
 
 # pointy neighbours (README): edge -> (d_letter, d_number)

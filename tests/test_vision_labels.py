@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from companion.titles import title_info
-from tests.vision_support import styled_photo
+from tests.support.vision import styled_photo
 from vision.board import board_from_title, title_tile_shapes
 from vision.pipeline import Recognizer
 

@@ -5,7 +5,6 @@ and the recogniser on each map's board states as the engine replays its games.""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,8 @@ import pytest
 from devtools.bench.vision import bench_states, map_titles
 from devtools.evaluate import fixture_paths
 from devtools.vision_bench import main as vision_bench
-from tests.vision_support import styled_photo
+from tests.support.paths import TESTS
+from tests.support.vision import styled_photo
 from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.fixture_states import board_at, load_fixture
 from vision.perturb import Perturbation, simulate_frame
@@ -23,7 +23,7 @@ from vision.reconcile import reconcile
 from vision.render import Image, hex_to_bgr
 from vision.tiles import equivalent_rotations, rotation_classes
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = TESTS / "fixtures"
 NEW_MAPS = ["1867", "1861", "1833NE"]
 
 

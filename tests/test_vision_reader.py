@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from devtools.looks import TUNED
-from tests.vision_support import styled_photo
+from tests.support.vision import styled_photo
 from vision.board import BoardState, board_from_title
 from vision.pipeline import FrameResult, Recognizer
 from vision.reconcile import reconcile

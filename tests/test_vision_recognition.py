@@ -12,6 +12,7 @@ import pytest
 from companion.cli import main
 from devtools.evaluate import run_bench, summarise
 from devtools.vision_bench import main as vision_bench
+from tests.support.paths import TESTS
 from vision.board import board_from_title
 from vision.fixture_states import board_at, load_fixture
 from vision.markers import (
@@ -26,7 +27,7 @@ from vision.pipeline import HexObservation, Recognizer
 from vision.reconcile import reconcile
 from vision.render import render_board
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
+FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 GAME = FIXTURES / "1870_game_end_bank.json"
 
 

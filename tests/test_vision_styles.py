@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,12 +12,13 @@ import pytest
 from devtools.evaluate import run_bench
 from devtools.looks import STYLES, TUNED, Renderer, folio, offset, renderer, reprint
 from devtools.looks.offset import Art
+from tests.support.paths import TESTS
 from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.geometry import edge_angle, vertex_angle
 from vision.markers import detect_markers
 from vision.tiles import TileShape
 
-GAME = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870" / "1870_game_end_bank.json"
+GAME = TESTS / "fixtures" / "18xx.games" / "1870" / "1870_game_end_bank.json"
 
 
 def test_every_look_draws_a_registrable_board_deterministically() -> None:

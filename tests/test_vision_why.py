@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,12 +14,13 @@ import pytest
 from companion.cli import main
 from devtools.evaluate import FrameReport, why_class, why_tally
 from devtools.vision_bench import main as vision_bench
+from tests.support.paths import TESTS
 from vision.fixture_states import board_at, load_fixture
 from vision.perturb import Perturbation, simulate_frame
 from vision.pipeline import Recognizer
 from vision.reconcile import combine, reconcile
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
+FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 GAME = FIXTURES / "1870_game_end_bank.json"
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from companion.engine import Game
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export
+from tests.support.paths import TESTS
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "18xx.games" / "1870"
+FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 FIXTURE_NAMES = sorted(p.stem for p in FIXTURES.glob("*.json"))
 
 

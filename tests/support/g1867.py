@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from companion.engine import Game
 from companion.interop.actions import effective_actions
 from companion.interop.replay import diff_traces, game_for_export, load_export, load_trace, replay
+from tests.support.paths import TESTS
 
-ROOT = Path(__file__).resolve().parent / "fixtures" / "18xx.games"
+ROOT = TESTS / "fixtures" / "18xx.games"
 
 
 def fixture_names(title: str) -> list[str]:

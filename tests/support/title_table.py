@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import pytest
-from ui_drive import companion_run, drive
 
 from companion.engine.core import TableGame
 from companion.store import Store
 from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import TagRegistry, find_item
+from tests.support.ui import companion_run, drive
 
 GameT = TypeVar("GameT", bound=TableGame)
 

@@ -8,11 +8,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from title_table_support import companion
-
 from companion.engine import new_game
 from companion.engine.rounds import ActionDict, LegalAction
 from companion.titles.tsr.game import GameTSR
+from tests.support.title_table import companion
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
