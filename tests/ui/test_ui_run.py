@@ -67,4 +67,4 @@ def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str
     assert camera and camera[0].startswith("[camera] the board matches the game"), happened
     hidden = int(camera[0].split("(")[1].split()[0]) if "hidden" in camera[0] else 0
     assert hidden < 20, camera[0]  # the first verdict waits for three frames, which see most of the board
-    # (that a verdict which does not change is not written again: tests/test_camera_watch.py)
+    # (that a verdict which does not change is not written again: tests/table/test_camera_watch.py)

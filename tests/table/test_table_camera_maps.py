@@ -1,7 +1,7 @@
 """The table's camera on the other maps: 1867 (flat-topped hexes, labelled cities, printed Toronto
 and Montreal) from a real 18xx.games game, 1833NE from a random legal game.  A tile laid on the
 table becomes the engine-checked ``lay_tile`` of the operating corporation, on a plain hex and as
-an upgrade of a city printed on the map, as on 1870 (tests/test_table_camera.py)."""
+an upgrade of a city printed on the map, as on 1870 (tests/table/test_table_camera.py)."""
 
 from __future__ import annotations
 

@@ -244,7 +244,7 @@ def test_an_undo_of_phase_four_puts_the_ferries_back_on_the_map() -> None:
 def test_a_corporation_closing_in_the_close_cell_takes_its_companies_abilities_off_the_map(
     checked_reads: Callable[[Game1833NE], Counter[str]],
 ) -> None:
-    """Hartford at $10 runs for nothing and closes at $0 (tests/test_g1833ne.py): as if it held
+    """Hartford at $10 runs for nothing and closes at $0 (tests/titles/g1833ne/test_g1833ne.py): as if it held
     Ogdensburg (P4), the Delaware & Hudson (P6) and Luxury Ferry Service (P5) on its ferry, every
     one of them leaves the map with it."""
     game = example_game(index_of("run_routes", "HR"))

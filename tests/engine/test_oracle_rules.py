@@ -1,5 +1,5 @@
 """Rules decided against the 18xx.games engine (issue 38), each on a position of a game kept with
-that engine's trace in ``tests/fixtures/reference/`` (``tests/test_engine_reference.py`` replays
+that engine's trace in ``tests/fixtures/reference/`` (``tests/engine/test_engine_reference.py`` replays
 the whole games and compares every state)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 1870's gray 171K and 172L print the same track and city (six exits), told apart only by their label
 and slot count; the rules put the K tile on Kansas City (B11) and the L tile on St. Louis (C18) after
-their brown tile (the engine refuses any other: ``tests/test_map.py``).  The camera reads each hex
+their brown tile (the engine refuses any other: ``tests/engine/test_map.py``).  The camera reads each hex
 knowing which of the two may lie there, as it already does for a label the map prints."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``mktemp -d`` makes a mode-700 folder: a clone in it cannot be entered by any other user, so a
 read-only check that switched to another user failed there for a reason that has nothing to do with
-the store.  This runs tests/test_store_faults.py from a copy of the code and the tests inside such a
+the store.  This runs tests/store/test_store_faults.py from a copy of the code and the tests inside such a
 folder, with this interpreter, and wants every test of it to pass."""
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import pytest
 from tests.support.paths import ROOT
 
 REPO = ROOT
-#: the store-fault tests and what they import (tests/support for the tag ids, conftest for pytest)
-TEST_FILES = ("conftest.py", "test_store_faults.py")
+#: the store-fault tests and what they import (tests/support for the tag ids, conftest for pytest,
+#: the packages' __init__.py)
+TEST_FILES = ("__init__.py", "conftest.py", "store/__init__.py", "store/test_store_faults.py")
 
 
 @pytest.mark.slow
@@ -32,7 +33,7 @@ def test_the_store_fault_tests_pass_from_a_clone_in_a_mode_700_folder() -> None:
         ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
         for package in ("companion", "vision"):
             shutil.copytree(REPO / package, clone / package, ignore=ignore)
-        (clone / "tests").mkdir()
+        (clone / "tests" / "store").mkdir(parents=True)
         for name in TEST_FILES:
             shutil.copy2(REPO / "tests" / name, clone / "tests" / name)
         shutil.copytree(REPO / "tests" / "support", clone / "tests" / "support", ignore=ignore)
@@ -43,7 +44,7 @@ def test_the_store_fault_tests_pass_from_a_clone_in_a_mode_700_folder() -> None:
                 sys.executable,
                 "-m",
                 "pytest",
-                "tests/test_store_faults.py",
+                "tests/store/test_store_faults.py",
                 "-p",
                 "no:xdist",
                 "-p",
