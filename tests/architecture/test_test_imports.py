@@ -1,5 +1,5 @@
-"""No test file imports another test file: what tests share lives in ``tests/support`` (one import
-style, ``from tests.support.x import y``), and pytest's ``conftest.py`` is pytest's alone.
+"""No test file imports another test file: what tests share lives in ``tests/support``, imported in
+one style, ``from tests.support.x import y``; pytest's ``conftest.py`` is pytest's alone.
 
 Every ``import`` and ``from … import`` of every Python file under ``tests/`` is read with ``ast``
 (those inside functions too); an import of a test module, by its package path (``tests.engine.x``,
@@ -38,17 +38,26 @@ def module_names_under(tests: Path) -> set[str]:
 
 
 def imports_of_tests(path: Path, tests: Path) -> list[str]:
-    """The imports of ``path`` that name a module under ``tests`` other than ``tests.support``."""
+    """The imports of ``path`` that name a module under ``tests`` other than ``tests.support``, or
+    that import ``tests.support`` in another style than ``from tests.support.x import y``."""
     banned = module_names_under(tests)
     found: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]
+            if any(m == "tests.support" or m.startswith("tests.support.") for m in modules):
+                found.append(
+                    f"line {node.lineno}: import tests.support… (one style: from tests.support.x import y)"
+                )
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 found.append(f"line {node.lineno}: a relative import")
                 continue
             base = node.module or ""
+            if base == "tests.support":
+                found.append(
+                    f"line {node.lineno}: from tests.support import … (one style: from tests.support.x import y)"
+                )
             # ``from tests import x`` and ``from tests.engine import test_x`` name the module in the names
             modules = [base, *(f"{base}.{alias.name}" for alias in node.names)]
         else:
@@ -82,10 +91,7 @@ def test_the_check_sees_each_way_of_importing_a_test_file(tmp_path: Path) -> Non
         (tests / name).parent.mkdir(parents=True, exist_ok=True)
         (tests / name).write_text("")
     good = tests / "engine" / "test_good.py"
-    good.write_text(
-        "from tests.support.engine import x\nimport tests.support.engine\nfrom tests.support import engine\n"
-        "import json\nfrom companion.engine import Game\n"
-    )
+    good.write_text("from tests.support.engine import x\nimport json\nfrom companion.engine import Game\n")
     assert imports_of_tests(good, tests) == []
     for source in (
         "from tests.engine.test_a import helper",
@@ -95,6 +101,8 @@ def test_the_check_sees_each_way_of_importing_a_test_file(tmp_path: Path) -> Non
         "from test_flat import helper",
         "from tests.test_flat import helper",
         "from conftest import display",
+        "import tests.support.engine",
+        "from tests.support import engine",
         "from . import test_a",
         "def f():\n    from test_a import helper\n",
     ):

@@ -28,11 +28,12 @@ from companion.engine import Game, GameError, new_game
 from companion.engine.core import TableGame
 from companion.interop.actions import effective_actions
 from companion.interop.replay import game_for_export, load_export, replay
-from tests.support import tsr as tsr_support
 from tests.support.engine import total_money
 from tests.support.invariants import certificate_invariants, cobs_invariants, tsr_invariants
 from tests.support.paths import TESTS
 from tests.support.snapshot import assert_same_state, cobs_action, state_graph
+from tests.support.tsr import random_action as tsr_random_action
+from tests.support.tsr import tsr
 
 Action = dict[str, Any]
 _T = TypeVar("_T")
@@ -48,7 +49,7 @@ REAL = {
     "1833NE": ("random-games/1833NE/random-seed0.json", 400),
 }
 RANDOM: dict[str, tuple[Callable[[], TableGame], Callable[[Any, random.Random], Action]]] = {
-    "TSR": (lambda: tsr_support.tsr(3), tsr_support.random_action),
+    "TSR": (lambda: tsr(3), tsr_random_action),
     "CoBS": (lambda: new_game("CoBS", ["A", "B", "C"], seed=3), cobs_action),
 }
 RANDOM_ACTIONS = 150

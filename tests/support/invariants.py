@@ -13,6 +13,10 @@ from companion.titles.tsr.game import GameTSR
 from tests.support.engine import total_money
 from tests.support.tsr import money
 
+DATA = load_data()
+TRACK = DATA["stock_value_track"]
+SHARES = {r["sym"]: r["shares"] for r in DATA["railroads"]}
+
 
 def certificate_invariants(game: Game, money: int, action: dict[str, Any]) -> None:
     assert total_money(game) == money, "money appeared or vanished"
@@ -30,15 +34,6 @@ def certificate_invariants(game: Game, money: int, action: dict[str, Any]) -> No
         assert len(action["shares"]) == len(set(action["shares"]))
         if "percent" in action:
             assert action["percent"] == sum(game.share(s).percent for s in action["shares"])
-
-
-DATA = load_data()
-
-
-TRACK = DATA["stock_value_track"]
-
-
-SHARES = {r["sym"]: r["shares"] for r in DATA["railroads"]}
 
 
 def tsr_invariants(game: GameTSR, total: int) -> None:

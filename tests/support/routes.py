@@ -12,6 +12,9 @@ from companion.engine.routes import Route, Train, check_combination, check_route
 from companion.interop.run_states import RunState, run_states
 from tests.support.paths import TESTS
 
+FIXTURE_DIR = TESTS / "fixtures" / "18xx.games" / "1870"
+FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))
+
 
 @cache
 def states() -> list[RunState]:
@@ -72,9 +75,3 @@ def exhaustive(gm: GameMap, corp: str, trains: list[Train], phase: SimplePhase) 
                 continue
             best = max(best, total)
     return best
-
-
-FIXTURE_DIR = TESTS / "fixtures" / "18xx.games" / "1870"
-
-
-FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))

@@ -9,8 +9,14 @@ from typing import Any
 
 from companion.engine import new_game
 from companion.engine.core import TableGame
-from tests.support import g1833ne as g1833ne_random
-from tests.support import tsr as tsr_support
+from tests.support.g1833ne import random_action as g1833ne_random_action
+from tests.support.tsr import random_action as tsr_random_action
+from tests.support.tsr import tsr
+
+ATOMS = (str, int, float, bool, type(None), bytes)
+#: the game's own bookkeeping: undo records, checkpoints (copies of other states), how classes are noted
+NOT_STATE = {"_undo_snapshots", "_checkpoints", "_snapshot_kinds"}
+HEX_TABLES = {"tokens", "reservations", "extra_tokens"}
 
 
 def state_graph(game: TableGame, *, skip: frozenset[str] = frozenset()) -> dict[int, Any]:
@@ -77,17 +83,7 @@ def cobs_action(game: TableGame, rng: random.Random) -> dict[str, Any]:
 
 
 RANDOM_TITLES: dict[str, tuple[Callable[[], TableGame], Callable[[Any, random.Random], dict[str, Any]]]] = {
-    "1833NE": (lambda: new_game("1833NE", ["A", "B", "C", "D"]), g1833ne_random.random_action),
-    "TSR": (lambda: tsr_support.tsr(3), tsr_support.random_action),
+    "1833NE": (lambda: new_game("1833NE", ["A", "B", "C", "D"]), g1833ne_random_action),
+    "TSR": (lambda: tsr(3), tsr_random_action),
     "CoBS": (lambda: new_game("CoBS", ["A", "B", "C"], seed=3), cobs_action),
 }
-
-
-ATOMS = (str, int, float, bool, type(None), bytes)
-
-
-#: the game's own bookkeeping: undo records, checkpoints (copies of other states), how classes are noted
-NOT_STATE = {"_undo_snapshots", "_checkpoints", "_snapshot_kinds"}
-
-
-HEX_TABLES = {"tokens", "reservations", "extra_tokens"}

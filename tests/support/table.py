@@ -18,6 +18,11 @@ from tests.support.paths import TESTS
 
 FIXTURES = TESTS / "fixtures" / "18xx.games" / "1870"
 
+#: auto actions the engine works out by itself (the table never taps for them)
+ENGINE_AUTO = {"destination_connection"}
+NAMES = ["Player 1", "Player 2", "Player 3", "Player 4"]
+PRIVATES_GAME = "34110.json"
+
 
 def uid(item_id: str) -> str:
     return demo_uid(find_item("1870", item_id))
@@ -112,19 +117,12 @@ def private_table(tmp_path: Path, count: int) -> Table:
     return Table(TableService(game, store, game_id, registry), store, registry)
 
 
-#: auto actions the engine works out by itself (the table never taps for them)
-ENGINE_AUTO = {"destination_connection"}
-
-
 def clean(action: dict[str, Any], seats: dict[Any, int]) -> dict[str, Any]:
     """The fixture action as the table makes it: seat ids, no id/timestamps/recorded auto actions."""
     out = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "auto_actions")}
     if out.get("entity_type") == "player":
         out["entity"] = seats[out["entity"]]
     return out
-
-
-NAMES = ["Player 1", "Player 2", "Player 3", "Player 4"]
 
 
 def fixture_state(name: str, count: int) -> tuple[Game, list[dict[str, Any]]]:
@@ -138,9 +136,6 @@ def fixture_state(name: str, count: int) -> tuple[Game, list[dict[str, Any]]]:
             game._process(move)
             moves.append(move)
     return game, moves
-
-
-PRIVATES_GAME = "34110.json"
 
 
 def private_export() -> dict[str, Any]:
