@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from companion.data import load_title
-from companion.engine.graph import connectivity
 from companion.engine.route_optimizer import (
     Candidate,
     RouteResult,
@@ -17,28 +14,12 @@ from companion.engine.route_optimizer import (
     enumerate_routes,
 )
 from companion.engine.routes import Train, route_value, trains_from_names
-from companion.interop.run_states import RunState, run_states
+from companion.interop.run_states import RunState
 from tests.support.paths import TESTS
-from tests.support.routes import exhaustive
+from tests.support.routes import exhaustive, network, small, title_states
 from tests.support.routes import states as states_1870
 
 FIXTURES = TESTS / "fixtures" / "18xx.games"
-
-
-@cache
-def title_states(title: str, name: str) -> list[RunState]:
-    return list(run_states(FIXTURES / title / name))
-
-
-def network(state: RunState) -> int:
-    return len(connectivity(state.game_map, state.corporation).nodes)
-
-
-def small(states: list[RunState], most: int, count: int) -> list[RunState]:
-    """Up to ``count`` states whose network has 3..``most`` stops, spread over the game."""
-    pool = [s for s in states if 3 <= network(s) <= most]
-    step = max(1, len(pool) // count)
-    return pool[::step][:count]
 
 
 def assert_legal(state: RunState, result: RouteResult, trains: list[Train]) -> None:

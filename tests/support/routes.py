@@ -1,19 +1,26 @@
-"""1870 route states from the fixture games, and the exhaustive route search the optimiser is
-checked against."""
+"""Route states from the fixture games (1870's, and any title's by file), small networks among
+them, and the exhaustive route search the optimiser is checked against."""
 
 from __future__ import annotations
 
 import itertools
 from functools import cache
 
-from companion.engine.graph import board_graph
+from companion.engine.graph import board_graph, connectivity
 from companion.engine.map import GameMap, MapError, SimplePhase
-from companion.engine.routes import Route, Train, check_combination, check_route
+from companion.engine.routes import (
+    Route,
+    Train,
+    check_combination,
+    check_route,
+)
 from companion.interop.run_states import RunState, run_states
 from tests.support.paths import TESTS
 
 FIXTURE_DIR = TESTS / "fixtures" / "18xx.games" / "1870"
 FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))
+#: the 18xx.games exports of every title, by title
+GAMES = TESTS / "fixtures" / "18xx.games"
 
 
 @cache
@@ -75,3 +82,19 @@ def exhaustive(gm: GameMap, corp: str, trains: list[Train], phase: SimplePhase) 
                 continue
             best = max(best, total)
     return best
+
+
+@cache
+def title_states(title: str, name: str) -> list[RunState]:
+    return list(run_states(GAMES / title / name))
+
+
+def network(state: RunState) -> int:
+    return len(connectivity(state.game_map, state.corporation).nodes)
+
+
+def small(states: list[RunState], most: int, count: int) -> list[RunState]:
+    """Up to ``count`` states whose network has 3..``most`` stops, spread over the game."""
+    pool = [s for s in states if 3 <= network(s) <= most]
+    step = max(1, len(pool) // count)
+    return pool[::step][:count]
