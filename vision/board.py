@@ -97,7 +97,7 @@ class HexInfo:
         """Whether ``tile`` keeps the towns and cities the hex prints, as every lay and upgrade must in
         these titles (18xx.games' base rule): as many towns, and as many cities save on a labelled hex
         (where a title may merge cities), but never a city lost or one added to a hex without.  Every
-        board of the titles' real and random games keeps it (``tests/test_vision_maps.py``).  The
+        board of the titles' real and random games keeps it (``tests/vision/test_vision_maps.py``).  The
         camera's reader chooses only among such tiles: a town tile is never read on a city, so a dark
         station token on a city is not a town's dot; a tile laid against this rule is not among its
         candidates (the engine refuses such a lay anyway)."""

@@ -82,7 +82,7 @@ def _exhaustive(run: TitleRun, game: Any, corp: Any, total: int) -> None:
     from companion.engine.graph import connectivity
 
     try:
-        from tests.test_routes import exhaustive
+        from tests.support.routes import exhaustive
     except ImportError:  # an installed package without the repository's tests
         return
     if not corp.trains or len(connectivity(game.map, corp.sym).nodes) > EXHAUSTIVE_STOPS:

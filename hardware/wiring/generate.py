@@ -6,7 +6,7 @@ companion.hardware.panel.PanelPins.  Run from the repository root:
 
     .venv/bin/python hardware/wiring/generate.py
 
-tests/test_panel_wiring.py checks that the committed SVGs are up to date.
+tests/hardware/test_panel_wiring.py checks that the committed SVGs are up to date.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@
 # Plain Python in the firmware's own style (no typing, no f-strings) so that
 # the same file runs under both.  run() prints "ok NAME" or "FAIL NAME: why"
 # for each check and a last line "checks: P passed, F failed".
-# tests/test_firmware_micropython.py runs it under MicroPython (the official
+# tests/hardware/test_firmware_micropython.py runs it under MicroPython (the official
 # WebAssembly port, tests/micropython/run.mjs under Node) and under CPython.
 
 import fakehw

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests, by subject (no test file imports another test file)."""
