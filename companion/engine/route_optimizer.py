@@ -181,8 +181,7 @@ def enumerate_routes(
     for h, n in reachable:
         st = game_map.state[h]
         spec = st.spec.nodes[n]
-        # a route may end at an offboard but not pass through it (check_route)
-        passable.append(not (spec.is_city and st.blocks(n, corp)) and spec.kind != "offboard")
+        passable.append(not (spec.is_city and st.blocks(n, corp)))
     adj: list[list[tuple[int, int, Chain]]] = []
     for node in reachable:
         out = []

@@ -275,9 +275,9 @@ def check_route(
     for i in range(1, len(nodes) - 1):
         node = nodes[i]
         st = game_map.state[node[0]]
-        # an offboard ends a route, tapered track or not (18xx.games: an offboard blocks every
-        # corporation, so the track on either side of it does not connect; 1861's Caucasus)
-        if chains[i - 1].terminal_b or chains[i].terminal_a or st.spec.nodes[node[1]].kind == "offboard":
+        # a tapered path into an offboard ends a route there; a plain one runs on through it, as the
+        # reference engine runs 1861's K21 and 1867's H16 (tests/fixtures/reference: random-234, 131)
+        if chains[i - 1].terminal_b or chains[i].terminal_a:
             raise ValueError(f"route cannot pass through the offboard {node[0]}")
         if st.spec.nodes[node[1]].is_city and st.blocks(node[1], corp):
             raise ValueError(f"{node[0]} is full of other corporations' tokens; {corp} cannot pass through")

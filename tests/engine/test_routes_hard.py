@@ -23,7 +23,7 @@ from companion.engine.route_optimizer import (
     best_routes,
     enumerate_routes,
 )
-from companion.engine.routes import Train, check_route, route_value, trains_from_names
+from companion.engine.routes import Train, route_value, trains_from_names
 from companion.interop.run_states import RunState
 from tests.support.paths import TESTS
 from tests.support.routes import exhaustive, small, title_states
@@ -207,39 +207,6 @@ def test_only_routes_that_could_beat_a_first_set_are_searched(
         for key, value in value_of.items():
             for cand, ub in zip(candidates, floors.ub[key], strict=True):
                 assert (value(cand) or 0) <= ub
-
-
-@pytest.mark.parametrize("reference_rules", [True, False])
-def test_a_route_may_not_pass_through_an_offboard(reference_rules: bool) -> None:
-    """1861's Caucasus (J20) has plain paths from three edges to its offboard, none tapered.  A
-    route may end there but not run on through it (18xx.games: an offboard blocks every
-    corporation, so the track on its two sides does not connect; the route checker once let
-    Rostov–Caucasus–J18 through while the optimiser's walk did not).  The checker refuses it,
-    the optimiser does not suggest it, and the two agree on the best run, whether or not the
-    map's connectivity itself stops at offboards."""
-    from companion.engine import new_game
-    from companion.engine.graph import board_graph
-    from companion.engine.map import SimplePhase
-
-    title = load_title("1861")
-    game: Any = new_game("1861", [(1, "A"), (2, "B"), (3, "C")], frozenset(), 1)
-    gm: GameMap = game.map if reference_rules else GameMap.for_title(title)
-    assert gm.REFERENCE_TRACK_RULES is reference_rules
-    phase = SimplePhase("4", ("yellow", "green"))
-    assert {gm.hexes["J20"].neighbors[e] for e in (2, 3)} == {"I19", "J18"}
-    gm.lay_tile("V", "I19", "57-0", 2, phase, check=False)  # Rostov, open toward the Caucasus
-    gm.lay_tile("V", "J18", "4-0", 0, phase, check=False)  # a town on the Caucasus's other side
-    gm.place_home_token("V")
-    chains = board_graph(gm).chains
-    into = next(c for c in chains[("I19", 0)] if c.b == ("J20", 0))
-    out = next(c for c in chains[("J20", 0)] if c.b == ("J18", 0))
-    trains = trains_from_names(title, ["8-0"])
-    with pytest.raises(ValueError, match="cannot pass through the offboard J20"):
-        check_route(gm, "V", trains[0], [("I19", 0), ("J20", 0), ("J18", 0)], [into, out], phase)
-    candidates = enumerate_routes(gm, "V", 8, phase)
-    assert [c.stops for c in candidates] == [(("I19", 0), ("J20", 0))]
-    result = best_routes(gm, "V", trains, phase)
-    assert result.optimal and result.total == exhaustive(gm, "V", trains, phase) > 0
 
 
 def test_a_limit_during_the_floors_search_keeps_the_first_set(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -113,7 +113,8 @@ def test_no_tile_needs_more_certainty_than_a_tile(monkeypatch: pytest.MonkeyPatc
         p[2, look], p[2, k] = 0.93, 0.07  # a tile, 0.93
         return p
 
-    monkeypatch.setattr(reader, "probabilities", fake)
+    # the reader's scores among the lawful looks, and among every look (the same here: nothing unlawful)
+    monkeypatch.setattr(reader, "_probabilities", lambda h, p: (fake(h, p), fake(h, p)))
     unsure, empty, tile = reader.read(["G12", "G12", "G12"], np.zeros((3, 1, 1, 3), np.uint8))
     assert unsure.status == "unseen" and unsure.why == "unsure: no tile 0.93 or hidden 0.07"
     assert empty.status == "empty" and tile.status == "tile" and tile.tile == "7"
