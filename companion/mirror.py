@@ -13,7 +13,7 @@ sequence number and exact stored text), so a damaged line of the mirror is known
 
 Line kinds::
 
-    {"game": 1, "create": {"title": "1870", "players": [...], "optional_rules": [], "seed": 0,
+    {"game": 1, "create": {"title": "<title>", "players": [...], "optional_rules": [], "seed": 0,
                            "created_at": 1.0}, "hash": "..."}
     {"game": 1, "seq": 5, "action": "<the action's stored JSON text>", "created_at": 2.0, "hash": "..."}
     {"game": 1, "status": "finished", "at": 3.0, "hash": "..."}
