@@ -4,6 +4,7 @@ with taps on the simulated reader, the panel, and a camera check (see :mod:`comp
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from companion.table.service import describe_action
 from companion.ui import viewmodels as vm
@@ -15,6 +16,16 @@ class Demo(DemoScript):
     """The scenes of this title's demo."""
 
     uses_devices = True
+
+    @staticmethod
+    def tapped_cards(actions: list[dict[str, Any]]) -> list[str]:
+        """The certificates the first stock round buys one at a time (the scene taps them)."""
+        cards: list[str] = []
+        for a in actions[:160]:
+            shares = a.get("shares") or []
+            if a.get("type") == "buy_shares" and len(shares) == 1 and shares[0] not in cards:
+                cards.append(str(shares[0]))
+        return cards
 
     def private_company_by_touch(self) -> Iterator[float]:
         """The operating corporation buys a private company by touch: the button proposes it at

@@ -99,13 +99,11 @@ def run_demo(
             app, session, actions, out, reader=None, uids={}, camera=None, short=short
         )
         return _run(app, script, None, headless, step_delay, store, registry)
-    # a tag on every certificate the demo taps (the first stock round's single-certificate buys)
+    # a tag on every card the demo taps
     uids: dict[str, str] = {}
-    for a in actions[:160]:
-        if a.get("type") == "buy_shares" and len(a.get("shares") or []) == 1 and a["shares"][0] not in uids:
-            uid = uid_for(len(uids))
-            registry.enroll(uid, find_item(title, a["shares"][0]))
-            uids[a["shares"][0]] = uid
+    for card in script_class.tapped_cards(actions):
+        uids[card] = uid_for(len(uids))
+        registry.enroll(uids[card], find_item(title, card))
     reader = SimulatedReader(follow=True)
     camera = SimulatedCamera(vm.board_state(session.g18), seed=7, strength=0.35, size=(1640, 1232))
 

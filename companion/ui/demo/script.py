@@ -145,6 +145,12 @@ class DemoScript:
         return found
 
     # -- the scenes -------------------------------------------------------------------------------------
+    @staticmethod
+    def tapped_cards(actions: list[dict[str, Any]]) -> list[str]:
+        """The cards a demo that :attr:`uses_devices` taps on the simulated reader, each once (the
+        runner enrols a tag on each): none by default."""
+        return []
+
     def scenes(self) -> Iterator[float]:
         raise NotImplementedError
 

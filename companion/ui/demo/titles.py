@@ -1,5 +1,5 @@
-"""The demos a title gets without writing its own scenes: its packaged game replayed, stopping at the
-actions where the title differs (:class:`TitleDemoScript`), or, for a title without the 18xx map, the
+"""The demos a title gets without writing its own scenes: its packaged game replayed to the end
+(:class:`TitleDemoScript`, whose helpers a title's own scenes use), or, for a title without the 18xx map, the
 board of panels played from the scenes of its ``demo.py`` (:class:`BoardDemoScript`).  A title that
 shows more writes a subclass in its own folder (``companion/titles/<package>/demo.py``)."""
 
@@ -14,9 +14,8 @@ from companion.ui.demo.script import DemoScript
 
 
 class TitleDemoScript(DemoScript):
-    """A real game replayed, stopping at the actions a first map title's demo does not show (a
-    minor's auction in the stock round, the operating round with its loans, the merger round),
-    each of those actions proposed as the touchscreen's button would and confirmed."""
+    """A real game replayed; a title's own scenes (its ``demo.py``) stop at the actions it shows,
+    each proposed as the touchscreen's button would and confirmed (:meth:`play`)."""
 
     def play(self, label: str, screen: str = "table") -> Iterator[float]:
         """Propose the next recorded action through the table service, show its toast, confirm."""
@@ -51,32 +50,15 @@ class TitleDemoScript(DemoScript):
         self.shot("table", "table-auction")
 
     def scenes(self) -> Iterator[float]:
-        app = self.app
+        """A title without scenes of its own: its game replayed to the end, the final scores."""
         yield from self.opening("a real game replayed")
-        self.say("Scene 1: the private company auction and the stock round up to a minor's auction")
-        skipped = self.forward_until(lambda g, a: a["type"] == "bid" and "corporation" in a)
-        self.say(f"  {skipped} actions replayed")
-        yield from self.play("minor-auction")
-        self.say("Scene 2: the first operating round")
-        skipped = self.forward_until(lambda g, a: g.round.name == "Operating Round")
-        self.say(f"  {skipped} actions replayed")
-        app.show("operating")
-        yield 0.5
-        self.shot("operating", "operating-round")
-        self.say("Scene 3: the merger round")
-        skipped = self.forward_until(lambda g, a: a["type"] in ("convert", "merge"))
-        self.say(f"  {skipped} actions replayed")
-        app.show("table")
-        yield 0.3
-        self.shot("table", "merger-round")
-        yield from self.play("merger-choice")
-        app.show("shares")
-        yield 0.3
-        self.shot("shares", "shares")
-        self.say("Scene 4: the rest of the game, replayed")
+        yield from self.to_the_end()
+
+    def to_the_end(self) -> Iterator[float]:
+        """The rest of the game replayed, and the game-over screen."""
         skipped = self.forward_until(lambda g, a: False)
         self.say(f"  {skipped} actions replayed")
-        app.show("table")
+        self.app.show("table")
         yield 0.3
         self.shot("table", "table-game-over")
         tv = vm.table_view(self.session.g18)
