@@ -2,7 +2,7 @@
 
 Which demo a title has lives in its folder: a packaged real game (``demo.json``, read by
 :mod:`companion.ui.scenario`) with the scenes of its ``demo.py`` (``DEMO_SCRIPT``; without one, the
-shared :class:`TitleDemoScript` stops at what the title adds), or, for a title without the 18xx map,
+shared :class:`TitleDemoScript` replays it to the end), or, for a title without the 18xx map,
 the scripted game night of its ``demo.py`` (``DEMO_PLAYERS``, ``DEMO_SCENES``).
 
 The first map title's demo (its scenes in ``companion/titles/<package>/demo.py``) enrolls
