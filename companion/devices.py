@@ -47,6 +47,7 @@ from companion.table.script import (
     Invalid,
     Nudge,
     Press,
+    RunTrains,
     SetPrice,
     Step,
     Touch,
@@ -511,6 +512,9 @@ class DeviceRuntime:
                 continue
             if isinstance(step, Touch):
                 outcomes.append(service.touch(step.label))
+                continue
+            if isinstance(step, RunTrains):
+                outcomes.append(service.run_trains(step.routes))
                 continue
             if isinstance(step, TouchMap):
                 start = service.line_start(step.first)

@@ -56,7 +56,7 @@ def register(subparsers: Any) -> None:
         metavar="SCRIPT",
         help="simulated reader and panel playing SCRIPT ('-': stdin); commands: tap R UID|@CARD, "
         "place, lift, wait S, confirm, cancel, undo, choose $PRICE, price N, + / - (raise / lower the "
-        "price by its step), help",
+        "price by its step), touch LABEL, buttons, map A B, run STOPS; STOPS (trains through these hexes), help",
     )
     parser.add_argument("--db", type=Path, help="device database (default: $COMPANION_DB, the configuration)")
     parser.add_argument(

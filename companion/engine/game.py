@@ -8,7 +8,7 @@ The engine does no I/O: title data is passed in as a dict.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -1231,18 +1231,10 @@ class Game(TableGame):
         time_limit: float | None = None,
     ) -> RouteResult:
         """The best routes for ``corp``'s trains on the current board (proven optimal unless stopped early)."""
-        from companion.engine.operating import OperatingRound
         from companion.engine.route_optimizer import best_routes
 
         self.sync_map_rules()
-        own = corp.trains
-        if (
-            self.TRAINS_RUN_ONCE
-            and isinstance(self.round, OperatingRound)
-            and self.round.current_entity() is corp
-        ):
-            own = [t for t in own if not t.operated]  # a train that has run this round waits
-        trains = self.route_trains(own)
+        trains = self.route_trains(self._trains_to_run(corp))
         return best_routes(
             self.map,
             corp.sym,
@@ -1252,6 +1244,72 @@ class Game(TableGame):
             cancel=cancel,
             time_limit=time_limit,
         )
+
+    def _trains_to_run(self, corp: Corporation) -> list[Train]:
+        """``corp``'s trains that may run now (a train that has run this round waits, where it must)."""
+        from companion.engine.operating import OperatingRound
+
+        own = list(corp.trains)
+        if (
+            self.TRAINS_RUN_ONCE
+            and isinstance(self.round, OperatingRound)
+            and self.round.current_entity() is corp
+        ):
+            own = [t for t in own if not t.operated]
+        return own
+
+    def run_by_stops(
+        self, corp: Corporation, wanted: Sequence[tuple[str | None, Sequence[str]]]
+    ) -> ActionDict:
+        """The ``run_routes`` action of routes named by their stops, as players say them: each
+        entry a train (its id ``3-1``, its name ``3``, or None: the next train not named) and the
+        hexes of its stops in order.  Raises ``GameError`` with the reason when the routes cannot
+        be run (no such train, no track joining two stops, a route without a token ...); the
+        action is checked again when it is applied, as every run is."""
+        from companion.engine.stop_routes import StopRoute, routes_by_stops
+
+        own = self._trains_to_run(corp)
+        if not own:
+            raise GameError(f"{corp.name} has no train to run")
+        free = list(own)
+        chosen: list[Train | None] = []
+        for hint, _stops in wanted:  # named trains first, then the rest in the order they are held
+            if hint is None:
+                chosen.append(None)
+                continue
+            name = hint.lower().removesuffix("-train").removesuffix(" train")
+            match = next((t for t in free if t.id.lower() == name), None) or next(
+                (t for t in free if t.name.lower() == name), None
+            )
+            if match is None:
+                held = ", ".join(t.id for t in own)
+                raise GameError(f"{corp.name} has no {hint} train to run (it may run {held})")
+            free.remove(match)
+            chosen.append(match)
+        for i, train in enumerate(chosen):
+            if train is None:
+                if not free:
+                    raise GameError(f"{corp.name} has {len(own)} train(s) to run, not {len(wanted)}")
+                chosen[i] = free.pop(0)
+        trains = [t for t in chosen if t is not None]
+        self.sync_map_rules()
+        stop_routes = [
+            StopRoute(t.id, tuple(h.upper() for h in stops))
+            for t, (_h, stops) in zip(trains, wanted, strict=True)
+        ]
+        try:
+            routes = routes_by_stops(
+                self.map, corp.sym, self.route_trains(trains), stop_routes, self.map_phase()
+            )
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+        return {
+            "type": "run_routes",
+            "entity": corp.sym,
+            "entity_type": "corporation",
+            "routes": routes,
+            "extra_revenue": 0,
+        }
 
     # -- public queries for the table service -----------------------------------------------------------
     def pass_meaning(self, entity: Any) -> str | None:

@@ -800,6 +800,14 @@ class Table18xx(TableTitle):
             return None
         return g.suggest_routes(corp, time_limit=time_limit)
 
+    def run_by_stops(self, game: TableGame, routes: Sequence[tuple[str | None, Sequence[str]]]) -> Action:
+        g = as_18xx(game)
+        corp = g.current_entity()
+        if not isinstance(corp, Corporation) or "run_routes" not in g.legal_action_types(corp):
+            who = getattr(corp, "name", "nobody")
+            raise GameError(f"no trains run now: {who} is to act, not to run routes")
+        return dict(g.run_by_stops(corp, routes))
+
     def hex_of(self, game: TableGame, action: Action) -> str | None:
         kind = action.get("type")
         if kind == "lay_tile":

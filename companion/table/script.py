@@ -10,6 +10,7 @@ One command per line, ``#`` starts a comment::
     price 55                 set the price of the pending bid / train / private company purchase
     touch Build Red          a touch button by (the start of) its label (a title without a map)
     map moscow kazan         two places touched on a title's drawn map (TSR: build the link joining them)
+    run C17 D14; 3: C17 E12  the operating corporation's trains run through these stops (a route a train)
     + | -                    raise / lower that price by its step (also ``press +``, ``+ 3``: three steps)
     help                     what every command does (``HELP``)
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
@@ -40,6 +42,7 @@ __all__ = [
     "Invalid",
     "Nudge",
     "Press",
+    "RunTrains",
     "SetPrice",
     "Step",
     "Touch",
@@ -91,6 +94,14 @@ class TouchMap:
 
 
 @dataclass(frozen=True)
+class RunTrains:
+    """Routes named by their stops, one a train: ``run C17 D14; 3: C17-E12-F9`` (a train's id or
+    name before a colon picks it; otherwise the trains run in the order they are held)."""
+
+    routes: tuple[tuple[str | None, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
 class Help:
     """Print :data:`HELP`."""
 
@@ -119,6 +130,7 @@ Step = (
     | Nudge
     | Touch
     | TouchMap
+    | RunTrains
     | Help
     | Buttons
     | Invalid
@@ -141,6 +153,9 @@ commands (one per line; # starts a comment):
                   touch E6: tile 9 rotation 2 (lay a tile), touch E6 (every lay on E6, then choose),
                   touch Token on C17, touch Run suggested routes, touch Pay out, touch Withhold,
                   touch Moscow–Kazan (a drawn map's link: build it), touch Stock value $8
+  run STOPS       the operating corporation's trains run through the stops named, a route a train,
+                  routes apart by ;, stops by hex: run C17 D14; C17 E12 F9 (a train first if you
+                  choose which: run 3: C17 E12 F9); the table finds the track between the stops
   buttons [WORD]  list every touch button now (or those of a group or starting so: buttons tile)
   map A B         touch place A then place B on the drawn map (by id): map moscow kazan builds
                   the link joining them (Trans-Siberian Railroad)
@@ -187,6 +202,20 @@ def _resolve(word: str, registry: TagRegistry | None, title: str, lineno: int, t
     return uid
 
 
+def _run_trains(text: str, lineno: int, line: str) -> RunTrains:
+    routes: list[tuple[str | None, tuple[str, ...]]] = []
+    for part in text.split(";"):
+        train: str | None = None
+        if ":" in part:
+            head, part = part.split(":", 1)
+            train = head.strip() or None
+        stops = tuple(s.upper() for s in re.split(r"[\s,\-\u2013]+", part) if s)
+        if len(stops) < 2:
+            raise ScriptError(lineno, line, "run takes each train's stops, e.g. run C17 D14; C17 E12 F9")
+        routes.append((train, stops))
+    return RunTrains(tuple(routes))
+
+
 def parse_table_line(
     text: str, lineno: int = 1, *, registry: TagRegistry | None = None, title: str = DEFAULT_TITLE
 ) -> list[Step]:
@@ -223,6 +252,8 @@ def parse_table_line(
         if len(words) != 3:
             raise ScriptError(lineno, text, "map takes two places, e.g. map moscow kazan")
         return [TouchMap(words[1].lower(), words[2].lower())]
+    if cmd == "run":
+        return [_run_trains(" ".join(words[1:]), lineno, text)]
     if cmd == "price":
         if len(words) != 2 or not words[1].lstrip("$").isdigit():
             raise ScriptError(lineno, text, "price takes a whole number of dollars, e.g. price 55")
@@ -238,7 +269,7 @@ def parse_table_line(
                 lineno,
                 text,
                 "unknown command (tap, place, lift, wait, confirm, cancel, undo, choose, price, +, -, touch, "
-                "buttons, map, help)",
+                "buttons, map, run, help)",
             ) from None
         raise
 

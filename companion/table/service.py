@@ -457,6 +457,16 @@ class TableService(Proposer):
             except (GameError, IndexError) as exc:
                 return self._refuse(str(exc) or f"no button {label!r} can be done now")
 
+    def run_trains(self, routes: Sequence[tuple[str | None, Sequence[str]]]) -> Outcome:
+        """Routes named by their stops (``run C17 D14; 3: C17 E12 F9`` at the terminal): the
+        title's run through them (:meth:`TableTitle.run_by_stops`), proposed; refused with why not."""
+        with self._lock:
+            try:
+                action = self.title.run_by_stops(self.game, routes)
+            except GameError as exc:
+                return self._refuse(str(exc))
+            return self.propose(action)
+
     def network(self) -> Network | None:
         """The title's drawn network map now (``network(game)`` of its table module), or None."""
         return network_of(self.game)

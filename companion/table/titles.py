@@ -31,6 +31,7 @@ checked by the engine before it is confirmed.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -248,6 +249,11 @@ class TableTitle:
         """The best routes the operating corporation may run now (None: it may run none, or the
         title has no map)."""
         return None
+
+    def run_by_stops(self, game: TableGame, routes: Sequence[tuple[str | None, Sequence[str]]]) -> Action:
+        """The run of routes a player names by their stops (each a train or None, and the hexes of
+        its stops in order); ``GameError`` saying why not (here: the title runs no routes)."""
+        raise GameError(f"there are no trains to run in {game.title}")
 
     def group_name(self, group: str) -> str:
         """The name of a popup holding a group of buttons (``Lay tile…``)."""

@@ -6,7 +6,8 @@ reads the table's buttons.
 A player at the terminal reads the buttons the table prints (``buttons``: the touchscreen's own,
 :meth:`TableTitle.choices`) and touches one by its label.  The test plays the same way: it keeps
 its own copy of the game, picks a button by a simple table-side policy (lay the first tile, place
-the first token, run the suggested routes, pay out, buy the cheapest train, start and buy what
+the first token, run the suggested routes (every other run typed by its stops: ``run 2-0: C17
+D14``), pay out, buy the cheapest train, start and buy what
 it can, else pass), writes ``touch LABEL`` and ``confirm`` for it, and applies it to its copy.
 The whole script then goes through ``companion table --simulate -`` on stdin; every touch must be
 proposed and confirmed (no refusal), the money each proposal moves printed, the engine's automatic
@@ -66,6 +67,7 @@ def _script(title: str, operating_rounds: int, limit: int, until: str = "") -> t
     done: list[str] = []
     seen_pars: set[str] = set()
     operating = 0
+    typed_runs = 0
     last_round = _round_key(game)
     for _ in range(limit):
         if game.finished:
@@ -76,9 +78,17 @@ def _script(title: str, operating_rounds: int, limit: int, until: str = "") -> t
         assert pick is not None, f"{title}: no button in {_round_key(game)}"
         if pick.group == "par":
             seen_pars.add(pick.label.split()[1])
-        done.append(table.describe(game, pick.action))
-        lines += ["buttons", f"touch {pick.label}", "confirm"]
-        game.apply(pick.action)
+        action = pick.action
+        if pick.group == "run" and routes is not None and typed_runs % 2 == 0:
+            # every other run typed by its stops, as a player reads them off the board
+            wanted = [(r.train, tuple(r.hexes)) for r in routes.routes]
+            action = table.run_by_stops(game, wanted)
+            lines += ["run " + "; ".join(f"{train}: {' '.join(stops)}" for train, stops in wanted), "confirm"]
+        else:
+            lines += ["buttons", f"touch {pick.label}", "confirm"]
+        typed_runs += pick.group == "run"
+        done.append(table.describe(game, action))
+        game.apply(action)
         now = _round_key(game)
         if now != last_round:
             if "operating" in last_round.lower():
@@ -115,6 +125,7 @@ def test_an_18xx_title_plays_its_first_operating_rounds_from_the_terminal(tmp_pa
     # tiles were laid, tokens placed, routes run and dividends paid, all by touch
     said = "\n".join(done)
     assert " lays tile " in said and " runs " in said, said
+    assert any(line.startswith("run ") for line in script.splitlines()), "no run was typed"
     assert any(line.startswith("? ") and " lays tile " in line for line in lines)
     # what a proposal moves is printed under it (a par: the player's cash and the share price)
     money = [line for line in lines if line.startswith("  ") and "→" in line]
