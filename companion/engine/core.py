@@ -173,7 +173,7 @@ class TableGame:
 
     def suspend_queries(self) -> None:
         """End the query window where nothing has changed since its questions and the engine goes
-        on to the next action (the end of :meth:`_process`, the start of :meth:`process_single`):
+        on to the next action (the end of :meth:`replay_action`, the start of :meth:`process_single`):
         that action's choice of step may take it up again (:meth:`resume_queries`), unless
         anything opens or closes a window first."""
         if self.query_epoch is not None:
@@ -300,13 +300,13 @@ class TableGame:
         previewed = self.previewed(action, preview)
         if previewed and not self.checkpointing:
             self.close_queries()  # an action from outside the engine: nothing remembered is taken up
-            return self._process(action)
+            return self.replay_action(action)
         before = preview.snapshot if previewed and preview is not None else None
         if before is None:
             before = self.snapshot()
         self.close_queries()
         try:
-            lines = self._process(action)
+            lines = self.replay_action(action)
         except BaseException:
             before.restore()
             raise
@@ -397,7 +397,7 @@ class TableGame:
             checkpoint.restore()
             self._undo_snapshots = []
             for action in later:
-                self._process(action)
+                self.replay_action(action)
         else:
             self._adopt(self.replayed(self.actions[:target]))
         self._checkpoints, self.checkpointing = usable, checkpointing
@@ -452,7 +452,7 @@ class TableGame:
             checkpoint.restore()
             self._undo_snapshots = []
             for action in later:
-                self._process(action)
+                self.replay_action(action)
         else:
             self._adopt(self.replayed(self.actions[:count]))
         self._checkpoints, self.checkpointing = usable, checkpointing
@@ -488,7 +488,7 @@ class TableGame:
         finally:
             now.restore()
         for action in self.actions[base:count]:
-            game._process(action)
+            game.replay_action(action)
         return game
 
     def replayed(self, actions: list[ActionDict]) -> Self:
@@ -496,7 +496,7 @@ class TableGame:
         game = type(self)(self.data, self.player_spec, self.optional_rules, self.seed)
         game.checkpointing = False
         for action in actions:
-            game._process(action)
+            game.replay_action(action)
         return game
 
     def preview(self, action: ActionDict) -> Preview:
@@ -507,7 +507,7 @@ class TableGame:
         try:
             self.checkpointing = False  # a trial keeps no checkpoint
             self.close_queries()
-            lines = self._process(action)
+            lines = self.replay_action(action)
             after, later = self.cash_table(), self.price_table()
         finally:
             snapshot.restore()
@@ -564,8 +564,12 @@ class TableGame:
         """Title hook: the prices a preview reports the moves of (share prices, stock values)."""
         return {}
 
-    def _process(self, action: ActionDict, *, auto: bool | None = None) -> list[str]:
-        """Process ``action`` (with its automatic actions): the next action of a replay.
+    def replay_action(self, action: ActionDict, *, auto: bool | None = None) -> list[str]:
+        """Process ``action`` (with its automatic actions): the next action of a recorded game.
+
+        The fast path of a replay (a stored log, an export, a fixture): no snapshot is taken, so an
+        action the engine refuses leaves this game half-changed and unusable; actions from players
+        go through :meth:`apply`, which puts the game back as it was when it refuses one.
 
         The window its last questions were asked in is left resumable (:meth:`suspend_queries`):
         processed right after, the next action chooses its step in it.  Code that changes the game

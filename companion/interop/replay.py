@@ -98,7 +98,7 @@ def iter_replay(export: dict[str, Any]) -> Iterator[tuple[dict[str, Any], TableG
     game = game_for_export(export)
     for action in export_actions(export):
         try:
-            game._process(action)
+            game.replay_action(action)
         except GameError as err:
             raise GameError(f"action {action.get('id')} ({action.get('type')}): {err}") from err
         yield action, game
@@ -112,7 +112,7 @@ def states_before(
     for action in export_actions(export):
         if action.get("type") in kinds:
             yield action, game
-        game._process(action)
+        game.replay_action(action)
 
 
 def replay(path: str | Path, *, keep_trace: bool = False) -> ReplayResult:
@@ -231,7 +231,7 @@ def table_record(export: dict[str, Any]) -> tuple[list[dict[str, Any]], TableGam
     made: list[dict[str, Any]] = []  # the engine's automatic actions the record has not shown yet
     owed: Counter[str] = Counter()  # those the record showed no copy of before moving on
     for action in export_actions(export):
-        record._process(action)
+        record.replay_action(action)
         move = _move(action)
         if str(move.get("type", "")).startswith("program_"):
             pass  # a standing order is nothing at a table: the moves it made are
@@ -276,7 +276,7 @@ def table_record(export: dict[str, Any]) -> tuple[list[dict[str, Any]], TableGam
 def _made(game: TableGame, move: dict[str, Any]) -> list[dict[str, Any]]:
     """Apply a player's move at the table; the automatic actions the engine took after it."""
     try:
-        game._process(move)
+        game.replay_action(move)
     except GameError as err:
         raise GameError(f"{move.get('type')} by {move.get('entity')}: {err}") from err
     return [_move(a) for a in game.actions[-1].get("auto_actions") or []]
@@ -300,10 +300,10 @@ def with_auto_actions(game: TableGame, log: list[dict[str, Any]]) -> list[dict[s
             while len(game.actions) > keep:
                 game.undo()
             for j in wanted[keep:]:
-                game._process({k: v for k, v in out[j].items() if k != "auto_actions"}, auto=True)
+                game.replay_action({k: v for k, v in out[j].items() if k != "auto_actions"}, auto=True)
             applied = wanted
             continue
-        game._process(action, auto=True)
+        game.replay_action(action, auto=True)
         applied.append(i)
         made = game.actions[-1].get("auto_actions")
         if made:

@@ -149,7 +149,7 @@ def redo(table: TableService) -> Outcome:
             game.checkpointing = False  # a trial keeps no checkpoint
             for action in restored:
                 game.close_queries()
-                lines += game._process(action)
+                lines += game.replay_action(action)
             after = game.cash_table()
             first = table.title.describe(game, restored[0], applied=True)
         except GameError as exc:

@@ -64,7 +64,7 @@ def replay_steps(export: dict[str, Any]) -> Iterator[Step]:
     for i, action in enumerate(effective_actions(export["actions"])):
         yield Step(i, action, game)
         try:
-            game._process(action)
+            game.replay_action(action)
         except GameError as err:
             raise GameError(f"action {action.get('id')} ({action.get('type')}): {err}") from err
 

@@ -51,7 +51,7 @@ def replay_seconds(export: dict[str, Any], actions: list[dict[str, Any]], runs: 
         start = time.process_time()
         game = game_for_export(export)
         for action in actions:
-            game._process(action)
+            game.replay_action(action)
         times.append(time.process_time() - start)
     return statistics.median(times)
 
@@ -89,7 +89,7 @@ def action_costs(
     half = len(actions) // 2
     game = game_for_export(export)
     for action in actions[:half]:
-        game._process(action)
+        game.replay_action(action)
     game.keep_checkpoints()
     with tuned_collector() if tuned else contextlib.nullcontext():
         return _time_actions(game, actions[half : half + SAMPLE])

@@ -117,7 +117,7 @@ def _fixtures(title: str, run: TitleRun) -> int:
                 game = as_18xx(table_game)
                 _suggest(run, game, game.corporation(str(action["entity"])), f"{path.name} #{action['id']}")
             start = time.process_time()
-            table_game._process(action)
+            table_game.replay_action(action)
             run.action(time.process_time() - start, f"{path.name} #{action.get('id')} {action.get('type')}")
     return len(files)
 
@@ -242,7 +242,7 @@ def national_line() -> str:
         export = load_export(path)
         table_game = game_for_export(export)
         for action in effective_actions(export["actions"]):
-            table_game._process(action)
+            table_game.replay_action(action)
         game: Any = as_18xx(table_game)
         corp = game.round.current_entity()
         start = time.process_time()

@@ -87,7 +87,7 @@ def positions(title: str) -> tuple[tuple[TableGame, Action], ...]:
     for i, action in enumerate(actions):
         if i in chosen and action["type"] != "message":
             out.append((game.clone(), action))
-        game._process(action)
+        game.replay_action(action)
     return tuple(out)
 
 
@@ -348,7 +348,7 @@ def real_game_before(title: str, name: str, wanted: Callable[[Action], bool]) ->
     for action in effective_actions(export["actions"]):
         if wanted(action):
             return game, action
-        game._process(action)
+        game.replay_action(action)
     raise AssertionError(f"no such action in {name}")
 
 
@@ -379,7 +379,7 @@ def test_selling_a_certificate_of_a_corporation_not_yet_parred_is_refused() -> N
         mkt = game.corporation("MKT")
         if mkt.share_price is None and owner is game.current_entity() and game.round.name == "Stock Round":
             break
-        game._process(action)
+        game.replay_action(action)
     else:
         raise AssertionError("no stock round turn of the MKT certificate's owner before MKT is parred")
     sale = {
@@ -521,7 +521,7 @@ def test_a_certificate_of_a_closed_corporation_is_neither_bought_nor_sold() -> N
         if isinstance(game, Game) and game.corporation("MKT").closed and action["type"] == "buy_shares":
             buy = action
             break
-        game._process(action)
+        game.replay_action(action)
     else:
         raise AssertionError("MKT does not close before a purchase")
     for sid, percent in (("MKT_1", 10), ("MKT_0", 20)):

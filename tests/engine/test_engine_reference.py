@@ -30,7 +30,7 @@ def test_same_states_and_same_refusal_as_the_reference_engine(name: str) -> None
     refused: tuple[int, str] | None = None
     for action in effective_actions(export["actions"]):
         try:
-            game._process(action)
+            game.replay_action(action)
         except GameError as err:
             refused = (int(action["id"]), str(err))
             break

@@ -245,7 +245,7 @@ def test_undo_from_checkpoints_gives_the_game_a_full_replay_gives() -> None:
     plain = game_at(name, 0)
     for n, action in enumerate(actions(name)[:count], start=1):
         game.apply(action)
-        plain._process(action)
+        plain.replay_action(action)
         states[n] = (snapshot(plain), list(plain.log))
     assert [n for n, _ in game._checkpoints] == [2 * every, 3 * every]
     assert not game.clone()._checkpoints and not game.clone().checkpointing
@@ -373,7 +373,7 @@ def test_public_queries_for_price_protection_and_auction() -> None:
     # replay until a president has to decide whether to protect a sale
     game = game_at(name, 0)
     for action in actions(name):
-        game._process(action)
+        game.replay_action(action)
         pending = game.pending_price_protection()
         if pending is None:
             continue

@@ -35,7 +35,7 @@ def refused(game: Game, action: Action) -> str:
     # the step itself refused before moving anything: the raw processing on a copy leaves it as it was
     trial = game.clone()
     with pytest.raises(GameError):
-        trial._process(action)
+        trial.replay_action(action)
     assert snapshot(trial) == before
     text = str(err.value)
     assert "Error" not in text and "invalid literal" not in text and "<" not in text, text
@@ -169,7 +169,7 @@ def _checkpoint(name: str, count: int) -> Game:
         return game_at(name, 0)
     game = _checkpoint(name, count - CHECKPOINT).clone()
     for action in actions(name)[count - CHECKPOINT : count]:
-        game._process(action)
+        game.replay_action(action)
     return game
 
 
@@ -177,7 +177,7 @@ def state_before(name: str, i: int) -> Game:
     base = i - i % CHECKPOINT
     game = _checkpoint(name, base).clone()
     for action in actions(name)[base:i]:
-        game._process(action)
+        game.replay_action(action)
     return game
 
 

@@ -41,7 +41,7 @@ def position(name: str) -> tuple[Any, Any]:
     export = load_export(POSITIONS / name)
     table_game = game_for_export(export)
     for action in effective_actions(export["actions"]):
-        table_game._process(action)
+        table_game.replay_action(action)
     game: Any = as_18xx(table_game)
     game.sync_map_rules()
     return game, game.round.current_entity()

@@ -165,7 +165,7 @@ def test_the_seed_7017_national_is_proven_optimal() -> None:
     export = load_export(TESTS / "fixtures" / "routes" / "1861_seed7017_national.json")
     table_game = game_for_export(export)
     for action in effective_actions(export["actions"]):
-        table_game._process(action)
+        table_game.replay_action(action)
     game = as_18xx(table_game)
     corp = game.round.current_entity()
     assert corp.sym == "RSR" and sorted(t.name for t in corp.trains) == ["4", "4", "6", "6", "7", "7"]

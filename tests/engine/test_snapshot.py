@@ -108,7 +108,7 @@ def test_real_games_previews_refusals_and_undos_leave_the_state_exact(title: str
             r, u = check_position(game, action)
             refused, undone = refused + r, undone + u
         else:
-            game._process(action)
+            game.replay_action(action)
     assert undone >= 10 and refused >= 10, (undone, refused)
 
 

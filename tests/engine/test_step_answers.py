@@ -48,7 +48,7 @@ def test_has_actions_is_whether_actions_lists_anything(name: str) -> None:
     game = game_for_export(export)
     checked = 0
     for action in effective_actions(export["actions"]):
-        game._process(action)
+        game.replay_action(action)
         if game.finished:
             break
         steps = [s for s in game.round.steps if s.active()]
@@ -116,7 +116,7 @@ def test_a_window_forgets_its_answers_when_it_closes() -> None:
         step = game.round.steps[0]
         if isinstance(step, BuySellParShares) and type(step).__name__ == "BuySellParShares1870":
             break
-        game._process(action)
+        game.replay_action(action)
     step = game.round.steps[0]
     player = game.round.current_entity()
     with game.queries():
@@ -251,7 +251,7 @@ def test_no_remembered_answer_is_stale_in_real_games(name: str, fresh_answers: l
     export = load_export(FIXTURES / f"{name}.json")
     game = game_for_export(export)
     for action in effective_actions(export["actions"]):
-        game._process(action)
+        game.replay_action(action)
     assert game.finished
     assert fresh_answers[0] > 1000
 
@@ -342,21 +342,21 @@ def test_the_next_action_chooses_its_step_in_the_window_the_last_one_ended_in(
     actions = effective_actions(export["actions"])
     game = game_for_export(export)
     for action in actions[:40]:
-        game._process(action)
+        game.replay_action(action)
     seen = _epochs_choosing(monkeypatch)
     left = game._resumable
     assert left is not None and game.query_epoch is None
-    game._process(actions[40])
+    game.replay_action(actions[40])
     assert seen[0] == left  # taken up again: its answers are of this very state
     seen.clear()
     game.close_queries()  # as code changing the game by hand does first
-    game._process(actions[41])
+    game.replay_action(actions[41])
     assert seen[0] not in (None, left, game._resumable) and seen[0] == seen[-1]
-    game._process(actions[42])
+    game.replay_action(actions[42])
     left = game._resumable
     seen.clear()
     game.legal_actions()  # a public query: a window of its own, and the one left is forgotten
-    game._process(actions[43])
+    game.replay_action(actions[43])
     assert seen and left not in seen
     left = game._resumable
     seen.clear()
@@ -387,4 +387,4 @@ def test_a_window_taken_up_after_a_change_is_found_stale(
     game = game_for_export(export)
     with pytest.raises(AssertionError, match="stale"):
         for action in effective_actions(export["actions"]):
-            game._process(action)
+            game.replay_action(action)

@@ -27,7 +27,7 @@ def game_at(name: str, count: int) -> Game:
     """The fixture game after its first ``count`` effective actions."""
     game = game_for_export(export(name))
     for action in actions(name)[:count]:
-        game._process(action)
+        game.replay_action(action)
     return game
 
 

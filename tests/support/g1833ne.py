@@ -48,7 +48,7 @@ def example_game(count: int | None = None) -> Game1833NE:
     game = game_for_export(export)
     assert isinstance(game, Game1833NE)
     for action in effective_actions(export["actions"])[:count]:
-        game._process(action)
+        game.replay_action(action)
     return game
 
 

@@ -32,7 +32,7 @@ def game_before(title: str, name: str, action_id: int) -> tuple[Game, dict[str, 
     for action in actions(title, name):
         if action["id"] == action_id:
             return game, action
-        game._process(action)
+        game.replay_action(action)
     raise KeyError(action_id)
 
 

@@ -66,5 +66,5 @@ def walk(export: dict[str, Any], *, trial_every: int, types: frozenset[str] | No
                             f"{name} before {action.get('id')}: {la.action} refused: {err}"
                         ) from err
                     tried += 1
-        game._process(action)
+        game.replay_action(action)
     return checked, tried

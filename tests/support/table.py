@@ -111,7 +111,7 @@ def private_table(tmp_path: Path, count: int) -> Table:
     moves = private_moves(count)
     game = new_game("1870", names)
     for move in moves:
-        game._process(move)
+        game.replay_action(move)
     game_id = store.create_game("1870", names)
     store.append_many(game_id, moves)
     return Table(TableService(game, store, game_id, registry), store, registry)
@@ -133,7 +133,7 @@ def fixture_state(name: str, count: int) -> tuple[Game, list[dict[str, Any]]]:
     moves: list[dict[str, Any]] = []
     for action in effective_actions(export["actions"])[:count]:
         for move in table_moves(action, seats):
-            game._process(move)
+            game.replay_action(move)
             moves.append(move)
     return game, moves
 

@@ -118,7 +118,7 @@ def _table_at(tmp_path: Any, title: str, name: str, action_id: int) -> tuple[Any
     moves = [remap_players(m, seats) for m in recorded]
     game = new_game(title, names)
     for move in moves:
-        game._process(move)
+        game.replay_action(move)
     db = tmp_path / "t.sqlite3"
     store, registry = Store.open(db), TagRegistry.open(db)
     enroll_demo_tags(registry, title)
@@ -236,7 +236,7 @@ def test_the_operating_screen_names_the_kind_and_the_loans_of_the_operating_comp
         ov = vm.operating_view(game)
         if ov.active and ov.current and getattr(game.corporation(ov.current), "loans", 0):
             break
-        game._process(action)
+        game.replay_action(action)
     else:
         raise AssertionError("no operating company with a loan in the fixture")
     corp = game.corporation(ov.current)

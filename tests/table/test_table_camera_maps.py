@@ -37,7 +37,7 @@ def _before(title: str, pick: Any) -> tuple[Game, dict[str, Any]]:
     for action in effective_actions(_export(title)["actions"]):
         if action["type"] == "lay_tile" and pick(game, action):
             return game, action
-        game._process(action)
+        game.replay_action(action)
     raise AssertionError(f"no such lay in the {title} game")
 
 
@@ -99,7 +99,7 @@ def test_a_tile_laid_on_the_table_becomes_the_engine_checked_lay(title: str, pic
 
 def test_a_tile_lifted_off_a_printed_city_is_missing_and_a_wrong_one_is_not_proposed() -> None:
     game, real = _before("1867", _upgrade_of_printed_city)
-    game._process(real)
+    game.replay_action(real)
     hex_id = str(real["hex"])
     board = board_from_game(game)
     lifted = board.with_tiles({h: t for h, t in board.tiles.items() if h != hex_id})
@@ -115,7 +115,7 @@ def test_board_states_of_an_export_follow_the_engine() -> None:
     states = export_board_states(_export("1867"))
     game = game_for_export(_export("1867"))
     for action in effective_actions(_export("1867")["actions"]):
-        game._process(action)
+        game.replay_action(action)
     assert isinstance(game, Game)
     final = board_from_game(game)
     assert dict(states[-1][1].tiles) == dict(final.tiles)

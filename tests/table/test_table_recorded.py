@@ -79,9 +79,9 @@ def game_before(export: dict[str, Any], action: dict[str, Any]) -> Any:
     game = game_for_export(export)
     for a in effective_actions(export["actions"]):
         if a.get("id") == action.get("id"):
-            game._process({k: v for k, v in a.items() if k != "auto_actions"}, auto=False)
+            game.replay_action({k: v for k, v in a.items() if k != "auto_actions"}, auto=False)
             return game
-        game._process(a)
+        game.replay_action(a)
     raise AssertionError("action not in the export")
 
 

@@ -78,7 +78,7 @@ def play_stock_round(tmp_path: Path, fixture: str, number: int) -> None:
     rest = list(actions)
     while rest and not (isinstance(game.round, StockRound) and game.turn == number):
         for move in table_moves(rest.pop(0), seats):
-            game._process(move)
+            game.replay_action(move)
             before.append(move)
     game_id = store.create_game("1870", names)
     store.append_many(game_id, before)

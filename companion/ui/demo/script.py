@@ -87,7 +87,7 @@ class DemoScript:
             a = self.actions[self.pos]
             if predicate(game, a):
                 break
-            game._process(a)  # a recorded real game, replayed as Game.replayed does
+            game.replay_action(a)  # a recorded real game, replayed as Game.replayed does
             batch.append(a)
             self.pos += 1
         self.session.recorded(batch)

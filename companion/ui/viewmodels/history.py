@@ -113,7 +113,7 @@ def story(game: TableGame) -> Story:
     current = fresh.round
     name = _round_name(fresh, counts)
     for n, action in enumerate(game.actions, 1):
-        fresh._process(action)  # noqa: SLF001 - the replay of a recorded log, as Game.replayed does
+        fresh.replay_action(action)  # the replay of a recorded log, as Game.replayed does
         if fresh.round is not current and not fresh.finished:
             labels.append(name)
             marks.append(n)

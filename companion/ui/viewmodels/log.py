@@ -168,6 +168,6 @@ def log_marks(game: TableGame, known: Sequence[int] = ()) -> list[int]:
     trial = game.replayed([])
     out = []
     for action in game.actions:
-        trial._process(action, auto=False)  # recorded actions, their automatic ones included
+        trial.replay_action(action, auto=False)  # recorded actions, their automatic ones included
         out.append(len(trial.log))
     return out

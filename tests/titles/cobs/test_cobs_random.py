@@ -64,7 +64,7 @@ def check_nothing_unlisted_is_accepted(game: CobsGame, rng: random.Random) -> No
                 if json.dumps(probe, sort_keys=True) in listed:
                     continue
                 try:
-                    game.clone()._process(probe)
+                    game.clone().replay_action(probe)
                 except GameError:
                     continue
                 raise AssertionError(f"accepted but not listed: {probe}")
@@ -82,7 +82,7 @@ def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
             break
         if n % check_every == 0:
             for la in game.legal_actions():  # every listed action is accepted
-                game.clone()._process(la.action)
+                game.clone().replay_action(la.action)
             check_nothing_unlisted_is_accepted(game, rng)
         game.apply(random_action(game, rng))
         cobs_invariants(game)
@@ -156,7 +156,7 @@ def test_the_random_games_tool_plays_cobs_to_the_end_and_its_exports_replay(
     fresh = new_game("CoBS", [(p.id, p.name) for p in game.players], set(rules), seed=seed)
     assert isinstance(fresh, CobsGame)
     for action in game.actions:
-        fresh._process(action)
+        fresh.replay_action(action)
         cobs_invariants(fresh)
     assert fresh.result() == game.result()
     path = tmp_path / f"random-{seed}.json"

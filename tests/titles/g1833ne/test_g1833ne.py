@@ -501,8 +501,8 @@ def test_legal_actions_are_exact_along_the_example() -> None:
                 and any(la.action["company"] == plain["company"] for la in legal if la.type == "buy_company")
             ), plain
         for la in legal:
-            game.clone()._process(la.action)
-        game._process(action)
+            game.clone().replay_action(la.action)
+        game.replay_action(action)
 
 
 def test_a_players_private_blocks_its_hexes() -> None:

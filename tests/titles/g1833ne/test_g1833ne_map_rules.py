@@ -224,7 +224,7 @@ def test_a_preview_an_undo_and_a_replay_leave_the_maps_ferries_as_the_game_says(
     # a replay of the export holds the same ferries, kept by its own actions
     again = game_for_export(export_game(game))
     for action in export_game(game)["actions"]:
-        again._process(action)
+        again.replay_action(action)
     assert isinstance(again, Game1833NE)
     assert map_rules(again) == bought == assert_synced(again, "a replay")
 

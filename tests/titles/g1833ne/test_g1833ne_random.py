@@ -74,7 +74,7 @@ def test_random_games_keep_the_invariants_and_replay(seed: int, players: int) ->
     game = play_checked(seed, players, 400)
     again = game_for_export(export_game(game))
     for action in export_game(game)["actions"]:
-        again._process(action)
+        again.replay_action(action)
     assert isinstance(again, Game1833NE)
     same_state(game, again)
 
@@ -93,7 +93,7 @@ def test_random_takeover_games_keep_the_invariants_and_replay(seed: int, players
     assert export["settings"]["optional_rules"] == ["takeover_game"]
     again = game_for_export(export)
     for action in export["actions"]:
-        again._process(action)
+        again.replay_action(action)
     assert isinstance(again, Game1833NE)
     same_state(game, again)
     assert again.takeovers == game.takeovers
@@ -114,7 +114,7 @@ def test_random_games_play_to_their_end(seed: int, players: int, rules: frozense
     assert bool(game.takeovers) == bool(rules)
     again = game_for_export(export_game(game))
     for action in export_game(game)["actions"]:
-        again._process(action)
+        again.replay_action(action)
     assert isinstance(again, Game1833NE)
     same_state(game, again)
 
@@ -161,7 +161,7 @@ def test_a_random_takeover_game_with_sherbrookes_shared_token_and_bps_boston_slo
     assert game.takeovers.get("A&StL")
     again = game_for_export(export_game(game))
     for action in export_game(game)["actions"]:
-        again._process(action)
+        again.replay_action(action)
     assert isinstance(again, Game1833NE)
     same_state(game, again)
     assert again.shared_token == game.shared_token

@@ -419,7 +419,7 @@ def test_an_off_board_token_of_p4_or_p6_makes_no_takeover_connection() -> None:
     export = load_export(TESTS / "fixtures/random-games/1833NE/random-seed0.json")
     game = game_for_export(export)
     for action in effective_actions(export["actions"])[:221]:
-        game._process(action)
+        game.replay_action(action)
     assert isinstance(game, Game1833NE) and isinstance(game.map, Map1833NE)
     gm = game.map
     cv = game.corporation("CV")

@@ -52,7 +52,7 @@ def test_the_national_places_its_home_token_and_buys_a_train_with_loans() -> Non
     assert not rsr.trains and rsr.loans == 0 and "E1" not in {h for h, _ in tokens}
     cash = rsr.cash
     assert cash + 5 * 45 < 350 <= cash + 6 * 45
-    game._process(action)
+    game.replay_action(action)
     assert {h for h, _ in set(game.map.tokens_of("RSR")) - tokens} == {"E1"}
     assert [t.name for t in rsr.trains] == ["4"] and rsr.loans == 6
     assert rsr.cash == cash + 6 * 45 - 350
@@ -64,7 +64,7 @@ def test_the_national_is_run_by_the_priority_deal_holder_and_withholds() -> None
     assert game.current_entity() is rsr and rsr.owner is game.priority_deal()
     loans, cash, bank = rsr.loans, rsr.cash, game.bank.cash
     revenue = sum(r["revenue"] for r in action["routes"])
-    game._process(action)
+    game.replay_action(action)
     interest = 5 * loans
     repaid = (cash + revenue - interest) // 50
     assert rsr.loans == loans - min(loans, repaid)
@@ -80,7 +80,7 @@ def test_nationalised_minors_hand_their_cash_to_the_national() -> None:
     minors = [c for c in game.corporations if c.type == "minor" and c.operated]
     cash = {c.sym: c.cash for c in minors}
     before = game.national.cash
-    game._process(action)
+    game.replay_action(action)
     closed = [c for c in minors if c.closed]
     assert len(closed) == 5 and all(not c.trains for c in closed)
     assert game.national.cash == before + sum(cash[c.sym] for c in closed)
@@ -94,6 +94,6 @@ def test_a_major_redeems_its_shares_from_the_market_at_the_share_price() -> None
     assert corp.share_price is not None
     price = corp.share_price.price * len(shares)
     cash, bank = corp.cash, game.bank.cash
-    game._process(action)
+    game.replay_action(action)
     assert all(s.owner is corp for s in shares)
     assert corp.cash == cash - price and game.bank.cash == bank + price

@@ -191,7 +191,7 @@ def test_loan_interest_is_paid_after_the_run() -> None:
     bo = game.corporation("BO")
     assert bo.loans == 2 and game.interest_owed(bo) == 10
     cash, bank = bo.cash, game.bank.cash
-    game._process(action)
+    game.replay_action(action)
     assert bo.cash == cash - 10 and game.bank.cash == bank + 10 and bo.loans == 2
 
 
@@ -199,7 +199,7 @@ def test_a_loan_is_taken_automatically_for_a_train_that_must_be_bought() -> None
     game, action = game_before(TITLE, GAME, 121)
     bo = game.corporation("BO")
     assert not bo.trains and bo.cash < 100 and bo.loans == 0
-    game._process(action)
+    game.replay_action(action)
     assert bo.loans == 2 and [t.name for t in bo.trains] == ["2"]
     assert game.loans_left == game.NUM_LOANS - sum(c.loans for c in game.every_corporation)
 
@@ -209,9 +209,9 @@ def test_a_minor_converts_into_a_major() -> None:
     bbg, nyc = game.corporation("BBG"), game.corporation("NYC")
     owner, cash, trains = bbg.owner, bbg.cash, list(bbg.trains)
     home = game.map.tokens_of("BBG")
-    game._process(convert)
+    game.replay_action(convert)
     merge = next(a for a in actions(TITLE, GAME) if a["id"] == 468)
-    game._process(merge)
+    game.replay_action(merge)
     assert bbg.closed and nyc.floated and nyc.owner is owner
     assert nyc.share_price is not None and nyc.share_price.price == 100  # the highest major par ≤ BBG's $100
     assert nyc.cash == cash and nyc.trains == trains
@@ -224,7 +224,7 @@ def test_the_four_train_nationalises_trainless_minors() -> None:
     trainless = [c for c in game.corporations if c.type == "minor" and c.operated and not c.trains]
     assert trainless
     before = {p.id: p.cash for p in game.players}
-    game._process(action)
+    game.replay_action(action)
     for corp in trainless:
         assert corp.closed, corp.sym
     paid = sum(game.players[i].cash - before[p] for i, p in enumerate(before))
@@ -235,7 +235,7 @@ def test_a_train_is_exported_at_the_end_of_an_operating_round_from_phase_4() -> 
     game, action = game_before(TITLE, GAME, 440)
     upcoming = [t for t in game.depot if t not in game.discarded]
     first = upcoming[0]
-    game._process(action)
+    game.replay_action(action)
     assert first not in game.depot and first.owner is None
     assert any("exported" in line for line in game.log[-30:])
 
@@ -250,7 +250,7 @@ def test_a_trainless_major_may_choose_nationalisation() -> None:
     tokens = game.map.tokens_of("GTR")
     national_before = set(game.map.tokens_of("CN"))
     assert game.national.tokens_left() == 1
-    game._process(action)
+    game.replay_action(action)
     assert not gtr.ipoed and gtr.owner is None and gtr.share_price is None
     paid = {p.id: p.cash - cash[p.id] for p in game.players}
     per_share = {paid[p] // n for p, n in holders.items() if n}

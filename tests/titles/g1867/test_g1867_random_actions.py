@@ -44,7 +44,7 @@ def test_random_actions_are_applied_legally_or_refused_cleanly(
     todo = actions(title, name)
     game: Any = game_for_export(export(title, name))
     for action in todo[: int(frac * len(todo))]:
-        game._process(action)
+        game.replay_action(action)
     if game.finished:
         return
     entity = game.current_entity()
