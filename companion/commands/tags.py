@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import ConfigError, load_config
-from companion.hardware.events import TagEvent, TagSource
+from companion.hardware.events import TagSource
 from companion.inputfile import check_csv, read_csv_text, read_stream, read_text
 from companion.store import StoreError, database_path, rules_problem
 from companion.table.tags import (
@@ -214,6 +214,12 @@ def run_enroll(args: argparse.Namespace) -> int:
 
 
 def _enroll(args: argparse.Namespace) -> int:
+    """Each card still without a tag, asked for in turn; the taps go through the device runtime
+    (``companion/devices.py``) as the table's and the screen's enrolment do."""
+    import threading
+
+    from companion.devices import DeviceRuntime, Notice, NoticeKind
+
     title, _ = _items(args)
     path = db_path(args)
     with TagRegistry.open(path) as registry:
@@ -221,36 +227,43 @@ def _enroll(args: argparse.Namespace) -> int:
         if not todo:
             print(f"Every {title} card already has a tag in {path}.")
             return 0
-        source = _source(args)
-        feedback = getattr(source, "feedback", None)
+        devices = DeviceRuntime(registry, reader=_source(args))
         print(f"Enrolling {len(todo)} {title} card(s) into {path}. Ctrl-C stops; what is enrolled is kept.")
         done = 0
-        interrupted = False
-        try:
-            print(f"[1/{len(todo)}] Tap the {todo[0].label}", flush=True)
-            for event in source.events():
-                if not isinstance(event, TagEvent):
-                    continue
-                item = todo[done]
-                try:
-                    registry.enroll(event.uid, item)
-                except TagError as exc:
-                    print(f"  refused: {exc}", flush=True)
-                    if callable(feedback):
-                        feedback(False)
-                    print(f"[{done + 1}/{len(todo)}] Tap the {item.label}", flush=True)
-                    continue
-                if callable(feedback):
-                    feedback(True)
+        finished = threading.Event()
+
+        def ask() -> None:
+            print(f"[{done + 1}/{len(todo)}] Tap the {todo[done].label}", flush=True)
+            devices.enroll_next(todo[done])
+
+        def heard(notice: Notice) -> None:  # on the reader's thread, one tap at a time
+            nonlocal done
+            if notice.kind is NoticeKind.ENROLLED:
                 done += 1
-                print(f"  ok: tag {event.uid} is the {item.label}", flush=True)
+                print(
+                    f"  ok: tag {notice.uid} is the {notice.card.label if notice.card else '?'}", flush=True
+                )
                 if done == len(todo):
-                    break
-                print(f"[{done + 1}/{len(todo)}] Tap the {todo[done].label}", flush=True)
+                    finished.set()
+                    return
+                ask()
+            elif notice.kind is NoticeKind.REFUSED:
+                print(f"  refused: {notice.text}", flush=True)
+                ask()
+            elif notice.kind is NoticeKind.READER_STOPPED:
+                print(notice.text, flush=True)
+
+        devices.listen(heard)
+        interrupted = False
+        ask()
+        devices.start()
+        try:
+            while not finished.is_set() and devices.running:
+                finished.wait(0.2)
         except KeyboardInterrupt:
             interrupted = True
         finally:
-            source.close()
+            devices.stop()
         left = len(todo) - done
         if left == 0:
             print(f"Done: {done} tag(s) enrolled; every {title} card asked for has a tag.")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import _thread
 import csv
 import io
+import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,18 +73,21 @@ def test_enroll_only_one_kind_to_completion_from_stdin(
 
 
 class InterruptedSource:
-    """Two taps, then the user presses Ctrl-C."""
+    """Two taps, then the user presses Ctrl-C (it reaches the main thread while the reader, on
+    its own thread, waits for the next tap until it is closed)."""
 
-    closed = False
+    def __init__(self) -> None:
+        self.closed = threading.Event()
 
     def events(self) -> Iterator[ReaderEvent]:
         yield TagEvent(0, uid(1))
         yield TagRemoved(0, uid(1))
         yield TagEvent(0, uid(2))
-        raise KeyboardInterrupt
+        _thread.interrupt_main()
+        self.closed.wait(10)
 
     def close(self) -> None:
-        self.closed = True
+        self.closed.set()
 
 
 def test_ctrl_c_stops_cleanly_keeping_what_was_enrolled(
@@ -92,7 +97,7 @@ def test_ctrl_c_stops_cleanly_keeping_what_was_enrolled(
     monkeypatch.setattr(tags_command, "_source", lambda args: source)
     db = tmp_path / "c.sqlite3"
     assert main(["tags", "enroll", "--title", "1870", "--db", str(db), "--only", "company"]) == 130
-    assert source.closed
+    assert source.closed.is_set()
     assert "Interrupted: 2 tag(s) enrolled and kept" in capsys.readouterr().out
     assert enrolled(db) == {uid(1): "GRSC", uid(2): "MRBC"}
 
