@@ -19,11 +19,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from companion import data
 from companion.store import Database
-from companion.titles import currency_of, format_money, title_package
+from companion.titles import currency_of, format_money
+
+if TYPE_CHECKING:  # the titles' tables use the tags' items
+    from companion.table.titles import TableTitle
 
 __all__ = [
     "CSV_HEADER",
@@ -47,10 +50,9 @@ DEFAULT_UNLIMITED_COPIES = 4
 CSV_HEADER = ("uid", "title", "kind", "item", "label")
 _UID_LENGTHS = (8, 14, 20)  # 4, 7 or 10 bytes as upper-case hex
 _TRAIN_ID = re.compile(r"^(?P<name>.+)-(?P<index>\d+)$")
+
+
 #: Optional rules that replace the title's train set, and the constant holding the replacement.
-_VARIANT_TRAINS = {"diesels": "DIESEL_VARIANT_TRAINS"}
-
-
 class TagError(ValueError):
     """A tag or item cannot be enrolled, found or imported; nothing was changed."""
 
@@ -141,40 +143,12 @@ def _train_item(title: str, train: dict[str, Any], index: int, copies: int, unli
     )
 
 
-def _trains(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[dict[str, Any]]:
-    package = title_package(title)
-    cards = getattr(package, "train_cards", None)
-    if cards is not None:  # the title's engine says which cards its optional rules put in the game
-        listed: list[dict[str, Any]] = cards(spec, frozenset(optional_rules))
-        return listed
-    for rule in optional_rules:
-        variant = spec["constants"].get(_VARIANT_TRAINS.get(rule, ""))
-        if isinstance(variant, list):
-            return variant
-    trains: list[dict[str, Any]] = spec["trains"]
-    return trains
-
-
-def _corporations(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The corporations whose certificates a game of ``title`` with these rules has (the title's
-    engine may add some: 1833NE's Takeover game)."""
-    cards = getattr(title_package(title), "corporation_cards", None)
-    if cards is not None:
-        listed: list[dict[str, Any]] = cards(spec, frozenset(optional_rules))
-        return listed
-    corporations: list[dict[str, Any]] = spec["corporations"]
-    return corporations
-
-
 def _markers(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) -> list[Item]:
-    """The tagged markers of a title whose engine package lists them (``marker_cards``: 1833NE's
-    ferries), after its train cards."""
-    cards = getattr(title_package(title), "marker_cards", None)
-    if cards is None:
-        return []
+    """The tagged markers of a title whose table lists them (:meth:`TableTitle.marker_cards`),
+    after its train cards."""
     money = currency_of(title)
     out = []
-    for marker in cards(spec, frozenset(optional_rules)):
+    for marker in _table(title).marker_cards(spec, frozenset(optional_rules)):
         name, number, count = str(marker["name"]), int(marker["index"]) + 1, int(marker["count"])
         price = format_money(money, marker["price"])
         out.append(
@@ -190,12 +164,17 @@ def _markers(title: str, spec: dict[str, Any], optional_rules: tuple[str, ...]) 
     return out
 
 
-def _title_items(title: str, optional_rules: tuple[str, ...]) -> tuple[Item, ...] | None:
-    """The cards of a title that lists its own (a title without a map: its table's ``tag_items``,
-    ``companion/table/titles``); None for a title described by 18xx data."""
+def _table(title: str) -> TableTitle:
+    """What the title's table says of its cards (``companion/table/titles.py``)."""
     from companion.table.titles import table_title
 
-    return table_title(title).tag_items(optional_rules)
+    return table_title(title)
+
+
+def _title_items(title: str, optional_rules: tuple[str, ...]) -> tuple[Item, ...] | None:
+    """The cards of a title that lists its own (a title without a map: its table's ``tag_items``);
+    None for a title described by 18xx data."""
+    return _table(title).tag_items(optional_rules)
 
 
 @cache
@@ -206,7 +185,7 @@ def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...])
     spec = data.load_title(title)
     items: list[Item] = []
     money = currency_of(title)
-    for corp in _corporations(title, spec, optional_rules):
+    for corp in _table(title).corporation_cards(spec, frozenset(optional_rules)):
         if corp.get("type") == "national" or corp.get("hide_shares"):
             continue  # 1867's CN, 1861's RSR: the bank runs it, nobody holds a certificate of it
         sym = str(corp["sym"])
@@ -243,7 +222,7 @@ def _catalog(title: str, unlimited_copies: int, optional_rules: tuple[str, ...])
                 "#f4efe0",
             )
         )
-    for train in _trains(title, spec, optional_rules):
+    for train in _table(title).train_cards(spec, frozenset(optional_rules)):
         num = train.get("num")
         unlimited = num == "unlimited"
         copies = unlimited_copies if unlimited or not isinstance(num, int) else num
@@ -307,8 +286,10 @@ def find_item(title: str, item_id: str) -> Item:
     match = _TRAIN_ID.match(item_id)
     if match and _title_items(title, ()) is None:
         spec = data.load_title(title)
-        rules = [*_VARIANT_TRAINS, *(str(r["sym"]) for r in spec["meta"].get("optional_rules") or [])]
-        variants = [_trains(title, spec, (rule,)) for rule in rules]
+        from companion.table.titles import VARIANT_TRAINS
+
+        rules = [*VARIANT_TRAINS, *(str(r["sym"]) for r in spec["meta"].get("optional_rules") or [])]
+        variants = [_table(title).train_cards(spec, frozenset({rule})) for rule in rules]
         for train in [t for trains in [spec["trains"], *variants] for t in trains]:
             if str(train["name"]) != match["name"]:
                 continue

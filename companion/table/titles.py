@@ -42,6 +42,9 @@ from companion.engine.errors import GameError
 from companion.engine.rounds import LegalAction
 from companion.titles import currency_of, format_money, title_module
 
+#: optional rules that swap the data's train list for one of its constants
+VARIANT_TRAINS = {"diesels": "DIESEL_VARIANT_TRAINS"}
+
 if TYPE_CHECKING:  # the table service uses the titles; a title's taps use the service
     from companion.engine.core import Preview
     from companion.engine.route_optimizer import RouteResult
@@ -50,6 +53,7 @@ if TYPE_CHECKING:  # the table service uses the titles; a title's taps use the s
     from companion.table.tags import Item
 
 __all__ = [
+    "VARIANT_TRAINS",
     "ActionChoice",
     "Choice",
     "Network",
@@ -307,8 +311,29 @@ class TableTitle:
         return []
 
     def tag_items(self, optional_rules: tuple[str, ...] = ()) -> tuple[Item, ...] | None:
-        """The cards that carry an NFC sticker (None: those the title's 18xx data describe)."""
+        """The cards that carry an NFC sticker (None: those the title's 18xx data describe, by
+        :meth:`train_cards`, :meth:`corporation_cards` and :meth:`marker_cards`)."""
         return None
+
+    def train_cards(self, spec: dict[str, Any], optional_rules: frozenset[str]) -> list[dict[str, Any]]:
+        """The train cards of a game with these optional rules (18xx data: its ``trains``, or the
+        variant list an optional rule names in its constants, such as the diesels')."""
+        for rule in sorted(optional_rules):
+            variant = spec.get("constants", {}).get(VARIANT_TRAINS.get(rule, ""))
+            if isinstance(variant, list):
+                return variant
+        trains: list[dict[str, Any]] = spec["trains"]
+        return trains
+
+    def corporation_cards(self, spec: dict[str, Any], optional_rules: frozenset[str]) -> list[dict[str, Any]]:
+        """The corporations whose certificates a game with these optional rules has (18xx data)."""
+        corporations: list[dict[str, Any]] = spec["corporations"]
+        return corporations
+
+    def marker_cards(self, spec: dict[str, Any], optional_rules: frozenset[str]) -> list[dict[str, Any]]:
+        """Markers that carry a tag besides the cards (``id``, ``name``, ``price``, ``index``,
+        ``count``); none unless the title has some."""
+        return []
 
     # -- inputs ----------------------------------------------------------------------------------
     def tap(self, table: TableService, item: Item) -> Outcome:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from companion.data import load_title
 from companion.titles import TitleInfo, optional_rules_of
-from companion.titles.g1833ne.game import Game1833NE, corporation_cards, marker_cards, train_cards
+from companion.titles.g1833ne.game import Game1833NE
 
-__all__ = ["GAME_CLASS", "TITLE", "Game1833NE", "corporation_cards", "marker_cards", "train_cards"]
+__all__ = ["GAME_CLASS", "TITLE", "Game1833NE"]
 
 GAME_CLASS = Game1833NE
 

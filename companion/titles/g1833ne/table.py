@@ -5,6 +5,7 @@ port."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from companion.engine import Game
 from companion.engine.entities import Share
@@ -12,6 +13,7 @@ from companion.engine.rounds import LegalAction
 from companion.table.g18xx import Table18xx, money_in
 from companion.table.proposal import Action
 from companion.table.titles import Choice
+from companion.titles.g1833ne import game as rules
 
 TAKEOVER_TYPES = frozenset({"take_over", "accept_takeover", "refuse_takeover"})
 
@@ -22,6 +24,15 @@ class TableTakeovers(Table18xx):
     own_groups = {"ferry": "Ferry…", "takeover": "Takeover…"}
     #: the takeover offers stand on the Table screen beside their panel, not in a popup
     inline_groups = frozenset({"takeover"})
+
+    def train_cards(self, spec: dict[str, Any], optional_rules: frozenset[str]) -> list[dict[str, Any]]:
+        return rules.train_cards(spec, optional_rules)  # the double-sided cards, as the depot has them
+
+    def corporation_cards(self, spec: dict[str, Any], optional_rules: frozenset[str]) -> list[dict[str, Any]]:
+        return rules.corporation_cards(spec, optional_rules)  # the Takeover game's charters too
+
+    def marker_cards(self, spec: dict[str, Any], optional_rules: frozenset[str]) -> list[dict[str, Any]]:
+        return rules.marker_cards(spec, optional_rules)  # the five ferries
 
     def own_sentence(self, game: Game, action: Action, who: str, *, applied: bool) -> str | None:
         kind = action.get("type")
