@@ -29,18 +29,10 @@ from typing import TYPE_CHECKING, Any
 from companion.engine import GameError, new_game
 from companion.engine.core import TableGame
 from companion.engine.rounds import LegalAction
-from companion.hardware.events import ReaderEvent, TagEvent, TagSource
+from companion.hardware.events import ReaderEvent, TagEvent
 from companion.store import Store, StoreError
 from companion.table import drawnmap, rewind
-from companion.table.proposal import (
-    Action,
-    Button,
-    Option,
-    Outcome,
-    Proposal,
-    Result,
-    bare_amount,
-)
+from companion.table.proposal import Action, Button, Option, Outcome, Proposal, Result, bare_amount
 from companion.table.proposer import Proposer
 from companion.table.tags import TagError, TagRegistry
 from companion.table.titles import ActionChoice, Network, network_of, table_title
@@ -189,18 +181,11 @@ class TableService(Proposer):
         return self._result(Result(False, self.title.in_money(self.game, text)))
 
     # -- events ----------------------------------------------------------------------------------------
-    def run(self, source: TagSource) -> None:
-        """Handle every event of ``source`` until it ends or is closed."""
-        for event in source.events():
-            self.handle(event)
-
     def handle(self, event: ReaderEvent) -> Outcome | None:
         """A reader event: a tag placed is interpreted, a tag lifted is ignored."""
         with self._lock:
             try:
-                if isinstance(event, TagEvent):
-                    return self.tap(event.uid)
-                return None
+                return self.tap(event.uid) if isinstance(event, TagEvent) else None
             finally:
                 self._done()
 
@@ -458,8 +443,7 @@ class TableService(Proposer):
                 return self._refuse(str(exc) or f"no button {label!r} can be done now")
 
     def run_trains(self, routes: Sequence[tuple[str | None, Sequence[str]]]) -> Outcome:
-        """Routes named by their stops (``run C17 D14; 3: C17 E12 F9`` at the terminal): the
-        title's run through them (:meth:`TableTitle.run_by_stops`), proposed; refused with why not."""
+        """Routes named by their stops (the terminal's ``run``): :meth:`TableTitle.run_by_stops`, proposed."""
         with self._lock:
             try:
                 action = self.title.run_by_stops(self.game, routes)
