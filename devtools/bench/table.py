@@ -30,25 +30,57 @@ from typing import Any
 
 from companion.devices import DeviceRuntime
 from companion.engine import as_18xx, new_game
+from companion.engine.entities import Corporation
 from companion.hardware.protocol import encode_device_line
 from companion.hardware.reader import SerialReader
+from companion.interop.actions import effective_actions, remap_players, strip_action
 from companion.store import Store
 from companion.table.script import demo_uid, enroll_demo_tags
-from companion.table.service import Proposal, Result, TableService
+from companion.table.service import Proposal, Result, TableService, game_from_store
 from companion.table.tags import TagRegistry, find_item
+from companion.titles import DEFAULT_TITLE
 
 BOOT = 0x7AB1E001
-PLAYERS = ["Player 1", "Player 2", "Player 3", "Player 4"]
-#: A short legal opening: every private company bought at face value, SLSF and MKT parred.
-OPENING: list[dict[str, Any]] = [
-    {"type": "bid", "entity": 1, "entity_type": "player", "company": "GRSC", "price": 20},
-    {"type": "bid", "entity": 2, "entity_type": "player", "company": "MRBC", "price": 40},
-    {"type": "bid", "entity": 3, "entity_type": "player", "company": "SCC", "price": 50},
-    {"type": "bid", "entity": 4, "entity_type": "player", "company": "GSC", "price": 80},
-    {"type": "bid", "entity": 1, "entity_type": "player", "company": "SLSF", "price": 140},
-    {"type": "par", "entity": 1, "entity_type": "player", "corporation": "SLSF", "share_price": "100,0,6"},
-    {"type": "bid", "entity": 2, "entity_type": "player", "company": "MKT", "price": 160},
-]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A title's demo game up to the first state where the player to act may buy a certificate
+    from the IPO: the bench taps that certificate."""
+
+    title: str
+    players: list[str]
+    rules: list[str]
+    seed: int
+    moves: list[dict[str, Any]]
+    """The demo's actions before that state, as the table stores them (players by seat)."""
+    certificate: str
+    buyer: str
+
+
+def opening(title: str = DEFAULT_TITLE) -> Opening:
+    """The :class:`Opening` of ``title``'s demo game (any title with a demo game and IPO shares)."""
+    from companion.ui.scenario import demo_export
+
+    export = demo_export(title=title)
+    seats = {p["id"]: n for n, p in enumerate(export["players"], start=1)}
+    names = [str(p["name"]) for p in export["players"]]
+    settings = export.get("settings") or {}
+    rules = [str(r) for r in settings.get("optional_rules") or []]
+    seed = int(settings.get("seed") or 0)
+    game = as_18xx(new_game(title, names, frozenset(rules), seed))
+    moves: list[dict[str, Any]] = []
+    for action in effective_actions(export["actions"]):
+        for legal in game.legal_actions():
+            if legal.type == "buy_shares" and legal.cards:
+                share = game.share(legal.cards[0])
+                if isinstance(share.owner, Corporation):  # still in the IPO
+                    buyer = str(game.current_entity().name)
+                    return Opening(title, names, rules, seed, moves, legal.cards[0], buyer)
+        move = remap_players(strip_action(action), seats)
+        game.replay_action(move)
+        moves.append(move)
+    raise ValueError(f"{title}'s demo game never offers a certificate from the IPO")
 
 
 class PtyReaderBoard:
@@ -110,19 +142,19 @@ class SerialTable:
     registry: TagRegistry
     proposals: list[tuple[float, Proposal | None]]
     results: list[tuple[float, Result]]
+    start: Opening
 
 
 @contextmanager
-def serial_table(folder: Path) -> Iterator[SerialTable]:
-    """A 4-player 1870 game after :data:`OPENING` (stock round 1, Player 3 to act) on a pty reader."""
+def serial_table(folder: Path, start: Opening | None = None) -> Iterator[SerialTable]:
+    """The demo game of the default title at its :class:`Opening` (``start``), on a pty reader."""
+    start = start if start is not None else opening()
     db = folder / "bench.sqlite3"
     store, registry = Store.open(db), TagRegistry.open(db)
-    enroll_demo_tags(registry, "1870")
-    game = as_18xx(new_game("1870", PLAYERS))
-    for action in OPENING:
-        game.apply(action)
-    game_id = store.create_game("1870", PLAYERS)
-    store.append_many(game_id, OPENING)
+    enroll_demo_tags(registry, start.title, start.rules)
+    game_id = store.create_game(start.title, start.players, start.rules, start.seed)
+    store.append_many(game_id, start.moves)
+    game = game_from_store(store, game_id)
     proposals: list[tuple[float, Proposal | None]] = []
     results: list[tuple[float, Result]] = []
     service = TableService(
@@ -140,7 +172,7 @@ def serial_table(folder: Path) -> Iterator[SerialTable]:
         _wait(lambda: reader.connected)
         board.hello()
         _wait(lambda: reader.stats.boots >= 1)
-        yield SerialTable(board, reader, service, session, store, registry, proposals, results)
+        yield SerialTable(board, reader, service, session, store, registry, proposals, results, start)
     finally:
         session.stop()
         board.close()
@@ -157,10 +189,11 @@ def _wait(cond: Any, timeout: float = 10.0) -> None:
 
 
 def measure(taps: int = 200) -> dict[str, list[float]]:
-    """Latencies in ms: tag line -> proposal, confirm -> applied, and the whole tap -> state change."""
+    """Latencies in ms: tag line -> proposal, confirm -> applied, and the whole tap -> state change
+    (the certificate of :func:`opening` tapped, bought, and put back between taps)."""
     out: dict[str, list[float]] = {"proposal": [], "confirm": [], "total": []}
     with tempfile.TemporaryDirectory() as tmp, serial_table(Path(tmp)) as t:
-        uid = demo_uid(find_item("1870", "SLSF_1"))
+        uid = demo_uid(find_item(t.start.title, t.start.certificate))
         for _ in range(taps):
             n_prop, n_res = len(t.proposals), len(t.results)
             tag, removed = t.board.tap_lines(0, uid)
@@ -172,7 +205,7 @@ def measure(taps: int = 200) -> dict[str, list[float]]:
                 raise RuntimeError(f"unexpected proposal {proposal}")
             t.service.press("confirm")
             t2, result = next((when, r) for when, r in t.results[n_res:] if r.applied)
-            if not result.ok or t.service.g18.share("SLSF_1").owner.name != "Player 3":
+            if not result.ok or t.service.g18.share(t.start.certificate).owner.name != t.start.buyer:
                 raise RuntimeError(f"not applied: {result.text}")
             out["proposal"].append((t1 - t0) * 1000)
             out["confirm"].append((t2 - t1) * 1000)
@@ -207,7 +240,8 @@ def bench() -> str:
         "A tag line written into a pseudo-terminal (the fake reader board) → `SerialReader` (pyserial, "
         "strict decoder) → tag registry lookup → `TableService` proposal (engine preview) → confirm "
         "pressed at once → `store.append` (committed, fsync) → `game.apply`. "
-        f"{taps} taps in one run (Player 3 buying SLSF_1 from the IPO, undone between taps, not timed).\n\n"
+        f"{taps} taps in one run (the default title's demo game at its first purchase from the IPO, "
+        "undone between taps, not timed).\n\n"
         "| stage | median | p95 |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
         f"The p95 {verdict} the 50 ms goal. The engine's `preview` tries the action on the game itself "
         'and puts back a snapshot of it (docs/ENGINE.md, "Applying, previewing and undoing"); `apply` '

@@ -6,9 +6,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.engine import new_game
 from companion.table.script import demo_uid
 from companion.table.tags import find_item
-from devtools.bench.table import measure, serial_table
+from devtools.bench.table import measure, opening, serial_table
 
 
 def wait_until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -18,15 +19,26 @@ def wait_until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
         time.sleep(0.005)
 
 
-def uid(item: str) -> str:
-    return demo_uid(find_item("1870", item))
+def uid(item: str, title: str = "1870") -> str:
+    return demo_uid(find_item(title, item))
+
+
+def test_the_bench_starts_at_the_demo_game_s_first_purchase_from_the_ipo() -> None:
+    start = opening("1870")
+    assert (start.certificate, start.buyer) == ("SLSF_1", "Player 2")
+    game = new_game("1870", start.players, frozenset(start.rules), start.seed)
+    for move in start.moves:
+        game.apply(move)
+    assert game.current_entity().name == start.buyer
+    assert game.share("SLSF_1").owner is game.corporation("SLSF")
 
 
 def test_corrupt_serial_lines_make_no_proposal(tmp_path: Path) -> None:
-    with serial_table(tmp_path) as t:
+    with serial_table(tmp_path, opening("1870")) as t:
         board, reader, service = t.board, t.reader, t.service
-        tag, removed = board.tap_lines(0, uid("SLSF_1"))
-        code = uid("SLSF_1").encode()
+        cert = uid(t.start.certificate)
+        tag, removed = board.tap_lines(0, cert)
+        code = cert.encode()
         other = code[:-1] + (b"0" if code[-1:] != b"0" else b"1")
         corrupt = tag.replace(code, other)  # one digit of the UID changed, the checksum left as it was
         board.write(corrupt)
@@ -34,17 +46,19 @@ def test_corrupt_serial_lines_make_no_proposal(tmp_path: Path) -> None:
         board.write(tag[: len(tag) // 2] + b"\n")  # a truncated line
         wait_until(lambda: reader.stats.corrupt >= 3)
         assert t.proposals == [] and t.results == []
-        before = service.game.share("SLSF_1").owner
+        before = service.game.share(t.start.certificate).owner
         # the valid line that follows is read, and proposes exactly once
-        good, _ = board.tap_lines(0, uid("SLSF_1"))
+        good, _ = board.tap_lines(0, cert)
         board.write(good)
         wait_until(lambda: len(t.proposals) == 1)
         proposal = t.proposals[0][1]
-        assert proposal is not None and proposal.text == "Player 3 buys 10% SLSF from the IPO for $100"
-        assert service.game.share("SLSF_1").owner is before  # only proposed
+        assert (
+            proposal is not None and proposal.text == f"{t.start.buyer} buys 10% SLSF from the IPO for $100"
+        )
+        assert service.game.share(t.start.certificate).owner is before  # only proposed
         assert service.confirm().ok
-        assert service.game.share("SLSF_1").owner.name == "Player 3"
-        assert t.store.effective_actions(service.game_id)[-1]["shares"] == ["SLSF_1"]
+        assert service.game.share(t.start.certificate).owner.name == t.start.buyer
+        assert t.store.effective_actions(service.game_id)[-1]["shares"] == [t.start.certificate]
 
 
 def test_unknown_tag_on_the_serial_path_is_refused(tmp_path: Path) -> None:
