@@ -92,9 +92,9 @@ def has_display() -> bool:
 def _demo_titles() -> list[str]:
     """The titles with a demo in their folder (a packaged game or a scripted game night), in menu
     order, read from the files without importing a title."""
-    from companion.titles import PACKAGES, has_file
+    from companion.titles import titles_with
 
-    return [t for t in PACKAGES if has_file(t, "demo.json") or has_file(t, "demo.py")]
+    return list(titles_with("demo.json", "demo.py"))
 
 
 def register(sub: Any) -> None:

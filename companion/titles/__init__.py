@@ -173,6 +173,12 @@ def has_file(name: str, file: str) -> bool:
     return pkg is not None and resources.files(__name__).joinpath(pkg, file).is_file()
 
 
+def titles_with(*files: str) -> tuple[str, ...]:
+    """The titles whose folder holds any of ``files`` (``demo.json``: a packaged real game), in menu
+    order, found without importing a title."""
+    return tuple(name for name in PACKAGES if any(has_file(name, f) for f in files))
+
+
 @cache
 def map_titles() -> tuple[str, ...]:
     """The titles whose components are in the 18xx.games grammar, with a map of hexes and tiles (the

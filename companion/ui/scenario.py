@@ -16,7 +16,7 @@ from typing import Any
 from companion.engine import Game, GameError, as_18xx
 from companion.interop.actions import effective_actions, strip_action
 from companion.interop.replay import game_for_export, load_export
-from companion.titles import PACKAGES, data_text, has_file
+from companion.titles import data_text, titles_with
 
 __all__ = [
     "DEMO_TITLES",
@@ -33,7 +33,7 @@ Action = dict[str, Any]
 
 #: the titles with a packaged real game (``demo.json`` in their folder), in menu order; the first
 #: is the game ``companion demo`` and the UI tests play by default
-DEMO_TITLES = tuple(t for t in PACKAGES if has_file(t, "demo.json"))
+DEMO_TITLES = titles_with("demo.json")
 
 
 def demo_export(path: str | Path | None = None, title: str | None = None) -> dict[str, Any]:
