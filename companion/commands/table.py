@@ -167,9 +167,10 @@ def _turn(service: TableService) -> str:
     )
     listed = " (buttons lists them all)" if any(len(labels) > 1 for labels in groups.values()) else ""
     undo = "; undo to take back the last action" if game.actions else ""
+    typed = "; or type your own run by its stops: run C17 D14; C18 E12 F9" if "run" in groups else ""
     return (
         f"now: {who} to act in the {game.round.name.lower()}: tap a card or your player card, "
-        f"or touch a button: {buttons}{listed}{undo}"
+        f"or touch a button: {buttons}{listed}{typed}{undo}"
     )
 
 
