@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
+from companion.engine.graph import connectivity
 from companion.engine.route_optimizer import RouteResult, TrainRoute
 from companion.table.g18xx import (
     awaits_dividend,
@@ -208,8 +209,6 @@ def operating_area(game: Game) -> tuple[str, ...]:
     corp = getattr(game.round, "current_operator", None)
     if not isinstance(corp, Corporation) or getattr(game, "map", None) is None:
         return ()
-    from companion.engine.graph import connectivity
-
     hexes = game.map.hexes
     try:
         conn = connectivity(game.map, corp.sym)
