@@ -8,7 +8,8 @@ midpoints), one colour per train, with the train's revenue at its first stop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -19,8 +20,11 @@ from companion.engine.route_optimizer import TrainRoute
 
 __all__ = [
     "ROUTE_COLORS",
+    "Crop",
+    "area_crop",
     "draw_hex_labels",
     "hex_at_touch",
+    "map_of_area",
     "map_with_routes",
     "route_points",
     "touch_at_hex",
@@ -102,6 +106,77 @@ def map_with_routes(
     return img
 
 
+@dataclass(frozen=True)
+class Crop:
+    """The part of the board a map picture shows: its box in board units and the picture's pixels
+    per board unit.  The picture's pixel (0, 0) is the board's ``origin`` pixel at that scale."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    scale: float
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        return self.x0 * self.scale, self.y0 * self.scale
+
+
+def area_crop(
+    geometry: Any,
+    hexes: Collection[str],
+    frame: tuple[float, float],
+    *,
+    detail: float = 1.25,
+    least: tuple[float, float] = (5.0, 4.0),
+    most_scale: float = 150.0,
+) -> Crop:
+    """What to draw of the board so that ``hexes`` fill a frame of ``frame`` pixels: their box with
+    most of a hex around it (at least ``least`` board units each way, so a lone home hex shows its
+    neighbours), widened to the frame's shape and kept on the board; drawn ``detail`` times finer than
+    it will be shown (a crisp downscale).  Without hexes (or none on this map): the whole board."""
+    width, height = float(geometry.width), float(geometry.height)
+    fw, fh = max(1.0, frame[0]), max(1.0, frame[1])
+    known = set(geometry.hex_ids)
+    centres = [geometry.center(h) for h in hexes if h in known]
+    if not centres:
+        x0, y0, x1, y1 = 0.0, 0.0, width, height
+    else:
+        x0 = min(x for x, _ in centres) - 0.8
+        x1 = max(x for x, _ in centres) + 0.8
+        y0 = min(y for _, y in centres) - 0.8
+        y1 = max(y for _, y in centres) + 0.8
+    w, h = max(x1 - x0, least[0]), max(y1 - y0, least[1])
+    if w / h < fw / fh:
+        w = h * fw / fh
+    else:
+        h = w * fh / fw
+    w, h = min(w, width), min(h, height)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    left = min(max(0.0, cx - w / 2), width - w)
+    top = min(max(0.0, cy - h / 2), height - h)
+    shown = min(fw / w, fh / h)
+    scale = float(min(most_scale, max(18.0, shown * detail)))
+    return Crop(left, top, left + w, top + h, scale)
+
+
+#: the least picture scale (pixels per hex) at which a cut of the map is drawn with each hex's
+#: coordinate and city name: below it they would be too small to read, only clutter
+LABELS_FROM_SCALE = 40.0
+
+
+def map_of_area(board: Any, routes: Sequence[TrainRoute], crop: Crop) -> NDArray[np.uint8]:
+    """:func:`map_with_routes` at the crop's scale, cut to the crop's box; with each hex's
+    coordinate and city name once they can be read (``LABELS_FROM_SCALE``)."""
+    img = map_with_routes(board, routes, crop.scale, labels=crop.scale >= LABELS_FROM_SCALE)
+    s = crop.scale
+    top, left = int(round(crop.y0 * s)), int(round(crop.x0 * s))
+    bottom = min(img.shape[0], int(round(crop.y1 * s)))
+    right = min(img.shape[1], int(round(crop.x1 * s)))
+    out: NDArray[np.uint8] = np.ascontiguousarray(img[top:bottom, left:right])
+    return out
+
+
 def draw_hex_labels(img: NDArray[np.uint8], board: Any, view: Any, scale: float) -> None:
     """Each hex's coordinate near its top edge, and its city or town name under its centre on a
     light band, so a player can find ``H13`` and Dallas on the screen."""
@@ -132,10 +207,12 @@ def hex_at_touch(
     image_size: tuple[int, int],
     widget_box: tuple[float, float, float, float],
     touch: tuple[float, float],
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> str | None:
     """The hex under a touch on the map picture.
 
-    The picture (``image_size`` pixels, drawn at ``scale`` pixels per board unit) is shown
+    The picture (``image_size`` pixels, drawn at ``scale`` pixels per board unit; a cut of the
+    board starting at its pixel ``origin``, :class:`Crop`) is shown
     scaled to fit inside the widget ``(x, y, width, height)`` and centred, as Kivy's
     ``fit_mode="contain"`` does; ``touch`` is in the same window coordinates (y upwards).
     ``None`` when the touch is beside the picture or on no hex."""
@@ -147,7 +224,7 @@ def hex_at_touch(
     py = ih - (touch[1] - bottom) / fit  # picture rows run downwards
     if not (0 <= px <= iw and 0 <= py <= ih):
         return None
-    hex_id: str | None = geometry.hex_at(px / scale, py / scale)
+    hex_id: str | None = geometry.hex_at((px + origin[0]) / scale, (py + origin[1]) / scale)
     return hex_id
 
 
@@ -157,11 +234,13 @@ def touch_at_hex(
     image_size: tuple[int, int],
     widget_box: tuple[float, float, float, float],
     hex_id: str,
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[float, float]:
     """Where a hex's centre is shown, in window coordinates (the inverse of :func:`hex_at_touch`)."""
     fit, left, bottom = _shown(image_size, widget_box)
     cx, cy = geometry.center(hex_id)
-    return left + cx * scale * fit, bottom + (image_size[1] - cy * scale) * fit
+    px, py = cx * scale - origin[0], cy * scale - origin[1]
+    return left + px * fit, bottom + (image_size[1] - py) * fit
 
 
 def _shown(

@@ -33,6 +33,7 @@ def steps(app):
         yield ""
         if screen.image.texture is not None:
             break
+    screen.fit_whole()  # it opens on the operating area (tests/ui/test_ui_night2.py)
     yield ""
     seen["fit"] = screen.hex_px()
     x, y = screen.pos_of_hex("E12")

@@ -11,10 +11,12 @@ from __future__ import annotations
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 #: the board at the start, entered as drawn: the demand tiles (top row first, the dry goods $50
 #: tile takes one good), the capital assets (the four starting ones, then Brilliant Marketing),
-#: three resources on each space of the supply chain ($10: wood, wood, steel)
+#: three resources on each space of the supply chain ($10: wood, wood, steel); a tile that is the
+#: only one the deck can give then (demand 1 and 12, the fourth starting asset and Brilliant
+#: Marketing) is entered automatically, with no tap
 _DEMO_TILES = (
-    *(f"demand{n}" for n in (2, 3, 4, 5, 1, 7, 8, 9, 10, 11, 12, 13)),
-    *("union_stockyards", "michigan_lumber", "pennsylvania_coal", "cincinnati_steel", "brilliant_marketing"),
+    *(f"demand{n}" for n in (2, 3, 4, 5, 7, 8, 9, 10, 11, 13)),
+    *("union_stockyards", "michigan_lumber", "pennsylvania_coal"),
 )
 _DEMO_RESOURCES = ("wood", "wood", "steel", "coal", "wood", "livestock", "steel", "coal", "livestock")
 _DEMO_BOARD = "".join(

@@ -3,6 +3,7 @@ operating and cleanup phases (docs/CoBS.md has the rules as implemented)."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -29,7 +30,16 @@ from companion.titles.cobs.steps import (
     StockStep,
 )
 
-__all__ = ["CobsGame"]
+__all__ = ["CobsGame", "move_key"]
+
+#: fields an action has in a record but not as a move (who sent it, when, its place in the log)
+RECORD_ONLY = frozenset({"id", "original_id", "user", "created_at", "auto_actions"})
+
+
+def move_key(action: dict[str, Any]) -> str:
+    """An action as a move, comparable across records (record-only fields left out, places as text)."""
+    move = {k: (str(v) if k == "place" else v) for k, v in action.items() if k not in RECORD_ONLY}
+    return json.dumps(move, sort_keys=True, default=str)
 
 
 class CobsGame(TableGame):
@@ -162,6 +172,13 @@ class CobsGame(TableGame):
         """The public goals drawn (optional rule ``public_goals``)."""
         self.pending_draws: list[tuple[str, Any]] = []
         """Random components to be entered: ("demand", slot), ("asset", slot), ("supply", spot)."""
+        self.forced_offer: dict[str, Any] | None = None
+        """The forced single choice a step has just offered as an automatic action
+        (:meth:`CobsStep.auto_actions`): :meth:`process_single` tells it from a player's action."""
+        self.taken_automatically: list[str] = []
+        """The forced choices taken automatically since the last player's action (as
+        :func:`move_key`): an older record, from before they were automatic, has each as the
+        player's next action, which is then passed over (:meth:`repeats_automatic`)."""
 
     def setup(self) -> None:
         # the board at the start: demand tiles (top row first), capital assets, the supply chain
@@ -529,6 +546,76 @@ class CobsGame(TableGame):
         for s in slots[len(held) :]:
             if ("asset", s) not in self.pending_draws:
                 self.pending_draws.append(("asset", s))
+
+    # -- automatic steps ---------------------------------------------------------------------------------------
+    def process_single(self, action: dict[str, Any]) -> None:
+        offered, self.forced_offer = self.forced_offer, None
+        if offered is not None and move_key(action) == move_key(offered):
+            self.log.append(self.forced_text(action))
+            super().process_single(action)
+            self.taken_automatically.append(move_key(action))
+            return
+        if self.repeats_automatic(action):
+            return
+        if action.get("type") == "draw_all" and self.taken_automatically:
+            action = self.without_automatic_draws(action)
+        super().process_single(action)
+        if action.get("type") != "message":
+            self.taken_automatically = []
+
+    def _process_one(self, action: dict[str, Any], auto: bool) -> list[str]:
+        if self.finished and self.repeats_automatic(action):
+            # the automatic step ended the game; an older record enters that step after it
+            self.actions.append(action)
+            return []
+        return super()._process_one(action, auto)
+
+    def repeats_automatic(self, action: dict[str, Any]) -> bool:
+        """``action`` is a choice the engine has just taken automatically, entered again by a record
+        made before it was automatic (a stored game replayed): it has been done, nothing changes."""
+        taken = self.taken_automatically
+        if taken and move_key(action) == taken[0]:
+            taken.pop(0)
+            return True
+        return False
+
+    def without_automatic_draws(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A recorded ``draw_all`` whose first draws the engine has just entered automatically
+        (a record from before they were automatic): the rest of it."""
+        draws = list(action.get("draws") or [])
+        taken = self.taken_automatically
+        while taken and draws:
+            entered = json.loads(taken[0])
+            if entered.get("type") != "draw" or [str(entered.get(k)) for k in ("kind", "place", "item")] != [
+                str(draws[0].get(k)) for k in ("kind", "place", "item")
+            ]:
+                break
+            taken.pop(0)
+            draws.pop(0)
+        return {**action, "draws": draws}
+
+    def forced_text(self, action: dict[str, Any]) -> str:
+        """The log's line for a forced choice taken automatically."""
+        kind = action.get("type")
+        who = self.entity_of(action)
+        if kind == "draw":
+            what = {
+                "demand": "demand tile",
+                "asset": "capital asset",
+                "supply": "resource",
+                "goal": "public goal",
+            }
+            thing = what.get(str(action.get("kind")), "component")
+            return f"automatic: {action.get('item')} is the only {thing} that can be drawn"
+        if kind == "appeal_bonus":
+            return f"automatic: {who.name} cannot use its appeal bonus and takes $25 instead"
+        if kind == "play_building":
+            return f"automatic: {action.get('building')} is the only building {who.name} can play"
+        if kind == "dividend":
+            return f"automatic: {who.name} can do nothing else this turn and withholds"
+        if kind == "pass":
+            return f"automatic: {who.name} can do nothing else and passes"
+        return f"automatic: {who.name} has one choice ({kind})"
 
     def after_action(self) -> None:
         self.close_queries()  # the window the round's last questions were asked in

@@ -66,6 +66,28 @@ class CobsStep(Step):
         if entity is not self.actor():
             raise GameError(f"it is not {entity.name}'s turn")
 
+    def auto_actions(self, entity: Any) -> list[ActionDict]:
+        """A forced single choice, taken by the rules themselves (docs/CoBS.md, "Automatic
+        steps"): when whoever acts may do exactly one thing and it decides nothing, the engine does
+        it right after the action before (written in that action's ``auto_actions``, so a replay
+        does the same) and logs it as automatic."""
+        if entity is None or entity is not self.actor():
+            return []
+        forced = self.forced(entity)
+        if forced is None:
+            return []
+        self.game.forced_offer = forced
+        return [forced]
+
+    def forced(self, entity: Any) -> ActionDict | None:
+        """The one action ``entity`` may take now, when there is exactly one and it names no price
+        (a pass with nothing else possible, a withhold, $25 for an appeal bonus that cannot be
+        used, the one building left to play); None when there is a choice."""
+        legal = self.game.round.legal_actions(entity)
+        if len(legal) != 1 or legal[0].price_range is not None:
+            return None
+        return dict(legal[0].action)
+
 
 # -- random components entered as they are drawn ------------------------------------------------------------
 class DrawStep(CobsStep):
@@ -81,6 +103,16 @@ class DrawStep(CobsStep):
 
     def actions(self, entity: Any) -> list[str]:
         return ["draw", "draw_all"] if entity is self.actor() else []
+
+    def forced(self, entity: Any) -> ActionDict | None:
+        """The next draw when the deck or the bag can give only one thing (the last demand tile of
+        the lowest pips, Brilliant Marketing after the starting assets, the one resource left in the
+        bag): nothing is left to chance or to choose, so it is entered automatically."""
+        kind, slot = self.game.pending_draws[0]
+        choices = self.game.draw_choices(kind)
+        if len(choices) != 1:
+            return None
+        return {"type": "draw", **fields(entity), "kind": kind, "place": slot, "item": choices[0]}
 
     def legal_actions(self, entity: Any) -> list[LegalAction]:
         if "draw" not in self.actions(entity):

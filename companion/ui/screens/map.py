@@ -13,7 +13,7 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.stencilview import StencilView
 
 from companion.ui import viewmodels as vm
-from companion.ui.mapimage import map_with_routes
+from companion.ui.mapimage import area_crop, map_with_routes
 from companion.ui.screens.base import (
     DISPLAY_WIDTH_MM,
     FULL_MAP_SCALE,
@@ -54,7 +54,9 @@ class MapScatter(Scatter):  # type: ignore[misc]
 
 class MapScreen(BaseScreen):
     """The map, full screen: pinch to zoom, drag to move; every hex's coordinate and city name, the
-    routes in their trains' colours.  A touch on a hex shown at least 9 mm wide lists what may be
+    routes in their trains' colours.  It opens on the operating corporation's area (the Operating
+    map's) with hexes at least a finger (9 mm) wide, so city names can be read and a touch acts at
+    once; **Whole map** shows it all.  A touch on a hex shown at least 9 mm wide lists what may be
     done there; on a smaller hex it zooms in around the finger first."""
 
     def __init__(self, app: CompanionApp, **kw: Any) -> None:
@@ -77,7 +79,7 @@ class MapScreen(BaseScreen):
             spacing=4,
         )
         tools.add_widget(button("Back", lambda: self.app.show("operating"), size=16 * u, color="#37474f"))
-        tools.add_widget(button("Whole map", self.fit, size=16 * u, color="#455a64"))
+        tools.add_widget(button("Whole map", self.fit_whole, size=16 * u, color="#455a64"))
         root.add_widget(tools)
         self.add_widget(root)
         self.key: Any = None
@@ -85,6 +87,9 @@ class MapScreen(BaseScreen):
         self.zoomed = False
         """The players zoomed or moved the map: it stays so (a toast coming and going, a lay
         confirmed) until **Whole map**."""
+        self.whole = False
+        """**Whole map** was pressed (and nothing zoomed since): the map is fitted whole again when
+        the screen changes size; else it opens, and comes back, on the operating area."""
         self.scatter.bind(on_transform_with_touch=lambda *_: setattr(self, "zoomed", True))
         self._size = (0.0, 0.0)
         self.bind(size=lambda *_: self._resized())
@@ -124,20 +129,56 @@ class MapScreen(BaseScreen):
             self.geometry = board.geometry
             self.key = key
             if first:
-                self.fit()
+                self.fit_area()
 
         Work(self.app, "full-map", job, done)
 
     def _resized(self) -> None:
-        """The screen grew or shrank (the toast took the action bar's place, or went): the whole
-        map again, unless the players zoomed in; then the same part stays in the middle."""
+        """The screen grew or shrank (the toast took the action bar's place, or went): after
+        **Whole map** the whole map again (unless the players zoomed in since); else the same part
+        of the map stays in the middle at the same zoom."""
         old_w, old_h = self._size
         self._size = (float(self.width), float(self.height))
-        if not self.zoomed or old_w <= 1:
+        if old_w <= 1:
+            self.fit_area()
+            return
+        if self.whole and not self.zoomed:
             self.fit()
             return
         x, y = self.scatter.pos
         self.scatter.pos = (x + (self.width - old_w) / 2, y + (self.height - old_h) / 2)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        """Shown again (the next corporation operating): on its area, unless the players zoomed or
+        asked for the whole map."""
+        if not self.zoomed and not self.whole:
+            self.fit_area()
+
+    def fit_whole(self) -> None:
+        """**Whole map**: all of it in view, until the players zoom."""
+        self.whole = True
+        self.fit()
+
+    def fit_area(self) -> None:
+        """The operating corporation's area (``vm.operating_area``; outside an operating turn the
+        middle of the board) in the middle, filling the screen, its hexes at least 9 mm wide."""
+        w, h = self.image.size
+        if self.image.texture is None or self.geometry is None or w <= 0 or h <= 0 or self.width <= 1:
+            return
+        crop = area_crop(
+            self.geometry,
+            vm.operating_area(self.app.session.g18),
+            (float(self.width), float(self.height)),
+            detail=1.0,
+            most_scale=FULL_MAP_SCALE * float(self.scatter.scale_max),
+        )
+        hex_px = min(max(crop.scale, self.target_px * 1.15), FULL_MAP_SCALE * float(self.scatter.scale_max))
+        scale = hex_px / FULL_MAP_SCALE
+        cx, cy = (crop.x0 + crop.x1) / 2 * FULL_MAP_SCALE, h - (crop.y0 + crop.y1) / 2 * FULL_MAP_SCALE
+        self.zoomed = False
+        self.scatter.transform = Matrix()
+        self.scatter.apply_transform(Matrix().scale(scale, scale, 1))
+        self.scatter.pos = (self.width / 2 - cx * scale, self.height / 2 - cy * scale)
 
     def fit(self) -> None:
         """The whole map in view."""

@@ -14,7 +14,7 @@ from kivy.uix.progressbar import ProgressBar
 from companion.engine.entities import Corporation
 from companion.table.g18xx import awaits_dividend, may_run
 from companion.ui import viewmodels as vm
-from companion.ui.mapimage import ROUTE_COLORS, hex_at_touch, map_with_routes, touch_at_hex
+from companion.ui.mapimage import ROUTE_COLORS, Crop, area_crop, hex_at_touch, map_of_area, touch_at_hex
 from companion.ui.screens.base import (
     BaseScreen,
     Work,
@@ -42,8 +42,9 @@ class OperatingScreen(BaseScreen):
         body.add_widget(scroll_of(self.left))
         self.map = Image(size_hint_x=0.9, fit_mode="contain")
         self.map.bind(on_touch_down=self._map_touched)
-        self.map_drawn_scale = 0.0
-        """Pixels per board unit of the picture now shown (for a touch on the map)."""
+        self.map_crop: Crop | None = None
+        """The part of the board the picture now shown is cut to, and its scale (for a touch on
+        the map): in an operating turn the corporation's area (``vm.operating_area``), else all."""
         body.add_widget(self.map)
         self.add_widget(body)
         self.routes: Any = None
@@ -81,15 +82,16 @@ class OperatingScreen(BaseScreen):
 
         snapshot = g.clone()
         snap_corp = snapshot.corporation(corp.sym)
+        frame = self.map_frame()
 
         def job(report: Callable[[float], None]) -> Any:
             from companion.engine.route_optimizer import SUGGESTION_TIME_LIMIT
 
             result = vm.suggest_routes(snapshot, snap_corp, progress=report, time_limit=SUGGESTION_TIME_LIMIT)
             dividends = vm.preview_dividends_after_run(snapshot, snap_corp, result.routes)
-            scale = self.map_scale()
-            image = map_with_routes(vm.board_state(snapshot), result.routes, scale)
-            return result, dividends, (image, scale)
+            board = vm.board_state(snapshot)
+            crop = area_crop(board.geometry, vm.operating_area(snapshot), frame)
+            return result, dividends, (map_of_area(board, result.routes, crop), crop)
 
         def done(out: Any, error: Exception | None) -> None:
             if self.routes_for != key:
@@ -97,8 +99,8 @@ class OperatingScreen(BaseScreen):
             if error is not None:
                 self.app.note(f"route search failed: {error}")
                 return
-            self.routes, self.dividends, (image, scale) = out
-            self.show_map(image, scale)
+            self.routes, self.dividends, (image, crop) = out
+            self.show_map(image, crop)
             self.map_key = key
             self.app.session.events.append(
                 f"[routes] {corp.sym}: "
@@ -142,17 +144,16 @@ class OperatingScreen(BaseScreen):
         else:
             self.progress.value = work.progress
 
-    def map_scale(self) -> float:
-        """Pixels per hex: the map fits its area, rendered 1.5× finer for a crisp downscale."""
-        geo = vm.board_state(self.app.session.g18).geometry
+    def map_frame(self) -> tuple[float, float]:
+        """The map's area on the screen, in pixels (before it is laid out: about where it will be)."""
         w, h = self.map.size
         if w <= 100 or h <= 100:
             w, h = self.app.width_px * 0.45, self.app.height_px * 0.6
-        return float(max(18.0, min(80.0, min(w / geo.width, h / geo.height) * 1.5)))
+        return float(w), float(h)
 
-    def show_map(self, image: Any, scale: float) -> None:
+    def show_map(self, image: Any, crop: Crop) -> None:
         self.map.texture = texture_from_bgr(image)
-        self.map_drawn_scale = scale
+        self.map_crop = crop
 
     def _map_touched(self, widget: Any, touch: Any) -> bool:
         """A finger on the map: what the acting corporation may do on that hex."""
@@ -167,39 +168,52 @@ class OperatingScreen(BaseScreen):
     def _shown_map(self) -> tuple[Any, float, tuple[int, int], tuple[float, float, float, float]] | None:
         """How the map is shown now: the board geometry, its scale, the picture's size and the
         widget's box in window coordinates (``None`` before a picture is shown)."""
-        if self.map.texture is None or self.map_drawn_scale <= 0:
+        if self.map.texture is None or self.map_crop is None:
             return None
         geo = vm.board_state(self.app.session.g18).geometry
         size = (int(self.map.texture.width), int(self.map.texture.height))
         box = (float(self.map.x), float(self.map.y), float(self.map.width), float(self.map.height))
-        return geo, self.map_drawn_scale, size, box
+        return geo, self.map_crop.scale, size, box
 
     def pos_of_hex(self, hex_id: str) -> tuple[float, float] | None:
         """Where a hex's centre is on the map now, in window coordinates (a finger's target)."""
         shown = self._shown_map()
-        return None if shown is None else touch_at_hex(*shown, hex_id)
+        if shown is None or self.map_crop is None:
+            return None
+        return touch_at_hex(*shown, hex_id, origin=self.map_crop.origin)
 
     def hex_at(self, pos: tuple[float, float]) -> str | None:
         """The hex shown at a window position on the map, if any."""
         shown = self._shown_map()
-        return None if shown is None else hex_at_touch(*shown, (float(pos[0]), float(pos[1])))
+        if shown is None or self.map_crop is None:
+            return None
+        return hex_at_touch(*shown, (float(pos[0]), float(pos[1])), origin=self.map_crop.origin)
+
+    def hex_px(self) -> float:
+        """How wide a hex of the Operating map is on the screen now, in pixels (0: no picture)."""
+        shown = self._shown_map()
+        if shown is None:
+            return 0.0
+        _geo, scale, (iw, ih), (_x, _y, w, h) = shown
+        return float(scale * min(w / iw, h / ih))
 
     def draw_map(self, routes: Any) -> None:
         key = self.key()
         if key in (self.map_key, self.map_pending):
             return
         self.map_pending = key
-        board = vm.board_state(self.app.session.g18)
-        scale = self.map_scale()
+        g = self.app.session.g18
+        board = vm.board_state(g)
+        crop = area_crop(board.geometry, vm.operating_area(g), self.map_frame())
 
         def job(_report: Callable[[float], None]) -> Any:
-            return map_with_routes(board, routes, scale)
+            return map_of_area(board, routes, crop)
 
         def done(image: Any, error: Exception | None) -> None:
             if self.map_pending == key:
                 self.map_pending = None
             if image is not None and self.map_key != key:
-                self.show_map(image, scale)
+                self.show_map(image, crop)
                 self.map_key = key
 
         Work(self.app, "map", job, done)

@@ -37,6 +37,7 @@ from companion.ui.viewmodels.operating import (
     OperatingView,
     OrderEntry,
     dividend_options,
+    operating_area,
     operating_view,
     preview_dividends_after_run,
 )
@@ -106,6 +107,7 @@ __all__ = [
     "log_view",
     "market_view",
     "money",
+    "operating_area",
     "operating_view",
     "round_label",
     "routes_run",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
+from companion.engine.graph import connectivity
 from companion.engine.route_optimizer import RouteResult, TrainRoute
 from companion.table.g18xx import (
     awaits_dividend,
@@ -195,3 +196,33 @@ def operating_view(
         loans_text=_loans_text(game, current),
         panels=titles.operating_panels(game, current),
     )
+
+
+# --------------------------------------------------------------------------------------------- the map's part
+
+
+def operating_area(game: Game) -> tuple[str, ...]:
+    """The hexes the Operating screen's map is cut to in an operating turn: the operating
+    corporation's station tokens, the hexes its trains reach, and every hex beside its reached
+    track (where it may lay next); with no token yet, its home hex and the hexes around it.  Empty
+    outside an operating turn (the map shows the whole board)."""
+    corp = getattr(game.round, "current_operator", None)
+    if not isinstance(corp, Corporation) or getattr(game, "map", None) is None:
+        return ()
+    hexes = game.map.hexes
+    try:
+        conn = connectivity(game.map, corp.sym)
+    except (GameError, KeyError):
+        return ()
+    area = {h for h, _ in conn.tokens} | set(conn.reachable_hexes)
+    for hex_id, edges in conn.hex_edges.items():
+        area.add(hex_id)
+        neighbours = hexes[hex_id].neighbors if hex_id in hexes else {}
+        area |= {neighbours[e] for e in edges if e in neighbours}
+    if not area:
+        home = getattr(corp, "coordinates", None)
+        homes = [home] if isinstance(home, str) else list(home or [])
+        for hex_id in homes:
+            if hex_id in hexes:
+                area |= {hex_id, *hexes[hex_id].neighbors.values()}
+    return tuple(sorted(area))

@@ -63,9 +63,13 @@ def test_starting_a_company() -> None:
     # a tap on Libby's director's certificate means starting Libby, at one of the values Bob can pay
     taps = game.actions_involving("libby_0")
     assert {la.action["share_price"] for la in taps} == {35, 40, 50}
-    act(game, "par", corporation="libby", share_price=35)
+    lines = act(game, "par", corporation="libby", share_price=35)
     assert game.phase == "stock" and bob.first_company == "libby"
-    assert game.actions_involving("libby_3") == []  # Ann, to act, has $25: not enough for $35
+    # Ann, first in the stock phase, has $25: not enough for any certificate, and nothing she may
+    # sell, so her pass is the one thing she can do: the rules take it automatically
+    assert "automatic: Ann can do nothing else and passes" in lines
+    assert game.actions[-1]["auto_actions"] == [{"type": "pass", **fields(ann)}]
+    assert game.current_entity() is bob
     # no company is started in the first decade's stock phase
     assert "par" not in {la.type for la in game.legal_actions()}
 
@@ -644,15 +648,14 @@ def test_a_company_that_sold_no_goods_withholds_even_with_revenue_from_a_capital
     while game.current_entity() is not swift:
         act(game, "dividend", kind="withhold")
         enter_draws(game)
-    act(game, "use_asset", asset="color_catalog")
-    assert swift.income == 60 and swift.goods == 0
-    dividends = [la.action["kind"] for la in game.legal_actions() if la.type == "dividend"]
-    assert dividends == ["withhold"]  # nothing sold: no dividend (the summary: no goods sold, one step down)
-    with pytest.raises(GameError, match="sold no goods"):
-        act(game, "dividend", kind="payout")
+    assert [la.action["kind"] for la in game.legal_actions() if la.type == "dividend"] == ["withhold"]
     value, cash = swift.share_value, swift.cash
-    act(game, "dividend", kind="withhold")
-    assert swift.cash == cash + 60 and swift.share_value < value
+    lines = act(game, "use_asset", asset="color_catalog")
+    # $60 of revenue but no good sold: no dividend (the summary: no goods sold, one step down), and
+    # withholding is then all Swift can do, so the rules take it automatically
+    assert f"automatic: {swift.name} can do nothing else this turn and withholds" in lines
+    assert f"{swift.name} withholds $60" in lines
+    assert swift.income == 0 and swift.cash == cash + 60 and swift.share_value < value
 
 
 def test_a_building_giving_two_workers_or_two_managers_puts_them_where_the_player_says() -> None:
