@@ -62,6 +62,22 @@ def our_trace(export: dict[str, Any]) -> list[dict[str, Any]]:
     return [trace_entry(game, action) for action, game in iter_replay(export)]
 
 
+def read_reference(text: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """``trace.rb``'s output: the states after each action (and the scores of a finished game, last),
+    and its refusal (None: it took every action)."""
+    entries: list[dict[str, Any]] = []
+    refusal = None
+    for line in text.splitlines():
+        if not line.startswith("{"):
+            continue
+        entry = json.loads(line)
+        if "refused" in entry:
+            refusal = entry
+        else:
+            entries.append(entry)  # a state, or the last line of a finished game: its scores
+    return entries, refusal
+
+
 def reference_trace(
     checkout: Path, export_path: Path, mode: str
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -73,18 +89,7 @@ def reference_trace(
         check=False,
         env={**os.environ, "ENGINE_LOG_LEVEL": os.environ.get("ENGINE_LOG_LEVEL", "4")},
     )
-    entries: list[dict[str, Any]] = []
-    refusal = None
-    for line in proc.stdout.splitlines():
-        if not line.startswith("{"):
-            continue
-        entry = json.loads(line)
-        if "refused" in entry:
-            refusal = entry
-        elif "result" in entry:
-            entries.append(entry)  # the last line of a finished game: its scores
-        else:
-            entries.append(entry)
+    entries, refusal = read_reference(proc.stdout)
     if proc.returncode != 0 and refusal is None:
         refusal = {
             "refused": None,
@@ -97,6 +102,14 @@ def reference_trace(
 def compare(checkout: Path, export: dict[str, Any], path: Path, mode: str) -> str | None:
     """The first disagreement between the engines on this export, in words, or None."""
     reference, refusal = reference_trace(checkout, path, mode)
+    return compare_traces(export, reference, refusal, mode)
+
+
+def compare_traces(
+    export: dict[str, Any], reference: list[dict[str, Any]], refusal: dict[str, Any] | None, mode: str
+) -> str | None:
+    """The first disagreement between our replay of ``export`` and the reference engine's trace of it
+    (``reference_trace``'s lines, its refusal or None), in words, or None."""
     ours = our_trace(export)
     ends = [e for e in reference if "result" in e]
     reference = [e for e in reference if "result" not in e]

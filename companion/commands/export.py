@@ -54,16 +54,39 @@ def run(args: argparse.Namespace) -> int:
             return _report(path, args.game, args.report)
         with Store.open(path) as store:
             data = export_table_game(store, args.game)
+        warnings = _differences(data)
         text = json.dumps(data, indent=1) + "\n"
         if args.out is None:
             sys.stdout.write(text)
         else:
             args.out.write_text(text, encoding="utf-8")
             print(f"wrote game {args.game} ({len(data['actions'])} actions) to {args.out}", file=sys.stderr)
+        for line in warnings:
+            print(line, file=sys.stderr)
     except (ConfigError, StoreError, GameError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _differences(data: dict[str, Any]) -> list[str]:
+    """A warning for each action at which 18xx.games, continuing the exported game, may part from
+    the table by a documented rule difference (the file is written all the same)."""
+    from companion.interop.replay import differences_on_18xx_games
+
+    found = differences_on_18xx_games(data)
+    if not found:
+        return []
+    lines = [
+        f"warning: 18xx.games may not continue this game as the table played it: at action {action_id} "
+        f'{why} (docs/ENGINE.md, "Rule differences in an export")'
+        for action_id, why in found
+    ]
+    lines.append(
+        f"warning: loaded there, the game is the table's until action {found[0][0]}; "
+        "from there its state or its next step may differ"
+    )
+    return lines
 
 
 def _report(db: Path, game_id: int, out: Path) -> int:

@@ -664,5 +664,17 @@ class TableGame:
         """Title hook: the title's own part of a replay trace entry (``companion replay --trace``)."""
         return {}
 
+    def before_18xx_games_check(self, action: ActionDict) -> Any:
+        """Title hook: what :meth:`differs_on_18xx_games` needs to know of the game just before
+        ``action`` is processed (None: nothing)."""
+        return None
+
+    def differs_on_18xx_games(self, action: ActionDict, before: Any) -> str | None:
+        """Title hook, asked just after ``action`` was processed (``before``: what
+        :meth:`before_18xx_games_check` said of the game before it): in words, how the 18xx.games
+        engine, given the same action, parts from this one by a documented rule difference
+        (docs/ENGINE.md); None when it does not.  ``companion export`` warns with it."""
+        return None
+
     def result(self) -> dict[Any, int]:
         return {p.id: self.player_value(p) for p in self.players}

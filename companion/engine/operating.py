@@ -648,12 +648,20 @@ class Bankrupt(OperatorStep):
             return []
         return [LegalAction({"type": "bankrupt", **entity_fields(entity)})]
 
+    def in_train_purchase(self) -> bool:
+        """Whether the turn has reached its train purchase: the rules put bankruptcy after the
+        president's forced sales there ("musí prodat nějaké akcie … Pokud ani poté nemá dostatek
+        peněz …, hráč zkrachoval"), so the table offers it nowhere earlier in the turn."""
+        step = self.buy_train_step()
+        return step is not None and self.round.active_step() is step
+
     def may_go_bankrupt(self, corp: Corporation) -> bool:
         player = corp.owner
         step = self.buy_train_step()
         cheapest = step.min_depot_price() if step else None
         return (
-            isinstance(player, Player)
+            self.in_train_purchase()
+            and isinstance(player, Player)
             and self.game.must_buy_train(corp)
             and cheapest is not None
             and self.emergency_money(player, corp) < cheapest
@@ -668,6 +676,9 @@ class Bankrupt(OperatorStep):
         cheapest = step.min_depot_price() if step else None
         if not self.game.must_buy_train(corp) or cheapest is None:
             raise GameError(f"{corp.name} does not have to buy a train, so {player.name} cannot go bankrupt")
+        if not self.in_train_purchase() and not self.game.follows_record:
+            # 18xx.games takes a bankruptcy at any point of the turn: its records replay as written
+            raise GameError(f"{player.name} can go bankrupt only when {corp.name} comes to buy its train")
         money = self.emergency_money(player, corp)
         if money >= cheapest:
             raise GameError(

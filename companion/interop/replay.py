@@ -104,6 +104,25 @@ def iter_replay(export: dict[str, Any]) -> Iterator[tuple[dict[str, Any], TableG
         yield action, game
 
 
+def differences_on_18xx_games(export: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Where the 18xx.games engine, loading the export, parts from ours by a documented rule
+    difference (docs/ENGINE.md): (action id, in words) for each action in effect that shows one, in
+    order (after the first, 18xx.games' state or its next step is not ours).  Raises GameError on
+    the first illegal action."""
+    game = game_for_export(export)
+    out: list[tuple[Any, str]] = []
+    for action in export_actions(export):
+        before = game.before_18xx_games_check(action)
+        try:
+            game._process(action)
+        except GameError as err:
+            raise GameError(f"action {action.get('id')} ({action.get('type')}): {err}") from err
+        why = game.differs_on_18xx_games(action, before)
+        if why is not None:
+            out.append((action.get("id"), why))
+    return out
+
+
 def states_before(
     export: dict[str, Any], kinds: tuple[str, ...] = ("run_routes",)
 ) -> Iterator[tuple[dict[str, Any], TableGame]]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.engine import GameError, as_18xx, new_game
-from companion.interop.replay import game_for_export, iter_replay
+from companion.interop.replay import game_for_export, iter_replay, table_record
 from tests.support.paths import TESTS
 
 REFERENCE = TESTS / "fixtures" / "reference"
@@ -181,6 +181,32 @@ def test_1870_a_president_bankrupt_before_the_train_step_keeps_the_shares_for_th
     assert game.finished and game.game_end_reason == "bankrupt"
     assert sorted(s.id for s in player1.shares) == held and player1.cash == 0
     assert game.result()[1000] == 252
+
+
+def test_1870_bankruptcy_is_offered_at_the_table_only_in_the_train_purchase() -> None:
+    """The same position played at the table: Frisco must buy a train and its president cannot
+    raise the cheapest one's price, but the rules put bankruptcy after the forced sales of the train
+    purchase ("musí prodat nějaké akcie … Pokud ani poté nemá dostatek peněz …, hráč zkrachoval").
+    In the track and token steps it is neither offered nor taken; once the train step is open it is
+    offered beside the purchases, and declared there the president's shares are sold."""
+    export = json.loads((ORACLE / "1870-bankrupt-before-the-train-step.json").read_text())
+    bankrupt = {k: v for k, v in export["actions"].pop().items() if k != "id"}
+    _moves, game = table_record(export)  # the game as the table plays it (not following a record)
+    game = as_18xx(game)
+    frisco = game.corporation("SLSF")
+    player1 = frisco.owner
+    for step in ("Track1870", "Token"):
+        assert type(game.round.active_step()).__name__ == step and game.current_entity() is frisco
+        assert "bankrupt" not in {la.type for la in game.legal_actions()}
+        with pytest.raises(GameError, match="only when Frisco comes to buy its train"):
+            game.apply(bankrupt)
+        assert not game.finished and not player1.bankrupt
+        game.apply({"type": "pass", "entity": "SLSF", "entity_type": "corporation"})
+    assert type(game.round.active_step()).__name__ == "BuyTrain1870"
+    assert [la.action for la in game.legal_actions() if la.type == "bankrupt"] == [bankrupt]
+    game.apply(bankrupt)
+    assert game.finished and game.game_end_reason == "bankrupt" and player1.bankrupt
+    assert sorted(s.id for s in player1.shares) == ["SLSF_0", "SSW_0"]  # the rest sold for the train
 
 
 def test_1870_a_sale_of_part_of_a_presidents_certificate_is_protected_with_the_pooled_shares() -> None:

@@ -7,11 +7,16 @@ The expected exports in ``tests/fixtures/exports/`` are three table games played
 (an undo and a redo after 20 moves, an undo to an earlier action after 30); each was loaded into
 the 18xx.games engine (``tools/oracle_run.py``'s ``trace.rb``, strict mode) in both ways: with
 these ``auto_actions`` checked against the ones it makes itself, and without them (it made the
-same), with the same state as ours after every action."""
+same), with the same state as ours after every action.  Its states and automatic actions are kept
+beside each export (``*.18xx-games.jsonl``) and compared with ours after every action; with a
+checkout of 18xx.games named by ``COMPANION_18XX_GAMES`` (and Ruby), the exports are loaded into
+its engine anew, in both ways."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +28,11 @@ from companion.interop.replay import game_for_export, iter_replay
 from companion.store import Store
 from companion.table.exchange import export_table_game
 from tests.support.paths import TESTS
+from tests.support.tools import ORACLE, load_tool
 
 EXPORTS = TESTS / "fixtures" / "exports"
+#: a checkout of 18xx.games (tobymao/18xx) to load the exports into, when the developer has one
+CHECKOUT = os.environ.get("COMPANION_18XX_GAMES")
 
 
 def table_log(expected: dict[str, Any]) -> list[dict[str, Any]]:
@@ -72,3 +80,25 @@ def test_the_export_replays_as_18xx_games_loads_it(title: str) -> None:
         for _step in iter_replay(bare):
             pass
     assert game_for_export(expected).follows_record
+
+
+@pytest.mark.parametrize("title", ["1870", "1867", "1861"])
+def test_18xx_games_loads_the_export_to_the_same_state_after_every_action(title: str) -> None:
+    """The 18xx.games engine, loading the export action by action in strict mode (undo, undo-to and
+    redo included), is in our state after every action and makes the automatic actions the export
+    records: checked against the states it wrote for the export, and anew when a checkout is there."""
+    oracle = load_tool(ORACLE)
+    path = EXPORTS / f"{title}-table-game.json"
+    export = json.loads(path.read_text())
+    kept = oracle.read_reference((EXPORTS / f"{title}-table-game.18xx-games.jsonl").read_text())
+    assert kept[1] is None and len(kept[0]) == len(export["actions"])  # it took every action
+    assert sum(1 for e in kept[0] if e.get("auto_actions")) >= 3
+    assert oracle.compare_traces(export, *kept, "live") is None
+    if CHECKOUT is None or shutil.which("ruby") is None:
+        return
+    for mode in ("recorded", "live"):  # with the export's automatic actions checked, and without
+        entries, refusal = oracle.reference_trace(Path(CHECKOUT), path, mode)
+        assert refusal is None, refusal
+        assert oracle.compare_traces(export, entries, refusal, mode) is None
+        if mode == "live":
+            assert entries == kept[0]

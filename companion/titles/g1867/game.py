@@ -690,6 +690,62 @@ class Game1867(Game):
             return token.price
         return token.price * min(hex_distance(h, hex_id) for h in used)
 
+    # -- where 18xx.games parts from the rules (docs/ENGINE.md, "Decided from issue 38") -----------------
+    def before_18xx_games_check(self, action: ActionDict) -> Any:
+        operator = self.round.current_operator if isinstance(self.round, OperatingRound) else None
+        station = None
+        if action.get("type") == "place_token" and action.get("entity_type") == "corporation":
+            try:
+                corp = self.corporation(str(action.get("entity")))
+                if self.holds_a_removed_token_on_18xx_games(corp):
+                    station = self.token_cost(corp, str(action.get("city")))
+            except GameError:  # the action is refused anyway
+                station = None
+        # a major nationalised at the start of its own turn, while the other trainless majors choose
+        nationalised = operator is not None and not operator.floated and not operator.ipoed
+        return (operator if nationalised else None, station)
+
+    def holds_a_removed_token_on_18xx_games(self, corp: Corporation) -> bool:
+        """Whether ``corp``, merged from two minors in one hex, took one of their tokens there off
+        the board and has placed none since (its one station is that hex's).  The 18xx.games engine
+        keeps that token, with the price it gave it, for its next station: nothing when it was the
+        first minor's (oracle run 42063), 20 a hex as here when it was the other's (42004).  (After
+        a merger of three, a token taken off for the limit: the oracle run's games agree.)"""
+        if len(self.map.tokens_of(corp.sym)) != 1:
+            return False
+        for done in reversed(self.actions):
+            if done.get("entity") != corp.sym or done.get("entity_type") != "corporation":
+                continue
+            if done.get("type") == "place_token":
+                return False
+            if done.get("type") == "remove_token":
+                try:
+                    hex_id, _ = self.map.city(str(done.get("city")))
+                except MapError:
+                    return False
+                return any(h == hex_id for h, _ in self.map.tokens_of(corp.sym))
+        return False
+
+    def differs_on_18xx_games(self, action: ActionDict, before: Any) -> str | None:
+        operator, station = before
+        if station:
+            corp = self.entity_of(action)
+            return (
+                f"{corp.name} pays {station} for its station (the rules' price of a merged major's "
+                "second station); 18xx.games may charge nothing (it keeps a price for each token the "
+                "merged minors brought, and the one taken off the board may be its free one)"
+            )
+        if (
+            operator is not None
+            and action.get("entity") != operator.sym
+            and getattr(self.round, "current_operator", None) is not operator
+        ):
+            return (
+                f"{operator.name} is nationalised at the start of its own turn; 18xx.games then waits "
+                "for it to act and takes no further action"
+            )
+        return None
+
     def make_map(self) -> Map1867:
         board = Map1867.for_title(self.data, self.optional_rules)
         board.capitals, board.bonus_hex = frozenset(self.BONUS_CAPITALS), self.BONUS_REVENUE

@@ -121,6 +121,32 @@ class Game1870(Game):
             round_num,
         )
 
+    # -- where 18xx.games parts from the rules (docs/ENGINE.md, "Checking against the reference engine") --
+    def before_18xx_games_check(self, action: ActionDict) -> Any:
+        player = self.current_entity()
+        sold_after_a_purchase = False
+        if (
+            isinstance(self.round, StockRound)
+            and action.get("type") == "buy_shares"
+            and isinstance(player, Player)
+        ):
+            kinds = set()
+            for done in reversed(self.actions):  # the player's turn so far
+                if done.get("entity") != player.id or done.get("entity_type") != "player":
+                    break
+                kinds.add(done.get("type"))
+            sold_after_a_purchase = {"buy_company", "sell_shares"} <= kinds
+        return player if sold_after_a_purchase else None
+
+    def differs_on_18xx_games(self, action: ActionDict, before: Any) -> str | None:
+        player = before
+        if player is not None and self.current_entity() is not player:
+            return (
+                f"{player.name}'s turn ends with this purchase (a company bought, shares sold and "
+                f"bought); 18xx.games still offers {player.name} a sale and waits for a pass"
+            )
+        return None
+
     # -- map ----------------------------------------------------------------------------------------------
     def make_map(self) -> Map1870:
         return Map1870.for_title(self.data, self.optional_rules)
