@@ -114,7 +114,7 @@ def differences_on_18xx_games(export: dict[str, Any]) -> list[tuple[Any, str]]:
     for action in export_actions(export):
         before = game.before_18xx_games_check(action)
         try:
-            game._process(action)
+            game.replay_action(action)
         except GameError as err:
             raise GameError(f"action {action.get('id')} ({action.get('type')}): {err}") from err
         why = game.differs_on_18xx_games(action, before)
