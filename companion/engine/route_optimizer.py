@@ -177,11 +177,12 @@ def enumerate_routes(
     kind_of = [sorted(limits).index(k) if k in limits else -1 for k in kinds]
     cap = [limits[k] for k in sorted(limits)]
     used_kind = [0] * len(cap)
+    # an offboard and a city full of other corporations' tokens may only end a route
     passable: list[bool] = []
     for h, n in reachable:
         st = game_map.state[h]
         spec = st.spec.nodes[n]
-        passable.append(not (spec.is_city and st.blocks(n, corp)))
+        passable.append(spec.kind != "offboard" and not (spec.is_city and st.blocks(n, corp)))
     adj: list[list[tuple[int, int, Chain]]] = []
     for node in reachable:
         out = []
