@@ -258,8 +258,21 @@ def enumerate_routes(
             return sum(taken) + end
         return sum(taken) - taken[-1] + max(taken[-1], end)
 
-    def record(mask: int, base: int) -> None:
+    def record(mask: int, base: int, pbase: int, pn: int) -> None:
         if best_only is not None:
+            if best_value[0] >= 0:
+                # what this route itself can earn at most: its stops (or, for a train that
+                # counts some kinds, those and its most valuable other stops filling it up)
+                own = base
+                if not pays_all:
+                    room = pay_count - pn
+                    own = pbase
+                    if room > 0:
+                        own += sum(
+                            sorted((values[j] for j in stack_nodes if not pays[j]), reverse=True)[:room]
+                        )
+                if own * best_only[1] + best_only[2] <= best_value[0]:
+                    return
             stops = tuple(reachable[i] for i in stack_nodes)
             cand = Candidate(stops, tuple(stack_chains), mask, base)
             value = best_only[0](cand)
@@ -305,7 +318,7 @@ def enumerate_routes(
             if reach * best_only[1] + best_only[2] <= best_value[0]:
                 return
         if has_token and depth >= 2 and stack_nodes[0] < i:
-            record(mask, base)
+            record(mask, base, pbase, pn)
         if depth >= max_stops:
             return
         if depth > 1 and (not passable[i] or entered_terminal):
@@ -643,8 +656,15 @@ class _Floors:
                 if node not in node_value:
                     node_value[node] = stop_value_fast(game_map, node, phase)
         self.ub: dict[tuple[object, int], list[int]] = {}
-        by_ub: dict[tuple[object, int], list[int]] = {}
-        valued: dict[tuple[object, int], dict[int, int | None]] = {}
+        #: per train kind, the candidates' indices by bound, highest first
+        self.by_ub: dict[tuple[object, int], list[int]] = {}
+        by_ub = self.by_ub
+        #: per train kind, the candidates valued here (by index; None: the train may not run it)
+        self.valued: dict[tuple[object, int], dict[int, int | None]] = {}
+        valued = self.valued
+        masks = [c.mask for c in candidates]
+        # each candidate's stop values, most valuable first, made once for every train kind
+        ordered: list[list[int] | None] = [None] * len(candidates)
         for t in trains:
             key = (t.distance, t.multiplier)
             if key in self.ub:
@@ -654,11 +674,14 @@ class _Floors:
             bonus = game_map.stop_bonus_valuer(corp, phase, t.multiplier)
             ubs = []
             mult = t.multiplier
-            for c in candidates:
+            for i, c in enumerate(candidates):
                 if len(c.stops) <= paid:
                     best = c.base
                 else:
-                    best = sum(sorted([node_value[n] for n in c.stops], reverse=True)[:paid])
+                    values = ordered[i]
+                    if values is None:
+                        values = ordered[i] = sorted([node_value[n] for n in c.stops], reverse=True)
+                    best = sum(values[:paid])
                 ubs.append(best * mult + (cap if bonus is None else bonus(c.stops)))
             self.ub[key] = ubs
             by_ub[key] = sorted(range(len(candidates)), key=ubs.__getitem__, reverse=True)
@@ -670,7 +693,7 @@ class _Floors:
             for n in by_ub[key]:
                 if ubs[n] <= best:
                     break
-                if n in used or candidates[n].mask & mask:
+                if masks[n] & mask or n in used:
                     continue
                 if n not in cache:
                     cache[n] = value(candidates[n])
@@ -795,7 +818,8 @@ def best_routes(
         and len(candidates) > FLOORS_FROM
     ):
         floors = _Floors(game_map, corp, [trains[i] for i in order], phase, candidates, value_of)
-    valued: dict[tuple[object, int], dict[int, int | None]] = {}  # per kind: candidate index -> value
+    # per kind: candidate index -> value (those the floors valued already)
+    valued: dict[tuple[object, int], dict[int, int | None]] = floors.valued if floors is not None else {}
     reported = [-1]
 
     def better(result: RouteResult) -> None:
@@ -821,16 +845,21 @@ def best_routes(
                 (max(floor_of[key], 0), floors.ub[key]) if floors is not None and floor_of else (0, None)
             )
             known = valued.setdefault(key, {})
-            for n, c in enumerate(candidates):
-                if n & 0x1FF == 0x1FF and not stopped:
+            # with floors, the candidates by bound, down to the floor; else all of them
+            indices: Sequence[int] = (
+                floors.by_ub[key] if floors is not None and ubs is not None else range(len(candidates))
+            )
+            for count, n in enumerate(indices):
+                if count & 0x1FF == 0 and not stopped:  # (at once too: a short list is not polled again)
                     try:
                         check()
                     except _Cancelled:
                         stopped.append(True)  # the routes valued so far are the ones searched
-                if stopped and n & 0x1FF == 0x1FF:
+                if stopped and count & 0x1FF == 0x1FF:
                     break
                 if ubs is not None and ubs[n] <= floor:
-                    continue
+                    break
+                c = candidates[n]
                 if n in known:
                     value = known[n]
                 else:
