@@ -556,6 +556,8 @@ def _undominated(
             seen[key] = value
             kept.append((value, cand))
         return kept
+    if joins is None:
+        return _undominated_plain(ordered, check)
     # the kept routes by the lowest piece of their track: only those whose lowest piece is in a
     # route's track can use a subset of it
     by_low: dict[int, list[tuple[int, bool]]] = {}
@@ -570,6 +572,46 @@ def _undominated(
         if any(m | mask == mask and (j or not joined) for b in _bits(mask) for m, j in by_low.get(b, ())):
             continue
         by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, joined))
+        kept.append((value, cand))
+    return kept
+
+
+def _undominated_plain(
+    ordered: list[tuple[int, Candidate]], check: Callable[[], None] | None
+) -> list[tuple[int, Candidate]]:
+    """:func:`_undominated` without a required run, on candidates sorted best first: a route is
+    dropped when a kept one uses no piece of track outside its own.  Per piece of track, the kept
+    routes using it as a bitset (bit k: the k-th kept route); the kept routes with a piece outside
+    a route's track are the union of those pieces' bitsets, and any kept route not among them uses
+    a subset of its track."""
+    kept: list[tuple[int, Candidate]] = []
+    using: dict[int, int] = {}  # piece of track -> kept routes using it
+    every = 0  # the kept routes
+    pieces = 0  # the pieces the kept routes use
+    for n, (value, cand) in enumerate(ordered):
+        if check is not None and n & 0xFF == 0xFF:
+            try:
+                check()
+            except _Cancelled:  # stopped: the rest are kept unsifted
+                return kept + ordered[n:]
+        mask = cand.mask
+        outside = pieces & ~mask
+        apart = 0  # the kept routes with a piece outside this one's track
+        while outside and apart != every:
+            low = outside & -outside
+            apart |= using[low.bit_length() - 1]
+            outside ^= low
+        if apart != every:
+            continue  # a kept route, worth at least as much, uses a subset of its track
+        bit = 1 << len(kept)
+        rest = mask
+        while rest:
+            low = rest & -rest
+            piece = low.bit_length() - 1
+            using[piece] = using.get(piece, 0) | bit
+            rest ^= low
+        every |= bit
+        pieces |= mask
         kept.append((value, cand))
     return kept
 
