@@ -984,8 +984,8 @@ def hexes_connected(
 ) -> bool:
     """Is there a route-like walk from a node of ``hex_a`` to a node of ``hex_b``?
 
-    Passing through a city fully tokened by other corporations is not allowed (it may be an
-    end).  ``max_stops`` limits the number of nodes on the walk (1870 destination check: the
+    Passing through an offboard or a city fully tokened by other corporations is not allowed
+    (either may be an end).  ``max_stops`` limits the number of nodes on the walk (1870 destination check: the
     walk must fit the corporation's longest train).
     """
     graph = board_graph(game_map)
@@ -1006,8 +1006,9 @@ def hexes_connected(
         if count >= limit:
             continue
         st = game_map.state[node[0]]
-        if node not in starts and st.spec.nodes[node[1]].is_city and st.blocks(node[1], corp):
-            continue
+        spec = st.spec.nodes[node[1]]
+        if node not in starts and (spec.kind == "offboard" or (spec.is_city and st.blocks(node[1], corp))):
+            continue  # an offboard or a city full of other corporations' tokens ends a route
         for chain in graph.chains.get(node, []):
             if chain.terminal_a and node not in starts:
                 continue

@@ -177,11 +177,12 @@ def enumerate_routes(
     kind_of = [sorted(limits).index(k) if k in limits else -1 for k in kinds]
     cap = [limits[k] for k in sorted(limits)]
     used_kind = [0] * len(cap)
+    # an offboard and a city full of other corporations' tokens may only end a route
     passable: list[bool] = []
     for h, n in reachable:
         st = game_map.state[h]
         spec = st.spec.nodes[n]
-        passable.append(not (spec.is_city and st.blocks(n, corp)))
+        passable.append(spec.kind != "offboard" and not (spec.is_city and st.blocks(n, corp)))
     adj: list[list[tuple[int, int, Chain]]] = []
     for node in reachable:
         out = []
@@ -257,8 +258,21 @@ def enumerate_routes(
             return sum(taken) + end
         return sum(taken) - taken[-1] + max(taken[-1], end)
 
-    def record(mask: int, base: int) -> None:
+    def record(mask: int, base: int, pbase: int, pn: int) -> None:
         if best_only is not None:
+            if best_value[0] >= 0:
+                # what this route itself can earn at most: its stops (or, for a train that
+                # counts some kinds, those and its most valuable other stops filling it up)
+                own = base
+                if not pays_all:
+                    room = pay_count - pn
+                    own = pbase
+                    if room > 0:
+                        own += sum(
+                            sorted((values[j] for j in stack_nodes if not pays[j]), reverse=True)[:room]
+                        )
+                if own * best_only[1] + best_only[2] <= best_value[0]:
+                    return
             stops = tuple(reachable[i] for i in stack_nodes)
             cand = Candidate(stops, tuple(stack_chains), mask, base)
             value = best_only[0](cand)
@@ -304,7 +318,7 @@ def enumerate_routes(
             if reach * best_only[1] + best_only[2] <= best_value[0]:
                 return
         if has_token and depth >= 2 and stack_nodes[0] < i:
-            record(mask, base)
+            record(mask, base, pbase, pn)
         if depth >= max_stops:
             return
         if depth > 1 and (not passable[i] or entered_terminal):
@@ -542,6 +556,8 @@ def _undominated(
             seen[key] = value
             kept.append((value, cand))
         return kept
+    if joins is None:
+        return _undominated_plain(ordered, check)
     # the kept routes by the lowest piece of their track: only those whose lowest piece is in a
     # route's track can use a subset of it
     by_low: dict[int, list[tuple[int, bool]]] = {}
@@ -556,6 +572,46 @@ def _undominated(
         if any(m | mask == mask and (j or not joined) for b in _bits(mask) for m, j in by_low.get(b, ())):
             continue
         by_low.setdefault((mask & -mask).bit_length() - 1, []).append((mask, joined))
+        kept.append((value, cand))
+    return kept
+
+
+def _undominated_plain(
+    ordered: list[tuple[int, Candidate]], check: Callable[[], None] | None
+) -> list[tuple[int, Candidate]]:
+    """:func:`_undominated` without a required run, on candidates sorted best first: a route is
+    dropped when a kept one uses no piece of track outside its own.  Per piece of track, the kept
+    routes using it as a bitset (bit k: the k-th kept route); the kept routes with a piece outside
+    a route's track are the union of those pieces' bitsets, and any kept route not among them uses
+    a subset of its track."""
+    kept: list[tuple[int, Candidate]] = []
+    using: dict[int, int] = {}  # piece of track -> kept routes using it
+    every = 0  # the kept routes
+    pieces = 0  # the pieces the kept routes use
+    for n, (value, cand) in enumerate(ordered):
+        if check is not None and n & 0xFF == 0xFF:
+            try:
+                check()
+            except _Cancelled:  # stopped: the rest are kept unsifted
+                return kept + ordered[n:]
+        mask = cand.mask
+        outside = pieces & ~mask
+        apart = 0  # the kept routes with a piece outside this one's track
+        while outside and apart != every:
+            low = outside & -outside
+            apart |= using[low.bit_length() - 1]
+            outside ^= low
+        if apart != every:
+            continue  # a kept route, worth at least as much, uses a subset of its track
+        bit = 1 << len(kept)
+        rest = mask
+        while rest:
+            low = rest & -rest
+            piece = low.bit_length() - 1
+            using[piece] = using.get(piece, 0) | bit
+            rest ^= low
+        every |= bit
+        pieces |= mask
         kept.append((value, cand))
     return kept
 
@@ -642,8 +698,15 @@ class _Floors:
                 if node not in node_value:
                     node_value[node] = stop_value_fast(game_map, node, phase)
         self.ub: dict[tuple[object, int], list[int]] = {}
-        by_ub: dict[tuple[object, int], list[int]] = {}
-        valued: dict[tuple[object, int], dict[int, int | None]] = {}
+        #: per train kind, the candidates' indices by bound, highest first
+        self.by_ub: dict[tuple[object, int], list[int]] = {}
+        by_ub = self.by_ub
+        #: per train kind, the candidates valued here (by index; None: the train may not run it)
+        self.valued: dict[tuple[object, int], dict[int, int | None]] = {}
+        valued = self.valued
+        masks = [c.mask for c in candidates]
+        # each candidate's stop values, most valuable first, made once for every train kind
+        ordered: list[list[int] | None] = [None] * len(candidates)
         for t in trains:
             key = (t.distance, t.multiplier)
             if key in self.ub:
@@ -653,11 +716,14 @@ class _Floors:
             bonus = game_map.stop_bonus_valuer(corp, phase, t.multiplier)
             ubs = []
             mult = t.multiplier
-            for c in candidates:
+            for i, c in enumerate(candidates):
                 if len(c.stops) <= paid:
                     best = c.base
                 else:
-                    best = sum(sorted([node_value[n] for n in c.stops], reverse=True)[:paid])
+                    values = ordered[i]
+                    if values is None:
+                        values = ordered[i] = sorted([node_value[n] for n in c.stops], reverse=True)
+                    best = sum(values[:paid])
                 ubs.append(best * mult + (cap if bonus is None else bonus(c.stops)))
             self.ub[key] = ubs
             by_ub[key] = sorted(range(len(candidates)), key=ubs.__getitem__, reverse=True)
@@ -669,7 +735,7 @@ class _Floors:
             for n in by_ub[key]:
                 if ubs[n] <= best:
                     break
-                if n in used or candidates[n].mask & mask:
+                if masks[n] & mask or n in used:
                     continue
                 if n not in cache:
                     cache[n] = value(candidates[n])
@@ -794,7 +860,8 @@ def best_routes(
         and len(candidates) > FLOORS_FROM
     ):
         floors = _Floors(game_map, corp, [trains[i] for i in order], phase, candidates, value_of)
-    valued: dict[tuple[object, int], dict[int, int | None]] = {}  # per kind: candidate index -> value
+    # per kind: candidate index -> value (those the floors valued already)
+    valued: dict[tuple[object, int], dict[int, int | None]] = floors.valued if floors is not None else {}
     reported = [-1]
 
     def better(result: RouteResult) -> None:
@@ -820,16 +887,21 @@ def best_routes(
                 (max(floor_of[key], 0), floors.ub[key]) if floors is not None and floor_of else (0, None)
             )
             known = valued.setdefault(key, {})
-            for n, c in enumerate(candidates):
-                if n & 0x1FF == 0x1FF and not stopped:
+            # with floors, the candidates by bound, down to the floor; else all of them
+            indices: Sequence[int] = (
+                floors.by_ub[key] if floors is not None and ubs is not None else range(len(candidates))
+            )
+            for count, n in enumerate(indices):
+                if count & 0x1FF == 0 and not stopped:  # (at once too: a short list is not polled again)
                     try:
                         check()
                     except _Cancelled:
                         stopped.append(True)  # the routes valued so far are the ones searched
-                if stopped and n & 0x1FF == 0x1FF:
+                if stopped and count & 0x1FF == 0x1FF:
                     break
                 if ubs is not None and ubs[n] <= floor:
-                    continue
+                    break
+                c = candidates[n]
                 if n in known:
                     value = known[n]
                 else:

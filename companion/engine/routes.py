@@ -275,11 +275,11 @@ def check_route(
     for i in range(1, len(nodes) - 1):
         node = nodes[i]
         st = game_map.state[node[0]]
-        # a tapered path into an offboard ends a route there; a plain one runs on through it, as the
-        # reference engine runs 1861's K21 and 1867's H16 (tests/fixtures/reference: random-234, 131)
-        if chains[i - 1].terminal_b or chains[i].terminal_a:
-            raise ValueError(f"route cannot pass through the offboard {node[0]}")
-        if st.spec.nodes[node[1]].is_city and st.blocks(node[1], corp):
+        spec = st.spec.nodes[node[1]]
+        # an offboard ends a route, whether its track is tapered or not (docs/ROUTES.md)
+        if spec.kind == "offboard" or chains[i - 1].terminal_b or chains[i].terminal_a:
+            raise ValueError(f"a route cannot pass through the offboard {node[0]}; it may only end there")
+        if spec.is_city and st.blocks(node[1], corp):
             raise ValueError(f"{node[0]} is full of other corporations' tokens; {corp} cannot pass through")
     if not any(game_map.state[n[0]].tokened_by(n[1], corp) for n in nodes):
         raise ValueError(f"route must include a {corp} token")

@@ -234,3 +234,26 @@ def test_a_limit_during_the_floors_search_keeps_the_first_set(monkeypatch: pytes
     assert not result.optimal and result.cancelled and result.status == "best found, not proven"
     assert result.total >= made[0].total
     assert_legal(state.game_map, state.corporation, state.trains, state.phase, result)
+
+
+def test_dominance_drops_exactly_the_routes_a_better_one_uses_a_subset_of() -> None:
+    """``_undominated`` (no required run): best first, and a route is dropped exactly when one
+    before it in that order (worth at least as much) uses a subset of its track; compared with
+    that definition on random lists, duplicates and nested tracks among them."""
+    import random
+
+    rng = random.Random(39)
+    for _ in range(200):
+        pieces = rng.randint(1, 24)
+        lst = [
+            (rng.randint(0, 6), ro.Candidate((), (), rng.getrandbits(pieces) | 1 << rng.randrange(pieces)))
+            for _ in range(rng.randint(0, 120))
+        ]
+        ordered = sorted(lst, key=lambda vc: (-vc[0], vc[1].mask.bit_count()))
+        expected = [
+            (v, c)
+            for j, (v, c) in enumerate(ordered)
+            if not any(d.mask | c.mask == c.mask for _, d in ordered[:j])
+        ]
+        got = ro._undominated(lst)
+        assert [(v, id(c)) for v, c in got] == [(v, id(c)) for v, c in expected]

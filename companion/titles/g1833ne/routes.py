@@ -432,8 +432,10 @@ class Map1833NE(GameMap):
         if (first, last) == (0, len(nodes) - 1):
             return window.revenue, resources
         for i in range(1, len(nodes) - 1):
-            if chains[i - 1].terminal_b or chains[i].terminal_a:
-                raise ValueError(f"route cannot pass through the offboard {nodes[i][0]}")
+            if chains[i - 1].terminal_b or chains[i].terminal_a or stop_kind(self, nodes[i]) == "offboard":
+                raise ValueError(
+                    f"a route cannot pass through the offboard {nodes[i][0]}; it may only end there"
+                )
         ends = {nodes[0][0], nodes[-1][0]}
         gained = self.connection_bonus([h for h, _ in nodes], phase, corp) - self.connection_bonus(
             [h for h, _ in window.stops], phase, corp

@@ -70,6 +70,18 @@ class Map1867(GameMap):
     def bonus(self, corp: str, multiplier: int) -> Callable[[Sequence[Node]], int]:
         amounts = self.hex_bonuses.get(corp, {})
         capitals, bonus_hex, extra = self.capitals, self.bonus_hex, self.CAPITAL_BONUS * multiplier
+        if not amounts:  # no bridge or tunnel company: only the capital bonus (the optimiser asks often)
+
+            def capital_bonus(stops: Sequence[Node]) -> int:
+                timmins = capital = False
+                for h, _ in stops:
+                    if h == bonus_hex:
+                        timmins = True
+                    if h in capitals:
+                        capital = True
+                return extra if timmins and capital else 0
+
+            return capital_bonus
 
         def value(stops: Sequence[Node]) -> int:
             hexes = {h for h, _ in stops}
