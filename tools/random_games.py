@@ -388,6 +388,25 @@ def play_1833ne(seed: int, players: int, rules: frozenset[str], max_actions: int
     return game
 
 
+def player_count(title: str, rng: random.Random) -> int:
+    """How many players a random game of ``title`` seats (the benchmarks' games): 1870 two to six,
+    the other map titles three to five."""
+    return rng.randint(2, 6) if title == "1870" else rng.randint(3, 5)
+
+
+def next_actions(
+    game: Any,
+    rng: random.Random,
+    order: Callable[[list[dict[str, Any]], random.Random], list[dict[str, Any]]] | None = None,
+) -> list[dict[str, Any]]:
+    """The actions a random player would try next: 1833NE's one exact legal action, or a map
+    title's candidates (in the ``order`` given)."""
+    if game.title == "1833NE":
+        return [action_1833ne(game, rng)]
+    tried = candidates(game, rng)
+    return tried if order is None else order(tried, rng)
+
+
 def play(seed: int, players: int, rules: frozenset[str], max_actions: int = 3000, title: str = "1870") -> Any:
     if title == "1833NE":
         return play_1833ne(seed, players, rules, max_actions)

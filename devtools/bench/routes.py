@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.commands.routes import percentile
+from companion.titles import map_titles
 
 ROOT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "18xx.games"
-TITLES = ("1870", "1867", "1861", "1833NE")
 #: the hard limit (CPU seconds of the process) on one search: a wall-clock limit would also count
 #: the time the process waits for a shared machine's cores
 LIMIT = 10.0
@@ -140,7 +139,7 @@ def _play(title: str, seed: int, run: TitleRun, players: Any) -> None:
     from companion.engine import GameError, new_game
 
     rng = random.Random(seed)
-    count = rng.randint(3, 5) if title != "1870" else rng.randint(2, 6)
+    count = players.player_count(title, rng)
     game: Any = new_game(title, [(1000 + i, f"Player {i + 1}") for i in range(count)], frozenset(), seed)
     where = f"{title} random seed {seed}"
 
@@ -149,11 +148,10 @@ def _play(title: str, seed: int, run: TitleRun, players: Any) -> None:
         return _suggest(run, game, corp, f"{where} after {len(game.actions)} actions")
 
     game.suggest_routes = suggest  # the players' own look at the best routes is the one timed
-    next_action: Callable[[], list[dict[str, Any]]]
-    if title == "1833NE":
-        next_action = lambda: [players.action_1833ne(game, rng)]  # noqa: E731
-    else:
-        next_action = lambda: _ordered(players.candidates(game, rng), rng)  # noqa: E731
+
+    def next_action() -> list[dict[str, Any]]:
+        return list(players.next_actions(game, rng, _ordered))
+
     stuck = 0
     while not game.finished and len(game.actions) < 3000 and stuck <= 20:
         for action in next_action():
@@ -217,29 +215,28 @@ def title_lines(title: str) -> tuple[str, list[str]]:
     return row, slowest
 
 
-#: issue 39's hard states, stored exports replayed to their end: (file, how it was made)
-NATIONALS = (
-    ("1861_seed7017_national.json", "`random_games.py --title 1861 --seed 7017`, after 747 actions"),
-    (
-        "1861_seed38106_national.json",
-        "`random_games.py --title 1861 --seed 38106`, 4 players, after 646 actions",
-    ),
-)
+#: issue 39's hard states: stored exports of random games (``tools/random_games.py``), replayed to
+#: their end, where a national with many trains is to run
+NATIONALS = "*_national.json"
 
 
 def national_line() -> str:
-    """The best routes of the 1861 nationals of issue 39 (RSR with many trains), timed."""
+    """The best routes of the nationals of issue 39 (a national with many trains), timed."""
     from companion.engine import as_18xx
     from companion.interop.actions import effective_actions
     from companion.interop.replay import game_for_export, load_export
 
     lines = []
-    for name, made in NATIONALS:
-        path = ROOT.parent / "routes" / name
-        if not path.exists():
-            lines.append(f"* `{path}` is not here; not run.")
-            continue
+    paths = sorted((ROOT.parent / "routes").glob(NATIONALS))
+    if not paths:
+        lines.append(f"* no `{NATIONALS}` in `{ROOT.parent / 'routes'}`; not run.")
+    for path in paths:
         export = load_export(path)
+        settings = export.get("settings") or {}
+        made = (
+            f"`random_games.py --title {export['title']} --seed {settings.get('seed')}`, "
+            f"{len(export['players'])} players, after {len(export['actions'])} actions"
+        )
         table_game = game_for_export(export)
         for action in effective_actions(export["actions"]):
             table_game.replay_action(action)
@@ -253,13 +250,13 @@ def national_line() -> str:
             f"* {made}: {corp.sym} with {'/'.join(sorted(t.name for t in corp.trains))}: "
             f"{result.total}, {proof}, {seconds:.3f} s."
         )
-    return "\n".join(["The 1861 nationals of issue 39:", "", *lines])
+    return "\n".join(["The nationals of issue 39:", "", *lines])
 
 
 def bench() -> str:
     rows: list[str] = []
     slowest: list[str] = []
-    for title in TITLES:
+    for title in map_titles():
         row, lines = title_lines(title)
         rows.append(row)
         slowest += lines
@@ -271,7 +268,7 @@ def bench() -> str:
 def main() -> None:  # pragma: no cover - one title (or "national") at a time, printed as measured
     import sys
 
-    for title in sys.argv[1:] or TITLES:
+    for title in sys.argv[1:] or map_titles():
         if title == "national":
             print(national_line(), flush=True)
             continue
