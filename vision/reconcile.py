@@ -193,11 +193,13 @@ def _agreed_tokens(latest: HexObservation, backing: Sequence[HexObservation]) ->
     """``latest`` with each token space the frames backing it read otherwise unsure (None): a hand
     reaching for a token, a token being put down, a one-frame misreading is never a difference."""
     tokens = list(latest.tokens)
+    sure = [latest.sure_token(k) for k in range(len(tokens))]
     for obs in backing:
         if len(obs.tokens) != len(tokens):
-            return replace(latest, tokens=())
+            return replace(latest, tokens=(), token_sure=())
         tokens = [a if a == b else None for a, b in zip(tokens, obs.tokens, strict=True)]
-    return replace(latest, tokens=tuple(tokens))
+        sure = [s and obs.sure_token(k) for k, s in enumerate(sure)]
+    return replace(latest, tokens=tuple(tokens), token_sure=tuple(sure))
 
 
 def beside_cover(obs: HexObservation) -> str | None:
@@ -385,6 +387,10 @@ def reconcile_tokens(
                     lost.append(corp)
                 else:
                     left.pop(match)
+            if (lost or left) and not all(obs.sure_token(k - n + i) for i in range(n)):
+                # the city differs from the game, but not every reading of it is sure enough to say so
+                unread[hex_id] = f"{place}: a token the camera is not sure of"
+                continue
             for corp in lost:
                 if left:
                     _, r = left.pop(0)

@@ -51,7 +51,8 @@ class TokenReport:
     tokens: int = 0  # tokens on the table on hexes in clear view
     read_right: int = 0  # read in the right city with the right corporation (alone or its colour group)
     read_alone: int = 0  # ... naming that corporation alone
-    unread: int = 0  # its city "unsure" or its hex not read
+    unread: int = 0  # its hex not read ("can't see")
+    unsure: int = 0  # its city read "unsure" (a space unsure, or a reading unlike the game's not sure)
     read_wrong: int = 0
     free_read_as_token: int = 0
     changes: list[str] = field(default_factory=list)
@@ -201,16 +202,24 @@ def run_token_bench(
             for n in _cities(table, hex_id):
                 want = [c for c in truth[k : k + n] if c is not None]
                 got = None if read is None else read[k : k + n]
+                sure = all(obs.sure_token(i) for i in range(k, k + n))
                 k += n
-                if got is not None and any(g is None for g in got):
-                    got = None
-                seen = [g for g in got if g] if got is not None else None
+                doubt = got is not None and any(g is None for g in got)
+                seen = [g for g in got if g] if got is not None and not doubt else None
                 if seen is not None:
-                    report.free_read_as_token += max(0, len(seen) - len(want))
+                    right = [c for c in want if any(c in g for g in seen)]
+                    extra = max(0, len(seen) - len(want))
+                    if (extra or len(right) < len(want)) and not sure:
+                        seen, doubt = None, True  # unlike the table, but not sure: "unsure"
+                    else:
+                        report.free_read_as_token += extra
                 for corp in want:
                     report.tokens += 1
                     if seen is None or corp in recognizer.tokens.pale:
-                        report.unread += 1
+                        if doubt or corp in recognizer.tokens.pale:
+                            report.unsure += 1
+                        else:
+                            report.unread += 1
                         continue
                     match = next((g for g in seen if corp in g), None)
                     if match is None:
@@ -255,6 +264,7 @@ def summarise(reports: Sequence[TokenReport]) -> dict[str, Any]:
         "read_right": total("read_right"),
         "read_alone": total("read_alone"),
         "unread": total("unread"),
+        "unsure": total("unsure"),
         "read_wrong": total("read_wrong"),
         "free_read_as_token": total("free_read_as_token"),
         "changes": sum(len([c for c in r.changes if not c.startswith("moved-from")]) for r in reports),
@@ -281,7 +291,7 @@ def _row(title: str, look: str, s: dict[str, Any]) -> str:
         if look in TUNED and look in TOKEN_TUNED
         else ("tiles" if look in TUNED else "tokens" if look in TOKEN_TUNED else "**never**")
     )
-    seen = s["tokens"] - s["unread"]
+    seen = s["tokens"] - s["unread"] - s["unsure"]
     cells = [
         title,
         look,
@@ -290,7 +300,7 @@ def _row(title: str, look: str, s: dict[str, Any]) -> str:
         str(s["tokens"]),
         f"{_pct(s['read_right'], seen)} ({s['read_right']}/{seen})",
         _pct(s["read_alone"], seen),
-        _pct(s["unread"], s["tokens"]),
+        _pct(s["unsure"], s["tokens"]) + " / " + _pct(s["unread"], s["tokens"]),
         str(s["read_wrong"]),
         str(s["free_read_as_token"]),
         str(s["false"]),
@@ -332,7 +342,7 @@ def bench() -> str:
         "tokens in clear view",
         "read right, of those read",
         "read naming the corporation alone",
-        "not read (unsure or hex not read)",
+        "unsure / hex not read",
         "read wrongly",
         "free spaces read as a token",
         "false token differences",
