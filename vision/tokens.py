@@ -76,6 +76,9 @@ CHROMA_NEAR = 24.0
 #: corporation's colour over :data:`SURE_STRAY`.  A reading that is not sure still agrees with the
 #: game when it names the game's token; where it does not, the city is unsure, never a difference.
 SURE_SHARE = 0.4
+SURE_SHARE_CROWDED = 0.6
+#: ... and no colour unlike the leading one with this share of its votes (two colours in one disc)
+SURE_RIVAL = 0.5
 SURE_FREE_LEFT = 0.3
 SURE_DISTANCE = 28.0
 SURE_MARGIN = 10.0
@@ -250,11 +253,13 @@ class TokenReader:
         white where tokens cover its cities)."""
         order: list[tuple[str, int]] = []
         centres: list[tuple[float, float]] = []
+        crowded: list[bool] = []
         for hex_id, (at, cities) in spaces.items():
             for city in cities:
                 for sx, sy in city.slots:
                     order.append((hex_id, len(order)))
                     centres.append((at[0] + sx, at[1] + sy))
+                    crowded.append(len(cities) > 1)
         if not centres:
             return {h: ((), ()) for h in spaces}
         pixels = self.sample(frame, hmat, black, gains, np.array(centres, np.float64))
@@ -275,7 +280,7 @@ class TokenReader:
         )
         dark = np.percentile(ring.mean(axis=2), RING_PERCENTILE, axis=1)
         washed = (dark > RING_DARK).astype(np.float64)
-        judged = self.judge(pixels, washed)
+        judged = self.judge(pixels, washed, np.array(crowded))
         out: dict[str, list[tuple[SlotReading, bool]]] = {h: [] for h in spaces}
         for (hex_id, _), reading in zip(order, judged, strict=True):
             out[hex_id].append(reading)
@@ -309,7 +314,10 @@ class TokenReader:
         return [reading for reading, _ in self.judge(pixels)]
 
     def judge(
-        self, pixels: FloatArray, washed: NDArray[np.float64] | None = None
+        self,
+        pixels: FloatArray,
+        washed: NDArray[np.float64] | None = None,
+        crowded: NDArray[np.bool_] | None = None,
     ) -> list[tuple[SlotReading, bool]]:
         """Each token space's pixels (N, points, 3) as a free space, the corporations whose token it
         may be, or unsure (None), and whether the reading is sure enough to name a difference.  Every
@@ -321,7 +329,9 @@ class TokenReader:
         tell apart); free when the free space's colour has :data:`FREE_SHARE` of them and no
         corporation more than :data:`STRAY_SHARE` of the free space's votes.  ``washed``: per
         space, 1 where glare has washed out its printed ring (:data:`RING_DARK`): no reading of it
-        is sure.  Sure as
+        is sure.  ``crowded``: per space, whether its hex has several cities (each print places
+        their spaces its own way, so the disc may take in a token's edge, a halo or the next
+        space): a reading there is sure only with :data:`SURE_SHARE_CROWDED`.  Sure as
         :data:`SURE_SHARE` and the rest say."""
         if not len(pixels):
             return []
@@ -357,8 +367,12 @@ class TokenReader:
                 centre = np.median(lab[i][mine], axis=0)
                 far = np.linalg.norm(self._refs[1:] - centre, axis=1)
                 inside = np.array([g <= named for g in self.groups])
+                winners = [j for j in np.flatnonzero(corps >= SURE_RIVAL * top)]
+                lead = int(corps.argmax())
+                need = SURE_SHARE_CROWDED if crowded is not None and crowded[i] else SURE_SHARE
                 sure = bool(
-                    float(mine.mean()) >= SURE_SHARE
+                    float(mine.mean()) >= need
+                    and all(self.groups[j] <= self._alike[lead] for j in winners)
                     and free <= SURE_FREE_LEFT
                     and float(far[inside].min()) <= SURE_DISTANCE
                     and float(far[~inside].min(initial=1e9)) >= float(far[inside].min()) + SURE_MARGIN
