@@ -79,6 +79,10 @@ SURE_SHARE = 0.4
 SURE_SHARE_CROWDED = 0.6
 #: ... and no colour unlike the leading one with this share of its votes (two colours in one disc)
 SURE_RIVAL = 0.5
+#: ... and its colour at least this far from the hex's own colour round its edge (:data:`FILL_RING`,
+#: board units from the hex's centre): a disc of the tile's colour is the print, not a token
+SURE_FROM_FILL = 24.0
+FILL_RING = 0.38
 SURE_FREE_LEFT = 0.3
 SURE_DISTANCE = 28.0
 SURE_MARGIN = 10.0
@@ -91,6 +95,8 @@ RING_RADII = (0.9, 1.0, 1.1, 1.2)
 RING_POINTS = 24
 RING_PERCENTILE = 10.0
 RING_DARK = 120.0
+#: a hex lifted more than this (:data:`MAX_LIFT`) lies in a shadow too deep for a sure reading
+SHADOW_LIFT = 1.25
 
 
 @dataclass(frozen=True)
@@ -280,7 +286,23 @@ class TokenReader:
         )
         dark = np.percentile(ring.mean(axis=2), RING_PERCENTILE, axis=1)
         washed = (dark > RING_DARK).astype(np.float64)
-        judged = self.judge(pixels, washed, np.array(crowded))
+        # ... and so does one in a deep shadow: the lift brings its lightness back, not its colour
+        washed[np.array([lift[h] for h, _ in order]) > SHADOW_LIFT] = 1.0
+        # the hex's own colour (its tile's or the map's, round its edge): a disc of that colour is
+        # the print showing where another printing's token space lies otherwise, not a token
+        edge = self.sample(
+            frame,
+            hmat,
+            black,
+            gains,
+            np.array([spaces[h][0] for h in hexes], np.float64),
+            FILL_RING,
+            _ring_offsets(),
+        )
+        lift_of = np.array([lift[h] for h in hexes], np.float32)[:, None, None]
+        fills = dict(zip(hexes, np.median(to_lab(edge * lift_of), axis=1), strict=True))
+        fill = np.array([fills[h] for h, _ in order], np.float32)
+        judged = self.judge(pixels, washed, np.array(crowded), fill)
         out: dict[str, list[tuple[SlotReading, bool]]] = {h: [] for h in spaces}
         for (hex_id, _), reading in zip(order, judged, strict=True):
             out[hex_id].append(reading)
@@ -318,6 +340,7 @@ class TokenReader:
         pixels: FloatArray,
         washed: NDArray[np.float64] | None = None,
         crowded: NDArray[np.bool_] | None = None,
+        fill: FloatArray | None = None,
     ) -> list[tuple[SlotReading, bool]]:
         """Each token space's pixels (N, points, 3) as a free space, the corporations whose token it
         may be, or unsure (None), and whether the reading is sure enough to name a difference.  Every
@@ -331,7 +354,9 @@ class TokenReader:
         space, 1 where glare has washed out its printed ring (:data:`RING_DARK`): no reading of it
         is sure.  ``crowded``: per space, whether its hex has several cities (each print places
         their spaces its own way, so the disc may take in a token's edge, a halo or the next
-        space): a reading there is sure only with :data:`SURE_SHARE_CROWDED`.  Sure as
+        space): a reading there is sure only with :data:`SURE_SHARE_CROWDED`.  ``fill``: per space,
+        the Lab colour of its hex round the edge (its tile's or the map's print); a token reading
+        within :data:`SURE_FROM_FILL` of it is not sure.  Sure as
         :data:`SURE_SHARE` and the rest say."""
         if not len(pixels):
             return []
@@ -372,6 +397,7 @@ class TokenReader:
                 need = SURE_SHARE_CROWDED if crowded is not None and crowded[i] else SURE_SHARE
                 sure = bool(
                     float(mine.mean()) >= need
+                    and (fill is None or float(np.linalg.norm(centre - fill[i])) >= SURE_FROM_FILL)
                     and all(self.groups[j] <= self._alike[lead] for j in winners)
                     and free <= SURE_FREE_LEFT
                     and float(far[inside].min()) <= SURE_DISTANCE
