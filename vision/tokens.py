@@ -76,6 +76,13 @@ CHROMA_NEAR = 24.0
 #: corporation's colour over :data:`SURE_STRAY`.  A reading that is not sure still agrees with the
 #: game when it names the game's token; where it does not, the city is unsure, never a difference.
 SURE_SHARE = 0.4
+SURE_FREE_LEFT = 0.3
+SURE_DISTANCE = 28.0
+SURE_MARGIN = 10.0
+SURE_FREE = 0.6
+SURE_STRAY = 0.2
+#: ... on a hex of several cities (each printing places their spaces its own way, so the disc may
+#: take in a token's edge, a halo or the next space), the token's colours on this share of the disc
 SURE_SHARE_CROWDED = 0.6
 #: ... and no colour unlike the leading one with this share of its votes (two colours in one disc)
 SURE_RIVAL = 0.5
@@ -83,11 +90,6 @@ SURE_RIVAL = 0.5
 #: board units from the hex's centre): a disc of the tile's colour is the print, not a token
 SURE_FROM_FILL = 24.0
 FILL_RING = 0.38
-SURE_FREE_LEFT = 0.3
-SURE_DISTANCE = 28.0
-SURE_MARGIN = 10.0
-SURE_FREE = 0.6
-SURE_STRAY = 0.2
 #: the ring round a token space sampled (radii as shares of the space's, points round each), and
 #: how dark its darkest tenth must be (white-balanced luma) for a reading to be sure: the print's
 #: line is there unless glare has washed it (and the token with it) out
@@ -392,7 +394,7 @@ class TokenReader:
                 centre = np.median(lab[i][mine], axis=0)
                 far = np.linalg.norm(self._refs[1:] - centre, axis=1)
                 inside = np.array([g <= named for g in self.groups])
-                winners = [j for j in np.flatnonzero(corps >= SURE_RIVAL * top)]
+                winners = np.flatnonzero(corps >= SURE_RIVAL * top)
                 lead = int(corps.argmax())
                 need = SURE_SHARE_CROWDED if crowded is not None and crowded[i] else SURE_SHARE
                 sure = bool(
