@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -23,10 +23,10 @@ import numpy as np
 
 from devtools.bench.vision import bench_states, map_titles
 from devtools.looks import Renderer, renderer
-from vision.board import BoardState, board_from_title
+from vision.board import BoardState, board_from_title, title_tile_shapes
 from vision.perturb import FRAME_SIZE, hex_visibility, random_perturbation, simulate_frame
 from vision.pipeline import Recognizer
-from vision.reconcile import reconcile
+from vision.reconcile import reconcile, tokens_as
 from vision.render import Image
 from vision.tiles import rotation_classes
 from vision.tokens import token_spaces
@@ -158,6 +158,7 @@ def run_token_bench(
         t: recognizer.board.tile_shape(t)
         for t in {t for s in states for _, b in s for t, _ in b.tiles.values()}
     }
+    shapes_all = title_tile_shapes(title)
     out: list[TokenReport] = []
     for index in range(frames):
         game = states[int(rng.integers(len(states)))]
@@ -201,7 +202,17 @@ def run_token_bench(
                     report.tiles_bare_right += int(right)
             if not truth:
                 continue
-            read = list(obs.tokens) if len(obs.tokens) == len(truth) else None
+            # the readings in the order of the table's tile at its rotation (the reader may read an
+            # equivalent rotation that lists the cities otherwise)
+            laid_spaces = (
+                token_spaces(table.tile_shape(laid[0]), laid[1], table.layout)
+                if laid is not None
+                else token_spaces(table.hexes[hex_id].shape, 0, table.layout)
+            )
+            mapped = tokens_as(obs, laid_spaces, table.hexes[hex_id].shape, shapes_all, table.layout)
+            read = list(mapped[0]) if mapped is not None and len(mapped[0]) == len(truth) else None
+            if mapped is not None:
+                obs = replace(obs, tokens=mapped[0], token_sure=mapped[1])
             k = 0
             for n in _cities(table, hex_id):
                 want = [c for c in truth[k : k + n] if c is not None]
