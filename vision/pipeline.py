@@ -80,6 +80,13 @@ class HexObservation:
     #: the tile read is one the rules do not let lie on this hex (a player grabbed the wrong tile):
     #: always a difference, never a lay to propose
     unlawful: bool = False
+    #: per token space, whether its reading is sure enough to name a difference from the game
+    #: (:meth:`vision.tokens.TokenReader.judge`); empty: every reading is
+    token_sure: tuple[bool, ...] = ()
+
+    def sure_token(self, space: int) -> bool:
+        """Whether the reading of a token space may name a difference from the game."""
+        return space >= len(self.token_sure) or self.token_sure[space]
 
     @property
     def placed(self) -> tuple[str, int] | None:
@@ -445,10 +452,10 @@ class Recognizer:
             for i, r in zip(seen, readings, strict=True)
             if r.status == "tile" and r.tile is not None and self.shapes[r.tile].color == "gray"
         ]
-        read_tokens = self.tokens.read(frame, hmat, black, gains, spaces, gray)
+        read_tokens = self.tokens.read_judged(frame, hmat, black, gains, spaces, gray)
         for i, reading in zip(seen, readings, strict=True):
             hex_id = self.hex_ids[i]
-            tokens = read_tokens.get(hex_id, ())
+            tokens, sure = read_tokens.get(hex_id, ((), ()))
             if reading.status == "tile" and reading.tile is not None and reading.rotation is not None:
                 shape = self.shapes[reading.tile]
                 observations[hex_id] = HexObservation(
@@ -463,6 +470,7 @@ class Recognizer:
                     why=reading.why,
                     covered_near=near.get(i, ()),
                     unlawful=reading.unlawful,
+                    token_sure=sure,
                 )
             else:
                 observations[hex_id] = HexObservation(
@@ -472,6 +480,7 @@ class Recognizer:
                     tokens=tokens,
                     why=reading.why,
                     covered_near=near.get(i, ()),
+                    token_sure=sure,
                 )
         t3 = time.perf_counter()
         return FrameResult(

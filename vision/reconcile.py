@@ -37,7 +37,7 @@ from typing import Any
 from vision.board import board_from_title, title_tile_shapes
 from vision.pipeline import HexObservation
 from vision.tiles import TileShape, equivalent_rotations
-from vision.tokens import CitySpaces, token_spaces
+from vision.tokens import CitySpaces, SlotReading, token_spaces
 
 Placed = tuple[str, int]
 LegalLay = Callable[[str, str, int], "bool | str"]
@@ -55,6 +55,10 @@ SURE_BESIDE_COVERED = 0.995
 #: "no tile" on a hex beside this many covered hexes is never a change: what covers a whole hex
 #: reaches over at least three of its neighbours, and a pale hand over a tile can look like the bare map
 WHOLLY_COVERED_NEIGHBOURS = 3
+
+
+#: two token spaces this near (board units) are the same place on the hex
+SAME_SPACE = 0.05
 
 
 @dataclass(frozen=True)
@@ -193,11 +197,13 @@ def _agreed_tokens(latest: HexObservation, backing: Sequence[HexObservation]) ->
     """``latest`` with each token space the frames backing it read otherwise unsure (None): a hand
     reaching for a token, a token being put down, a one-frame misreading is never a difference."""
     tokens = list(latest.tokens)
+    sure = [latest.sure_token(k) for k in range(len(tokens))]
     for obs in backing:
         if len(obs.tokens) != len(tokens):
-            return replace(latest, tokens=())
+            return replace(latest, tokens=(), token_sure=())
         tokens = [a if a == b else None for a, b in zip(tokens, obs.tokens, strict=True)]
-    return replace(latest, tokens=tuple(tokens))
+        sure = [s and obs.sure_token(k) for k, s in enumerate(sure)]
+    return replace(latest, tokens=tuple(tokens), token_sure=tuple(sure))
 
 
 def beside_cover(obs: HexObservation) -> str | None:
@@ -323,6 +329,33 @@ def _place(title: str, hex_id: str, city: int, cities: int) -> str:
     return f"{where} (city {city + 1})" if cities > 1 else where
 
 
+def tokens_as(
+    obs: HexObservation,
+    spaces: Sequence[CitySpaces],
+    printed: TileShape,
+    shapes: Mapping[str, TileShape],
+    layout: str,
+) -> tuple[tuple[SlotReading, ...], tuple[bool, ...]] | None:
+    """The token readings of ``obs`` (and whether each is sure) in the order of ``spaces`` (the
+    game's tile at the game's rotation), matched by where each space lies: the reader reads a tile
+    at one of its equivalent rotations, which may list the same cities in another order (1861's
+    Kiev, three cities a third of a turn apart).  None when the spaces do not match."""
+    placed = obs.placed
+    seen = token_spaces(shapes[placed[0]], placed[1], layout) if placed else token_spaces(printed, 0, layout)
+    at = [p for c in seen for p in c.slots]
+    want = [p for c in spaces for p in c.slots]
+    if len(at) != len(obs.tokens) or len(want) != len(at):
+        return None
+    order: list[int] = []
+    for x, y in want:
+        j = min(range(len(at)), key=lambda i: (at[i][0] - x) ** 2 + (at[i][1] - y) ** 2)
+        if (at[j][0] - x) ** 2 + (at[j][1] - y) ** 2 > SAME_SPACE**2 or j in order:
+            order = list(range(len(at)))  # not the same places: as listed
+            break
+        order.append(j)
+    return tuple(obs.tokens[j] for j in order), tuple(obs.sure_token(j) for j in order)
+
+
 def reconcile_tokens(
     observations: Mapping[str, HexObservation],
     expected: Mapping[str, Placed],
@@ -361,8 +394,10 @@ def reconcile_tokens(
             if placed is not None
             else token_spaces(info.shape, 0, board.layout)
         )
-        if sum(len(c.slots) for c in spaces) != len(obs.tokens):
+        mapped = tokens_as(obs, spaces, board.hexes[hex_id].shape, shapes, board.layout)
+        if mapped is None:
             continue
+        obs = replace(obs, tokens=mapped[0], token_sure=mapped[1])
         want = list(expected_tokens.get(hex_id, ()))
         k = 0
         for city in spaces:
@@ -385,6 +420,10 @@ def reconcile_tokens(
                     lost.append(corp)
                 else:
                     left.pop(match)
+            if (lost or left) and not all(obs.sure_token(k - n + i) for i in range(n)):
+                # the city differs from the game, but not every reading of it is sure enough to say so
+                unread[hex_id] = f"{place}: a token the camera is not sure of"
+                continue
             for corp in lost:
                 if left:
                     _, r = left.pop(0)

@@ -25,6 +25,7 @@ from companion.engine import Game, GameError
 from companion.engine.entities import Corporation
 from companion.engine.operating import OperatingRound
 from companion.interop.replay import iter_replay
+from companion.table.service import describe_action
 from vision.annotate import annotate
 from vision.board import BoardState, board_from_title
 from vision.calibration import Calibration
@@ -59,9 +60,9 @@ class CameraCheck:
     """Why each hex of ``cant_see`` could not be read (the recogniser's words), where it said."""
     proposals: list[dict[str, Any]] = field(default_factory=list)
     rejected: list[tuple[str, str]] = field(default_factory=list)
-    token_places: dict[str, str] = field(default_factory=dict)
-    """The place of each proposed token's city in the game's words (``"B19 Springfield, IL"``), by
-    the city the action names."""
+    token_sentences: dict[str, str] = field(default_factory=dict)
+    """Each proposed token in the title's own sentence (its table presenter's, as the toast says
+    it: ``"MP places a token in B19 (Springfield, IL)"``), by the city the action names."""
     error: str | None = None
     seconds: float = 0.0
     frames: int = 0
@@ -95,17 +96,17 @@ class CameraCheck:
         return "\n".join(self.notes() + self.proposal_lines())
 
     def proposal_label(self, action: dict[str, Any]) -> str:
-        """A proposed action as its button says it: "Lay tile 9 on E6 (MKT)", "Place MP's token on
-        B19 Springfield, IL"."""
+        """A proposed action as its button says it: "Lay tile 9 on E6 (MKT)", "MP places a token in
+        B19 (Springfield, IL)" (a token in the title's sentence)."""
         if action.get("type") == "place_token":
             city = str(action["city"])
-            return f"Place {action['entity']}'s token on {self.token_places.get(city, city)}"
+            return self.token_sentences.get(city, f"{action['entity']} places a token")
         tile = str(action["tile"]).rsplit("-", 1)[0]
         return f"Lay tile {tile} on {action['hex']} ({action['entity']})"
 
     def proposal_lines(self) -> list[str]:
         return [
-            f"proposed: {p['entity']} places a token on {self.token_places.get(p['city'], p['city'])}"
+            f"proposed: {self.proposal_label(p)}"
             if p["type"] == "place_token"
             else f"proposed: {p['entity']} lays #{p['tile']} on {p['hex']}, rotation {p['rotation']}"
             for p in self.proposals
@@ -328,12 +329,10 @@ class BoardWatch:
         corp = operating_corporation(game)
         if recon is None or corp is None:
             return out
-        places = {d.hex: d.place for d in recon.token_differences}
         for p in recon.proposals:
             if p.get("type") == "place_token":
                 out.proposals.append(dict(p))
-                where, _ = game.map.city(str(p["city"]))
-                out.token_places[str(p["city"])] = places.get(where, where)
+                out.token_sentences[str(p["city"])] = describe_action(game, p)
                 continue
             action = lay_action(game, corp, str(p["hex"]), str(p["tile"]), int(p["rotation"]))
             if isinstance(action, dict):

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from companion.data import parse_code
 from vision.board import BoardState, HexInfo
 from vision.geometry import APOTHEM, CIRCUMRADIUS, edge_angle, vertex_angle
-from vision.render import BoardView
+from vision.render import BoardView, hex_to_bgr
 from vision.tiles import TileShape
 
 Image = NDArray[np.uint8]
@@ -435,7 +435,7 @@ def corp_colours(board: BoardState, hex_id: str) -> list[BGR | None]:
     out: list[BGR | None] = []
     for sym in board.tokens.get(hex_id, ()):
         corp = board.corporations.get(sym) if sym is not None else None
-        out.append(rgb(corp.color) if corp is not None and corp.color.startswith("#") else None)
+        out.append(hex_to_bgr(corp.color) if corp is not None else None)  # "#0189d1" or "darkBlue"
     return out
 
 

@@ -24,7 +24,7 @@ from companion.data import parse_code
 from devtools.looks._paint import blank_board, hand_laid
 from vision.board import BoardState, HexInfo
 from vision.geometry import edge_angle, vertex_angle
-from vision.render import Image, draw_markers
+from vision.render import Image, draw_markers, hex_to_bgr
 from vision.tiles import TileShape
 
 Grid = NDArray[np.float64]
@@ -408,12 +408,7 @@ def _corp_colours(board: BoardState, hex_id: str) -> list[BGR | None]:
     out: list[BGR | None] = []
     for sym in board.tokens.get(hex_id, ()):
         corp = board.corporations.get(sym) if sym is not None else None
-        if corp is None or not corp.color.startswith("#"):
-            out.append(None)
-            continue
-        v = corp.color.lstrip("#")
-        r, g, b = (int(v[i : i + 2], 16) for i in (0, 2, 4))
-        out.append((b, g, r))
+        out.append(hex_to_bgr(corp.color) if corp is not None else None)  # "#0189d1" or "darkBlue"
     return out
 
 

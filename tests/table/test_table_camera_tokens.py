@@ -102,11 +102,14 @@ def test_a_token_placed_on_the_board_is_proposed_and_confirmed_by_the_panel_butt
         assert check.proposals == [
             {"type": "place_token", "entity": "MP", "entity_type": "corporation", "city": "57-1-0", "slot": 0}
         ]
-        assert "proposed: MP places a token on B19 Springfield, IL" in check.summary()
+        assert "proposed: MP places a token in B19 (Springfield, IL)" in check.summary()
+        assert check.proposal_label(check.proposals[0]) == "MP places a token in B19 (Springfield, IL)"
         session = UISession(service)
         session.record_check(check, quiet_if_unchanged=True, offer=True)
         proposal = service.proposal
         assert isinstance(proposal, Proposal) and proposal.action["type"] == "place_token"
+        # the toast names the hex and the city in the game's words, never the engine's "57-1-0"
+        assert proposal.text == "MP places a token in B19 (Springfield, IL)"
         outcome = service.press(Button.CONFIRM)  # the panel button
         assert outcome is not None and outcome.ok, outcome
         assert game.map.state["B19"].tokens[game.map.state["B19"].spec.city_indices[0]][0] == "MP"

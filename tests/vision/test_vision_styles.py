@@ -54,6 +54,17 @@ def test_cardboard_tiles_are_jittered_by_seed_and_carry_tokens() -> None:
     assert with_token.mean() < 0.6 * without.mean()
 
 
+@pytest.mark.parametrize("look", ["cardboard", "classic", "print2", "reprint", "offset"])
+def test_a_token_of_a_named_colour_is_drawn_in_it(look: str) -> None:
+    # 1867's GWR and TGB are "darkBlue" in the title data, not "#rrggbb": drawn dark blue, not left out
+    board = board_from_title("1867", {}, {"E13": ["TGB"]})
+    assert board.corporations["TGB"].color == "darkBlue"
+    cx, cy = (int(v * 40) for v in board.geometry.center("E13"))
+    disc = renderer(look)(board, 40.0, 1)[cy - 2 : cy + 3, cx - 2 : cx + 3].reshape(-1, 3).astype(int)
+    blue, green, red = np.median(disc, axis=0)
+    assert blue > red + 40 and blue > green + 40 and red < 110, (blue, green, red)
+
+
 def test_offset_blends_only_where_a_mask_covers_yet_as_a_whole_patch_blend_would() -> None:
     """``offset``'s sprite lays a colour through a mask on the box the mask touches only (the
     suite's offset tests spend most of their time there): the result equals, to the bit, the blend
