@@ -10,8 +10,9 @@ The result maps each name to its JSON.
 
 How long a step waits: an empty name (a pause, often inside a loop waiting for the app) always
 ``PAUSE`` seconds.  A named step waits until the app has settled — three frames since the step, no
-background work (``app.busy``: routes, maps, camera, story) and nothing due on the clock (a layout,
-a label's texture, a result posted from a thread) — and at most ``PAUSE`` seconds, the fixed wait
+background work (``app.busy``: routes, maps, camera, story), buttons there long enough to be
+touched (``app.settling()``) and nothing due on the clock (a layout, a label's texture, a result
+posted from a thread) — and at most ``PAUSE`` seconds, the fixed wait
 every step took before (the start likewise: at most ``START`` seconds).  A screen that has settled
 is what the fixed wait was for; the shots come sooner when it settles sooner, never later.
 """
@@ -94,6 +95,8 @@ PAUSE, START = 0.4, 1.0
 def _settled(then, mine):
     # nothing left to do on screen: frames drawn since ``then``, no background work, nothing due
     if Clock.frames - then < 3 or getattr(app, "busy", None):
+        return False
+    if getattr(app, "settling", lambda: False)():  # buttons just changed: a touch would be ignored
         return False
     return not any(e is not mine and not e.loop and e.timeout <= 0.1 for e in Clock.get_events())
 
