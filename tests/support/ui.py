@@ -196,8 +196,10 @@ class Started:
     long demo runs while its other screen tests drive their own app, filling the time the demo
     waits between its scenes.  ``stop`` ends it if it was never waited for."""
 
-    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+        self.proc = subprocess.Popen(
+            args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
 
     def finished(self, timeout: float) -> subprocess.CompletedProcess[str]:
         try:
