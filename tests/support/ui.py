@@ -215,6 +215,16 @@ class Started:
             self.proc.communicate()
 
 
+def selected(request: Any, test: str) -> bool:
+    """Whether the requesting module's test function ``test`` runs in this session: a module
+    fixture starts a background run for it only then (not in a ``-m "not slow"`` or ``-k`` pass
+    that leaves it out)."""
+    return any(
+        item.module is request.module and getattr(item, "originalname", item.name) == test
+        for item in request.session.items
+    )
+
+
 def start_headless_demo(title: str, out: Path) -> Started:
     """Start ``companion demo --headless --title TITLE`` into ``out`` (it starts its own Xvfb)."""
     return Started(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support.paths import TESTS
-from tests.support.ui import Started, drive, headless_demo, start_headless_demo
+from tests.support.ui import Started, drive, headless_demo, selected, start_headless_demo
 
 ROOT = TESTS / "fixtures" / "18xx.games"
 
@@ -72,12 +72,15 @@ def test_1861_money_is_in_roubles(shots: dict[str, Any]) -> None:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def demos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, Started]]]:
+def demos(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, tuple[Path, Started]]]:
     """``companion demo`` of 1867 and of 1861, both started with the module's first test (each has
     its own Xvfb) and waited for by their own tests: they run together, and while the others
     drive their app."""
     out = {}
-    for title in ("1867", "1861"):
+    wanted = selected(request, "test_companion_demo_plays_1867_and_1861")
+    for title in ("1867", "1861") if wanted else ():
         folder = tmp_path_factory.mktemp(f"demo-{title}") / "demo"
         out[title] = (folder, start_headless_demo(title, folder))
     yield out

@@ -10,20 +10,21 @@ from pathlib import Path
 import pytest
 
 from companion.store import Store
-from tests.support.ui import Started, companion_run
+from tests.support.ui import Started, companion_run, selected
 
 WATCHED = ["1870", "1867"]
 
 
 @pytest.fixture(scope="module", autouse=True)
 def watches(
-    tmp_path_factory: pytest.TempPathFactory, display: str
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, display: str
 ) -> Iterator[dict[str, tuple[Path, Started]]]:
     """``companion run`` with a simulated camera for each title of
     ``test_the_board_watch_looks_every_check_interval``, both started with the module's first test
     and waited for by their own: they run together, and while the other tests run theirs."""
     out = {}
-    for title in WATCHED:
+    wanted = selected(request, "test_the_board_watch_looks_every_check_interval")
+    for title in WATCHED if wanted else []:
         folder = tmp_path_factory.mktemp(f"watch-{title}")
         (folder / "c.toml").write_text(
             f'[game]\ntitle = "{title}"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'

@@ -19,7 +19,7 @@ from tests.support.title_table import (
     start_demo_night,
 )
 from tests.support.tsr import UI_OPENING
-from tests.support.ui import Started, drive
+from tests.support.ui import Started, drive, selected
 
 BODY = (
     UI_OPENING
@@ -54,9 +54,14 @@ def steps(app):
 
 
 @pytest.fixture(scope="module", autouse=True)
-def tsr_night(tmp_path_factory: pytest.TempPathFactory, display: str) -> Iterator[tuple[Path, Started]]:
+def tsr_night(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, display: str
+) -> Iterator[tuple[Path, Started] | None]:
     """``companion demo --title TSR``, started with the module's first test and waited for by its
     own (the last): the demo runs while the other tests drive their apps."""
+    if not selected(request, "test_companion_demo_title_tsr_plays_its_game_night"):
+        yield None
+        return
     folder = tmp_path_factory.mktemp("tsr-night")
     started = start_demo_night(folder / "demo", display, "TSR")
     yield folder, started
@@ -214,9 +219,12 @@ def test_the_new_game_screen_asks_for_the_dividends_track(tmp_path: Path, displa
         assert game.title == "TSR" and game.optional_rules == ["dividends_track=7"]
 
 
-def test_companion_demo_title_tsr_plays_its_game_night(tsr_night: tuple[Path, Started], display: str) -> None:
+def test_companion_demo_title_tsr_plays_its_game_night(
+    tsr_night: tuple[Path, Started] | None, display: str
+) -> None:
     """``companion demo --title TSR``: the scripted night (taps on the simulated reader, touch
     buttons, confirms) to its first dividends, with a screenshot after each scene."""
+    assert tsr_night is not None
     folder, started = tsr_night
     night = demo_night(folder, display, "TSR", timeout=240, started=started)
     assert (
