@@ -13,7 +13,7 @@ from companion.engine import Game, GameError, new_game
 from companion.engine.rounds import LegalAction
 from companion.interop.replay import game_for_export
 from tests.support.engine import actions, export, game_at
-from tests.support.legal_walk import walk
+from tests.support.legal_walk import accepted, walk
 
 
 def test_short_game_every_choice_listed_and_accepted() -> None:
@@ -90,7 +90,7 @@ def test_every_button_the_screen_offers_is_accepted(name: str) -> None:
         if i % 17 == 0:
             for choice in action_choices(game):
                 try:
-                    game.clone().apply(choice.action)
+                    accepted(game, choice.action)
                 except GameError as err:
                     raise AssertionError(
                         f"{name} before {action.get('id')}: {choice.label!r} refused: {err}"

@@ -45,6 +45,17 @@ def same_choice(action: dict[str, Any], game: Any) -> str:
     return json.dumps(key, sort_keys=True, default=str)
 
 
+def accepted(game: Any, action: dict[str, Any]) -> None:
+    """``game.apply(action)`` (a :class:`GameError` if it is refused), then ``game`` put back as it
+    was, in place (:meth:`Game.snapshot`, as a preview does): trying every listed action so costs a
+    snapshot, not a copy of the whole game (``clone``, 4-5 times a snapshot's time)."""
+    before = game.snapshot()
+    try:
+        game.apply(action)
+    finally:
+        before.restore()
+
+
 def walk(export: dict[str, Any], *, trial_every: int, types: frozenset[str] | None = None) -> tuple[int, int]:
     """Walk the game of ``export``; returns (actions checked, listed actions tried)."""
     name = str(export.get("id", ""))
@@ -60,7 +71,7 @@ def walk(export: dict[str, Any], *, trial_every: int, types: frozenset[str] | No
             if trial_every and i % trial_every == 0:
                 for la in legal:
                     try:
-                        game.clone().apply(la.action)
+                        accepted(game, la.action)
                     except GameError as err:  # pragma: no cover - the failure message is the point
                         raise AssertionError(
                             f"{name} before {action.get('id')}: {la.action} refused: {err}"

@@ -22,7 +22,7 @@ from companion.store import Store
 from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import TagRegistry, find_item
-from tests.support.ui import companion_run, drive
+from tests.support.ui import Started, companion_run, drive
 
 GameT = TypeVar("GameT", bound=TableGame)
 
@@ -164,16 +164,21 @@ class DemoNight:
     records: list[dict[str, Any]]
 
 
-def demo_night(tmp_path: Path, display: str, title: str, timeout: int) -> DemoNight:
-    """``companion demo --headless --title TITLE``: the title's scripted night (taps on the simulated
-    reader, touch buttons, confirms), a screenshot after each scene."""
-    out = tmp_path / "demo"
-    proc = subprocess.run(
+def start_demo_night(out: Path, display: str, title: str) -> Started:
+    """Start ``companion demo --headless --title TITLE`` into ``out``, in the background."""
+    return Started(
         [sys.executable, "-m", "companion", "demo", "--headless", "--title", title, "--out", str(out)],
         env=dict(os.environ, DISPLAY=display),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
     )
+
+
+def demo_night(
+    tmp_path: Path, display: str, title: str, timeout: int, started: Started | None = None
+) -> DemoNight:
+    """``companion demo --headless --title TITLE``: the title's scripted night (taps on the simulated
+    reader, touch buttons, confirms), a screenshot after each scene; or the one ``started`` into
+    ``tmp_path / "demo"`` (:func:`start_demo_night`), waited for."""
+    out = tmp_path / "demo"
+    proc = (started or start_demo_night(out, display, title)).finished(timeout)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return DemoNight((out / "transcript.txt").read_text(), json.loads((out / "screens.json").read_text()))

@@ -7,6 +7,14 @@ yields is a name: once the window has laid out and drawn what the step changed, 
 ``out/NAME.png`` and its label texts and tagged widgets as ``out/NAME.json`` (``{"texts": [...],
 "labelled": {...}}``); then the next step runs (an empty name: just wait for the redraw).
 The result maps each name to its JSON.
+
+How long a step waits: an empty name (a pause, often inside a loop waiting for the app) always
+``PAUSE`` seconds.  A named step waits until the app has settled — three frames since the step, no
+background work (``app.busy``: routes, maps, camera, story), buttons there long enough to be
+touched (``app.settling()``) and nothing due on the clock (a layout, a label's texture, a result
+posted from a thread) — and at most ``PAUSE`` seconds, the fixed wait
+every step took before (the start likewise: at most ``START`` seconds).  A screen that has settled
+is what the fixed wait was for; the shots come sooner when it settles sooner, never later.
 """
 
 from __future__ import annotations
@@ -76,12 +84,37 @@ def title_service(title, names):
 """
 
 EPILOGUE = """
+import time as _time
+
 app = make_app()
 _steps = steps(app)
 shots = {}
+PAUSE, START = 0.4, 1.0
 
 
-def _next(_dt):
+def _settled(then, mine):
+    # nothing left to do on screen: frames drawn since ``then``, no background work, nothing due
+    if Clock.frames - then < 3 or getattr(app, "busy", None):
+        return False
+    if getattr(app, "settling", lambda: False)():  # buttons just changed: a touch would be ignored
+        return False
+    return not any(e is not mine and not e.loop and e.timeout <= 0.1 for e in Clock.get_events())
+
+
+def _when_settled(go, longest, start=None):
+    # ``go()`` once the app has settled, or ``longest`` seconds after ``start`` (now) whatever it is doing
+    start, then, mine = start or _time.perf_counter(), Clock.frames, [None]
+
+    def check(_dt):
+        if _time.perf_counter() - start >= longest or _settled(then, mine[0]):
+            go()
+        else:
+            mine[0] = Clock.schedule_once(check, 0)
+
+    mine[0] = Clock.schedule_once(check, 0)
+
+
+def _next(*_args):
     try:
         name = next(_steps)
     except StopIteration:
@@ -94,7 +127,10 @@ def _next(_dt):
         app.stop()
         raise SystemExit(3)
     # let the window lay out and draw what the step changed, then save it
-    Clock.schedule_once(lambda _dt: _shoot(name), 0.4)
+    if name:
+        _when_settled(lambda: _shoot(name), PAUSE)
+    else:
+        Clock.schedule_once(lambda _dt: _shoot(name), PAUSE)
 
 
 def _shoot(name):
@@ -106,7 +142,8 @@ def _shoot(name):
     Clock.schedule_once(_next, 0.05)
 
 
-Clock.schedule_once(_next, 1.0)
+_begun = _time.perf_counter()  # the start's longest wait counts from here, as it did
+Clock.schedule_once(lambda _dt: _when_settled(_next, START, _begun), 0)
 app.run()
 """
 
@@ -154,14 +191,51 @@ class DemoRun:
     records: dict[str, dict[str, Any]]
 
 
-def headless_demo(title: str, out: Path) -> DemoRun:
-    """Run ``companion demo --headless --title TITLE`` into ``out`` (it starts its own Xvfb)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", "demo", "--headless", "--title", title, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
+class Started:
+    """A command started now, in the background, and waited for later (``finished``): a module's
+    long demo runs while its other screen tests drive their own app, filling the time the demo
+    waits between its scenes.  ``stop`` ends it if it was never waited for."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+        self.proc = subprocess.Popen(
+            args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+
+    def finished(self, timeout: float) -> subprocess.CompletedProcess[str]:
+        try:
+            out, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise
+        return subprocess.CompletedProcess(self.proc.args, self.proc.returncode, out, err)
+
+    def stop(self) -> None:
+        if self.proc.returncode is None:
+            self.proc.kill()
+            self.proc.communicate()
+
+
+def selected(request: Any, test: str) -> bool:
+    """Whether the requesting module's test function ``test`` runs in this session: a module
+    fixture starts a background run for it only then (not in a ``-m "not slow"`` or ``-k`` pass
+    that leaves it out)."""
+    return any(
+        item.module is request.module and getattr(item, "originalname", item.name) == test
+        for item in request.session.items
     )
+
+
+def start_headless_demo(title: str, out: Path) -> Started:
+    """Start ``companion demo --headless --title TITLE`` into ``out`` (it starts its own Xvfb)."""
+    return Started(
+        [sys.executable, "-m", "companion", "demo", "--headless", "--title", title, "--out", str(out)]
+    )
+
+
+def headless_demo(title: str, out: Path, started: Started | None = None) -> DemoRun:
+    """Run ``companion demo --headless --title TITLE`` into ``out`` (or wait for the one ``started``
+    there): what it left."""
+    proc = (started or start_headless_demo(title, out)).finished(timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     shots = sorted(p.name for p in out.glob("*.png"))
     assert all((out / s).stat().st_size > 10_000 for s in shots)

@@ -3,13 +3,14 @@ Table screen, loans and their interest, money in roubles for 1861, the merger ro
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.paths import TESTS
-from tests.support.ui import drive, headless_demo
+from tests.support.ui import Started, drive, headless_demo, selected, start_headless_demo
 
 ROOT = TESTS / "fixtures" / "18xx.games"
 
@@ -70,6 +71,23 @@ def test_1861_money_is_in_roubles(shots: dict[str, Any]) -> None:
     assert "₽" in body and "$" not in body, body
 
 
+@pytest.fixture(scope="module", autouse=True)
+def demos(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, tuple[Path, Started]]]:
+    """``companion demo`` of 1867 and of 1861, both started with the module's first test (each has
+    its own Xvfb) and waited for by their own tests: they run together, and while the others
+    drive their app."""
+    out = {}
+    wanted = selected(request, "test_companion_demo_plays_1867_and_1861")
+    for title in ("1867", "1861") if wanted else ():
+        folder = tmp_path_factory.mktemp(f"demo-{title}") / "demo"
+        out[title] = (folder, start_headless_demo(title, folder))
+    yield out
+    for _folder, started in out.values():
+        started.stop()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("title", "bid", "merger"),
@@ -78,8 +96,11 @@ def test_1861_money_is_in_roubles(shots: dict[str, Any]) -> None:
         ("1861", "Player 1 bids 100₽ for N", "MB merges with N"),
     ],
 )
-def test_companion_demo_plays_1867_and_1861(tmp_path: Path, title: str, bid: str, merger: str) -> None:
-    demo = headless_demo(title, tmp_path / "demo")
+def test_companion_demo_plays_1867_and_1861(
+    demos: dict[str, tuple[Path, Started]], title: str, bid: str, merger: str
+) -> None:
+    folder, started = demos[title]
+    demo = headless_demo(title, folder, started)
     assert demo.shots == [
         "01-table-auction.png",
         "02-minor-auction.png",

@@ -5,12 +5,21 @@ refused tap saying why, the camera screen saying there is nothing to check; `com
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.title_table import cell, cells_inside, companion_run_twice, demo_night, screen_shots
+from tests.support.title_table import (
+    cell,
+    cells_inside,
+    companion_run_twice,
+    demo_night,
+    screen_shots,
+    start_demo_night,
+)
+from tests.support.ui import Started, selected
 
 BODY = """
 from companion.table.script import demo_uid
@@ -63,6 +72,21 @@ def steps(app):
 """
 
 
+@pytest.fixture(scope="module", autouse=True)
+def cobs_night(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, display: str
+) -> Iterator[tuple[Path, Started] | None]:
+    """``companion demo --title CoBS``, started with the module's first test and waited for by its
+    own (the last): the demo runs while the other tests drive their apps."""
+    if not selected(request, "test_companion_demo_title_cobs_plays_its_game_night"):
+        yield None
+        return
+    folder = tmp_path_factory.mktemp("cobs-night")
+    started = start_demo_night(folder / "demo", display, "CoBS")
+    yield folder, started
+    started.stop()
+
+
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory: pytest.TempPathFactory, display: str) -> dict[str, Any]:
     import json
@@ -109,11 +133,32 @@ def test_the_camera_screen_says_there_is_nothing_to_check(shots: dict[str, Any])
     assert "City of the Big Shoulders has no tiles on a map: the camera has nothing to check" in text
 
 
+def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: str) -> None:
+    """``companion run`` with ``game.title = "CoBS"``: the Board screen, no camera; a stored action
+    (the first demand tile entered) is there when it starts again."""
+    first_tile = {
+        "type": "draw",
+        "entity": 1,
+        "entity_type": "player",
+        "kind": "demand",
+        "place": "food_and_dairy_50",
+        "item": "demand1",
+    }
+    texts, again = companion_run_twice(tmp_path, display, "CoBS", ["Ann", "Bob"], first_tile)
+    assert "Ann to act" in texts and "Board" in texts and "Market" not in texts
+    assert any(t.startswith("enter the demand tile for the food and dairy $50 row") for t in texts)
+    assert any(t.startswith("enter the demand tile for the dry goods $50 row") for t in again)
+
+
 @pytest.mark.slow
-def test_companion_demo_title_cobs_plays_its_game_night(tmp_path: Path, display: str) -> None:
+def test_companion_demo_title_cobs_plays_its_game_night(
+    cobs_night: tuple[Path, Started] | None, display: str
+) -> None:
     """``companion demo --title CoBS``: the scripted night (taps on the simulated reader, touch
     buttons, confirms) to Brunswick's first dividend, with a screenshot after each scene."""
-    night = demo_night(tmp_path, display, "CoBS", timeout=400)
+    assert cobs_night is not None
+    folder, started = cobs_night
+    night = demo_night(folder, display, "CoBS", timeout=400, started=started)
     assert (
         "confirmed: Brunswick pays out $140 ($14 a share: Ann $42, Bob $14, Brunswick's treasury $84); "
         "share value $40 to $60" in night.transcript
@@ -132,20 +177,3 @@ def test_companion_demo_title_cobs_plays_its_game_night(tmp_path: Path, display:
     operating = records[3]["labelled"]
     assert operating["panel:Brunswick operates"]["text"] == "Brunswick operates"
     assert any("Ann starts Brunswick at $40: $120 to its treasury" in t for t in records[0]["texts"])
-
-
-def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: str) -> None:
-    """``companion run`` with ``game.title = "CoBS"``: the Board screen, no camera; a stored action
-    (the first demand tile entered) is there when it starts again."""
-    first_tile = {
-        "type": "draw",
-        "entity": 1,
-        "entity_type": "player",
-        "kind": "demand",
-        "place": "food_and_dairy_50",
-        "item": "demand1",
-    }
-    texts, again = companion_run_twice(tmp_path, display, "CoBS", ["Ann", "Bob"], first_tile)
-    assert "Ann to act" in texts and "Board" in texts and "Market" not in texts
-    assert any(t.startswith("enter the demand tile for the food and dairy $50 row") for t in texts)
-    assert any(t.startswith("enter the demand tile for the dry goods $50 row") for t in again)

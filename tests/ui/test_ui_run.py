@@ -2,12 +2,54 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from companion.store import Store
-from tests.support.ui import companion_run
+from tests.support.ui import Started, companion_run, selected
+
+WATCHED = ["1870", "1867"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def watches(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, display: str
+) -> Iterator[dict[str, tuple[Path, Started]]]:
+    """``companion run`` with a simulated camera for each title of
+    ``test_the_board_watch_looks_every_check_interval``, both started with the module's first test
+    and waited for by their own: they run together, and while the other tests run theirs."""
+    out = {}
+    wanted = selected(request, "test_the_board_watch_looks_every_check_interval")
+    for title in WATCHED if wanted else []:
+        folder = tmp_path_factory.mktemp(f"watch-{title}")
+        (folder / "c.toml").write_text(
+            f'[game]\ntitle = "{title}"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
+            '[camera]\nmode = "simulated"\ncheck_interval = 1.0\n'
+            '[display]\nsize = "800x480"\n'
+        )
+        args = [
+            "--config",
+            "c.toml",
+            "--exit-after",
+            "100",
+            "--exit-when",
+            "[camera]",
+            "--screenshot",
+            "shot.png",
+        ]
+        started = Started(
+            [sys.executable, "-m", "companion", "run", *args],
+            env=dict(os.environ, DISPLAY=display),
+            cwd=folder,
+        )
+        out[title] = (folder, started)
+    yield out
+    for _folder, started in out.values():
+        started.stop()
 
 
 def test_run_starts_then_resumes_the_game_in_the_store(tmp_path: Path, display: str) -> None:
@@ -46,23 +88,17 @@ def test_run_refuses_a_bad_configuration(tmp_path: Path, display: str) -> None:
     assert not (tmp_path / "shot.png").exists()
 
 
-@pytest.mark.parametrize("title", ["1870", "1867"])
-def test_the_board_watch_looks_every_check_interval(tmp_path: Path, display: str, title: str) -> None:
+@pytest.mark.parametrize("title", WATCHED)
+def test_the_board_watch_looks_every_check_interval(
+    watches: dict[str, tuple[Path, Started]], title: str
+) -> None:
     """With a camera configured, the app looks at the board every ``camera.check_interval`` seconds
     without anyone asking; the simulated table follows the game, so the board matches it (on 1870's
     map and on 1867's, whose hexes are flat-topped and whose cities print labels)."""
-    (tmp_path / "c.toml").write_text(
-        f'[game]\ntitle = "{title}"\nplayers = ["Ann", "Bob", "Cy", "Di"]\ndatabase = "db.sqlite3"\n'
-        '[camera]\nmode = "simulated"\ncheck_interval = 1.0\n'
-        '[display]\nsize = "800x480"\n'
-    )
-    proc = companion_run(
-        ["--config", "c.toml", "--exit-after", "100", "--exit-when", "[camera]", "--screenshot", "shot.png"],
-        display,
-        tmp_path,
-    )
+    folder, started = watches[title]
+    proc = started.finished(timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    happened = (tmp_path / "shot.txt").read_text().split("what happened:\n", 1)[1].splitlines()
+    happened = (folder / "shot.txt").read_text().split("what happened:\n", 1)[1].splitlines()
     camera = [line for line in happened if line.startswith("[camera]")]
     assert camera and camera[0].startswith("[camera] the board matches the game"), happened
     hidden = int(camera[0].split("(")[1].split()[0]) if "hidden" in camera[0] else 0

@@ -4,14 +4,22 @@ saying there is nothing to check, and none of the 18xx screens."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.title_table import cell, cells_inside, companion_run_twice, demo_night, screen_shots
+from tests.support.title_table import (
+    cell,
+    cells_inside,
+    companion_run_twice,
+    demo_night,
+    screen_shots,
+    start_demo_night,
+)
 from tests.support.tsr import UI_OPENING
-from tests.support.ui import drive
+from tests.support.ui import Started, drive, selected
 
 BODY = (
     UI_OPENING
@@ -43,6 +51,21 @@ def steps(app):
     yield "log"
 """
 )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tsr_night(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, display: str
+) -> Iterator[tuple[Path, Started] | None]:
+    """``companion demo --title TSR``, started with the module's first test and waited for by its
+    own (the last): the demo runs while the other tests drive their apps."""
+    if not selected(request, "test_companion_demo_title_tsr_plays_its_game_night"):
+        yield None
+        return
+    folder = tmp_path_factory.mktemp("tsr-night")
+    started = start_demo_night(folder / "demo", display, "TSR")
+    yield folder, started
+    started.stop()
 
 
 @pytest.fixture(scope="module")
@@ -111,26 +134,6 @@ def test_screens_readable(shots: dict[str, Any]) -> None:
     out: Path = shots["out"]
     for name in ("board", "build-toast", "camera"):
         assert (out / f"{name}.png").stat().st_size > 5_000
-
-
-def test_companion_demo_title_tsr_plays_its_game_night(tmp_path: Path, display: str) -> None:
-    """``companion demo --title TSR``: the scripted night (taps on the simulated reader, touch
-    buttons, confirms) to its first dividends, with a screenshot after each scene."""
-    night = demo_night(tmp_path, display, "TSR", timeout=240)
-    assert (
-        "confirmed: Cy buys a Red share (red_2) and a Blue share (blue_2) for $20 ($4 more to Red)"
-        in night.transcript
-    )
-    assert "-- Dividends --" in night.transcript and "Red pays Ann $3 (1 × $3)" in night.transcript
-    records = night.records
-    assert [r["file"] for r in records][-3:] == [
-        "05-tsr-dividends.png",
-        "06-tsr-camera.png",
-        "07-tsr-log.png",
-    ]
-    board = records[4]["labelled"]
-    assert board["cell:0:0:3"]["text"] == "1 of 10"  # the dividends paid, on the Tracks panel
-    assert "Nothing to check" in records[5]["texts"]
 
 
 def test_companion_run_serves_the_title_and_resumes_it(tmp_path: Path, display: str) -> None:
@@ -214,3 +217,27 @@ def test_the_new_game_screen_asks_for_the_dividends_track(tmp_path: Path, displa
     with Store.open(tmp_path / "db.sqlite3") as store:
         (game,) = store.games()
         assert game.title == "TSR" and game.optional_rules == ["dividends_track=7"]
+
+
+def test_companion_demo_title_tsr_plays_its_game_night(
+    tsr_night: tuple[Path, Started] | None, display: str
+) -> None:
+    """``companion demo --title TSR``: the scripted night (taps on the simulated reader, touch
+    buttons, confirms) to its first dividends, with a screenshot after each scene."""
+    assert tsr_night is not None
+    folder, started = tsr_night
+    night = demo_night(folder, display, "TSR", timeout=240, started=started)
+    assert (
+        "confirmed: Cy buys a Red share (red_2) and a Blue share (blue_2) for $20 ($4 more to Red)"
+        in night.transcript
+    )
+    assert "-- Dividends --" in night.transcript and "Red pays Ann $3 (1 × $3)" in night.transcript
+    records = night.records
+    assert [r["file"] for r in records][-3:] == [
+        "05-tsr-dividends.png",
+        "06-tsr-camera.png",
+        "07-tsr-log.png",
+    ]
+    board = records[4]["labelled"]
+    assert board["cell:0:0:3"]["text"] == "1 of 10"  # the dividends paid, on the Tracks panel
+    assert "Nothing to check" in records[5]["texts"]

@@ -64,7 +64,7 @@ def check_nothing_unlisted_is_accepted(game: CobsGame, rng: random.Random) -> No
                 if json.dumps(probe, sort_keys=True) in listed:
                     continue
                 try:
-                    game.clone().replay_action(probe)
+                    game.preview(probe)  # tried on the game, then put back as it was
                 except GameError:
                     continue
                 raise AssertionError(f"accepted but not listed: {probe}")
@@ -81,10 +81,13 @@ def play(seed: int, players: int, check_every: int = 15) -> CobsGame:
         if game.finished:
             break
         if n % check_every == 0:
-            for la in game.legal_actions():  # every listed action is accepted
-                game.clone().replay_action(la.action)
+            # every listed action is accepted (each tried on the game, then put back: a snapshot,
+            # not a copy of the whole game per action)
+            for la in game.legal_actions():
+                game.preview(la.action)
             check_nothing_unlisted_is_accepted(game, rng)
-        game.apply(random_action(game, rng))
+        # a listed action, never refused: without apply's snapshot for putting a refused one back
+        game.replay_action(random_action(game, rng))
         cobs_invariants(game)
     assert game.finished and game.game_end_reason == "decades"
     return game
