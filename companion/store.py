@@ -1128,9 +1128,11 @@ class Store(Database):
             game = new_game(record.title, list(record.players), frozenset(record.optional_rules), record.seed)
         except GameError as exc:
             raise StoreError(f"game {game_id} in {self.path} cannot be replayed: {exc}") from exc
+        # the log's own actions, each accepted once already: the replay path, without ``apply``'s
+        # snapshot to put a refused one back (a refused one ends the replay: the game is dropped)
         for n, action in enumerate(self.effective_actions(game_id), start=1):
             try:
-                game.apply(action)
+                game.replay_action(action)
             except GameError as exc:
                 raise StoreError(
                     f"game {game_id} in {self.path}: logged action {n} ({action.get('type')}) is refused by "
