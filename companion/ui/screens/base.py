@@ -22,6 +22,7 @@ from companion.ui.widgets import (
     PAPER,
     Text,
     paint,
+    repaint,
 )
 
 if TYPE_CHECKING:  # the shell shows the screens
@@ -140,6 +141,8 @@ class BaseScreen(Screen):  # type: ignore[misc]
         super().__init__(**kw)
         self.app = app
         self.u = app.u
+        self.kept_panels: dict[str, PanelWidgets] = {}
+        """A title's panels shown last (:func:`add_panel`), updated in place while their shape holds."""
         paint(self, PAPER, relative=True)
 
     def refresh(self) -> None:
@@ -167,36 +170,93 @@ class ListScreen(BaseScreen):
         self.add_widget(scroll_of(self.grid))
 
 
-def add_panel(grid: GridLayout, panel: Panel, n: int, u: float, prefix: str = "") -> None:
+def add_panel(
+    grid: GridLayout,
+    panel: Panel,
+    n: int,
+    u: float,
+    prefix: str = "",
+    kept: dict[str, PanelWidgets] | None = None,
+) -> None:
     """A title's table on a screen (``grid``, one column): its heading, its rows (highlighted ones
-    bold on the accent colour) and its note; ``cell:{prefix}{n}:{row}:{column}`` name the cells."""
-    grid.add_widget(Text(panel.heading, size=15 * u, bold=True, wrap=True, id_name=f"panel:{panel.heading}"))
-    if panel.rows:
-        table = GridLayout(cols=len(panel.columns), size_hint_y=None, spacing=1)
-        table.bind(minimum_height=table.setter("height"))
+    bold on the accent colour) and its note; ``cell:{prefix}{n}:{row}:{column}`` name the cells.
+    ``kept``: the widgets of the last refresh, by panel, reused while the panel keeps its shape
+    (its texts changed in place: a board of some 200 cells is not built anew on every action)."""
+    key = f"{prefix}{n}"
+    widgets = kept.get(key) if kept is not None else None
+    if widgets is not None and widgets.fits(panel):
+        widgets.update(panel)
+    else:
+        widgets = PanelWidgets(panel, n, u, prefix)
+        if kept is not None:
+            kept[key] = widgets
+    for w in widgets.widgets():
+        if w.parent is not None:
+            w.parent.remove_widget(w)
+        grid.add_widget(w)
+
+
+class PanelWidgets:
+    """The widgets of one title panel (:func:`add_panel`)."""
+
+    def __init__(self, panel: Panel, n: int, u: float, prefix: str) -> None:
+        self.u = u
+        self.shape = self._shape(panel)
+        self.heading = Text(panel.heading, size=15 * u, bold=True, wrap=True)
+        self.table: GridLayout | None = None
+        self.heads: list[Text] = []
+        self.cells: list[list[Text]] = []
+        if panel.rows:
+            self.table = GridLayout(cols=len(panel.columns), size_hint_y=None, spacing=1)
+            self.table.bind(minimum_height=self.table.setter("height"))
+            for head in panel.columns:
+                self.heads.append(Text(head, size=12 * u, bold=True, wrap=True))
+                self.table.add_widget(self.heads[-1])
+            for i, values in enumerate(panel.rows):
+                row = []
+                for c, value in enumerate(values):
+                    cell = Text(value, size=13 * u, wrap=True, id_name=f"cell:{prefix}{n}:{i}:{c}")
+                    paint(cell, "#ece6d6")
+                    self.table.add_widget(cell)
+                    row.append(cell)
+                self.cells.append(row)
+        self.note = Text(panel.note, size=12 * u, wrap=True) if panel.note else None
+        self.update(panel)
+
+    @staticmethod
+    def _shape(panel: Panel) -> tuple[int, int, bool]:
+        return (len(panel.columns), len(panel.rows), bool(panel.note))
+
+    def fits(self, panel: Panel) -> bool:
+        """Whether ``panel`` has the cells these widgets hold (its texts may differ)."""
+        return self._shape(panel) == self.shape
+
+    def update(self, panel: Panel) -> None:
+        """Show ``panel`` (of the same shape): only what changed is drawn again."""
+        self.heading.text = panel.heading
+        self.heading.id_name = f"panel:{panel.heading}"
         # columns as wide as their longest text (a long list of links wraps at 48 characters)
         widths = [
             min(48, max([len(panel.columns[c]), *(len(r[c]) for r in panel.rows)]))
             for c in range(len(panel.columns))
         ]
-        for c, head in enumerate(panel.columns):
-            table.add_widget(Text(head, size=12 * u, bold=True, wrap=True, size_hint_x=max(3, widths[c])))
+        for c, head in enumerate(self.heads):
+            head.text = panel.columns[c]
+            head.size_hint_x = max(3, widths[c])
         for i, values in enumerate(panel.rows):
             lit = i in panel.highlight
             for c, value in enumerate(values):
-                cell = Text(
-                    value,
-                    size=13 * u,
-                    bold=lit,
-                    wrap=True,
-                    size_hint_x=max(3, widths[c]),
-                    id_name=f"cell:{prefix}{n}:{i}:{c}",
-                )
-                paint(cell, ACCENT if lit else "#ece6d6")
-                table.add_widget(cell)
-        grid.add_widget(table)
-    if panel.note:
-        grid.add_widget(Text(panel.note, size=12 * u, wrap=True, id_name=f"note:{panel.heading}"))
+                cell = self.cells[i][c]
+                cell.text = value
+                cell.bold = lit
+                cell.size_hint_x = max(3, widths[c])
+                repaint(cell, ACCENT if lit else "#ece6d6")
+        if self.note is not None:
+            self.note.text = panel.note
+            self.note.id_name = f"note:{panel.heading}"
+
+    def widgets(self) -> list[Widget]:
+        return [w for w in (self.heading, self.table, self.note) if w is not None]
 
 
 def _toggle(box: CheckBox) -> bool:

@@ -144,4 +144,4 @@ class BoardScreen(ListScreen):
             self.show_map(net)
             self._size_map()
         for n, panel in enumerate(bv.panels):
-            add_panel(g, panel, n, u)
+            add_panel(g, panel, n, u, kept=self.kept_panels)

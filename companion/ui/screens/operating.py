@@ -303,6 +303,6 @@ class OperatingScreen(BaseScreen):
             who = ", ".join(f"{n} +{ov.money(a)}" for n, a in d.receives) or "nobody"
             left.add_widget(Text(f"{d.label}: {who}; {d.price_text}", size=13 * u, wrap=True))
         for n, panel in enumerate(ov.panels):  # the title's own tables (1833NE's finances)
-            add_panel(left, panel, n, u, prefix="operating:")
+            add_panel(left, panel, n, u, prefix="operating:", kept=self.kept_panels)
         if self.map_key is None or (self.routes is None and not computing):
             self.draw_map([])

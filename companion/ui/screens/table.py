@@ -65,7 +65,7 @@ class TableScreen(ListScreen):
 
             with_story(self.app, fill)
         for n, panel in enumerate(tv.panels):  # the title's own tables (1833NE's takeover offers)
-            add_panel(g, panel, n, u, prefix="table:")
+            add_panel(g, panel, n, u, prefix="table:", kept=self.kept_panels)
         if tv.auction_under_way:
             g.add_widget(
                 Text(tv.auction_under_way, size=16 * u, bold=True, wrap=True, id_name="auction-under-way")
