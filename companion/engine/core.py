@@ -586,6 +586,9 @@ class TableGame:
     def _process_one(self, action: ActionDict, auto: bool) -> list[str]:
         start = len(self.log)
         check_action_shape(action)
+        if self.already_done(action):
+            self.actions.append(action)  # kept in the log as recorded; nothing changes
+            return []
         if self.finished and action.get("type") != "message":
             raise GameOver(f"the game is over ({self.game_end_reason}); no more actions")
         self.process_single(action)
@@ -608,6 +611,12 @@ class TableGame:
                 action = {**action, "auto_actions": generated}
         self.actions.append(action)
         return self.log[start:]
+
+    def already_done(self, action: ActionDict) -> bool:
+        """Title hook: ``action`` of a recorded game is one the title's rules have since taken by
+        themselves (an older record enters a step that is now automatic), so replaying it changes
+        nothing; by default no action is."""
+        return False
 
     def process_single(self, action: ActionDict) -> None:
         self.suspend_queries()  # nothing has changed yet: the step is chosen in that window

@@ -563,12 +563,9 @@ class CobsGame(TableGame):
         if action.get("type") != "message":
             self.taken_automatically = []
 
-    def _process_one(self, action: dict[str, Any], auto: bool) -> list[str]:
-        if self.finished and self.repeats_automatic(action):
-            # the automatic step ended the game; an older record enters that step after it
-            self.actions.append(action)
-            return []
-        return super()._process_one(action, auto)
+    def already_done(self, action: dict[str, Any]) -> bool:
+        # the automatic step ended the game; an older record enters that step after it
+        return self.finished and self.repeats_automatic(action)
 
     def repeats_automatic(self, action: dict[str, Any]) -> bool:
         """``action`` is a choice the engine has just taken automatically, entered again by a record

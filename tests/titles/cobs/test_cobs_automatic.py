@@ -92,3 +92,23 @@ def test_a_game_stored_before_the_automatic_steps_replays_to_the_same_end(tmp_pa
     assert sum(line.startswith("automatic: ") for line in game.log) == sum(
         len(a.get("auto_actions") or []) for a in game.actions
     )
+
+
+def test_an_older_record_that_enters_the_automatic_step_ending_the_game_replays() -> None:
+    # seed 15: the game ends in an automatic withhold after its last player's action; a record
+    # from before that was automatic enters the withhold itself, after the end
+    rng = random.Random(15)
+    game = new_game("CoBS", ["P1", "P2", "P3"], {"advanced"}, seed=15)
+    assert isinstance(game, CobsGame)
+    while not game.finished:
+        game.apply(random_action(game, rng))
+    assert [a["type"] for a in game.actions[-1]["auto_actions"]] == ["dividend"]
+    older = []
+    for action in game.actions:
+        older.append({k: v for k, v in action.items() if k != "auto_actions"})
+        older += action.get("auto_actions") or []
+    again = new_game("CoBS", ["P1", "P2", "P3"], {"advanced"}, seed=15)
+    for action in older:
+        again.replay_action(action)
+    assert again.finished and again.result() == game.result()
+    assert again.actions[-1] == older[-1]  # kept in the log as recorded, nothing done again
