@@ -13,6 +13,8 @@
 #   player acts on the site; the automatic actions it made are written with the state;
 # * recorded: with the export's auto_actions, checked against the ones the engine makes
 #   (validate_auto_actions), as when the site loads an export and goes on.
+# A run's routes are handed over without their revenue, so the engine checks each route and values it
+# itself (with it, the engine takes the route as it is).
 # undo and redo give a new game (as on the site), which goes on.  A refused action ends the trace with
 # {"refused": id, "error": message, "stuck": whether the engine then has no action for anyone it waits for}.
 require 'json'
@@ -55,6 +57,11 @@ actions = data['actions']
 game = Engine::Game.load(data, actions: [], strict: true)
 actions.each do |raw|
   action = raw.dup
+  if action['type'] == 'run_routes'
+    # a route handed over with its revenue is taken as it is; without it the engine checks the route
+    # (connected, no offboard passed through, one hex of an offboard group ...) and values it itself
+    action['routes'] = (action['routes'] || []).map { |r| r.except('revenue', 'revenue_str') }
+  end
   case mode
   when 'live'
     action.delete('auto_actions')
