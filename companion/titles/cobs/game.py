@@ -30,7 +30,10 @@ from companion.titles.cobs.steps import (
     StockStep,
 )
 
-__all__ = ["CobsGame", "move_key"]
+__all__ = ["DRAWN", "CobsGame", "move_key"]
+
+#: what a draw of each kind puts on the board, in the rules' words
+DRAWN = {"demand": "demand tile", "asset": "capital asset", "goal": "public goal", "supply": "resource"}
 
 #: fields an action has in a record but not as a move (who sent it, when, its place in the log)
 RECORD_ONLY = frozenset({"id", "original_id", "user", "created_at", "auto_actions"})
@@ -596,13 +599,7 @@ class CobsGame(TableGame):
         kind = action.get("type")
         who = self.entity_of(action)
         if kind == "draw":
-            what = {
-                "demand": "demand tile",
-                "asset": "capital asset",
-                "supply": "resource",
-                "goal": "public goal",
-            }
-            thing = what.get(str(action.get("kind")), "component")
+            thing = DRAWN.get(str(action.get("kind")), "component")
             return f"automatic: {action.get('item')} is the only {thing} that can be drawn"
         if kind == "appeal_bonus":
             return f"automatic: {who.name} cannot use its appeal bonus and takes $25 instead"

@@ -17,7 +17,7 @@ from companion.table.tags import Item, ItemKind
 from companion.table.titles import Choice, Panel, TableTitle
 from companion.titles.cobs import TITLE, load_data
 from companion.titles.cobs.entities import RESOURCES, Certificate, CobsCompany, CobsPlayer
-from companion.titles.cobs.game import CobsGame
+from companion.titles.cobs.game import DRAWN, CobsGame
 from companion.titles.cobs.steps import OperatingStep, StockStep
 
 __all__ = ["TABLE", "bank_text", "choice", "describe_action", "panels", "phase_text", "tag_items", "why_not"]
@@ -622,17 +622,13 @@ def choice(game: CobsGame, legal: LegalAction) -> Choice:
         return Choice(kind.replace("_", " ").capitalize(), kind.replace("_", " "))
 
 
-#: how each kind of drawn component is counted in the words of ``draw_all``
-_DRAWN = {"demand": "demand tile", "asset": "capital asset", "goal": "public goal", "supply": "resource"}
-
-
 def draws_text(draws: list[dict[str, Any]]) -> str:
     """What ``draw_all`` draws, counted by kind in the order they come (``12 demand tiles, 5 capital
     assets and 12 resources``)."""
     counts: dict[str, int] = {}
     for draw in draws:
         counts[str(draw["kind"])] = counts.get(str(draw["kind"]), 0) + 1
-    parts = [f"{n} {_DRAWN.get(k, k)}{'s' if n != 1 else ''}" for k, n in counts.items()]
+    parts = [f"{n} {DRAWN.get(k, k)}{'s' if n != 1 else ''}" for k, n in counts.items()]
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
