@@ -66,6 +66,20 @@ def demo_service(count=None):
     return TableService.open(store, service.game_id, registry)
 
 
+def open_full_map(app):
+    # touch the Operating screen's Full map button and wait until the map is drawn; gives its screen
+    # (``screen = yield from open_full_map(app)``)
+    full = next(b for b in app.screens["operating"].left.children
+                if getattr(b, "text", "").startswith("Full map"))
+    full.dispatch("on_press")
+    screen = app.screens["map"]
+    for _ in range(40):
+        yield ""
+        if screen.image.texture is not None:
+            break
+    return screen
+
+
 def title_service(title, names):
     # a new game of a title without a map, every card with a demo tag; and ``act(kind, **fields)``,
     # which proposes and confirms the first legal action of that type with those fields

@@ -26,13 +26,7 @@ def make_app():
 def steps(app):
     app.show("operating")
     yield ""
-    full = next(b for b in app.screens["operating"].left.children if getattr(b, "text", "").startswith("Full map"))
-    full.dispatch("on_press")
-    screen = app.screens["map"]
-    for _ in range(40):
-        yield ""
-        if screen.image.texture is not None:
-            break
+    screen = yield from open_full_map(app)
     screen.fit_whole()  # it opens on the operating area (tests/ui/test_ui_night2.py)
     yield ""
     seen["fit"] = screen.hex_px()

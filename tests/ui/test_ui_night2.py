@@ -61,13 +61,7 @@ def steps(app):
     app.popup.dismiss()
     app.popup = None
 
-    full = next(b for b in op.left.children if getattr(b, "text", "").startswith("Full map"))
-    full.dispatch("on_press")
-    screen = app.screens["map"]
-    for _ in range(40):
-        yield ""
-        if screen.image.texture is not None:
-            break
+    screen = yield from open_full_map(app)
     yield "full-map"
     x, y = screen.pos_of_hex("E12")
     seen["full"] = {"hex_px": screen.hex_px(), "target": screen.target_px, "e12": [x, y],
