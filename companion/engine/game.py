@@ -1297,11 +1297,14 @@ class Game(TableGame):
             StopRoute(t.id, tuple(h.upper() for h in stops))
             for t, (_h, stops) in zip(trains, wanted, strict=True)
         ]
+        spec, phase = self.route_trains(trains), self.map_phase()
         try:
-            routes = routes_by_stops(
-                self.map, corp.sym, self.route_trains(trains), stop_routes, self.map_phase()
-            )
-        except ValueError as exc:
+            routes = routes_by_stops(self.map, corp.sym, spec, stop_routes, phase)
+            # each route's value as the run is checked when applied (a title's map may value it its own way)
+            values = self.map.route_revenue(corp.sym, spec, routes, phase)
+            for route, value in zip(routes, values, strict=True):
+                route["revenue"] = value
+        except (ValueError, MapError) as exc:
             raise GameError(str(exc)) from None
         return {
             "type": "run_routes",

@@ -35,8 +35,9 @@ def routes_by_stops(
     game_map: GameMap, corp: str, trains: Sequence[Train], wanted: Sequence[StopRoute], phase: Phase
 ) -> list[dict[str, Any]]:
     """The 18xx.games ``routes`` of a run whose stops are ``wanted`` (one entry per train, each train
-    in ``trains`` by name): legal routes through those stops in that order, no track used twice in
-    the run.  Raises ``ValueError`` with the reason a player can act on when there are none."""
+    in ``trains`` by name; their values are the map's to give, ``GameMap.route_revenue``): legal
+    routes through those stops in that order, no track used twice in the run.  Raises ``ValueError``
+    with the reason a player can act on when there are none."""
     by_name = {t.name: t for t in trains}
     source = ChainsByHex(game_map)  # one numbering of the track for the whole run
     reasons: list[str] = []
@@ -67,7 +68,6 @@ def routes_by_stops(
             "connections": r.connections,
             "hexes": r.hexes,
             "nodes": [f"{h}-{n}" for h, n in r.stops],
-            "revenue": r.revenue,
         }
         for r in found
     ]
