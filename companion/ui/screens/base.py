@@ -200,7 +200,6 @@ class PanelWidgets:
     """The widgets of one title panel (:func:`add_panel`)."""
 
     def __init__(self, panel: Panel, n: int, u: float, prefix: str) -> None:
-        self.u = u
         self.shape = self._shape(panel)
         self.heading = Text(panel.heading, size=15 * u, bold=True, wrap=True)
         self.table: GridLayout | None = None
