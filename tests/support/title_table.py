@@ -22,7 +22,7 @@ from companion.store import Store
 from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService
 from companion.table.tags import TagRegistry, find_item
-from tests.support.ui import Started, companion_run, drive
+from tests.support.ui import Started, companion_run, drive, selected
 
 GameT = TypeVar("GameT", bound=TableGame)
 
@@ -170,6 +170,21 @@ def start_demo_night(out: Path, display: str, title: str) -> Started:
         [sys.executable, "-m", "companion", "demo", "--headless", "--title", title, "--out", str(out)],
         env=dict(os.environ, DISPLAY=display),
     )
+
+
+def night_in_background(
+    request: Any, tmp_path_factory: Any, display: str, title: str, test: str
+) -> Iterator[tuple[Path, Started] | None]:
+    """The body of a module fixture: ``companion demo --title TITLE``'s game night started with the
+    module's first test and waited for by ``test`` (its folder and run; None when ``test`` does not
+    run in this session)."""
+    if not selected(request, test):
+        yield None
+        return
+    folder = tmp_path_factory.mktemp(f"{title.lower()}-night")
+    started = start_demo_night(folder / "demo", display, title)
+    yield folder, started
+    started.stop()
 
 
 def demo_night(

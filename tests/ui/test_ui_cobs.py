@@ -16,10 +16,10 @@ from tests.support.title_table import (
     cells_inside,
     companion_run_twice,
     demo_night,
+    night_in_background,
     screen_shots,
-    start_demo_night,
 )
-from tests.support.ui import Started, selected
+from tests.support.ui import Started
 
 BODY = """
 from companion.table.script import demo_uid
@@ -78,13 +78,9 @@ def cobs_night(
 ) -> Iterator[tuple[Path, Started] | None]:
     """``companion demo --title CoBS``, started with the module's first test and waited for by its
     own (the last): the demo runs while the other tests drive their apps."""
-    if not selected(request, "test_companion_demo_title_cobs_plays_its_game_night"):
-        yield None
-        return
-    folder = tmp_path_factory.mktemp("cobs-night")
-    started = start_demo_night(folder / "demo", display, "CoBS")
-    yield folder, started
-    started.stop()
+    yield from night_in_background(
+        request, tmp_path_factory, display, "CoBS", "test_companion_demo_title_cobs_plays_its_game_night"
+    )
 
 
 @pytest.fixture(scope="module")

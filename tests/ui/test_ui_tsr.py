@@ -15,11 +15,11 @@ from tests.support.title_table import (
     cells_inside,
     companion_run_twice,
     demo_night,
+    night_in_background,
     screen_shots,
-    start_demo_night,
 )
 from tests.support.tsr import UI_OPENING
-from tests.support.ui import Started, drive, selected
+from tests.support.ui import Started, drive
 
 BODY = (
     UI_OPENING
@@ -59,13 +59,9 @@ def tsr_night(
 ) -> Iterator[tuple[Path, Started] | None]:
     """``companion demo --title TSR``, started with the module's first test and waited for by its
     own (the last): the demo runs while the other tests drive their apps."""
-    if not selected(request, "test_companion_demo_title_tsr_plays_its_game_night"):
-        yield None
-        return
-    folder = tmp_path_factory.mktemp("tsr-night")
-    started = start_demo_night(folder / "demo", display, "TSR")
-    yield folder, started
-    started.stop()
+    yield from night_in_background(
+        request, tmp_path_factory, display, "TSR", "test_companion_demo_title_tsr_plays_its_game_night"
+    )
 
 
 @pytest.fixture(scope="module")
