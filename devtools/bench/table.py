@@ -29,11 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.devices import DeviceRuntime
-from companion.engine import as_18xx, new_game
+from companion.engine import Game
 from companion.engine.entities import Corporation
 from companion.hardware.protocol import encode_device_line
 from companion.hardware.reader import SerialReader
 from companion.interop.actions import effective_actions, remap_players, strip_action
+from companion.interop.replay import export_rules, export_seed
 from companion.store import Store
 from companion.table.script import demo_uid, enroll_demo_tags
 from companion.table.service import Proposal, Result, TableService, game_from_store
@@ -60,27 +61,41 @@ class Opening:
 
 def opening(title: str = DEFAULT_TITLE) -> Opening:
     """The :class:`Opening` of ``title``'s demo game (any title with a demo game and IPO shares)."""
-    from companion.ui.scenario import demo_export
+    from companion.ui.scenario import Step, demo_export, first_state
 
     export = demo_export(title=title)
+
+    def ipo_buy(step: Step) -> bool:
+        return _ipo_certificate(step.game) is not None
+
+    try:
+        step = first_state(export, ipo_buy)
+    except LookupError:
+        raise ValueError(f"{title}'s demo game never offers a certificate from the IPO") from None
     seats = {p["id"]: n for n, p in enumerate(export["players"], start=1)}
-    names = [str(p["name"]) for p in export["players"]]
-    settings = export.get("settings") or {}
-    rules = [str(r) for r in settings.get("optional_rules") or []]
-    seed = int(settings.get("seed") or 0)
-    game = as_18xx(new_game(title, names, frozenset(rules), seed))
-    moves: list[dict[str, Any]] = []
-    for action in effective_actions(export["actions"]):
-        for legal in game.legal_actions():
-            if legal.type == "buy_shares" and legal.cards:
-                share = game.share(legal.cards[0])
-                if isinstance(share.owner, Corporation):  # still in the IPO
-                    buyer = str(game.current_entity().name)
-                    return Opening(title, names, rules, seed, moves, legal.cards[0], buyer)
-        move = remap_players(strip_action(action), seats)
-        game.replay_action(move)
-        moves.append(move)
-    raise ValueError(f"{title}'s demo game never offers a certificate from the IPO")
+    moves = [
+        remap_players(strip_action(a), seats) for a in effective_actions(export["actions"])[: step.index]
+    ]
+    certificate = _ipo_certificate(step.game)
+    assert certificate is not None
+    return Opening(
+        title,
+        [str(p["name"]) for p in export["players"]],
+        sorted(export_rules(export)),
+        export_seed(export),
+        moves,
+        certificate,
+        str(step.game.current_entity().name),
+    )
+
+
+def _ipo_certificate(game: Game) -> str | None:
+    """The first certificate the player to act may buy from the IPO now, if any."""
+    for legal in game.legal_actions():
+        buys = legal.type == "buy_shares" and legal.cards
+        if buys and isinstance(game.share(legal.cards[0]).owner, Corporation):  # still in the IPO
+            return legal.cards[0]
+    return None
 
 
 class PtyReaderBoard:
