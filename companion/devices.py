@@ -292,13 +292,7 @@ class DeviceRuntime:
             for event in self.reader.events():
                 if self._stopped:
                     break
-                try:
-                    self.handle(event)
-                except Exception as exc:  # noqa: BLE001 - one tap's failure is not the reader's
-                    log.exception("devices: handling %s failed", event)
-                    self._refuse(
-                        f"tag {event.uid} could not be handled ({exc!r}); nothing changed", event.uid
-                    )
+                self.handle(event)
         except Exception as exc:  # noqa: BLE001 - a broken reader must not stop the game
             self.error = exc
             log.exception("devices: the reader stopped")
@@ -340,10 +334,17 @@ class DeviceRuntime:
         self._handled.notify_all()
 
     def handle(self, event: ReaderEvent) -> Outcome | Notice | None:
-        """A reader event: a tag placed is a tap, a tag lifted is nothing."""
+        """A reader event: a tag placed is a tap, a tag lifted is nothing; a tap whose handling fails is
+        refused, saying so, and the reader goes on."""
         with self._lock:
             try:
                 return self.tap(event.uid) if isinstance(event, TagEvent) else None
+            except Exception as exc:  # noqa: BLE001 - one tap's failure is not the reader's
+                log.exception("devices: handling %s failed", event)
+                # said before the event counts as handled, so whoever waits for it hears why
+                return self._refuse(
+                    f"tag {event.uid} could not be handled ({exc!r}); nothing changed", event.uid
+                )
             finally:
                 self._done()
 
